@@ -1,0 +1,58 @@
+# tokstream: a token-level history of a Git repository.
+#
+#   make                 build ./tokstream and ./tokenize
+#   make test            run the test suite (t/)
+#   make demo            convert this project's own history and show a token blame
+#   make install prefix=DIR
+#   make SANITIZE=1      build with -fsanitize=address,undefined
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+CFLAGS += -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+LDFLAGS ?=
+prefix ?= /usr/local
+bindir = $(prefix)/bin
+PROVE ?= prove
+PROVE_OPTS ?=
+
+ifdef SANITIZE
+CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+LIB_OBJS = tokenize/strbuf.o tokenize/usage.o tokenize/language.o tokenize/view.o \
+	$(patsubst %.c,%.o,$(wildcard lexers/*.c))
+TOKSTREAM_OBJS = fastexport.o
+HEADERS = $(wildcard tokenize/*.h lexers/*.h)
+
+PROGRAMS = tokstream tokenize/tokenize
+
+all: $(PROGRAMS)
+
+tokstream: $(TOKSTREAM_OBJS) $(LIB_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS)
+
+tokenize/tokenize: tokenize/tokenize.o $(LIB_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS)
+
+%.o: %.c $(HEADERS)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+test: all
+	cd t && $(PROVE) $(PROVE_OPTS) ./t[0-9]*.sh
+
+install: all
+	mkdir -p $(DESTDIR)$(bindir)
+	cp $(PROGRAMS) $(DESTDIR)$(bindir)/
+
+clean:
+	rm -f $(PROGRAMS) *.o tokenize/*.o lexers/*.o
+	rm -rf t/trash* t/out
+
+.PHONY: all test install clean
+
+# Agreement of the lexers with production tokenizers on real code (see README).
+agree: all
+	sh t/agree/run.sh
+
+.PHONY: agree

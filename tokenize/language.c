@@ -1,0 +1,251 @@
+/*
+ * The language table: one row per language.  A language joins by adding a
+ * row here (and, unless the generic lexer serves it, a file in lexers/).
+ */
+#include "language.h"
+#include "usage.h"
+
+#include <fnmatch.h>
+#include <string.h>
+#include <strings.h>
+
+static const struct language languages[] = {
+	{ "c", &lexer_c, NULL, ".c .h", NULL, NULL, NULL },
+	{ "c++", &lexer_c, NULL,
+	  ".cc .cpp .cxx .c++ .hh .hpp .hxx .h++ .ipp .tcc .inl .C .H",
+	  NULL, NULL, NULL },
+	{ "asm-cpp", &lexer_c, NULL, ".S", NULL, NULL, NULL },
+	{ "devicetree", &lexer_c, NULL, ".dts .dtsi", NULL, NULL, NULL },
+};
+
+#define NR_LANGUAGES (sizeof(languages) / sizeof(languages[0]))
+
+const struct language language_none = { "none", NULL, NULL, NULL, NULL, NULL, NULL };
+
+struct override {
+	const struct language *lang;
+	char *glob;
+};
+
+static struct override *overrides;
+static size_t nr_overrides, alloc_overrides;
+
+void lexer_init(struct lexer_state *ls, const void *src, size_t len,
+		const struct generic_syntax *syntax)
+{
+	memset(ls, 0, sizeof(*ls));
+	ls->src = src;
+	ls->len = len;
+	ls->syntax = syntax;
+}
+
+const struct language *language_by_name(const char *name)
+{
+	size_t i;
+
+	if (!strcmp(name, "none"))
+		return &language_none;
+	for (i = 0; i < NR_LANGUAGES; i++)
+		if (!strcmp(languages[i].name, name))
+			return &languages[i];
+	return NULL;
+}
+
+/* Is word (of length wlen) one of the space-separated items of list? */
+static int in_list(const char *list, const char *word, size_t wlen, int icase)
+{
+	const char *p = list;
+
+	while (p && *p) {
+		size_t l = strcspn(p, " ");
+
+		if (l == wlen && !(icase ? strncasecmp(p, word, l) : strncmp(p, word, l)))
+			return 1;
+		p += l;
+		p += strspn(p, " ");
+	}
+	return 0;
+}
+
+/* Does any space-separated glob of list match s? */
+static int glob_in_list(const char *list, const char *s)
+{
+	const char *p = list;
+	char glob[256];
+
+	while (p && *p) {
+		size_t l = strcspn(p, " ");
+
+		if (l < sizeof(glob)) {
+			memcpy(glob, p, l);
+			glob[l] = '\0';
+			if (!fnmatch(glob, s, 0))
+				return 1;
+		}
+		p += l;
+		p += strspn(p, " ");
+	}
+	return 0;
+}
+
+static const char *basename_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+const struct language *language_for_path(const char *path)
+{
+	const char *base = basename_of(path), *dot = strrchr(base, '.');
+	size_t i;
+	int pass;
+
+	for (i = nr_overrides; i-- > 0;) {
+		const char *glob = overrides[i].glob;
+
+		if (!fnmatch(glob, strchr(glob, '/') ? path : base, 0))
+			return overrides[i].lang;
+	}
+	for (i = 0; i < NR_LANGUAGES; i++)
+		if (glob_in_list(languages[i].filenames, base))
+			return &languages[i];
+	if (dot && dot != base) {
+		for (pass = 0; pass < 2; pass++)
+			for (i = 0; i < NR_LANGUAGES; i++)
+				if (in_list(languages[i].extensions, dot, strlen(dot), pass))
+					return &languages[i];
+	}
+	for (i = 0; i < NR_LANGUAGES; i++)
+		if (glob_in_list(languages[i].paths, path))
+			return &languages[i];
+	return NULL;
+}
+
+/* Does the interpreter name (e.g. "python3.11") match the list entry ("python")? */
+static int interpreter_matches(const char *list, const char *name, size_t len)
+{
+	const char *p = list;
+
+	while (p && *p) {
+		size_t l = strcspn(p, " "), k;
+
+		if (len >= l && !strncmp(p, name, l)) {
+			for (k = l; k < len && ((name[k] >= '0' && name[k] <= '9') || name[k] == '.'); k++)
+				;
+			if (k == len)
+				return 1;
+		}
+		p += l;
+		p += strspn(p, " ");
+	}
+	return 0;
+}
+
+const struct language *language_for_shebang(const void *buf, size_t len)
+{
+	const char *s = buf, *end, *w, *we;
+	size_t i;
+	int env = 0;
+
+	if (len < 2 || s[0] != '#' || s[1] != '!')
+		return NULL;
+	end = memchr(s, '\n', len < 256 ? len : 256);
+	if (!end)
+		end = s + (len < 256 ? len : 256);
+	w = s + 2;
+	for (;;) {
+		const char *base;
+
+		while (w < end && (*w == ' ' || *w == '\t'))
+			w++;
+		we = w;
+		while (we < end && *we != ' ' && *we != '\t' && *we != '\r')
+			we++;
+		if (we == w)
+			return NULL;
+		base = w;
+		for (const char *q = w; q < we; q++)
+			if (*q == '/')
+				base = q + 1;
+		if (!env && we - base == 3 && !strncmp(base, "env", 3)) {
+			env = 1;
+			w = we;
+			continue;
+		}
+		if (env && (*w == '-' || memchr(w, '=', (size_t)(we - w)))) {
+			w = we; /* env's options and VAR=value assignments */
+			continue;
+		}
+		for (i = 0; i < NR_LANGUAGES; i++)
+			if (interpreter_matches(languages[i].interpreters, base, (size_t)(we - base)))
+				return &languages[i];
+		return NULL;
+	}
+}
+
+int content_is_binary(const void *buf, size_t len)
+{
+	return memchr(buf, '\0', len < 8000 ? len : 8000) != NULL;
+}
+
+const struct language *language_for_file(const char *path, const void *buf, size_t len)
+{
+	const struct language *lang = path ? language_for_path(path) : NULL;
+
+	if (!lang)
+		lang = language_for_shebang(buf, len);
+	if (lang && content_is_binary(buf, len))
+		return NULL;
+	return lang;
+}
+
+int language_add_override(const char *spec, const char **err)
+{
+	const char *colon = strchr(spec, ':');
+	char name[64];
+	const struct language *lang;
+
+	if (!colon || colon == spec || !colon[1]) {
+		*err = "expected LANG:GLOB";
+		return -1;
+	}
+	if ((size_t)(colon - spec) >= sizeof(name)) {
+		*err = "unknown language";
+		return -1;
+	}
+	memcpy(name, spec, (size_t)(colon - spec));
+	name[colon - spec] = '\0';
+	lang = language_by_name(name);
+	if (!lang) {
+		*err = "unknown language (see --list)";
+		return -1;
+	}
+	ALLOC_GROW(overrides, nr_overrides + 1, alloc_overrides);
+	overrides[nr_overrides].lang = lang;
+	overrides[nr_overrides].glob = xstrdup(colon + 1);
+	nr_overrides++;
+	return 0;
+}
+
+static void list_field(FILE *out, const char *label, const char *list)
+{
+	if (list && *list)
+		fprintf(out, " %s %s;", label, list);
+}
+
+void language_list(FILE *out)
+{
+	size_t i;
+
+	for (i = 0; i < NR_LANGUAGES; i++) {
+		const struct language *l = &languages[i];
+
+		fprintf(out, "%s\t", l->name);
+		list_field(out, "extensions", l->extensions);
+		list_field(out, "names", l->filenames);
+		list_field(out, "paths", l->paths);
+		list_field(out, "#!", l->interpreters);
+		fputc('\n', out);
+	}
+}

@@ -1,0 +1,67 @@
+/*
+ * Which language a file is in, from its path (and, for paths no name or
+ * extension claims, its "#!" line), and how to lex it.
+ */
+#ifndef LANGUAGE_H
+#define LANGUAGE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "lexer.h"
+#include "../lexers/lexers.h"
+
+struct language {
+	const char *name;
+	const struct lexer *lexer;
+	const struct generic_syntax *syntax; /* for the configured lexers */
+	/* Space-separated lists; any may be NULL. */
+	const char *extensions;   /* ".c .h": matched exactly, then ignoring case */
+	const char *filenames;    /* globs on the file name: "Makefile *.mk" */
+	const char *paths;        /* globs on the whole path: "Documentation/..." */
+	const char *interpreters; /* "#!" interpreters: "python" claims python3.11 too */
+};
+
+/* The pseudo-language of --lang=none:GLOB: such paths are dropped. */
+extern const struct language language_none;
+
+const struct language *language_by_name(const char *name);
+
+/*
+ * The language claimed by the path alone: overrides first (last match
+ * wins, may be &language_none), then file names, extensions and path
+ * globs.  NULL when only the content ("#!" line) can tell.
+ */
+const struct language *language_for_path(const char *path);
+
+/* The language a "#!" first line names, or NULL. */
+const struct language *language_for_shebang(const void *buf, size_t len);
+
+/* Binary content: a NUL byte in the first 8000 bytes, as Git decides. */
+int content_is_binary(const void *buf, size_t len);
+
+/*
+ * Everything together, as tokstream and tokenize decide: NULL (or
+ * &language_none) when no lexer claims the file.
+ */
+const struct language *language_for_file(const char *path, const void *buf, size_t len);
+
+/* Parse LANG:GLOB (as given to --lang); returns 0, or -1 with *err set. */
+int language_add_override(const char *spec, const char **err);
+
+/* The table, for --list and --languages. */
+void language_list(FILE *out);
+
+/* The lexer call with the bookkeeping every caller needs (previous token). */
+static inline int language_next_token(const struct language *lang,
+				      struct lexer_state *ls, struct token *tok)
+{
+	if (!lang->lexer->next(ls, tok))
+		return 0;
+	ls->prev = tok->cls;
+	ls->prev_start = tok->start;
+	ls->prev_len = tok->len;
+	return 1;
+}
+
+#endif

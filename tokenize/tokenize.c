@@ -1,0 +1,143 @@
+/*
+ * tokenize: write the token view of files, exactly the bytes tokstream
+ * stores for them.
+ */
+#include "language.h"
+#include "strbuf.h"
+#include "usage.h"
+#include "view.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage_text[] =
+	"usage: tokenize [-l LANG] [--lang=LANG:GLOB]... [--positions] [--exact-comments] [FILE...]\n"
+	"       tokenize --list\n"
+	"\n"
+	"    -l, --language LANG    lex every file (and stdin) as LANG\n"
+	"    --lang LANG:GLOB       lex paths matching GLOB as LANG (none: skip them)\n"
+	"    --positions            prefix each token with LINE:COL and a tab\n"
+	"    --exact-comments       keep the whitespace inside comments\n"
+	"    --list                 list the languages and the paths each claims\n";
+
+static void read_fd(int fd, struct strbuf *sb, const char *name)
+{
+	for (;;) {
+		ssize_t n;
+
+		strbuf_grow(sb, 65536);
+		n = read(fd, sb->buf + sb->len, strbuf_avail(sb));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			die_errno("cannot read '%s'", name);
+		}
+		if (!n)
+			break;
+		sb->len += (size_t)n;
+	}
+	sb->buf[sb->len] = '\0';
+}
+
+static void write_all(const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(1, buf, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			die_errno("write error");
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const struct language *forced = NULL;
+	unsigned flags = 0;
+	struct strbuf src = STRBUF_INIT, out = STRBUF_INIT;
+	int i, status = 0;
+
+	progname = "tokenize";
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *err;
+
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		} else if (!strcmp(a, "-l") || !strcmp(a, "--language")) {
+			if (++i >= argc)
+				usage_die(usage_text, "%s needs a language", a);
+			if (!(forced = language_by_name(argv[i])) || forced == &language_none)
+				usage_die(usage_text, "unknown language '%s' (see --list)", argv[i]);
+		} else if (!strncmp(a, "--language=", 11) || !strncmp(a, "-l", 2) ) {
+			const char *name = a[1] == 'l' ? a + 2 : a + 11;
+
+			if (!(forced = language_by_name(name)) || forced == &language_none)
+				usage_die(usage_text, "unknown language '%s' (see --list)", name);
+		} else if (!strncmp(a, "--lang=", 7) || !strcmp(a, "--lang")) {
+			const char *spec = a[6] ? a + 7 : (++i < argc ? argv[i] : NULL);
+
+			if (!spec)
+				usage_die(usage_text, "--lang needs LANG:GLOB");
+			if (language_add_override(spec, &err))
+				usage_die(usage_text, "--lang=%s: %s", spec, err);
+		} else if (!strcmp(a, "--positions")) {
+			flags |= VIEW_POSITIONS;
+		} else if (!strcmp(a, "--exact-comments")) {
+			flags |= VIEW_EXACT_COMMENTS;
+		} else if (!strcmp(a, "--list")) {
+			language_list(stdout);
+			return 0;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage_text, stdout);
+			return 0;
+		} else if (a[0] == '-' && a[1]) {
+			usage_die(usage_text, "unknown option '%s'", a);
+		} else {
+			break;
+		}
+	}
+	if (i >= argc) {
+		if (!forced)
+			usage_die(usage_text, "reading stdin needs -l LANG");
+		read_fd(0, &src, "stdin");
+		view_build(&out, forced, src.buf, src.len, flags);
+		write_all(out.buf, out.len);
+		return 0;
+	}
+	for (; i < argc; i++) {
+		const char *path = argv[i];
+		const struct language *lang;
+		int fd = strcmp(path, "-") ? open(path, O_RDONLY) : 0;
+
+		if (fd < 0) {
+			fprintf(stderr, "tokenize: error: cannot open '%s': %s\n", path, strerror(errno));
+			status = 1;
+			continue;
+		}
+		strbuf_reset(&src);
+		read_fd(fd, &src, path);
+		if (fd)
+			close(fd);
+		lang = forced ? forced : language_for_file(path, src.buf, src.len);
+		if (!lang || lang == &language_none) {
+			if (!forced)
+				fprintf(stderr, "tokenize: warning: no language claims '%s', skipped (use -l)\n", path);
+			continue;
+		}
+		strbuf_reset(&out);
+		view_build(&out, lang, src.buf, src.len, flags);
+		write_all(out.buf, out.len);
+	}
+	strbuf_release(&src);
+	strbuf_release(&out);
+	return status;
+}

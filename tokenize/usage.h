@@ -1,0 +1,44 @@
+/*
+ * Errors in Git's style: one line on stderr, "tokstream: fatal: ...",
+ * exit status 128 (129 for usage errors).
+ */
+#ifndef USAGE_H
+#define USAGE_H
+
+#include <stddef.h>
+
+/* The program name printed before every message ("tokstream", "tokenize"). */
+extern const char *progname;
+
+/*
+ * Called by die() before it exits, to prefix the message with a position
+ * (the stream reader names the input line and command).  May be NULL.
+ */
+extern void (*die_position)(char *buf, size_t size);
+/* Called by die() just before exit, e.g. to reap child processes. */
+extern void (*die_cleanup)(void);
+
+_Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void die_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void usage_die(const char *usage, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+_Noreturn void BUG(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* Grow an array of nmemb elements to hold at least want, amortized. */
+#define ALLOC_GROW(ptr, want, alloc) do { \
+	if ((want) > (alloc)) { \
+		size_t alloc_grow_n_ = (alloc) + (alloc) / 2 + 16; \
+		if (alloc_grow_n_ < (want)) \
+			alloc_grow_n_ = (want); \
+		(ptr) = xrealloc((ptr), alloc_grow_n_ * sizeof(*(ptr))); \
+		(alloc) = alloc_grow_n_; \
+	} \
+} while (0)
+
+#endif
