@@ -42,5 +42,6 @@ static inline int lex_starts(const unsigned char *s, size_t p, size_t n, const c
 }
 
 extern const struct lexer lexer_c;
+/* new lexers above this line */
 
 #endif

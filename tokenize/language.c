@@ -16,6 +16,7 @@ static const struct language languages[] = {
 	  NULL, NULL, NULL },
 	{ "asm-cpp", &lexer_c, NULL, ".S", NULL, NULL, NULL },
 	{ "devicetree", &lexer_c, NULL, ".dts .dtsi", NULL, NULL, NULL },
+	/* new languages above this line */
 };
 
 #define NR_LANGUAGES (sizeof(languages) / sizeof(languages[0]))
