@@ -20,7 +20,7 @@ CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-rec
 LDFLAGS += -fsanitize=address,undefined
 endif
 
-LIB_OBJS = tokenize/strbuf.o tokenize/usage.o tokenize/language.o tokenize/view.o \
+LIB_OBJS = tokenize/strbuf.o tokenize/usage.o tokenize/sha1.o tokenize/language.o tokenize/view.o \
 	$(patsubst %.c,%.o,$(wildcard lexers/*.c))
 TOKSTREAM_OBJS = fastexport.o
 HEADERS = $(wildcard tokenize/*.h lexers/*.h)

@@ -1,0 +1,1687 @@
+/*
+ * tokstream: a filter from a `git fast-export` stream to a `git
+ * fast-import` stream in which every blob is replaced by its token view.
+ *
+ *   git fast-export --all --signed-tags=strip --reencode=no |
+ *   tokstream | git fast-import
+ *
+ * The reader follows fast-import.c: read a command line, match it by
+ * prefix, parse its arguments strictly, one function per command.
+ * Everything but blob contents passes through byte for byte, so every
+ * input commit yields one output commit with the same parents, message
+ * and identities.
+ *
+ * The language of a blob is known only from the path a commit gives it,
+ * and blobs come before the commits that name them: blobs are held until
+ * a commit names them, then one view per (blob, language) is emitted
+ * before that commit.
+ */
+#include "tokenize/language.h"
+#include "tokenize/sha1.h"
+#include "tokenize/strbuf.h"
+#include "tokenize/usage.h"
+#include "tokenize/view.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char usage_text[] =
+	"usage: git fast-export --all --signed-tags=strip --reencode=no | tokstream [OPTIONS] | git fast-import\n"
+	"\n"
+	"    --identity             copy every blob unchanged (proves the stream handling)\n"
+	"    --keep-other           keep files no lexer claims, unchanged (default: drop them)\n"
+	"    --exact-comments       keep the whitespace inside comments\n"
+	"    --lang LANG:GLOB       tokenize paths matching GLOB as LANG (none: drop them)\n"
+	"    --source GITDIR        read blobs the stream names by object id from GITDIR\n"
+	"    --stats                print counts at the end (on stderr)\n"
+	"    --progress             report progress on stderr\n"
+	"    --quiet                neither stats nor progress\n"
+	"    --languages            list the languages and the paths each one claims\n";
+
+/* Marks of the views we create start here, far above any exporter's marks. */
+#define VIEW_MARK_BASE ((uintmax_t)1 << 40)
+
+static struct {
+	int identity, keep_other, stats, progress, quiet;
+	unsigned view_flags;
+	const char *source;
+} opt;
+
+/* ---- input ------------------------------------------------------------ */
+
+static struct {
+	char buf[1 << 16];
+	size_t pos, end;
+	int eof;
+	uintmax_t line;       /* lines consumed so far */
+	uintmax_t bytes;      /* bytes consumed so far */
+} in;
+
+static struct strbuf cmd = STRBUF_INIT;  /* the current command line, no LF */
+static int cmd_pending;                 /* cmd was read but not yet handled */
+static int cmd_eof;                     /* the last read_command hit EOF */
+static uintmax_t cmd_line;              /* input line number of cmd */
+static char command_name[64] = "";      /* the top-level command being parsed */
+
+static void position(char *buf, size_t size)
+{
+	if (command_name[0])
+		snprintf(buf, size, "line %ju: %s: ", cmd_line, command_name);
+	else
+		snprintf(buf, size, "line %ju: ", cmd_line);
+}
+
+static int fill(void)
+{
+	ssize_t n;
+
+	if (in.eof)
+		return 0;
+	do {
+		n = read(0, in.buf, sizeof(in.buf));
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		die_errno("read error on stdin");
+	if (!n) {
+		in.eof = 1;
+		return 0;
+	}
+	in.pos = 0;
+	in.end = (size_t)n;
+	return 1;
+}
+
+/* Reads one line into sb (without its LF); 0 at end of input. */
+static int read_line(struct strbuf *sb)
+{
+	int any = 0;
+
+	strbuf_reset(sb);
+	for (;;) {
+		char *nl;
+		size_t take;
+
+		if (in.pos == in.end && !fill())
+			break;
+		any = 1;
+		nl = memchr(in.buf + in.pos, '\n', in.end - in.pos);
+		take = nl ? (size_t)(nl - (in.buf + in.pos)) : in.end - in.pos;
+		strbuf_add(sb, in.buf + in.pos, take);
+		in.pos += take;
+		in.bytes += take;
+		if (nl) {
+			in.pos++;
+			in.bytes++;
+			in.line++;
+			return 1;
+		}
+	}
+	if (any)
+		die("unexpected end of input in the middle of a line");
+	return 0;
+}
+
+/*
+ * Reads the next command line into cmd, unless one is pending.  Returns 0
+ * at the end of input.
+ */
+static int read_command(void)
+{
+	if (cmd_pending) {
+		cmd_pending = 0;
+		return !cmd_eof;
+	}
+	cmd_line = in.line + 1;
+	cmd_eof = !read_line(&cmd);
+	return !cmd_eof;
+}
+
+/* Leave cmd for the next read_command(). */
+static void unread_command(void)
+{
+	cmd_pending = 1;
+}
+
+static int peek_byte(void)
+{
+	if (in.pos == in.end && !fill())
+		return EOF;
+	return (unsigned char)in.buf[in.pos];
+}
+
+static void skip_optional_lf(void)
+{
+	if (peek_byte() == '\n') {
+		in.pos++;
+		in.bytes++;
+		in.line++;
+	}
+}
+
+static int skip_prefix(const char *s, const char *prefix, const char **rest)
+{
+	size_t l = strlen(prefix);
+
+	if (strncmp(s, prefix, l))
+		return 0;
+	*rest = s + l;
+	return 1;
+}
+
+/* Parses a decimal count strictly: digits only, no sign, no overflow. */
+static uintmax_t parse_count(const char *s, const char *what)
+{
+	uintmax_t v = 0;
+	const char *p = s;
+
+	if (!*p)
+		die("%s: missing count", what);
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9')
+			die("%s: invalid count '%s'", what, s);
+		if (v > (UINTMAX_MAX - (uintmax_t)(*p - '0')) / 10)
+			die("%s: count '%s' is too large", what, s);
+		v = v * 10 + (uintmax_t)(*p - '0');
+	}
+	return v;
+}
+
+/*
+ * The data command (the current line): both the exact-count and the
+ * delimited form.  The bytes are read as they arrive, so a lying count
+ * allocates no more than the input holds.
+ */
+static void parse_data(struct strbuf *out)
+{
+	const char *arg;
+
+	strbuf_reset(out);
+	if (!skip_prefix(cmd.buf, "data ", &arg))
+		die("expected 'data', got '%.*s'", 64, cmd.buf);
+	if (strlen(arg) != cmd.len - 5)
+		die("data: NUL byte in the command");
+	if (arg[0] == '<' && arg[1] == '<') {
+		struct strbuf delim = STRBUF_INIT, l = STRBUF_INIT;
+
+		strbuf_addstr(&delim, arg + 2);
+		if (!delim.len)
+			die("data: empty delimiter");
+		for (;;) {
+			if (!read_line(&l))
+				die("data: end of input before the delimiter '%s'", delim.buf);
+			if (l.len == delim.len && !memcmp(l.buf, delim.buf, l.len))
+				break;
+			strbuf_add(out, l.buf, l.len);
+			strbuf_addch(out, '\n');
+		}
+		strbuf_release(&delim);
+		strbuf_release(&l);
+	} else {
+		uintmax_t want = parse_count(arg, "data");
+
+		while (want) {
+			size_t take;
+
+			if (in.pos == in.end && !fill())
+				die("data: end of input after %zu of %ju bytes",
+				    out->len, (uintmax_t)out->len + want);
+			take = in.end - in.pos;
+			if (take > want)
+				take = (size_t)want;
+			strbuf_add(out, in.buf + in.pos, take);
+			for (const char *p = in.buf + in.pos, *e = p + take;
+			     (p = memchr(p, '\n', (size_t)(e - p))); p++)
+				in.line++;
+			in.pos += take;
+			in.bytes += take;
+			want -= take;
+		}
+	}
+	skip_optional_lf();
+}
+
+/* ---- output ----------------------------------------------------------- */
+
+static struct {
+	char buf[1 << 20];
+	size_t len;
+	uintmax_t bytes;
+} out;
+
+static void write_fully(const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(1, p, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			die_errno("write error on stdout");
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+static void out_flush(void)
+{
+	write_fully(out.buf, out.len);
+	out.len = 0;
+}
+
+static void out_write(const void *p, size_t n)
+{
+	out.bytes += n;
+	if (n > sizeof(out.buf) - out.len) {
+		out_flush();
+		if (n >= sizeof(out.buf)) {
+			write_fully(p, n);
+			return;
+		}
+	}
+	memcpy(out.buf + out.len, p, n);
+	out.len += n;
+}
+
+static void out_str(const char *s)
+{
+	out_write(s, strlen(s));
+}
+
+static void out_buf(const struct strbuf *sb)
+{
+	out_write(sb->buf, sb->len);
+}
+
+static void out_line(const struct strbuf *sb)
+{
+	out_buf(sb);
+	out_write("\n", 1);
+}
+
+static void out_data(const void *p, size_t n)
+{
+	char hdr[40];
+
+	snprintf(hdr, sizeof(hdr), "data %zu\n", n);
+	out_str(hdr);
+	out_write(p, n);
+	out_write("\n", 1);
+}
+
+/* ---- objects: marks, blobs, views -------------------------------------- */
+
+enum object_kind { OBJ_BLOB = 1, OBJ_COMMIT, OBJ_TAG };
+
+struct view {
+	struct view *next;
+	const struct language *lang;
+	uintmax_t mark;
+};
+
+struct blob {
+	unsigned char oid[20];
+	uintmax_t mark;          /* the input mark, 0 if none */
+	char *data;              /* content while held, else NULL */
+	size_t len;
+	unsigned binary : 1;
+	unsigned raw_written : 1;
+	unsigned named : 1;      /* named by the commit being parsed */
+	unsigned classified : 1; /* binary and shebang are known */
+	const struct language *shebang;
+	struct view *views;
+	char *original_oid;
+};
+
+struct mark_entry {
+	uintmax_t mark;          /* 0: empty slot */
+	enum object_kind kind;
+	struct blob *blob;
+};
+
+static struct {
+	struct mark_entry *slots;
+	size_t nr, alloc;        /* alloc is a power of two */
+} marks;
+
+struct oid_entry {
+	struct blob *blob;       /* NULL: empty slot */
+};
+
+static struct {
+	struct oid_entry *slots;
+	size_t nr, alloc;
+} oids;
+
+static uintmax_t next_view_mark = VIEW_MARK_BASE;
+
+static struct {
+	uintmax_t commits, tags, resets, blobs_in, views_out, raw_out, dropped;
+	uintmax_t files[64], tokens[64];
+	const struct language *langs[64];
+} stats;
+
+static size_t hash_mark(uintmax_t m)
+{
+	m ^= m >> 33;
+	m *= 0xff51afd7ed558ccdULL;
+	m ^= m >> 33;
+	return (size_t)m;
+}
+
+static struct mark_entry *mark_slot(uintmax_t mark)
+{
+	size_t i;
+
+	if (!marks.alloc)
+		return NULL;
+	for (i = hash_mark(mark) & (marks.alloc - 1); marks.slots[i].mark;
+	     i = (i + 1) & (marks.alloc - 1))
+		if (marks.slots[i].mark == mark)
+			return &marks.slots[i];
+	return &marks.slots[i];
+}
+
+static struct mark_entry *mark_lookup(uintmax_t mark)
+{
+	struct mark_entry *e = mark_slot(mark);
+
+	return e && e->mark ? e : NULL;
+}
+
+static void mark_define(uintmax_t mark, enum object_kind kind, struct blob *blob)
+{
+	struct mark_entry *e;
+
+	if (2 * (marks.nr + 1) > marks.alloc) {
+		struct mark_entry *old = marks.slots;
+		size_t oldn = marks.alloc, i;
+
+		marks.alloc = oldn ? 2 * oldn : 1024;
+		marks.slots = xcalloc(marks.alloc, sizeof(*marks.slots));
+		for (i = 0; i < oldn; i++)
+			if (old[i].mark)
+				*mark_slot(old[i].mark) = old[i];
+		free(old);
+	}
+	e = mark_slot(mark);
+	if (e->mark)
+		die("mark :%ju is defined twice", mark);
+	e->mark = mark;
+	e->kind = kind;
+	e->blob = blob;
+	marks.nr++;
+}
+
+static struct oid_entry *oid_slot(const unsigned char *oid)
+{
+	size_t i;
+
+	if (!oids.alloc)
+		return NULL;
+	memcpy(&i, oid, sizeof(i));
+	for (i &= oids.alloc - 1; oids.slots[i].blob; i = (i + 1) & (oids.alloc - 1))
+		if (!memcmp(oids.slots[i].blob->oid, oid, 20))
+			return &oids.slots[i];
+	return &oids.slots[i];
+}
+
+static struct blob *oid_lookup(const unsigned char *oid)
+{
+	struct oid_entry *e = oid_slot(oid);
+
+	return e && e->blob ? e->blob : NULL;
+}
+
+static void oid_insert(struct blob *b)
+{
+	struct oid_entry *e;
+
+	if (2 * (oids.nr + 1) > oids.alloc) {
+		struct oid_entry *old = oids.slots;
+		size_t oldn = oids.alloc, i;
+
+		oids.alloc = oldn ? 2 * oldn : 1024;
+		oids.slots = xcalloc(oids.alloc, sizeof(*oids.slots));
+		for (i = 0; i < oldn; i++)
+			if (old[i].blob)
+				oid_slot(old[i].blob->oid)->blob = old[i].blob;
+		free(old);
+	}
+	e = oid_slot(b->oid);
+	if (!e->blob) {
+		e->blob = b;
+		oids.nr++;
+	}
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Parses exactly 40 hex digits; returns 0 on success. */
+static int parse_oid_hex(const char *s, size_t len, unsigned char *oid)
+{
+	size_t i;
+
+	if (len != 40)
+		return -1;
+	for (i = 0; i < 20; i++) {
+		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -1;
+		oid[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return 0;
+}
+
+static void oid_to_hex(const unsigned char *oid, char *hex)
+{
+	static const char digits[] = "0123456789abcdef";
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		hex[2 * i] = digits[oid[i] >> 4];
+		hex[2 * i + 1] = digits[oid[i] & 15];
+	}
+	hex[40] = '\0';
+}
+
+static void blob_set_content(struct blob *b, char *data, size_t len)
+{
+	b->data = data;
+	b->len = len;
+	b->binary = content_is_binary(data, len) != 0;
+	b->shebang = language_for_shebang(data, len);
+	b->classified = 1;
+}
+
+/* ---- reading objects the stream names by id: git cat-file --batch ----- */
+
+static struct {
+	pid_t pid;
+	FILE *to, *from;
+} catfile;
+
+static void catfile_stop(void)
+{
+	if (!catfile.pid)
+		return;
+	fclose(catfile.to);
+	fclose(catfile.from);
+	waitpid(catfile.pid, NULL, 0);
+	catfile.pid = 0;
+}
+
+static void catfile_start(void)
+{
+	int to[2], from[2];
+	pid_t pid;
+
+	if (pipe(to) || pipe(from))
+		die_errno("cannot create a pipe for git cat-file");
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		die_errno("cannot fork git cat-file");
+	if (!pid) {
+		dup2(to[0], 0);
+		dup2(from[1], 1);
+		close(to[0]);
+		close(to[1]);
+		close(from[0]);
+		close(from[1]);
+		if (opt.source)
+			execlp("git", "git", "-C", opt.source, "cat-file", "--batch", (char *)NULL);
+		else
+			execlp("git", "git", "cat-file", "--batch", (char *)NULL);
+		fprintf(stderr, "tokstream: fatal: cannot run git: %s\n", strerror(errno));
+		_exit(128);
+	}
+	close(to[0]);
+	close(from[1]);
+	catfile.pid = pid;
+	catfile.to = fdopen(to[1], "w");
+	catfile.from = fdopen(from[0], "r");
+	if (!catfile.to || !catfile.from)
+		die_errno("fdopen");
+}
+
+/*
+ * Reads object oid of the given type from the source repository into
+ * *data (malloc'd).  Dies with a message that names the object.
+ */
+static void catfile_read(const unsigned char *oid, const char *type, char **data, size_t *len)
+{
+	char hex[41], line[256], *sp, *end;
+	uintmax_t size;
+	size_t got;
+
+	oid_to_hex(oid, hex);
+	if (!catfile.pid)
+		catfile_start();
+	if (fprintf(catfile.to, "%s\n", hex) < 0 || fflush(catfile.to))
+		die("object %s is not in the stream and cannot be read from the source "
+		    "repository (run in it, or give --source=GITDIR)", hex);
+	if (!fgets(line, sizeof(line), catfile.from))
+		die("object %s is not in the stream and cannot be read from the source "
+		    "repository (run in it, or give --source=GITDIR)", hex);
+	if (strstr(line, " missing"))
+		die("object %s is not in the stream, nor in the source repository%s%s",
+		    hex, opt.source ? " " : "", opt.source ? opt.source : "");
+	sp = strchr(line, ' ');
+	if (!sp || strncmp(sp + 1, type, strlen(type)) || sp[1 + strlen(type)] != ' ')
+		die("object %s is not a %s", hex, type);
+	size = strtoumax(sp + 2 + strlen(type), &end, 10);
+	if (*end != '\n' || size > SIZE_MAX - 1)
+		die("git cat-file: unexpected answer for %s", hex);
+	*len = (size_t)size;
+	*data = xmalloc(*len + 1);
+	got = fread(*data, 1, *len, catfile.from);
+	if (got != *len || fgetc(catfile.from) != '\n')
+		die("git cat-file: short read of %s", hex);
+}
+
+/* Make sure b's content is at hand (it was released, or never in the stream). */
+static void blob_load(struct blob *b)
+{
+	char *data;
+	size_t len;
+
+	if (b->data)
+		return;
+	catfile_read(b->oid, "blob", &data, &len);
+	blob_set_content(b, data, len);
+}
+
+static void blob_release(struct blob *b)
+{
+	free(b->data);
+	b->data = NULL;
+}
+
+/* ---- writing blobs: raw copies and views ------------------------------- */
+
+/* The data reference by which the output names b unchanged. */
+static void raw_ref(struct blob *b, struct strbuf *ref)
+{
+	char hex[41];
+
+	if (b->mark) {
+		strbuf_addf(ref, ":%ju", b->mark);
+	} else {
+		oid_to_hex(b->oid, hex);
+		strbuf_addstr(ref, hex);
+	}
+}
+
+static void write_raw(struct blob *b)
+{
+	char hdr[64];
+
+	if (b->raw_written)
+		return;
+	blob_load(b);
+	out_str("blob\n");
+	if (b->mark) {
+		snprintf(hdr, sizeof(hdr), "mark :%ju\n", b->mark);
+		out_str(hdr);
+	}
+	if (b->original_oid) {
+		out_str("original-oid ");
+		out_str(b->original_oid);
+		out_str("\n");
+	}
+	out_data(b->data, b->len);
+	b->raw_written = 1;
+	stats.raw_out++;
+}
+
+static void count_language(const struct language *lang, size_t tokens)
+{
+	size_t i;
+
+	for (i = 0; i < 64 && stats.langs[i] && stats.langs[i] != lang; i++)
+		;
+	if (i == 64)
+		return;
+	stats.langs[i] = lang;
+	stats.files[i]++;
+	stats.tokens[i] += tokens;
+}
+
+static struct strbuf view_buf = STRBUF_INIT;
+
+/* The mark of b's view in lang, writing the view first if it is new. */
+static uintmax_t write_view(struct blob *b, const struct language *lang)
+{
+	struct view *v;
+	char hdr[64];
+	size_t tokens;
+
+	for (v = b->views; v; v = v->next)
+		if (v->lang == lang)
+			return v->mark;
+	blob_load(b);
+	strbuf_reset(&view_buf);
+	tokens = view_build(&view_buf, lang, b->data, b->len, opt.view_flags);
+	v = xmalloc(sizeof(*v));
+	v->lang = lang;
+	v->mark = next_view_mark++;
+	v->next = b->views;
+	b->views = v;
+	snprintf(hdr, sizeof(hdr), "blob\nmark :%ju\n", v->mark);
+	out_str(hdr);
+	out_data(view_buf.buf, view_buf.len);
+	stats.views_out++;
+	count_language(lang, tokens);
+	if (view_buf.alloc > (1 << 24))
+		strbuf_release(&view_buf);
+	return v->mark;
+}
+
+/* ---- paths ----------------------------------------------------------- */
+
+/*
+ * Parses a path at *p: C-quoted, or plain up to the end (or, when
+ * stop_at_space, the first space).  The unquoted path goes to sb; *p
+ * moves past it.
+ */
+static void parse_path(const char **p, const char *end, struct strbuf *sb, int stop_at_space)
+{
+	const char *s = *p;
+
+	strbuf_reset(sb);
+	if (s < end && *s == '"') {
+		for (s++; ; s++) {
+			if (s >= end)
+				die("unterminated quoted path");
+			if (*s == '"')
+				break;
+			if (*s != '\\') {
+				strbuf_addch(sb, *s);
+				continue;
+			}
+			if (++s >= end)
+				die("unterminated quoted path");
+			switch (*s) {
+			case 'a': strbuf_addch(sb, '\a'); break;
+			case 'b': strbuf_addch(sb, '\b'); break;
+			case 'f': strbuf_addch(sb, '\f'); break;
+			case 'n': strbuf_addch(sb, '\n'); break;
+			case 'r': strbuf_addch(sb, '\r'); break;
+			case 't': strbuf_addch(sb, '\t'); break;
+			case 'v': strbuf_addch(sb, '\v'); break;
+			case '"': case '\\': strbuf_addch(sb, *s); break;
+			case '0': case '1': case '2': case '3': {
+				int v = 0, k;
+
+				for (k = 0; k < 3; k++, s++) {
+					if (s >= end || *s < '0' || *s > '7')
+						die("invalid octal escape in quoted path");
+					v = v * 8 + (*s - '0');
+				}
+				s--;
+				strbuf_addch(sb, v);
+				break;
+			}
+			default:
+				die("invalid escape '\\%c' in quoted path", *s);
+			}
+		}
+		s++;
+	} else {
+		const char *e = stop_at_space ? memchr(s, ' ', (size_t)(end - s)) : NULL;
+
+		if (!e)
+			e = end;
+		strbuf_add(sb, s, (size_t)(e - s));
+		s = e;
+	}
+	if (memchr(sb->buf, '\0', sb->len))
+		die("path contains a NUL byte");
+	*p = s;
+}
+
+/* Appends path to sb, C-quoted, as fast-import accepts in every position. */
+static void quote_path(struct strbuf *sb, const char *path, size_t len)
+{
+	size_t i;
+
+	strbuf_addch(sb, '"');
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)path[i];
+
+		if (c == '"' || c == '\\')
+			strbuf_addf(sb, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			strbuf_addf(sb, "\\%03o", c);
+		else
+			strbuf_addch(sb, c);
+	}
+	strbuf_addch(sb, '"');
+}
+
+/* Files Git itself reads from a tree: kept unchanged in the token tree. */
+static int is_git_file(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strcmp(base, ".gitattributes") ||
+	       (base == path && (!strcmp(path, ".mailmap") || !strcmp(path, ".gitmodules")));
+}
+
+enum treatment { DROP, RAW, VIEW };
+
+/* How the file at path with content b goes into the token tree. */
+static enum treatment treatment_of(const char *path, struct blob *b, const struct language **lang)
+{
+	*lang = NULL;
+	if (opt.identity || is_git_file(path))
+		return RAW;
+	*lang = language_for_path(path);
+	if (*lang == &language_none)
+		return DROP;
+	if (!*lang)
+		*lang = b->shebang;
+	if (*lang && b->binary)
+		*lang = NULL;
+	if (*lang)
+		return VIEW;
+	return opt.keep_other ? RAW : DROP;
+}
+
+/*
+ * What the path alone says of the treatment: two paths with the same
+ * class treat the same content the same way.
+ */
+static const void *path_class(const char *path)
+{
+	static const char raw_class;
+
+	if (opt.identity || is_git_file(path))
+		return &raw_class;
+	return language_for_path(path);
+}
+
+/* ---- references to objects ---------------------------------------------- */
+
+static uintmax_t parse_mark_ref(const char *s, const char **end)
+{
+	uintmax_t v = 0;
+	const char *p = s;
+
+	if (*p < '0' || *p > '9')
+		die("invalid mark ':%s'", s);
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (UINTMAX_MAX - (uintmax_t)(*p - '0')) / 10)
+			die("mark ':%s' is too large", s);
+		v = v * 10 + (uintmax_t)(*p - '0');
+	}
+	if (!v)
+		die("mark :0 is not a mark");
+	*end = p;
+	return v;
+}
+
+static struct mark_entry *require_mark(uintmax_t mark)
+{
+	struct mark_entry *e = mark_lookup(mark);
+
+	if (!e)
+		die("mark :%ju is not defined", mark);
+	return e;
+}
+
+/*
+ * A commit-ish in from, merge, reset, tag and N: a mark, an object id or a
+ * ref name.  Returns the blob it names, if it names one of ours.
+ */
+static struct blob *check_commitish(const char *s, int allow_blob)
+{
+	const char *end;
+	struct mark_entry *e;
+
+	if (!*s)
+		die("missing commit-ish");
+	if (*s != ':')
+		return NULL;
+	e = require_mark(parse_mark_ref(s + 1, &end));
+	if (*end)
+		die("invalid mark reference '%s'", s);
+	if (e->kind == OBJ_BLOB) {
+		if (!allow_blob)
+			die("%s names a blob, not a commit", s);
+		return e->blob;
+	}
+	return NULL;
+}
+
+static void define_mark_line(const char *line, enum object_kind kind, struct blob *blob,
+			     uintmax_t *mark)
+{
+	const char *arg, *end;
+
+	if (!skip_prefix(line, "mark :", &arg))
+		die("invalid mark line '%s'", line);
+	*mark = parse_mark_ref(arg, &end);
+	if (*end)
+		die("invalid mark line '%s'", line);
+	if (*mark >= VIEW_MARK_BASE)
+		die("mark :%ju is too large (marks must be below %ju)", *mark, VIEW_MARK_BASE);
+	mark_define(*mark, kind, blob);
+}
+
+/* ---- commands ------------------------------------------------------------ */
+
+static struct strbuf data = STRBUF_INIT;
+
+/* The blobs named by the commit being parsed, released after it. */
+static struct blob **named;
+static size_t nr_named, alloc_named;
+
+static void name_blob(struct blob *b)
+{
+	if (b->named)
+		return;
+	b->named = 1;
+	ALLOC_GROW(named, nr_named + 1, alloc_named);
+	named[nr_named++] = b;
+}
+
+static void release_named(void)
+{
+	size_t i;
+
+	for (i = 0; i < nr_named; i++) {
+		named[i]->named = 0;
+		blob_release(named[i]);
+	}
+	nr_named = 0;
+}
+
+static void parse_blob(void)
+{
+	struct blob *b = xcalloc(1, sizeof(*b));
+	char *content;
+	size_t len;
+
+	read_command();
+	if (!strncmp(cmd.buf, "mark ", 5)) {
+		define_mark_line(cmd.buf, OBJ_BLOB, b, &b->mark);
+		read_command();
+	}
+	if (!strncmp(cmd.buf, "original-oid ", 13)) {
+		b->original_oid = xstrdup(cmd.buf + 13);
+		read_command();
+	}
+	if (cmd_eof)
+		die("end of input before the blob's data");
+	parse_data(&data);
+	content = strbuf_detach(&data, &len);
+	blob_set_content(b, content, len);
+	/*
+	 * git fast-export's original-oid of a blob is its object id; other
+	 * exporters' identifiers are not, so compute it.
+	 */
+	if (!b->original_oid || parse_oid_hex(b->original_oid, strlen(b->original_oid), b->oid))
+		git_blob_oid(content, len, b->oid);
+	if (!b->mark)
+		oid_insert(b);
+	stats.blobs_in++;
+}
+
+/*
+ * The record of the blob with this id: one the stream gave without a
+ * mark, or one outside the stream, which exists in the destination
+ * already (for unchanged copies) and whose content is read lazily.
+ */
+static struct blob *blob_for_oid(const unsigned char *oid)
+{
+	struct blob *b = oid_lookup(oid);
+
+	if (!b) {
+		b = xcalloc(1, sizeof(*b));
+		memcpy(b->oid, oid, 20);
+		/* unchanged copies of it exist in the destination only in identity mode */
+		b->raw_written = opt.identity;
+		oid_insert(b);
+	}
+	return b;
+}
+
+/*
+ * The blob a data reference names.  A reference by object id to a blob
+ * outside the stream gets a record of its own, loaded lazily.
+ */
+static struct blob *resolve_dataref(const char *ref, size_t len)
+{
+	unsigned char oid[20];
+
+	if (ref[0] == ':') {
+		char tmp[64];
+		const char *end;
+		struct mark_entry *e;
+
+		if (len >= sizeof(tmp))
+			die("invalid mark reference '%.*s'", (int)len, ref);
+		memcpy(tmp, ref + 1, len - 1);
+		tmp[len - 1] = '\0';
+		e = require_mark(parse_mark_ref(tmp, &end));
+		if (*end)
+			die("invalid mark reference '%.*s'", (int)len, ref);
+		if (e->kind != OBJ_BLOB)
+			die("mark %.*s is not a blob", (int)len, ref);
+		return e->blob;
+	}
+	if (parse_oid_hex(ref, len, oid))
+		die("invalid data reference '%.*s'", (int)len, ref);
+	return blob_for_oid(oid);
+}
+
+/* Appends to the commit the file command that puts content b at path. */
+static void add_file(struct strbuf *commit, const char *mode, const char *path_text,
+		     size_t path_text_len, const char *path, struct blob *b)
+{
+	const struct language *lang;
+
+	if (!b->classified)
+		blob_load(b);
+	switch (treatment_of(path, b, &lang)) {
+	case DROP:
+		/* the path may hold a view from before: it must go */
+		strbuf_addstr(commit, "D ");
+		strbuf_add(commit, path_text, path_text_len);
+		strbuf_addch(commit, '\n');
+		stats.dropped++;
+		return;
+	case RAW:
+		write_raw(b);
+		strbuf_addf(commit, "M %s ", mode);
+		raw_ref(b, commit);
+		break;
+	case VIEW:
+		strbuf_addf(commit, "M %s :%ju", mode, write_view(b, lang));
+		break;
+	}
+	strbuf_addch(commit, ' ');
+	strbuf_add(commit, path_text, path_text_len);
+	strbuf_addch(commit, '\n');
+}
+
+static void expand_tree(struct strbuf *commit, const unsigned char *tree_oid, const char *prefix);
+
+static void parse_filemodify(struct strbuf *commit, struct strbuf *path)
+{
+	const char *p = cmd.buf + 2, *end = cmd.buf + cmd.len, *sp, *ref, *path_text;
+	char mode[8];
+	size_t ref_len;
+	unsigned mode_bits;
+
+	sp = memchr(p, ' ', (size_t)(end - p));
+	if (!sp || sp - p > 6 || sp == p)
+		die("M: invalid mode in '%.*s'", 80, cmd.buf);
+	memcpy(mode, p, (size_t)(sp - p));
+	mode[sp - p] = '\0';
+	if (!strcmp(mode, "100644") || !strcmp(mode, "644"))
+		mode_bits = 0100644;
+	else if (!strcmp(mode, "100755") || !strcmp(mode, "755"))
+		mode_bits = 0100755;
+	else if (!strcmp(mode, "120000"))
+		mode_bits = 0120000;
+	else if (!strcmp(mode, "160000"))
+		mode_bits = 0160000;
+	else if (!strcmp(mode, "040000"))
+		mode_bits = 040000;
+	else
+		die("M: invalid mode '%s'", mode);
+	ref = sp + 1;
+	sp = memchr(ref, ' ', (size_t)(end - ref));
+	if (!sp)
+		die("M: missing path in '%.*s'", 80, cmd.buf);
+	ref_len = (size_t)(sp - ref);
+	path_text = sp + 1;
+	p = path_text;
+	parse_path(&p, end, path, 0);
+	if (p != end)
+		die("M: garbage after the path");
+
+	if (ref_len == 6 && !memcmp(ref, "inline", 6)) {
+		struct blob tmp = { 0 };
+		const struct language *lang;
+		enum treatment t;
+		size_t path_len = (size_t)(end - path_text);
+		char *saved_path = xmalloc(path_len + 1);
+
+		memcpy(saved_path, path_text, path_len);
+		saved_path[path_len] = '\0';
+		if (mode_bits == 0160000 || mode_bits == 040000)
+			die("M: inline data for mode %s", mode);
+		if (!read_command())
+			die("M: end of input before inline data");
+		parse_data(&data);
+		blob_set_content(&tmp, data.buf, data.len);
+		t = mode_bits == 0120000 ? RAW : treatment_of(path->buf, &tmp, &lang);
+		if (t == DROP) {
+			strbuf_addf(commit, "D %s\n", saved_path);
+			stats.dropped++;
+		} else {
+			strbuf_addf(commit, "M %s inline %s\n", mode, saved_path);
+			if (t == VIEW) {
+				size_t tokens;
+
+				strbuf_reset(&view_buf);
+				tokens = view_build(&view_buf, lang, data.buf, data.len, opt.view_flags);
+				count_language(lang, tokens);
+				stats.views_out++;
+				strbuf_addf(commit, "data %zu\n", view_buf.len);
+				strbuf_addbuf(commit, &view_buf);
+			} else {
+				strbuf_addf(commit, "data %zu\n", data.len);
+				strbuf_addbuf(commit, &data);
+			}
+			strbuf_addch(commit, '\n');
+		}
+		free(saved_path);
+		return;
+	}
+
+	if (mode_bits == 0160000) {
+		/* a gitlink names a commit of another repository: untouched */
+		if (ref[0] == ':') {
+			const char *e;
+
+			require_mark(parse_mark_ref(ref + 1, &e));
+		}
+		strbuf_add(commit, cmd.buf, cmd.len);
+		strbuf_addch(commit, '\n');
+		return;
+	}
+	if (mode_bits == 040000) {
+		unsigned char oid[20];
+
+		if (opt.identity) {
+			strbuf_add(commit, cmd.buf, cmd.len);
+			strbuf_addch(commit, '\n');
+			return;
+		}
+		if (parse_oid_hex(ref, ref_len, oid))
+			die("M 040000: a tree must be named by its object id to be tokenized");
+		strbuf_addstr(commit, "D ");
+		strbuf_add(commit, path_text, (size_t)(end - path_text));
+		strbuf_addch(commit, '\n');
+		expand_tree(commit, oid, path->buf);
+		return;
+	}
+	{
+		struct blob *b = resolve_dataref(ref, ref_len);
+
+		if (mode_bits == 0120000 || opt.identity) {
+			write_raw(b);
+			strbuf_addf(commit, "M %s ", mode);
+			raw_ref(b, commit);
+			strbuf_addch(commit, ' ');
+			strbuf_add(commit, path_text, (size_t)(end - path_text));
+			strbuf_addch(commit, '\n');
+		} else {
+			add_file(commit, mode, path_text, (size_t)(end - path_text), path->buf, b);
+		}
+		name_blob(b);
+	}
+}
+
+/*
+ * M 040000 names a whole tree of the source: put each of its files in
+ * the token tree as if the stream had named it.
+ */
+static void expand_tree(struct strbuf *commit, const unsigned char *tree_oid, const char *prefix)
+{
+	char *buf, *p, *end;
+	size_t len;
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+
+	catfile_read(tree_oid, "tree", &buf, &len);
+	for (p = buf, end = buf + len; p < end;) {
+		char *sp = memchr(p, ' ', (size_t)(end - p)), *nul;
+		unsigned long mode;
+		const unsigned char *oid;
+
+		if (!sp || !(nul = memchr(sp, '\0', (size_t)(end - sp))) || end - nul < 21)
+			die("corrupt tree object");
+		mode = strtoul(p, NULL, 8);
+		oid = (const unsigned char *)nul + 1;
+		strbuf_reset(&path);
+		if (*prefix) {
+			strbuf_addstr(&path, prefix);
+			strbuf_addch(&path, '/');
+		}
+		strbuf_add(&path, sp + 1, (size_t)(nul - sp - 1));
+		strbuf_reset(&text);
+		quote_path(&text, path.buf, path.len);
+		if (mode == 040000) {
+			expand_tree(commit, oid, path.buf);
+		} else if (mode == 0160000) {
+			char hex[41];
+
+			oid_to_hex(oid, hex);
+			strbuf_addf(commit, "M 160000 %s %s\n", hex, text.buf);
+		} else {
+			struct blob *b = blob_for_oid(oid);
+
+			if (mode == 0120000) {
+				write_raw(b);
+				strbuf_addstr(commit, "M 120000 ");
+				raw_ref(b, commit);
+				strbuf_addf(commit, " %s\n", text.buf);
+			} else {
+				add_file(commit, mode & 0111 ? "100755" : "100644",
+					 text.buf, text.len, path.buf, b);
+			}
+			name_blob(b);
+		}
+		p = nul + 21;
+	}
+	free(buf);
+	strbuf_release(&path);
+	strbuf_release(&text);
+}
+
+static void parse_filedelete(struct strbuf *commit, struct strbuf *path)
+{
+	const char *p = cmd.buf + 2, *end = cmd.buf + cmd.len;
+
+	parse_path(&p, end, path, 0);
+	if (p != end)
+		die("D: garbage after the path");
+	strbuf_add(commit, cmd.buf, cmd.len);
+	strbuf_addch(commit, '\n');
+}
+
+/* C and R: they pass through when both paths get the same treatment. */
+static void parse_copy_rename(struct strbuf *commit, struct strbuf *src, struct strbuf *dst)
+{
+	const char *p = cmd.buf + 2, *end = cmd.buf + cmd.len;
+	char op = cmd.buf[0];
+
+	parse_path(&p, end, src, 1);
+	if (p >= end || *p != ' ')
+		die("%c: missing destination path", op);
+	p++;
+	parse_path(&p, end, dst, 0);
+	if (p != end)
+		die("%c: garbage after the destination path", op);
+	if (path_class(src->buf) != path_class(dst->buf)) {
+		const struct language *a = language_for_path(src->buf), *b = language_for_path(dst->buf);
+
+		die("%s '%s' to '%s' changes how the file is tokenized (%s to %s); "
+		    "export without -M and -C so the stream carries the content",
+		    op == 'R' ? "renaming" : "copying", src->buf, dst->buf,
+		    is_git_file(src->buf) ? "unchanged" : a ? a->name : "by content",
+		    is_git_file(dst->buf) ? "unchanged" : b ? b->name : "by content");
+	}
+	strbuf_add(commit, cmd.buf, cmd.len);
+	strbuf_addch(commit, '\n');
+}
+
+/* N: notes are kept unchanged. */
+static void parse_notemodify(struct strbuf *commit)
+{
+	const char *ref = cmd.buf + 2, *sp = strchr(ref, ' ');
+	size_t ref_len;
+
+	if (!sp)
+		die("N: missing commit-ish");
+	ref_len = (size_t)(sp - ref);
+	check_commitish(sp + 1, 0);
+	if (ref_len == 6 && !memcmp(ref, "inline", 6)) {
+		strbuf_add(commit, cmd.buf, cmd.len);
+		strbuf_addch(commit, '\n');
+		if (!read_command())
+			die("N: end of input before inline data");
+		parse_data(&data);
+		strbuf_addf(commit, "data %zu\n", data.len);
+		strbuf_addbuf(commit, &data);
+		strbuf_addch(commit, '\n');
+	} else {
+		struct blob *b = resolve_dataref(ref, ref_len);
+
+		write_raw(b);
+		strbuf_addstr(commit, "N ");
+		raw_ref(b, commit);
+		strbuf_addf(commit, " %s\n", sp + 1);
+		name_blob(b);
+	}
+}
+
+static _Noreturn void die_back_channel(const char *what)
+{
+	die("'%s' needs fast-import's back channel (--cat-blob-fd), "
+	    "which a filter between two processes cannot offer", what);
+}
+
+static int is_back_channel_command(const char *s)
+{
+	return !strncmp(s, "cat-blob ", 9) || !strncmp(s, "ls ", 3) ||
+	       !strncmp(s, "get-mark ", 9);
+}
+
+static void back_channel_check(void)
+{
+	if (is_back_channel_command(cmd.buf)) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(cmd.buf, " "), cmd.buf);
+		die_back_channel(name);
+	}
+}
+
+/* Copies one header line of a commit or tag into sb. */
+static void copy_line(struct strbuf *sb)
+{
+	strbuf_add(sb, cmd.buf, cmd.len);
+	strbuf_addch(sb, '\n');
+}
+
+static void parse_commit(void)
+{
+	static struct strbuf commit = STRBUF_INIT, path = STRBUF_INIT, path2 = STRBUF_INIT;
+	uintmax_t mark;
+
+	strbuf_reset(&commit);
+	if (!cmd.buf[7])
+		die("missing ref name");
+	copy_line(&commit);
+	read_command();
+	if (!strncmp(cmd.buf, "mark ", 5)) {
+		define_mark_line(cmd.buf, OBJ_COMMIT, NULL, &mark);
+		copy_line(&commit);
+		read_command();
+	}
+	if (!strncmp(cmd.buf, "original-oid ", 13)) {
+		copy_line(&commit);
+		read_command();
+	}
+	if (!strncmp(cmd.buf, "author ", 7)) {
+		copy_line(&commit);
+		read_command();
+	}
+	if (strncmp(cmd.buf, "committer ", 10) || cmd_eof)
+		die("expected 'committer', got '%.*s'", 64, cmd_eof ? "end of input" : cmd.buf);
+	copy_line(&commit);
+	read_command();
+	if (!strncmp(cmd.buf, "gpgsig", 6) && (cmd.buf[6] == ' ' || !cmd.buf[6])) {
+		/* a signature cannot verify on the rewritten commit */
+		read_command();
+		parse_data(&data);
+		read_command();
+	}
+	if (!strncmp(cmd.buf, "encoding ", 9)) {
+		copy_line(&commit);
+		read_command();
+	}
+	if (cmd_eof)
+		die("end of input before the commit message");
+	parse_data(&data);
+	strbuf_addf(&commit, "data %zu\n", data.len);
+	strbuf_addbuf(&commit, &data);
+	strbuf_addch(&commit, '\n');
+
+	if (read_command() && !strncmp(cmd.buf, "from ", 5)) {
+		check_commitish(cmd.buf + 5, 0);
+		copy_line(&commit);
+		read_command();
+	}
+	while (!cmd_eof && !strncmp(cmd.buf, "merge ", 6)) {
+		check_commitish(cmd.buf + 6, 0);
+		copy_line(&commit);
+		read_command();
+	}
+	for (; !cmd_eof; read_command()) {
+		const char *s = cmd.buf;
+
+		if (s[0] == 'M' && s[1] == ' ')
+			parse_filemodify(&commit, &path);
+		else if (s[0] == 'D' && s[1] == ' ')
+			parse_filedelete(&commit, &path);
+		else if ((s[0] == 'R' || s[0] == 'C') && s[1] == ' ')
+			parse_copy_rename(&commit, &path, &path2);
+		else if (s[0] == 'N' && s[1] == ' ')
+			parse_notemodify(&commit);
+		else if (!strcmp(s, "deleteall"))
+			copy_line(&commit);
+		else if (s[0] == '#')
+			copy_line(&commit);
+		else if (is_back_channel_command(s))
+			back_channel_check();
+		else
+			break;
+	}
+	/* the line that ended the commit belongs to the next command */
+	if (!cmd_eof)
+		unread_command();
+	out_buf(&commit);
+	out_str("\n");
+	release_named();
+	stats.commits++;
+}
+
+/* The start of a trailing signature block in a tag message, or len. */
+static size_t signature_start(const char *msg, size_t len)
+{
+	static const char *const markers[] = {
+		"-----BEGIN PGP SIGNATURE-----", "-----BEGIN PGP MESSAGE-----",
+		"-----BEGIN SSH SIGNATURE-----", "-----BEGIN SIGNED MESSAGE-----",
+	};
+	size_t pos = 0, found = len;
+
+	while (pos < len) {
+		const char *nl = memchr(msg + pos, '\n', len - pos);
+		size_t i;
+
+		for (i = 0; i < sizeof(markers) / sizeof(markers[0]); i++) {
+			size_t ml = strlen(markers[i]);
+
+			if (len - pos >= ml && !memcmp(msg + pos, markers[i], ml)) {
+				found = pos;
+				break;
+			}
+		}
+		if (!nl)
+			break;
+		pos = (size_t)(nl - msg) + 1;
+	}
+	return found;
+}
+
+/* A commit-ish that may name a blob (tag and reset): write the blob first. */
+static void copy_target(struct strbuf *sb, const char *keyword, const char *target)
+{
+	struct blob *b = check_commitish(target, 1);
+
+	if (!b) {
+		copy_line(sb);
+		return;
+	}
+	write_raw(b);
+	blob_release(b);
+	strbuf_addf(sb, "%s ", keyword);
+	raw_ref(b, sb);
+	strbuf_addch(sb, '\n');
+}
+
+static void parse_tag(void)
+{
+	static struct strbuf tag = STRBUF_INIT;
+	uintmax_t mark;
+
+	strbuf_reset(&tag);
+	if (!cmd.buf[4])
+		die("missing tag name");
+	copy_line(&tag);
+	read_command();
+	if (!strncmp(cmd.buf, "mark ", 5)) {
+		define_mark_line(cmd.buf, OBJ_TAG, NULL, &mark);
+		copy_line(&tag);
+		read_command();
+	}
+	if (strncmp(cmd.buf, "from ", 5) || cmd_eof)
+		die("expected 'from', got '%.*s'", 64, cmd_eof ? "end of input" : cmd.buf);
+	copy_target(&tag, "from", cmd.buf + 5);
+	read_command();
+	if (!strncmp(cmd.buf, "original-oid ", 13)) {
+		copy_line(&tag);
+		read_command();
+	}
+	if (!strncmp(cmd.buf, "tagger ", 7)) {
+		copy_line(&tag);
+		read_command();
+	}
+	if (cmd_eof)
+		die("end of input before the tag message");
+	parse_data(&data);
+	data.len = signature_start(data.buf, data.len);
+	strbuf_addf(&tag, "data %zu\n", data.len);
+	strbuf_add(&tag, data.buf, data.len);
+	strbuf_addch(&tag, '\n');
+	out_buf(&tag);
+	stats.tags++;
+}
+
+static void parse_reset(void)
+{
+	static struct strbuf reset = STRBUF_INIT;
+
+	strbuf_reset(&reset);
+	if (!cmd.buf[6])
+		die("missing ref name");
+	copy_line(&reset);
+	if (read_command()) {
+		if (!strncmp(cmd.buf, "from ", 5))
+			copy_target(&reset, "from", cmd.buf + 5);
+		else
+			unread_command();
+	}
+	out_buf(&reset);
+	stats.resets++;
+}
+
+static void parse_alias(void)
+{
+	static struct strbuf alias = STRBUF_INIT;
+	uintmax_t mark;
+	const char *arg, *end;
+	struct mark_entry *target;
+
+	strbuf_reset(&alias);
+	copy_line(&alias);
+	if (!read_command() || strncmp(cmd.buf, "mark ", 5))
+		die("expected 'mark'");
+	strbuf_addstr(&alias, cmd.buf);
+	strbuf_addch(&alias, '\n');
+	strbuf_reset(&data);
+	strbuf_addstr(&data, cmd.buf);
+	if (!read_command() || !skip_prefix(cmd.buf, "to ", &arg))
+		die("expected 'to'");
+	if (*arg == ':') {
+		target = require_mark(parse_mark_ref(arg + 1, &end));
+		if (*end)
+			die("invalid mark reference '%s'", arg);
+		define_mark_line(data.buf, target->kind, target->blob, &mark);
+		/* aliases of blobs live here only: their users are rewritten */
+		if (target->kind == OBJ_BLOB)
+			return;
+	} else {
+		define_mark_line(data.buf, OBJ_COMMIT, NULL, &mark);
+	}
+	copy_line(&alias);
+	out_buf(&alias);
+}
+
+static int seen_done_feature, wrote_done_feature, seen_data_command;
+
+static void parse_feature(void)
+{
+	const char *name = cmd.buf + 8;
+
+	if (!strcmp(name, "done")) {
+		seen_done_feature = 1;
+		if (wrote_done_feature)
+			return;
+		wrote_done_feature = 1;
+	}
+	if (!strcmp(name, "cat-blob") || !strcmp(name, "ls") || !strcmp(name, "get-mark"))
+		die_back_channel(name);
+	out_line(&cmd);
+}
+
+static void start_data_commands(void)
+{
+	if (seen_data_command)
+		return;
+	seen_data_command = 1;
+	if (!wrote_done_feature) {
+		out_str("feature done\n");
+		wrote_done_feature = 1;
+	}
+}
+
+/* ---- progress and stats --------------------------------------------------- */
+
+static time_t last_progress;
+
+static void show_progress(int final)
+{
+	time_t now = time(NULL);
+
+	if (!opt.progress || opt.quiet || (!final && now == last_progress))
+		return;
+	last_progress = now;
+	fprintf(stderr, "tokstream: %ju commits, %.1f MiB read%s", stats.commits,
+		(double)in.bytes / (1 << 20), final ? ", done.\n" : "\n");
+}
+
+static void show_stats(void)
+{
+	size_t i;
+
+	if (!opt.stats || opt.quiet)
+		return;
+	fprintf(stderr, "tokstream: commits %ju, tags %ju, resets %ju\n",
+		stats.commits, stats.tags, stats.resets);
+	fprintf(stderr, "tokstream: blobs in %ju, token blobs out %ju, unchanged blobs out %ju, files dropped %ju\n",
+		stats.blobs_in, stats.views_out, stats.raw_out, stats.dropped);
+	fprintf(stderr, "tokstream: bytes in %ju, bytes out %ju\n", in.bytes, out.bytes);
+	for (i = 0; i < 64 && stats.langs[i]; i++)
+		fprintf(stderr, "tokstream: %-12s files %ju, tokens %ju\n",
+			stats.langs[i]->name, stats.files[i], stats.tokens[i]);
+}
+
+/* ---- main --------------------------------------------------------------- */
+
+static void parse_stream(void)
+{
+	while (read_command()) {
+		const char *s = cmd.buf;
+
+		snprintf(command_name, sizeof(command_name), "%.*s",
+			 (int)(strcspn(s, " ") < 40 ? strcspn(s, " ") : 40), s);
+		if (!cmd.len) {
+			continue;
+		} else if (s[0] == '#') {
+			out_line(&cmd);
+		} else if (!strncmp(s, "feature ", 8)) {
+			if (seen_data_command)
+				die("feature command after data commands");
+			parse_feature();
+		} else if (!strncmp(s, "option ", 7)) {
+			if (seen_data_command)
+				die("option command after data commands");
+			out_line(&cmd);
+		} else if (!strcmp(s, "blob")) {
+			start_data_commands();
+			parse_blob();
+		} else if (!strncmp(s, "commit ", 7)) {
+			start_data_commands();
+			parse_commit();
+		} else if (!strncmp(s, "tag ", 4)) {
+			start_data_commands();
+			parse_tag();
+		} else if (!strncmp(s, "reset ", 6)) {
+			start_data_commands();
+			parse_reset();
+		} else if (!strcmp(s, "alias")) {
+			start_data_commands();
+			parse_alias();
+		} else if (!strcmp(s, "checkpoint") || !strncmp(s, "progress ", 9) ||
+			   !strcmp(s, "progress")) {
+			start_data_commands();
+			out_line(&cmd);
+		} else if (!strcmp(s, "done")) {
+			command_name[0] = '\0';
+			return;
+		} else if (is_back_channel_command(s)) {
+			back_channel_check();
+		} else {
+			die("unknown command '%.*s'", 64, s);
+		}
+		show_progress(0);
+	}
+	command_name[0] = '\0';
+	if (seen_done_feature)
+		die("end of input without 'done' (the stream asked for 'feature done')");
+}
+
+static void parse_options(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *err;
+
+		if (!strcmp(a, "--identity"))
+			opt.identity = 1;
+		else if (!strcmp(a, "--keep-other"))
+			opt.keep_other = 1;
+		else if (!strcmp(a, "--exact-comments"))
+			opt.view_flags |= VIEW_EXACT_COMMENTS;
+		else if (!strcmp(a, "--stats"))
+			opt.stats = 1;
+		else if (!strcmp(a, "--progress"))
+			opt.progress = 1;
+		else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
+			opt.quiet = 1;
+		else if (!strncmp(a, "--source=", 9) || !strcmp(a, "--source")) {
+			opt.source = a[8] ? a + 9 : (++i < argc ? argv[i] : NULL);
+			if (!opt.source || !*opt.source)
+				usage_die(usage_text, "--source needs a git directory");
+		} else if (!strncmp(a, "--lang=", 7) || !strcmp(a, "--lang")) {
+			const char *spec = a[6] ? a + 7 : (++i < argc ? argv[i] : NULL);
+
+			if (!spec)
+				usage_die(usage_text, "--lang needs LANG:GLOB");
+			if (language_add_override(spec, &err))
+				usage_die(usage_text, "--lang=%s: %s", spec, err);
+		} else if (!strcmp(a, "--languages")) {
+			language_list(stdout);
+			exit(0);
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage_text, stdout);
+			exit(0);
+		} else {
+			usage_die(usage_text, "unknown option '%s'", a);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	progname = "tokstream";
+	signal(SIGPIPE, SIG_IGN);
+	parse_options(argc, argv);
+	die_position = position;
+	parse_stream();
+	die_position = NULL;
+	start_data_commands();
+	out_str("done\n");
+	out_flush();
+	catfile_stop();
+	show_progress(1);
+	show_stats();
+	return 0;
+}

@@ -1,0 +1,107 @@
+/* SHA-1 as FIPS 180-4 specifies it: plain, portable, no tables. */
+#include "sha1.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define ROL(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
+
+static void sha1_block(uint32_t h[5], const unsigned char *p)
+{
+	uint32_t w[80], a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
+	int i;
+
+	for (i = 0; i < 16; i++)
+		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
+		       (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+	for (; i < 80; i++)
+		w[i] = ROL(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
+	for (i = 0; i < 80; i++) {
+		uint32_t f, k, t;
+
+		if (i < 20) {
+			f = (b & c) | (~b & d);
+			k = 0x5A827999;
+		} else if (i < 40) {
+			f = b ^ c ^ d;
+			k = 0x6ED9EBA1;
+		} else if (i < 60) {
+			f = (b & c) | (b & d) | (c & d);
+			k = 0x8F1BBCDC;
+		} else {
+			f = b ^ c ^ d;
+			k = 0xCA62C1D6;
+		}
+		t = ROL(a, 5) + f + e + k + w[i];
+		e = d;
+		d = c;
+		c = ROL(b, 30);
+		b = a;
+		a = t;
+	}
+	h[0] += a;
+	h[1] += b;
+	h[2] += c;
+	h[3] += d;
+	h[4] += e;
+}
+
+void sha1_init(struct sha1_ctx *c)
+{
+	static const uint32_t iv[5] = {
+		0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0
+	};
+
+	memcpy(c->h, iv, sizeof(iv));
+	c->len = 0;
+	c->used = 0;
+}
+
+void sha1_update(struct sha1_ctx *c, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	c->len += len;
+	if (c->used) {
+		size_t take = 64 - c->used < len ? 64 - c->used : len;
+
+		memcpy(c->block + c->used, p, take);
+		c->used += take;
+		p += take;
+		len -= take;
+		if (c->used < 64)
+			return;
+		sha1_block(c->h, c->block);
+		c->used = 0;
+	}
+	for (; len >= 64; p += 64, len -= 64)
+		sha1_block(c->h, p);
+	memcpy(c->block, p, len);
+	c->used = len;
+}
+
+void sha1_final(struct sha1_ctx *c, unsigned char out[20])
+{
+	uint64_t bits = c->len * 8;
+	unsigned char pad[72] = { 0x80 };
+	size_t padlen = c->used < 56 ? 56 - c->used : 120 - c->used;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		pad[padlen + i] = (unsigned char)(bits >> (56 - 8 * i));
+	sha1_update(c, pad, padlen + 8);
+	for (i = 0; i < 20; i++)
+		out[i] = (unsigned char)(c->h[i / 4] >> (24 - 8 * (i % 4)));
+}
+
+void git_blob_oid(const void *data, size_t len, unsigned char out[20])
+{
+	struct sha1_ctx c;
+	char hdr[32];
+	int n = snprintf(hdr, sizeof(hdr), "blob %zu", len);
+
+	sha1_init(&c);
+	sha1_update(&c, hdr, (size_t)n + 1);
+	sha1_update(&c, data, len);
+	sha1_final(&c, out);
+}
