@@ -43,3 +43,23 @@ size_t lex_block_comment(const unsigned char *s, size_t p, size_t n,
 {
 	return lex_block_comment_from(s, p, n, closelen, close, closelen);
 }
+
+size_t lex_quoted(const unsigned char *s, size_t p, size_t n, int multiline)
+{
+	unsigned char q = s[p++];
+
+	while (p < n) {
+		unsigned char c = s[p];
+
+		if (c == q)
+			return p + 1;
+		if (!multiline && (c == '\n' || (c == '\r' && p + 1 < n && s[p + 1] == '\n')))
+			return p;
+		if (c == '\\' && p + 1 < n) {
+			p += s[p + 1] == '\r' && p + 2 < n && s[p + 2] == '\n' ? 3 : 2;
+			continue;
+		}
+		p++;
+	}
+	return n;
+}

@@ -33,6 +33,24 @@ size_t lex_block_comment(const unsigned char *s, size_t p, size_t n,
 size_t lex_block_comment_from(const unsigned char *s, size_t p, size_t n,
 			      size_t openlen, const char *close, size_t closelen);
 
+/*
+ * End of a literal quoted by the byte at p (" or ' or any other), in which
+ * a backslash escapes the next byte (so an escaped newline continues it):
+ * just past the closing quote.  Unterminated, it ends before the end of its
+ * line (before a CR that precedes the LF), or, when multiline, at n.
+ */
+size_t lex_quoted(const unsigned char *s, size_t p, size_t n, int multiline);
+
+/* Length of the UTF-8 sequence whose lead byte is c (1 for ASCII and junk). */
+static inline size_t lex_utf8_len(unsigned char c)
+{
+	if (c >= 0xf0 && c < 0xf8)
+		return 4;
+	if (c >= 0xe0 && c < 0xf0)
+		return 3;
+	return c >= 0xc0 && c < 0xe0 ? 2 : 1;
+}
+
 /* Does s[p..n) start with the NUL-terminated string lit? */
 static inline int lex_starts(const unsigned char *s, size_t p, size_t n, const char *lit)
 {
