@@ -63,3 +63,90 @@ size_t lex_quoted(const unsigned char *s, size_t p, size_t n, int multiline)
 	}
 	return n;
 }
+
+static inline int lex_escapes_next(const unsigned char *s, size_t p, size_t n, unsigned flags)
+{
+	return p + 1 < n && !(s[p + 1] == '\n' && (flags & LEX_NEST_LINE));
+}
+
+size_t lex_nested(const unsigned char *s, size_t p, size_t n,
+		  unsigned char open, unsigned char close, unsigned flags, int *closed)
+{
+	size_t depth = 0;
+
+	if (closed)
+		*closed = 0;
+	while (p < n) {
+		unsigned char c = s[p];
+
+		if (c == close && depth) {
+			p++;
+			if (!--depth) {
+				if (closed)
+					*closed = 1;
+				return p;
+			}
+		} else if (c == open) {
+			depth++;
+			p++;
+		} else if (c == '\\' && (flags & LEX_NEST_ESCAPES) && lex_escapes_next(s, p, n, flags)) {
+			p += 2;
+		} else if (c == '\n' && (flags & LEX_NEST_LINE)) {
+			return p > 0 && s[p - 1] == '\r' ? p - 1 : p;
+		} else if ((c == '"' || c == '\'') && (flags & LEX_NEST_QUOTES)) {
+			int esc = c == '"' || !(flags & LEX_NEST_SQ_RAW);
+
+			for (p++; p < n && s[p] != c; p++) {
+				if (s[p] == '\n' && (flags & LEX_NEST_LINE))
+					return s[p - 1] == '\r' ? p - 1 : p;
+				if (s[p] == '\\' && esc && lex_escapes_next(s, p, n, flags))
+					p++;
+			}
+			if (p < n)
+				p++;
+		} else {
+			p++;
+		}
+	}
+	return n;
+}
+
+/* Is the line at p (past its leading blanks) the delimiter line?  *end: past the delimiter. */
+static int heredoc_closer(const unsigned char *s, size_t p, size_t n,
+			  const unsigned char *delim, size_t dlen, unsigned flags, size_t *end)
+{
+	if (n - p < dlen || memcmp(s + p, delim, dlen))
+		return 0;
+	p += dlen;
+	*end = p;
+	if (flags & LEX_HEREDOC_PREFIX) {
+		unsigned char c = p < n ? s[p] : ' ';
+
+		return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			 (c >= '0' && c <= '9') || c == '_' || c >= 0x80);
+	}
+	if (p < n && s[p] == '\r')
+		p++;
+	return p == n || s[p] == '\n';
+}
+
+size_t lex_heredoc(const unsigned char *s, size_t p, size_t n,
+		   const unsigned char *delim, size_t dlen, unsigned flags)
+{
+	while (p < n) {
+		const unsigned char *nl;
+		size_t q = p, e;
+
+		if (flags & (LEX_HEREDOC_TABS | LEX_HEREDOC_INDENT))
+			while (q < n && (s[q] == '\t' ||
+					 (s[q] == ' ' && (flags & LEX_HEREDOC_INDENT))))
+				q++;
+		if (heredoc_closer(s, q, n, delim, dlen, flags, &e))
+			return e;
+		nl = memchr(s + q, '\n', n - q);
+		if (!nl)
+			break;
+		p = (size_t)(nl - s) + 1;
+	}
+	return n;
+}

@@ -41,6 +41,40 @@ size_t lex_block_comment_from(const unsigned char *s, size_t p, size_t n,
  */
 size_t lex_quoted(const unsigned char *s, size_t p, size_t n, int multiline);
 
+/*
+ * End of a bracketed construct whose opener s[p] == open: just past the
+ * closer that balances it (nested open/close pairs count), or n when it is
+ * unterminated (*closed, if not NULL, tells which).  Flags:
+ *   LEX_NEST_ESCAPES  a backslash escapes the next byte;
+ *   LEX_NEST_QUOTES   '...' and "..." inside are skipped whole (a
+ *                     backslash escapes inside them; LEX_NEST_SQ_RAW: not
+ *                     inside '...', as in the shell);
+ *   LEX_NEST_LINE     a newline ends the construct (the result is then the
+ *                     end of the line, before a CR that precedes the LF).
+ */
+#define LEX_NEST_ESCAPES 1u
+#define LEX_NEST_QUOTES  2u
+#define LEX_NEST_SQ_RAW  4u
+#define LEX_NEST_LINE    8u
+size_t lex_nested(const unsigned char *s, size_t p, size_t n,
+		  unsigned char open, unsigned char close, unsigned flags, int *closed);
+
+/*
+ * A here-document body (shell, Perl, PHP) that starts at p, the beginning
+ * of its first line: returns just past the delimiter delim[0..dlen) on the
+ * line that closes it, or n when no line does.  The closing line is the
+ * delimiter alone (an optional CR before the LF), after
+ *   LEX_HEREDOC_TABS    leading tabs (sh <<-), or
+ *   LEX_HEREDOC_INDENT  leading spaces and tabs (Perl <<~, PHP 7.3);
+ *   LEX_HEREDOC_PREFIX  the delimiter need only not be followed by an
+ *                       identifier byte (PHP 7.3: "EOT;", "EOT)").
+ */
+#define LEX_HEREDOC_TABS   1u
+#define LEX_HEREDOC_INDENT 2u
+#define LEX_HEREDOC_PREFIX 4u
+size_t lex_heredoc(const unsigned char *s, size_t p, size_t n,
+		   const unsigned char *delim, size_t dlen, unsigned flags);
+
 /* Length of the UTF-8 sequence whose lead byte is c (1 for ASCII and junk). */
 static inline size_t lex_utf8_len(unsigned char c)
 {
@@ -60,6 +94,7 @@ static inline int lex_starts(const unsigned char *s, size_t p, size_t n, const c
 }
 
 extern const struct lexer lexer_c;
+extern const struct lexer lexer_javascript;
 /* new lexers above this line */
 
 #endif
