@@ -16,6 +16,8 @@ static const struct language languages[] = {
 	  NULL, NULL, NULL },
 	{ "asm-cpp", &lexer_c, NULL, ".S", NULL, NULL, NULL },
 	{ "devicetree", &lexer_c, NULL, ".dts .dtsi", NULL, NULL, NULL },
+	{ "javascript", &lexer_javascript, NULL, ".js .mjs .cjs .jsx", NULL, NULL, "node" },
+	{ "typescript", &lexer_javascript, NULL, ".ts .tsx .mts .cts", NULL, NULL, NULL },
 	/* new languages above this line */
 };
 

@@ -1,0 +1,442 @@
+/*
+ * The JavaScript and TypeScript lexer.  Its tokens are those of the
+ * ECMAScript grammar as a parser's tokenizer (acorn) gives them, with two
+ * differences: a template literal, substitutions and all, is one string
+ * token, and a regular expression literal is one string token as well.
+ *
+ * Regular expression or division?  A `/` starts a regular expression
+ * unless the previous significant token ends an operand: an identifier
+ * (other than a keyword that takes an expression, such as `return` or
+ * `typeof`, and unless it follows `.` as a property name), a number, a
+ * string, `)`, `]`, `}`, `++` or `--`.  The lexer remembers that token
+ * itself (in lexer_state.aux) rather than using lexer_state.prev, because
+ * the caller's prev counts comments, which do not decide anything.  When
+ * a regular expression does not close on its line, the `/` is division
+ * after all, and no more regular expressions are tried on that line, so
+ * that a wrong guess costs linear time.
+ *
+ * JSX text (between tags) is not lexed as text; it comes out as words and
+ * punctuation, and an apostrophe in it opens a string to the end of the line.
+ */
+#include "lexers.h"
+
+enum {
+	J_OTHER,  /* a byte that is a token by itself */
+	J_SPACE,
+	J_IDENT,  /* A-Z a-z _ $ and every byte >= 0x80 (UTF-8 is never split) */
+	J_DIGIT,
+	J_QUOTE,  /* ' " */
+	J_BACKQUOTE,
+	J_SLASH,
+	J_DOT,
+	J_HASH,
+	J_BACKSLASH,
+	J_PUNCT
+};
+
+static unsigned char cclass[256];
+
+static void init_classes(void)
+{
+	int c;
+
+	for (c = 0; c < 256; c++) {
+		if (lex_is_space((unsigned char)c))
+			cclass[c] = J_SPACE;
+		else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			 c == '_' || c == '$' || c >= 0x80)
+			cclass[c] = J_IDENT;
+		else if (c >= '0' && c <= '9')
+			cclass[c] = J_DIGIT;
+	}
+	for (const char *p = "!%&()*+,-:;<=>?@[]^{|}~"; *p; p++)
+		cclass[(unsigned char)*p] = J_PUNCT;
+	cclass['"'] = J_QUOTE;
+	cclass['\''] = J_QUOTE;
+	cclass['`'] = J_BACKQUOTE;
+	cclass['/'] = J_SLASH;
+	cclass['.'] = J_DOT;
+	cclass['#'] = J_HASH;
+	cclass['\\'] = J_BACKSLASH;
+}
+
+static inline int is_ident(unsigned char c)
+{
+	return cclass[c] == J_IDENT || cclass[c] == J_DIGIT;
+}
+
+/* The previous significant (non-comment) token, which decides what `/` is. */
+struct prev {
+	size_t start, len;
+	enum token_class cls;  /* 0 at the start of the input */
+	int after_dot;         /* the token before it was `.` or `?.` */
+};
+
+static void prev_update(struct prev *pv, const unsigned char *s, size_t b, size_t e,
+			enum token_class cls)
+{
+	pv->after_dot = pv->cls == TOKEN_PUNCT &&
+		((pv->len == 1 && s[pv->start] == '.') ||
+		 (pv->len == 2 && s[pv->start] == '?' && s[pv->start + 1] == '.'));
+	pv->start = b;
+	pv->len = e - b;
+	pv->cls = cls;
+}
+
+/* Keywords after which an expression, so a regular expression, may follow. */
+static int keyword_before_expr(const unsigned char *w, size_t l)
+{
+	static const char *const kw[] = {
+		"return", "typeof", "instanceof", "in", "of", "new", "delete",
+		"void", "throw", "case", "do", "else", "yield", "await",
+		"extends", "default", NULL
+	};
+
+	for (const char *const *k = kw; *k; k++)
+		if (strlen(*k) == l && !memcmp(*k, w, l))
+			return 1;
+	return 0;
+}
+
+static int regex_allowed(const unsigned char *s, const struct prev *pv)
+{
+	const unsigned char *t = s + pv->start;
+
+	if (!pv->cls)
+		return 1;
+	switch (pv->cls) {
+	case TOKEN_WORD:
+		return !pv->after_dot && keyword_before_expr(t, pv->len);
+	case TOKEN_NUMBER:
+	case TOKEN_STRING:
+		return 0;
+	case TOKEN_PUNCT:
+		if (pv->len == 1)
+			return t[0] != ')' && t[0] != ']' && t[0] != '}';
+		return !(pv->len == 2 && (t[0] == '+' || t[0] == '-') && t[1] == t[0]);
+	default:
+		return 1;
+	}
+}
+
+/*
+ * A regular expression literal from the `/` at p: escapes, classes `[...]`
+ * (in which `/` does not close it), then flags.  Returns 0 when it does not
+ * close on its line; *fail is then set to the end of that line.
+ */
+static size_t scan_regex(const unsigned char *s, size_t p, size_t n, size_t *fail)
+{
+	int in_class = 0;
+
+	for (p++; p < n; p++) {
+		unsigned char c = s[p];
+
+		if (c == '\n' || c == '\r')
+			break;
+		if (c == '\\') {
+			if (p + 1 < n && (s[p + 1] == '\n' || s[p + 1] == '\r'))
+				break;
+			p++;
+		} else if (c == '[') {
+			in_class = 1;
+		} else if (c == ']') {
+			in_class = 0;
+		} else if (c == '/' && !in_class) {
+			for (p++; p < n && is_ident(s[p]); p++)
+				;
+			return p;
+		}
+	}
+	*fail = p;
+	return 0;
+}
+
+/*
+ * A number from p (a digit, or a dot before one): 0x 0o 0b with their
+ * digits, or a decimal with fraction and exponent; numeric separators and
+ * the BigInt suffix n come with the identifier characters that follow, as
+ * does anything else glued to it (an error in JavaScript).
+ */
+static size_t scan_number(const unsigned char *s, size_t p, size_t n)
+{
+	if (s[p] == '0' && p + 1 < n && s[p + 1] && strchr("xXoObB", s[p + 1])) {
+		p += 2;
+	} else {
+		while (p < n && (cclass[s[p]] == J_DIGIT || s[p] == '_'))
+			p++;
+		if (p < n && s[p] == '.')
+			for (p++; p < n && (cclass[s[p]] == J_DIGIT || s[p] == '_'); p++)
+				;
+		if (p < n && (s[p] == 'e' || s[p] == 'E')) {
+			size_t q = p + 1;
+
+			if (q < n && (s[q] == '+' || s[q] == '-'))
+				q++;
+			if (q < n && cclass[s[q]] == J_DIGIT)
+				p = q;
+		}
+	}
+	while (p < n && is_ident(s[p]))
+		p++;
+	return p;
+}
+
+/* An identifier from p, with \uXXXX and \u{...} escapes. */
+static size_t scan_ident(const unsigned char *s, size_t p, size_t n)
+{
+	while (p < n) {
+		if (is_ident(s[p]))
+			p++;
+		else if (s[p] == '\\' && p + 1 < n && s[p + 1] == 'u')
+			p += 2;
+		else
+			break;
+	}
+	return p;
+}
+
+/* Longest punctuator at p (p < n), by maximal munch. */
+static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
+{
+	unsigned char c = s[p], c1 = p + 1 < n ? s[p + 1] : 0,
+		c2 = p + 2 < n ? s[p + 2] : 0, c3 = p + 3 < n ? s[p + 3] : 0;
+
+	switch (c) {
+	case '.':
+		return c1 == '.' && c2 == '.' ? 3 : 1;
+	case '?':
+		if (c1 == '?')
+			return c2 == '=' ? 3 : 2;
+		return c1 == '.' && !(c2 >= '0' && c2 <= '9') ? 2 : 1;
+	case '<':
+		if (c1 == '<')
+			return c2 == '=' ? 3 : 2;
+		return c1 == '=' ? 2 : 1;
+	case '>':
+		if (c1 == '>') {
+			if (c2 == '>')
+				return c3 == '=' ? 4 : 3;
+			return c2 == '=' ? 3 : 2;
+		}
+		return c1 == '=' ? 2 : 1;
+	case '=':
+		if (c1 == '=')
+			return c2 == '=' ? 3 : 2;
+		return c1 == '>' ? 2 : 1;
+	case '!':
+		if (c1 == '=')
+			return c2 == '=' ? 3 : 2;
+		return 1;
+	case '+': case '-':
+		return c1 == c || c1 == '=' ? 2 : 1;
+	case '*':
+		if (c1 == '*')
+			return c2 == '=' ? 3 : 2;
+		return c1 == '=' ? 2 : 1;
+	case '&': case '|':
+		if (c1 == c)
+			return c2 == '=' ? 3 : 2;
+		return c1 == '=' ? 2 : 1;
+	case '%': case '^': case '/':
+		return c1 == '=' ? 2 : 1;
+	default:
+		return 1;
+	}
+}
+
+static size_t scan_template(const unsigned char *s, size_t p, size_t n);
+
+/*
+ * The token at p (not whitespace): its end, and its class in *cls.  The
+ * previous significant token pv decides what a `/` is; *horizon is where
+ * regular expressions may be tried again after one failed to close.
+ */
+static size_t scan_token(const unsigned char *s, size_t p, size_t n,
+			 const struct prev *pv, size_t *horizon, enum token_class *cls)
+{
+	size_t e;
+
+	switch (cclass[s[p]]) {
+	case J_IDENT:
+		*cls = TOKEN_WORD;
+		return scan_ident(s, p + 1, n);
+	case J_DIGIT:
+		*cls = TOKEN_NUMBER;
+		return scan_number(s, p, n);
+	case J_DOT:
+		if (p + 1 < n && cclass[s[p + 1]] == J_DIGIT) {
+			*cls = TOKEN_NUMBER;
+			return scan_number(s, p, n);
+		}
+		*cls = TOKEN_PUNCT;
+		return p + scan_punct(s, p, n);
+	case J_QUOTE:
+		*cls = TOKEN_STRING;
+		return lex_quoted(s, p, n, 0);
+	case J_BACKQUOTE:
+		*cls = TOKEN_STRING;
+		return scan_template(s, p, n);
+	case J_SLASH:
+		if (p + 1 < n && s[p + 1] == '/') {
+			*cls = TOKEN_COMMENT;
+			return lex_line_comment(s, p, n, 0);
+		}
+		if (p + 1 < n && s[p + 1] == '*') {
+			*cls = TOKEN_COMMENT;
+			return lex_block_comment(s, p, n, "*/", 2);
+		}
+		if (p >= *horizon && regex_allowed(s, pv) &&
+		    (e = scan_regex(s, p, n, horizon))) {
+			*cls = TOKEN_STRING;
+			return e;
+		}
+		*cls = TOKEN_PUNCT;
+		return p + scan_punct(s, p, n);
+	case J_HASH:
+		if (p == 0 && n > 1 && s[1] == '!') {
+			*cls = TOKEN_COMMENT;
+			return lex_line_comment(s, p, n, 0);
+		}
+		if (p + 1 < n && (cclass[s[p + 1]] == J_IDENT ||
+				  (s[p + 1] == '\\' && p + 2 < n && s[p + 2] == 'u'))) {
+			*cls = TOKEN_WORD;  /* a private name */
+			return scan_ident(s, p + 1, n);
+		}
+		*cls = TOKEN_OTHER;
+		return p + 1;
+	case J_BACKSLASH:
+		if (p + 1 < n && s[p + 1] == 'u') {
+			*cls = TOKEN_WORD;
+			return scan_ident(s, p, n);
+		}
+		*cls = TOKEN_OTHER;
+		return p + 1;
+	case J_PUNCT:
+		*cls = TOKEN_PUNCT;
+		return p + scan_punct(s, p, n);
+	default:
+		*cls = TOKEN_OTHER;
+		return p + 1;
+	}
+}
+
+/* Past the `}` that balances an already open `{`, counting braces alone. */
+static size_t skip_braces(const unsigned char *s, size_t p, size_t n)
+{
+	size_t depth = 1;
+
+	for (; p < n; p++) {
+		if (s[p] == '{')
+			depth++;
+		else if (s[p] == '}' && !--depth)
+			return p + 1;
+	}
+	return n;
+}
+
+#define TEMPLATE_DEPTH 16
+
+/*
+ * A template literal from the backquote at p, in one pass: text, in which
+ * `${` opens a substitution; a substitution is lexed as code (so strings,
+ * comments, regular expressions and nested templates in it are skipped
+ * whole) until the `}` that balances its `${`.  braces[] holds the open
+ * `{` count of each open substitution; more than TEMPLATE_DEPTH nested
+ * substitutions are skipped by counting braces alone.  Unterminated, the
+ * template runs to the end of the input.
+ */
+static size_t scan_template(const unsigned char *s, size_t p, size_t n)
+{
+	size_t braces[TEMPLATE_DEPTH], horizon = 0;
+	unsigned open = 0;      /* open substitutions */
+	int in_text = 1;
+	struct prev pv;
+
+	memset(&pv, 0, sizeof(pv));
+	p++;
+	while (p < n) {
+		unsigned char c = s[p];
+
+		if (in_text) {
+			if (c == '\\') {
+				p += p + 1 < n ? 2 : 1;
+			} else if (c == '`') {
+				p++;
+				if (!open)
+					return p;
+				in_text = 0;  /* back in the enclosing substitution */
+				pv.cls = TOKEN_STRING;
+				pv.after_dot = 0;
+			} else if (c == '$' && p + 1 < n && s[p + 1] == '{') {
+				p += 2;
+				if (open == TEMPLATE_DEPTH) {
+					p = skip_braces(s, p, n);
+					continue;
+				}
+				braces[open++] = 0;
+				in_text = 0;
+				memset(&pv, 0, sizeof(pv));
+			} else {
+				p++;
+			}
+		} else if (lex_is_space(c)) {
+			p++;
+		} else if (c == '`') {
+			p++;
+			in_text = 1;
+		} else if (c == '}' && !braces[open - 1]) {
+			p++;
+			open--;
+			in_text = 1;
+		} else {
+			enum token_class cls;
+			size_t e = scan_token(s, p, n, &pv, &horizon, &cls);
+
+			if (c == '{')
+				braces[open - 1]++;
+			else if (c == '}')
+				braces[open - 1]--;
+			if (cls != TOKEN_COMMENT)
+				prev_update(&pv, s, p, e, cls);
+			p = e;
+		}
+	}
+	return n;
+}
+
+/* aux[0..3]: the previous significant token (struct prev); aux[4]: horizon. */
+static int js_next(struct lexer_state *ls, struct token *tok)
+{
+	const unsigned char *s = ls->src;
+	size_t n = ls->len, p = ls->pos, e;
+	enum token_class cls;
+	struct prev pv;
+
+	if (!cclass['a'])
+		init_classes();
+	while (p < n && cclass[s[p]] == J_SPACE)
+		p++;
+	if (p >= n) {
+		ls->pos = n;
+		return 0;
+	}
+	pv.start = ls->aux[0];
+	pv.len = ls->aux[1];
+	pv.cls = (enum token_class)ls->aux[2];
+	pv.after_dot = (int)ls->aux[3];
+	e = scan_token(s, p, n, &pv, &ls->aux[4], &cls);
+	if (cls != TOKEN_COMMENT) {
+		prev_update(&pv, s, p, e, cls);
+		ls->aux[0] = pv.start;
+		ls->aux[1] = pv.len;
+		ls->aux[2] = (size_t)pv.cls;
+		ls->aux[3] = (size_t)pv.after_dot;
+	}
+	ls->pos = e;
+	tok->start = p;
+	tok->len = e - p;
+	tok->cls = cls;
+	return 1;
+}
+
+const struct lexer lexer_javascript = { "javascript", js_next };
