@@ -18,6 +18,7 @@ static const struct language languages[] = {
 	{ "devicetree", &lexer_c, NULL, ".dts .dtsi", NULL, NULL, NULL },
 	{ "javascript", &lexer_javascript, NULL, ".js .mjs .cjs .jsx", NULL, NULL, "node" },
 	{ "typescript", &lexer_javascript, NULL, ".ts .tsx .mts .cts", NULL, NULL, NULL },
+	{ "csharp", &lexer_csharp, NULL, ".cs", NULL, NULL, NULL },
 	/* new languages above this line */
 };
 
