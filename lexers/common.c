@@ -64,6 +64,18 @@ size_t lex_quoted(const unsigned char *s, size_t p, size_t n, int multiline)
 	return n;
 }
 
+size_t lex_triple_quoted(const unsigned char *s, size_t p, size_t n, unsigned char q)
+{
+	for (p += 3; p < n; p++) {
+		if (s[p] == '\\') {
+			p++;
+		} else if (s[p] == q && n - p >= 3 && s[p + 1] == q && s[p + 2] == q) {
+			return p + 3;
+		}
+	}
+	return n;
+}
+
 static inline int lex_escapes_next(const unsigned char *s, size_t p, size_t n, unsigned flags)
 {
 	return p + 1 < n && !(s[p + 1] == '\n' && (flags & LEX_NEST_LINE));

@@ -42,6 +42,14 @@ size_t lex_block_comment_from(const unsigned char *s, size_t p, size_t n,
 size_t lex_quoted(const unsigned char *s, size_t p, size_t n, int multiline);
 
 /*
+ * End of a triple-quoted literal (Python's strings, Java's text blocks)
+ * whose opening q q q starts at p: just past the closing q q q, or n when
+ * it is unterminated.  A backslash escapes the next byte, so \""" does not
+ * close it.
+ */
+size_t lex_triple_quoted(const unsigned char *s, size_t p, size_t n, unsigned char q);
+
+/*
  * End of a bracketed construct whose opener s[p] == open: just past the
  * closer that balances it (nested open/close pairs count), or n when it is
  * unterminated (*closed, if not NULL, tells which).  Flags:
