@@ -104,6 +104,7 @@ static inline int lex_starts(const unsigned char *s, size_t p, size_t n, const c
 extern const struct lexer lexer_c;
 extern const struct lexer lexer_javascript;
 extern const struct lexer lexer_csharp;
+extern const struct lexer lexer_php;
 /* new lexers above this line */
 
 #endif

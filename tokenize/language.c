@@ -19,6 +19,7 @@ static const struct language languages[] = {
 	{ "javascript", &lexer_javascript, NULL, ".js .mjs .cjs .jsx", NULL, NULL, "node" },
 	{ "typescript", &lexer_javascript, NULL, ".ts .tsx .mts .cts", NULL, NULL, NULL },
 	{ "csharp", &lexer_csharp, NULL, ".cs", NULL, NULL, NULL },
+	{ "php", &lexer_php, NULL, ".php .phtml .php3 .php4 .php5 .phps", NULL, NULL, "php" },
 	/* new languages above this line */
 };
 
