@@ -105,6 +105,8 @@ extern const struct lexer lexer_c;
 extern const struct lexer lexer_javascript;
 extern const struct lexer lexer_csharp;
 extern const struct lexer lexer_php;
+extern const struct lexer lexer_python;
+extern const struct lexer lexer_java;
 /* new lexers above this line */
 
 #endif

@@ -20,6 +20,8 @@ static const struct language languages[] = {
 	{ "typescript", &lexer_javascript, NULL, ".ts .tsx .mts .cts", NULL, NULL, NULL },
 	{ "csharp", &lexer_csharp, NULL, ".cs", NULL, NULL, NULL },
 	{ "php", &lexer_php, NULL, ".php .phtml .php3 .php4 .php5 .phps", NULL, NULL, "php" },
+	{ "python", &lexer_python, NULL, ".py .pyi", NULL, NULL, "python" },
+	{ "java", &lexer_java, NULL, ".java", NULL, NULL, NULL },
 	/* new languages above this line */
 };
 

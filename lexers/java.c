@@ -1,0 +1,228 @@
+/*
+ * The Java lexer, so that the view of a file agrees token for token with
+ * javac's own scanner (com.sun.tools.javac.parser.JavaTokenizer),
+ * comments aside.
+ *
+ * As javac has it: an annotation is '@' and then its name, two tokens;
+ * ">>" and ">>>" are single tokens (the parser splits them in generics);
+ * a text block """...""" is one token over its lines, running to the end
+ * of the file when unterminated; numbers take underscores, the L f d
+ * suffixes, hex floats (0x1.8p3d) and binary and octal forms.  Unicode
+ * escapes (\uXXXX) are not translated: outside literals a backslash is a
+ * token by itself, so an identifier spelt with escapes is split where
+ * javac keeps it whole (they are rare outside string and char literals,
+ * where they are part of the literal as written).
+ */
+#include "lexers.h"
+
+enum {
+	J_OTHER,  /* a byte that is a token by itself: # ` \ and controls */
+	J_SPACE,
+	J_IDENT,  /* A-Z a-z _ $ and every byte >= 0x80 (UTF-8 is never split) */
+	J_DIGIT,
+	J_DQUOTE,
+	J_SQUOTE,
+	J_PUNCT,
+	J_SLASH,
+	J_DOT
+};
+
+static unsigned char cclass[256];
+
+static void init_classes(void)
+{
+	int c;
+
+	for (c = 0; c < 256; c++) {
+		if (lex_is_space((unsigned char)c))
+			cclass[c] = J_SPACE;
+		else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			 c == '_' || c == '$' || c >= 0x80)
+			cclass[c] = J_IDENT;
+		else if (c >= '0' && c <= '9')
+			cclass[c] = J_DIGIT;
+	}
+	for (const char *p = "!%&()*+,-:;<=>?@[]^{|}~"; *p; p++)
+		cclass[(unsigned char)*p] = J_PUNCT;
+	cclass['"'] = J_DQUOTE;
+	cclass['\''] = J_SQUOTE;
+	cclass['/'] = J_SLASH;
+	cclass['.'] = J_DOT;
+}
+
+static inline int is_ident(unsigned char c)
+{
+	return cclass[c] == J_IDENT || cclass[c] == J_DIGIT;
+}
+
+static inline int is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline int is_hex(unsigned char c)
+{
+	return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+
+/* Digits of the radix (16, 10 or 2) and underscores from p. */
+static size_t digits(const unsigned char *s, size_t p, size_t n, int radix)
+{
+	while (p < n && (s[p] == '_' ||
+			 (radix == 16 ? is_hex(s[p]) : radix == 2 ? s[p] == '0' || s[p] == '1' :
+			  is_digit(s[p]))))
+		p++;
+	return p;
+}
+
+/* An exponent marker (e or p) at p and its signed digits, then a float suffix. */
+static size_t exponent_and_suffix(const unsigned char *s, size_t p, size_t n, unsigned char marker)
+{
+	if (p < n && (s[p] | 0x20) == marker) {
+		p++;
+		if (p < n && (s[p] == '+' || s[p] == '-'))
+			p++;
+		p = digits(s, p, n, 10);
+	}
+	if (p < n && ((s[p] | 0x20) == 'f' || (s[p] | 0x20) == 'd'))
+		p++;
+	return p;
+}
+
+/*
+ * A number from the digit at p, or from a '.' before a digit, as javac's
+ * scanNumber reads it.
+ */
+static size_t scan_number(const unsigned char *s, size_t p, size_t n)
+{
+	unsigned char r = p + 1 < n ? s[p + 1] | 0x20 : 0;
+
+	if (s[p] == '.')
+		return exponent_and_suffix(s, digits(s, p + 1, n, 10), n, 'e');
+	if (s[p] == '0' && r == 'x') {
+		p = digits(s, p + 2, n, 16);
+		if (p < n && s[p] == '.')
+			return exponent_and_suffix(s, digits(s, p + 1, n, 16), n, 'p');
+		if (p < n && (s[p] | 0x20) == 'p')
+			return exponent_and_suffix(s, p, n, 'p');
+	} else if (s[p] == '0' && r == 'b') {
+		p = digits(s, p + 2, n, 2);
+	} else {
+		/* decimal, and octal (javac reads its digits as decimal ones) */
+		p = digits(s, p, n, 10);
+		if (p < n && s[p] == '.')
+			return exponent_and_suffix(s, digits(s, p + 1, n, 10), n, 'e');
+		if (p < n && ((s[p] | 0x20) == 'e' || (s[p] | 0x20) == 'f' || (s[p] | 0x20) == 'd'))
+			return exponent_and_suffix(s, p, n, 'e');
+	}
+	return p < n && (s[p] | 0x20) == 'l' ? p + 1 : p;
+}
+
+/* Longest operator or separator at p (p < n), by maximal munch. */
+static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
+{
+	unsigned char c = s[p], c1 = p + 1 < n ? s[p + 1] : 0,
+		c2 = p + 2 < n ? s[p + 2] : 0, c3 = p + 3 < n ? s[p + 3] : 0;
+
+	switch (c) {
+	case '>':
+		if (c1 == '>') {
+			if (c2 == '>')
+				return c3 == '=' ? 4 : 3;
+			return c2 == '=' ? 3 : 2;
+		}
+		return c1 == '=' ? 2 : 1;
+	case '<':
+		if (c1 == '<')
+			return c2 == '=' ? 3 : 2;
+		return c1 == '=' ? 2 : 1;
+	case '-':
+		return c1 == '>' || c1 == '-' || c1 == '=' ? 2 : 1;
+	case '+': case '&': case '|':
+		return c1 == c || c1 == '=' ? 2 : 1;
+	case ':':
+		return c1 == ':' ? 2 : 1;
+	case '=': case '!': case '*': case '/': case '%': case '^':
+		return c1 == '=' ? 2 : 1;
+	case '.':
+		return c1 == '.' && c2 == '.' ? 3 : 1;
+	default:
+		return 1;
+	}
+}
+
+static int java_next(struct lexer_state *ls, struct token *tok)
+{
+	const unsigned char *s = ls->src;
+	size_t n = ls->len, p = ls->pos, b, e;
+	enum token_class cls;
+
+	if (!cclass['a'])
+		init_classes();
+	while (p < n && cclass[s[p]] == J_SPACE)
+		p++;
+	if (p >= n) {
+		ls->pos = n;
+		return 0;
+	}
+	b = p;
+	switch (cclass[s[p]]) {
+	case J_IDENT:
+		e = p + 1;
+		while (e < n && is_ident(s[e]))
+			e++;
+		cls = TOKEN_WORD;
+		break;
+	case J_DIGIT:
+		e = scan_number(s, p, n);
+		cls = TOKEN_NUMBER;
+		break;
+	case J_DOT:
+		if (p + 1 < n && is_digit(s[p + 1])) {
+			e = scan_number(s, p, n);
+			cls = TOKEN_NUMBER;
+		} else {
+			e = p + scan_punct(s, p, n);
+			cls = TOKEN_PUNCT;
+		}
+		break;
+	case J_DQUOTE:
+		if (lex_starts(s, p, n, "\"\"\""))
+			e = lex_triple_quoted(s, p, n, '"');
+		else
+			e = lex_quoted(s, p, n, 0);
+		cls = TOKEN_STRING;
+		break;
+	case J_SQUOTE:
+		e = lex_quoted(s, p, n, 0);
+		cls = TOKEN_STRING;
+		break;
+	case J_SLASH:
+		if (p + 1 < n && s[p + 1] == '/') {
+			e = lex_line_comment(s, p, n, 0);
+			cls = TOKEN_COMMENT;
+		} else if (p + 1 < n && s[p + 1] == '*') {
+			e = lex_block_comment(s, p, n, "*/", 2);
+			cls = TOKEN_COMMENT;
+		} else {
+			e = p + scan_punct(s, p, n);
+			cls = TOKEN_PUNCT;
+		}
+		break;
+	case J_PUNCT:
+		e = p + scan_punct(s, p, n);
+		cls = TOKEN_PUNCT;
+		break;
+	default: /* J_OTHER */
+		e = p + 1;
+		cls = TOKEN_OTHER;
+		break;
+	}
+	ls->pos = e;
+	tok->start = b;
+	tok->len = e - b;
+	tok->cls = cls;
+	return 1;
+}
+
+const struct lexer lexer_java = { "java", java_next };

@@ -1,0 +1,481 @@
+/*
+ * The Python lexer, so that the view of a file agrees token for token with
+ * Python's own tokenize module, comments and layout tokens aside.
+ *
+ * Indentation and newlines produce no tokens (tokstream's views are one
+ * token a line anyway), and a backslash that continues a line is
+ * whitespace.  A string literal with any prefix (r b u f rb br fr rf, in
+ * any case) is one token; triple-quoted ones span lines and run to the end
+ * of the file when unterminated.  An f-string is one token too, as Python
+ * 3.11's tokenize gives it; its replacement fields are followed as Python
+ * 3.12 (PEP 701) reads them, so a field may hold strings in the same quote
+ * as the f-string, nested f-strings, comments and, inside brackets, line
+ * breaks.  Numbers follow tokenize's regular expressions: the first
+ * alternative that matches (imaginary, float, integer) wins, so "1if" is
+ * "1" and "if", and "0777" is "0" and "777", as tokenize has it.
+ */
+#include "lexers.h"
+
+enum {
+	P_OTHER,  /* a byte that is a token by itself: $ ? ` and controls */
+	P_SPACE,
+	P_IDENT,  /* A-Z a-z _ and every byte >= 0x80 (UTF-8 is never split) */
+	P_DIGIT,
+	P_QUOTE,
+	P_PUNCT,
+	P_DOT,
+	P_HASH,
+	P_BACKSLASH
+};
+
+static unsigned char cclass[256];
+
+static void init_classes(void)
+{
+	int c;
+
+	for (c = 0; c < 256; c++) {
+		if (lex_is_space((unsigned char)c))
+			cclass[c] = P_SPACE;
+		else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			 c == '_' || c >= 0x80)
+			cclass[c] = P_IDENT;
+		else if (c >= '0' && c <= '9')
+			cclass[c] = P_DIGIT;
+	}
+	for (const char *p = "!%&()*+,-/:;<=>@[]^{|}~"; *p; p++)
+		cclass[(unsigned char)*p] = P_PUNCT;
+	cclass['"'] = P_QUOTE;
+	cclass['\''] = P_QUOTE;
+	cclass['.'] = P_DOT;
+	cclass['#'] = P_HASH;
+	cclass['\\'] = P_BACKSLASH;
+}
+
+static inline int is_ident(unsigned char c)
+{
+	return cclass[c] == P_IDENT || cclass[c] == P_DIGIT;
+}
+
+static inline int is_digit(const unsigned char *s, size_t p, size_t n)
+{
+	return p < n && s[p] >= '0' && s[p] <= '9';
+}
+
+static inline int is_hex(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+
+/* [0-9](?:_?[0-9])* from a digit at p. */
+static size_t digitpart(const unsigned char *s, size_t p, size_t n)
+{
+	for (p++; p < n; p++) {
+		if (s[p] == '_' && is_digit(s, p + 1, n))
+			p++;
+		else if (!is_digit(s, p, n))
+			break;
+	}
+	return p;
+}
+
+/* [eE][-+]?digitpart at p, or p itself when there is none. */
+static size_t exponent(const unsigned char *s, size_t p, size_t n)
+{
+	size_t q = p + 1;
+
+	if (p >= n || (s[p] | 0x20) != 'e')
+		return p;
+	if (q < n && (s[q] == '+' || s[q] == '-'))
+		q++;
+	return is_digit(s, q, n) ? digitpart(s, q, n) : p;
+}
+
+/* A float's fraction, exponent and imaginary suffix, from the '.' at p. */
+static size_t fraction(const unsigned char *s, size_t p, size_t n)
+{
+	p++;
+	if (is_digit(s, p, n))
+		p = digitpart(s, p, n);
+	p = exponent(s, p, n);
+	return p < n && (s[p] | 0x20) == 'j' ? p + 1 : p;
+}
+
+/* 0[xXoObB](?:_?D)+ from the 0 at p, or 0 when there are no digits. */
+static size_t radix_number(const unsigned char *s, size_t p, size_t n)
+{
+	unsigned char r = p + 1 < n ? s[p + 1] | 0x20 : 0;
+	size_t q = p + 2, e = 0;
+
+	if (r != 'x' && r != 'o' && r != 'b')
+		return 0;
+	for (; q < n; q++) {
+		size_t d = q + (s[q] == '_');
+		unsigned char c = d < n ? s[d] : 0;
+
+		if (r == 'x' ? !is_hex(c) : r == 'o' ? c < '0' || c > '7' : c != '0' && c != '1')
+			break;
+		q = d;
+		e = q + 1;
+	}
+	return e;
+}
+
+/*
+ * A number at p (a digit, or a '.' before a digit), as tokenize's Number
+ * expression matches it: Imagnumber, then Floatnumber, then Intnumber.
+ */
+static size_t scan_number(const unsigned char *s, size_t p, size_t n)
+{
+	size_t d, e;
+
+	if (s[p] == '.')
+		return fraction(s, p, n);
+	d = digitpart(s, p, n);
+	if (d < n && (s[d] | 0x20) == 'j')
+		return d + 1;
+	if (d < n && s[d] == '.')
+		return fraction(s, d, n);
+	if ((e = exponent(s, d, n)) != d)
+		return e < n && (s[e] | 0x20) == 'j' ? e + 1 : e;
+	if (s[p] != '0')
+		return d;
+	if ((e = radix_number(s, p, n)))
+		return e;
+	for (e = p + 1; e < n; e++) {     /* 0(?:_?0)* */
+		if (s[e] == '_' && e + 1 < n && s[e + 1] == '0')
+			e++;
+		else if (s[e] != '0')
+			break;
+	}
+	return e;
+}
+
+/* String prefix flags. */
+#define PY_RAW 1u
+#define PY_FMT 2u
+#define PY_STR 4u   /* a valid prefix at all */
+
+/* Is s[b..e) a string prefix (r u f b br rb fr rf, any case)?  Its flags, or 0. */
+static unsigned string_prefix(const unsigned char *s, size_t b, size_t e)
+{
+	unsigned f = PY_STR, seen = 0;
+
+	if (e - b > 2)
+		return 0;
+	for (; b < e; b++) {
+		unsigned bit;
+
+		switch (s[b] | 0x20) {
+		case 'r': bit = 1; f |= PY_RAW; break;
+		case 'f': bit = 2; f |= PY_FMT; break;
+		case 'b': bit = 4; break;
+		case 'u': bit = 8; break;
+		default: return 0;
+		}
+		if (seen & bit)
+			return 0;
+		seen |= bit;
+	}
+	/* two letters: r with b or f */
+	return seen == 3 || seen == 5 || (seen & (seen - 1)) == 0 ? f : 0;
+}
+
+/* End of the line at p for an unterminated literal: before a CR that precedes the LF. */
+static inline size_t line_end(const unsigned char *s, size_t p)
+{
+	return p > 0 && s[p - 1] == '\r' ? p - 1 : p;
+}
+
+/*
+ * An f-string is read with a small stack of frames: string frames (the
+ * f-string itself and the strings nested in its replacement fields) and
+ * field frames (a replacement field, in its expression or, after a ':' at
+ * bracket depth 0, its format spec).  Deeper nesting than the stack holds
+ * is read as plain text, which is still linear and still ends the token.
+ */
+#define FSTACK 32
+
+struct pyframe {
+	unsigned char field;   /* a replacement field, else a string */
+	unsigned char q, triple, flags;  /* string frames */
+	unsigned char spec;    /* field frames: in the format spec */
+	unsigned depth;        /* field frames: bracket depth */
+	unsigned str;          /* field frames: index of their string frame */
+};
+
+/* Push a string frame for the quote at p; returns the position after its opening quotes. */
+static size_t push_string(struct pyframe *st, unsigned *top, const unsigned char *s,
+			  size_t p, size_t n, unsigned flags)
+{
+	struct pyframe *f = &st[(*top)++];
+	unsigned char q = s[p];
+
+	f->field = 0;
+	f->q = q;
+	f->flags = (unsigned char)flags;
+	f->triple = n - p >= 3 && s[p + 1] == q && s[p + 2] == q;
+	return p + (f->triple ? 3 : 1);
+}
+
+/*
+ * One step in the literal text of the string frame sf (the string itself,
+ * or a format spec inside it) at p: returns the new position, or sets
+ * *end when the whole token ends.
+ */
+static size_t fstring_text(struct pyframe *st, unsigned *top, unsigned sf,
+			   const unsigned char *s, size_t p, size_t n, size_t *end)
+{
+	struct pyframe *str = &st[sf];
+	unsigned char c = s[p];
+
+	if (c == '\\') {
+		unsigned char d = p + 1 < n ? s[p + 1] : 0;
+
+		if (d == '{' || d == '}')
+			return p + 1;  /* the brace is still a brace */
+		if (d == 'N' && !(str->flags & PY_RAW) && p + 2 < n && s[p + 2] == '{') {
+			/* \N{NAME}: not a replacement field */
+			for (p += 3; p < n && s[p] != '}' && s[p] != str->q && s[p] != '\n'; p++)
+				;
+			return p < n && s[p] == '}' ? p + 1 : p;
+		}
+		if (d == '\r' && p + 2 < n && s[p + 2] == '\n')
+			return p + 3;
+		return p + 2 <= n ? p + 2 : n;
+	}
+	if (c == str->q && (!str->triple || (n - p >= 3 && s[p + 1] == c && s[p + 2] == c))) {
+		p += str->triple ? 3 : 1;
+		*top = sf;     /* pops the string and any fields inside it */
+		if (!sf)
+			*end = p;
+		return p;
+	}
+	if (c == '\n' && !str->triple) {
+		*end = line_end(s, p);
+		return p;
+	}
+	if (!(str->flags & PY_FMT))
+		return p + 1;
+	if (c == '{') {
+		if (!st[*top - 1].field && p + 1 < n && s[p + 1] == '{')
+			return p + 2;
+		if (*top < FSTACK) {
+			struct pyframe *f = &st[(*top)++];
+
+			f->field = 1;
+			f->spec = 0;
+			f->depth = 0;
+			f->str = sf;
+		}
+		return p + 1;
+	}
+	if (c == '}') {
+		if (st[*top - 1].field)
+			(*top)--;   /* the end of a field whose format spec this was */
+		else if (p + 1 < n && s[p + 1] == '}')
+			return p + 2;
+		return p + 1;
+	}
+	return p + 1;
+}
+
+/* One step in the expression of the field frame on top of the stack. */
+static size_t fstring_expr(struct pyframe *st, unsigned *top,
+			   const unsigned char *s, size_t p, size_t n, size_t *end)
+{
+	struct pyframe *f = &st[*top - 1];
+	unsigned char c = s[p];
+
+	switch (cclass[c]) {
+	case P_QUOTE:
+		if (*top < FSTACK)
+			return push_string(st, top, s, p, n, PY_STR);
+		return p + 1;
+	case P_IDENT: {
+		size_t e = p + 1;
+		unsigned flags;
+
+		while (e < n && is_ident(s[e]))
+			e++;
+		if (e < n && cclass[s[e]] == P_QUOTE && (flags = string_prefix(s, p, e)) &&
+		    *top < FSTACK)
+			return push_string(st, top, s, e, n, flags);
+		return e;
+	}
+	case P_HASH:
+		return lex_line_comment(s, p, n, 0);
+	default:
+		break;
+	}
+	switch (c) {
+	case '(': case '[': case '{':
+		f->depth++;
+		break;
+	case ')': case ']':
+		if (f->depth)
+			f->depth--;
+		break;
+	case '}':
+		if (f->depth)
+			f->depth--;
+		else
+			(*top)--;
+		break;
+	case ':':
+		if (!f->depth)
+			f->spec = 1;
+		break;
+	case '\n':
+		if (!f->depth && !st[f->str].triple)
+			*end = line_end(s, p);
+		break;
+	}
+	return p + 1;
+}
+
+/* An f-string whose opening quote is at p; its flags are those of its prefix. */
+static size_t scan_fstring(const unsigned char *s, size_t p, size_t n, unsigned flags)
+{
+	struct pyframe st[FSTACK];
+	unsigned top = 0;
+	size_t end = (size_t)-1;
+
+	p = push_string(st, &top, s, p, n, flags);
+	while (p < n && end == (size_t)-1) {
+		struct pyframe *f = &st[top - 1];
+
+		if (!f->field)
+			p = fstring_text(st, &top, top - 1, s, p, n, &end);
+		else if (f->spec)
+			p = fstring_text(st, &top, f->str, s, p, n, &end);
+		else
+			p = fstring_expr(st, &top, s, p, n, &end);
+	}
+	return end == (size_t)-1 ? n : end;
+}
+
+/* A string literal whose opening quote is at p. */
+static size_t scan_string(const unsigned char *s, size_t p, size_t n, unsigned flags)
+{
+	unsigned char q = s[p];
+
+	if (flags & PY_FMT)
+		return scan_fstring(s, p, n, flags);
+	if (n - p >= 3 && s[p + 1] == q && s[p + 2] == q)
+		return lex_triple_quoted(s, p, n, q);
+	return lex_quoted(s, p, n, 0);
+}
+
+/* Longest operator at p (p < n), by maximal munch. */
+static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
+{
+	unsigned char c = s[p], c1 = p + 1 < n ? s[p + 1] : 0,
+		c2 = p + 2 < n ? s[p + 2] : 0;
+
+	switch (c) {
+	case '*': case '/': case '<': case '>':
+		if (c1 == c)
+			return c2 == '=' ? 3 : 2;
+		return c1 == '=' ? 2 : 1;
+	case '-':
+		return c1 == '>' || c1 == '=' ? 2 : 1;
+	case ':':
+	case '=': case '!': case '%': case '&': case '|': case '^': case '@': case '+':
+		return c1 == '=' ? 2 : 1;
+	case '.':
+		return c1 == '.' && c2 == '.' ? 3 : 1;
+	default:
+		return 1;
+	}
+}
+
+/* Length of a backslash-newline (line continuation) at p, or 0. */
+static inline size_t continuation_len(const unsigned char *s, size_t p, size_t n)
+{
+	if (p + 1 < n && s[p] == '\\') {
+		if (s[p + 1] == '\n')
+			return 2;
+		if (p + 2 < n && s[p + 1] == '\r' && s[p + 2] == '\n')
+			return 3;
+	}
+	return 0;
+}
+
+static int python_next(struct lexer_state *ls, struct token *tok)
+{
+	const unsigned char *s = ls->src;
+	size_t n = ls->len, p = ls->pos, b, e;
+	enum token_class cls;
+
+	if (!cclass['a'])
+		init_classes();
+	for (;;) {
+		size_t cl;
+
+		while (p < n && cclass[s[p]] == P_SPACE)
+			p++;
+		if (!(cl = continuation_len(s, p, n)))
+			break;
+		p += cl;
+	}
+	if (p >= n) {
+		ls->pos = n;
+		return 0;
+	}
+	b = p;
+	switch (cclass[s[p]]) {
+	case P_IDENT: {
+		unsigned flags;
+
+		e = p + 1;
+		while (e < n && is_ident(s[e]))
+			e++;
+		cls = TOKEN_WORD;
+		if (b == 0 && lex_starts(s, 0, n, "\xef\xbb\xbf")) {
+			e = 3;  /* a byte order mark is not part of the first word */
+			cls = TOKEN_OTHER;
+		} else if (e < n && cclass[s[e]] == P_QUOTE && (flags = string_prefix(s, b, e))) {
+			e = scan_string(s, e, n, flags);
+			cls = TOKEN_STRING;
+		}
+		break;
+	}
+	case P_DIGIT:
+		e = scan_number(s, p, n);
+		cls = TOKEN_NUMBER;
+		break;
+	case P_DOT:
+		if (is_digit(s, p + 1, n)) {
+			e = scan_number(s, p, n);
+			cls = TOKEN_NUMBER;
+		} else {
+			e = p + scan_punct(s, p, n);
+			cls = TOKEN_PUNCT;
+		}
+		break;
+	case P_QUOTE:
+		e = scan_string(s, p, n, PY_STR);
+		cls = TOKEN_STRING;
+		break;
+	case P_HASH:
+		e = lex_line_comment(s, p, n, 0);
+		cls = TOKEN_COMMENT;
+		break;
+	case P_PUNCT:
+		e = p + scan_punct(s, p, n);
+		cls = TOKEN_PUNCT;
+		break;
+	default: /* P_OTHER, P_BACKSLASH not continuing a line */
+		e = p + 1;
+		cls = TOKEN_OTHER;
+		break;
+	}
+	ls->pos = e;
+	tok->start = b;
+	tok->len = e - b;
+	tok->cls = cls;
+	return 1;
+}
+
+const struct lexer lexer_python = { "python", python_next };
