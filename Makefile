@@ -20,10 +20,10 @@ CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-rec
 LDFLAGS += -fsanitize=address,undefined
 endif
 
-LIB_OBJS = tokenize/strbuf.o tokenize/usage.o tokenize/sha1.o tokenize/language.o tokenize/view.o \
+LIB_OBJS = tokenize/strbuf.o tokenize/usage.o tokenize/sha1.o tokenize/run-command.o tokenize/language.o tokenize/view.o \
 	$(patsubst %.c,%.o,$(wildcard lexers/*.c))
-TOKSTREAM_OBJS = fastexport.o
-HEADERS = $(wildcard tokenize/*.h lexers/*.h)
+TOKSTREAM_OBJS = fastexport.o contrib/convert.o contrib/map.o contrib/state.o
+HEADERS = $(wildcard tokenize/*.h lexers/*.h contrib/*.h)
 
 PROGRAMS = tokstream tokenize/tokenize
 
@@ -46,7 +46,7 @@ install: all
 	cp $(PROGRAMS) $(DESTDIR)$(bindir)/
 
 clean:
-	rm -f $(PROGRAMS) *.o tokenize/*.o lexers/*.o
+	rm -f $(PROGRAMS) *.o tokenize/*.o lexers/*.o contrib/*.o
 	rm -rf t/trash* t/out
 
 .PHONY: all test install clean

@@ -21,6 +21,7 @@
 #include "tokenize/strbuf.h"
 #include "tokenize/usage.h"
 #include "tokenize/view.h"
+#include "contrib/commands.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -43,7 +44,14 @@ static const char usage_text[] =
 	"    --stats                print counts at the end (on stderr)\n"
 	"    --progress             report progress on stderr\n"
 	"    --quiet                neither stats nor progress\n"
-	"    --languages            list the languages and the paths each one claims\n";
+	"    --graft [ROOT:]PARENT  give the first root commit (or the root whose\n"
+	"                           original id is ROOT) the parent PARENT\n"
+	"    --import-state FILE    start from the marks and views a previous run saved\n"
+	"    --export-state FILE    save them at the end, for a later incremental run\n"
+	"    --languages            list the languages and the paths each one claims\n"
+	"\n"
+	"   or: tokstream convert [FILTER-OPTIONS] SRC... DEST\n"
+	"   or: tokstream map [-C DEST] ID...\n";
 
 /* Marks of the views we create start here, far above any exporter's marks. */
 #define VIEW_MARK_BASE ((uintmax_t)1 << 40)
@@ -52,6 +60,9 @@ static struct {
 	int identity, keep_other, stats, progress, quiet;
 	unsigned view_flags;
 	const char *source;
+	const char *import_state, *export_state;
+	const char *graft_root, *graft_parent;
+	uintmax_t progress_total;
 } opt;
 
 /* ---- input ------------------------------------------------------------ */
@@ -344,6 +355,7 @@ struct mark_entry {
 	uintmax_t mark;          /* 0: empty slot */
 	enum object_kind kind;
 	struct blob *blob;
+	char *original_oid;      /* of commits and tags, when the stream names it */
 };
 
 static struct {
@@ -1291,6 +1303,72 @@ static void back_channel_check(void)
 	}
 }
 
+/*
+ * The refs this stream has given commits: a commit without "from" on
+ * any other ref is a root.
+ */
+static struct {
+	char **names;
+	size_t nr, alloc; /* open addressing; alloc is a power of two */
+} refs_written;
+
+static size_t hash_str(const char *s)
+{
+	size_t h = 1469598103934665603ULL;
+
+	for (; *s && *s != '\n'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static size_t ref_slot(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = hash_str(name) & (refs_written.alloc - 1); refs_written.names[i];
+	     i = (i + 1) & (refs_written.alloc - 1))
+		if (strlen(refs_written.names[i]) == len && !strncmp(refs_written.names[i], name, len))
+			break;
+	return i;
+}
+
+static int ref_written(const char *name)
+{
+	return refs_written.alloc &&
+	       refs_written.names[ref_slot(name, strcspn(name, "\n"))] != NULL;
+}
+
+static void ref_mark_written(const char *name)
+{
+	size_t len = strcspn(name, "\n"), i;
+
+	if (2 * (refs_written.nr + 1) > refs_written.alloc) {
+		char **old = refs_written.names;
+		size_t oldn = refs_written.alloc;
+
+		refs_written.alloc = oldn ? 2 * oldn : 64;
+		refs_written.names = xcalloc(refs_written.alloc, sizeof(char *));
+		for (i = 0; i < oldn; i++)
+			if (old[i])
+				refs_written.names[ref_slot(old[i], strlen(old[i]))] = old[i];
+		free(old);
+	}
+	i = ref_slot(name, len);
+	if (refs_written.names[i])
+		return;
+	refs_written.names[i] = xmalloc(len + 1);
+	memcpy(refs_written.names[i], name, len);
+	refs_written.names[i][len] = '\0';
+	refs_written.nr++;
+}
+
+static int graft_applies(const char *original_oid)
+{
+	if (!opt.graft_parent)
+		return 0;
+	return !opt.graft_root || !strcmp(opt.graft_root, original_oid);
+}
+
 /* Copies one header line of a commit or tag into sb. */
 static void copy_line(struct strbuf *sb)
 {
@@ -1300,12 +1378,16 @@ static void copy_line(struct strbuf *sb)
 
 static void parse_commit(void)
 {
-	static struct strbuf commit = STRBUF_INIT, path = STRBUF_INIT, path2 = STRBUF_INIT;
-	uintmax_t mark;
+	static struct strbuf commit = STRBUF_INIT, path = STRBUF_INIT, path2 = STRBUF_INIT,
+		original = STRBUF_INIT, ref = STRBUF_INIT;
+	uintmax_t mark = 0;
+	int has_parent = 0;
 
 	strbuf_reset(&commit);
 	if (!cmd.buf[7])
 		die("missing ref name");
+	strbuf_reset(&ref);
+	strbuf_addstr(&ref, cmd.buf + 7);
 	copy_line(&commit);
 	read_command();
 	if (!strncmp(cmd.buf, "mark ", 5)) {
@@ -1313,7 +1395,9 @@ static void parse_commit(void)
 		copy_line(&commit);
 		read_command();
 	}
+	strbuf_reset(&original);
 	if (!strncmp(cmd.buf, "original-oid ", 13)) {
+		strbuf_addstr(&original, cmd.buf + 13);
 		copy_line(&commit);
 		read_command();
 	}
@@ -1346,12 +1430,22 @@ static void parse_commit(void)
 		check_commitish(cmd.buf + 5, 0);
 		copy_line(&commit);
 		read_command();
+		has_parent = 1;
 	}
 	while (!cmd_eof && !strncmp(cmd.buf, "merge ", 6)) {
 		check_commitish(cmd.buf + 6, 0);
 		copy_line(&commit);
 		read_command();
+		has_parent = 1;
 	}
+	if (mark && original.len)
+		mark_lookup(mark)->original_oid = xstrdup(original.buf);
+	if (!has_parent && !ref_written(ref.buf) && graft_applies(original.buf)) {
+		/* the grafted root's tree is its own: nothing of the parent's stays */
+		strbuf_addf(&commit, "from %s\ndeleteall\n", opt.graft_parent);
+		opt.graft_parent = NULL;
+	}
+	ref_mark_written(ref.buf);
 	for (; !cmd_eof; read_command()) {
 		const char *s = cmd.buf;
 
@@ -1428,7 +1522,7 @@ static void copy_target(struct strbuf *sb, const char *keyword, const char *targ
 static void parse_tag(void)
 {
 	static struct strbuf tag = STRBUF_INIT;
-	uintmax_t mark;
+	uintmax_t mark = 0;
 
 	strbuf_reset(&tag);
 	if (!cmd.buf[4])
@@ -1445,6 +1539,8 @@ static void parse_tag(void)
 	copy_target(&tag, "from", cmd.buf + 5);
 	read_command();
 	if (!strncmp(cmd.buf, "original-oid ", 13)) {
+		if (mark)
+			mark_lookup(mark)->original_oid = xstrdup(cmd.buf + 13);
 		copy_line(&tag);
 		read_command();
 	}
@@ -1472,10 +1568,12 @@ static void parse_reset(void)
 		die("missing ref name");
 	copy_line(&reset);
 	if (read_command()) {
-		if (!strncmp(cmd.buf, "from ", 5))
+		if (!strncmp(cmd.buf, "from ", 5)) {
 			copy_target(&reset, "from", cmd.buf + 5);
-		else
+			ref_mark_written(reset.buf + 6);
+		} else {
 			unread_command();
+		}
 	}
 	out_buf(&reset);
 	stats.resets++;
@@ -1543,7 +1641,7 @@ static void start_data_commands(void)
 
 /* ---- progress and stats --------------------------------------------------- */
 
-static time_t last_progress;
+static time_t last_progress, start_time;
 
 static void show_progress(int final)
 {
@@ -1551,7 +1649,19 @@ static void show_progress(int final)
 
 	if (!opt.progress || opt.quiet || (!final && now == last_progress))
 		return;
+	if (!start_time)
+		start_time = now;
 	last_progress = now;
+	if (opt.progress_total) {
+		uintmax_t el = (uintmax_t)(now - start_time);
+
+		fprintf(stderr, "tokstream: commits %ju/%ju (%ju%%), %ju commits/s, %.1f MiB read, %ju:%02ju elapsed%s",
+			stats.commits, opt.progress_total,
+			stats.commits * 100 / opt.progress_total,
+			el ? stats.commits / el : stats.commits, (double)in.bytes / (1 << 20),
+			el / 60, el % 60, final ? ", done.\n" : isatty(2) ? "\r" : "\n");
+		return;
+	}
 	fprintf(stderr, "tokstream: %ju commits, %.1f MiB read%s", stats.commits,
 		(double)in.bytes / (1 << 20), final ? ", done.\n" : "\n");
 }
@@ -1570,6 +1680,156 @@ static void show_stats(void)
 	for (i = 0; i < 64 && stats.langs[i]; i++)
 		fprintf(stderr, "tokstream: %-12s files %ju, tokens %ju\n",
 			stats.langs[i]->name, stats.files[i], stats.tokens[i]);
+}
+
+/* ---- state across runs, for incremental conversion ------------------------ */
+
+/*
+ * What a later run needs of this one: the kind of every mark, and for
+ * blobs their id (to read them again from the source) and the marks of
+ * the views and the unchanged copy already in the destination.
+ */
+static void export_state(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT, tmp = STRBUF_INIT;
+	size_t i;
+	FILE *f;
+
+	strbuf_addf(&tmp, "%s.tmp", path);
+	f = fopen(tmp.buf, "w");
+	if (!f)
+		die_errno("cannot write '%s'", tmp.buf);
+	fprintf(f, "tokstream-state 1\nnext-view-mark %ju\n", next_view_mark);
+	for (i = 0; i < marks.alloc; i++) {
+		struct mark_entry *e = &marks.slots[i];
+		char hex[41];
+		struct view *v;
+
+		if (!e->mark)
+			continue;
+		if (e->kind != OBJ_BLOB) {
+			fprintf(f, "%c %ju%s%s\n", e->kind == OBJ_COMMIT ? 'c' : 't', e->mark,
+				e->original_oid ? " " : "", e->original_oid ? e->original_oid : "");
+			continue;
+		}
+		oid_to_hex(e->blob->oid, hex);
+		strbuf_reset(&sb);
+		/* r: unchanged copy written; x: binary; !LANG: the "#!" line's language */
+		strbuf_addf(&sb, "b %ju %s %s", e->mark, hex,
+			    e->blob->raw_written ? (e->blob->binary ? "rx" : "r")
+						 : (e->blob->binary ? "x" : "-"));
+		if (e->blob->shebang)
+			strbuf_addf(&sb, " !%s", e->blob->shebang->name);
+		for (v = e->blob->views; v; v = v->next)
+			strbuf_addf(&sb, " %s=%ju", v->lang->name, v->mark);
+		fprintf(f, "%s\n", sb.buf);
+	}
+	if (fflush(f) || fsync(fileno(f)) || fclose(f))
+		die_errno("cannot write '%s'", tmp.buf);
+	if (rename(tmp.buf, path))
+		die_errno("cannot rename '%s' to '%s'", tmp.buf, path);
+	strbuf_release(&sb);
+	strbuf_release(&tmp);
+}
+
+static void import_state(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	uintmax_t lineno = 0;
+
+	if (!f) {
+		if (errno == ENOENT)
+			return;
+		die_errno("cannot read '%s'", path);
+	}
+	while ((n = getline(&line, &cap, f)) > 0) {
+		char *p = line, *end;
+		uintmax_t mark;
+
+		lineno++;
+		if (line[n - 1] == '\n')
+			line[--n] = '\0';
+		if (lineno == 1) {
+			if (strcmp(line, "tokstream-state 1"))
+				die("%s: not a tokstream state file", path);
+			continue;
+		}
+		if (!strncmp(line, "next-view-mark ", 15)) {
+			next_view_mark = strtoumax(line + 15, &end, 10);
+			if (*end || next_view_mark < VIEW_MARK_BASE)
+				die("%s:%ju: corrupt line", path, lineno);
+			continue;
+		}
+		if ((p[0] != 'c' && p[0] != 't' && p[0] != 'b') || p[1] != ' ')
+			die("%s:%ju: corrupt line", path, lineno);
+		/*
+		 * git fast-export keeps only its commit marks from run to run and
+		 * hands the numbers of blobs and tags out again: so do we.
+		 */
+		if (p[0] != 'c')
+			continue;
+		mark = strtoumax(p + 2, &end, 10);
+		if (!mark || (*end && *end != ' '))
+			die("%s:%ju: corrupt line", path, lineno);
+		if (p[0] != 'b') {
+			mark_define(mark, p[0] == 'c' ? OBJ_COMMIT : OBJ_TAG, NULL);
+			if (*end == ' ')
+				mark_lookup(mark)->original_oid = xstrdup(end + 1);
+			continue;
+		} else {
+			struct blob *b = xcalloc(1, sizeof(*b));
+
+			p = end + 1;
+			if (parse_oid_hex(p, strnlen(p, 40) == 40 ? 40 : 0, b->oid) || p[40] != ' ')
+				die("%s:%ju: corrupt line", path, lineno);
+			b->mark = mark;
+			b->classified = 1;
+			for (p += 41; *p && *p != ' '; p++) {
+				if (*p == 'r')
+					b->raw_written = 1;
+				else if (*p == 'x')
+					b->binary = 1;
+				else if (*p != '-')
+					die("%s:%ju: corrupt line", path, lineno);
+			}
+			if (p[0] == ' ' && p[1] == '!') {
+				char *sp = strchr(p + 2, ' ');
+
+				if (sp)
+					*sp = '\0';
+				b->shebang = language_by_name(p + 2);
+				if (!b->shebang)
+					die("%s:%ju: unknown language '%s'", path, lineno, p + 2);
+				p = sp ? (*sp = ' ', sp) : p + strlen(p);
+			}
+			while (*p == ' ') {
+				char *eq = strchr(++p, '='), *sp;
+				struct view *v;
+
+				if (!eq)
+					die("%s:%ju: corrupt line", path, lineno);
+				*eq = '\0';
+				v = xmalloc(sizeof(*v));
+				v->lang = language_by_name(p);
+				if (!v->lang || v->lang == &language_none)
+					die("%s:%ju: unknown language '%s'", path, lineno, p);
+				v->mark = strtoumax(eq + 1, &sp, 10);
+				if (*sp && *sp != ' ')
+					die("%s:%ju: corrupt line", path, lineno);
+				v->next = b->views;
+				b->views = v;
+				p = sp;
+			}
+			mark_define(mark, OBJ_BLOB, b);
+		}
+	}
+	if (ferror(f))
+		die_errno("cannot read '%s'", path);
+	free(line);
+	fclose(f);
 }
 
 /* ---- main --------------------------------------------------------------- */
@@ -1657,6 +1917,27 @@ static void parse_options(int argc, char **argv)
 				usage_die(usage_text, "--lang needs LANG:GLOB");
 			if (language_add_override(spec, &err))
 				usage_die(usage_text, "--lang=%s: %s", spec, err);
+		} else if (!strncmp(a, "--graft=", 8) || !strcmp(a, "--graft")) {
+			const char *spec = a[7] ? a + 8 : (++i < argc ? argv[i] : NULL);
+			const char *colon = spec ? strrchr(spec, ':') : NULL;
+
+			if (!spec || !*spec)
+				usage_die(usage_text, "--graft needs [ROOT:]PARENT");
+			if (colon && colon != spec) {
+				opt.graft_root = xstrdup(spec);
+				((char *)opt.graft_root)[colon - spec] = '\0';
+				opt.graft_parent = colon + 1;
+			} else {
+				opt.graft_parent = spec;
+			}
+			if (!*opt.graft_parent)
+				usage_die(usage_text, "--graft needs a PARENT");
+		} else if (!strncmp(a, "--import-state=", 15)) {
+			opt.import_state = a + 15;
+		} else if (!strncmp(a, "--export-state=", 15)) {
+			opt.export_state = a + 15;
+		} else if (!strncmp(a, "--progress-total=", 17)) {
+			opt.progress_total = strtoumax(a + 17, NULL, 10);
 		} else if (!strcmp(a, "--languages")) {
 			language_list(stdout);
 			exit(0);
@@ -1673,11 +1954,21 @@ int main(int argc, char **argv)
 {
 	progname = "tokstream";
 	signal(SIGPIPE, SIG_IGN);
+	if (argc > 1 && !strcmp(argv[1], "convert"))
+		return cmd_convert(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "map"))
+		return cmd_map(argc - 1, argv + 1);
 	parse_options(argc, argv);
+	if (opt.import_state)
+		import_state(opt.import_state);
 	die_position = position;
 	parse_stream();
 	die_position = NULL;
+	if (opt.graft_parent && opt.graft_root)
+		die("--graft: no root commit with original id %s in the stream", opt.graft_root);
 	start_data_commands();
+	if (opt.export_state)
+		export_state(opt.export_state);
 	out_str("done\n");
 	out_flush();
 	catfile_stop();

@@ -1,0 +1,965 @@
+/*
+ * tokstream convert: one command from repositories to their token
+ * repository, incremental and stitched.
+ *
+ * For each source, oldest first, it runs
+ *
+ *   git fast-export | tokstream (the filter, as a child) | git fast-import
+ *
+ * with every process started directly (no shell), fast-import writing
+ * into a private staging repository that borrows DEST's objects.  Only
+ * when every source went through are the new packs moved into DEST, the
+ * new state written as a new generation directory, and `current`
+ * switched to it by one rename; then DEST's refs are set to mirror the
+ * sources' refs in one transaction.  An interrupted run leaves DEST as it
+ * was, and the next run redoes the work.
+ */
+#include "commands.h"
+#include "state.h"
+#include "../tokenize/language.h"
+#include "../tokenize/run-command.h"
+#include "../tokenize/usage.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char convert_usage[] =
+	"usage: tokstream convert [FILTER-OPTIONS] [--quiet | --progress] [--stats] SRC... DEST\n"
+	"\n"
+	"Creates (or brings up to date) the bare token repository DEST from the\n"
+	"git repositories SRC...; with several, each later one's root commit gets\n"
+	"the tip of the earlier one's default branch as its parent.\n"
+	"\n"
+	"    --keep-other, --exact-comments, --lang LANG:GLOB, --identity\n"
+	"                  as for the filter; recorded in DEST, later runs reuse them\n"
+	"    --quiet       no progress display\n"
+	"    --progress    a progress display even when stderr is not a terminal\n"
+	"    --stats       the filter's counts for each source\n";
+
+static struct {
+	struct strbuf gitdir;      /* DEST's git directory */
+	struct strbuf dir;         /* DEST/tokstream */
+	struct strbuf lock;
+	struct strbuf next;        /* the generation being built */
+	struct strbuf staging;     /* the staging repository */
+	int locked;
+	pid_t children[3];
+} run = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, 0, { 0, 0, 0 } };
+
+static void remove_tree(const char *path);
+
+static void cleanup(void)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (run.children[i] > 0)
+			kill(run.children[i], SIGTERM);
+	if (run.locked) {
+		unlink(run.lock.buf);
+		run.locked = 0;
+	}
+}
+
+static void on_signal(int sig)
+{
+	cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void remove_tree(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	struct strbuf sub = STRBUF_INIT;
+
+	if (!d) {
+		unlink(path);
+		return;
+	}
+	while ((e = readdir(d))) {
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		strbuf_reset(&sub);
+		strbuf_addf(&sub, "%s/%s", path, e->d_name);
+		if (!lstat(sub.buf, &st) && S_ISDIR(st.st_mode))
+			remove_tree(sub.buf);
+		else
+			unlink(sub.buf);
+	}
+	closedir(d);
+	rmdir(path);
+	strbuf_release(&sub);
+}
+
+/* One conversion at a time per DEST; a lock whose process died is stale. */
+static void take_lock(void)
+{
+	char buf[32];
+	int fd, tries;
+
+	strbuf_addf(&run.lock, "%s/lock", run.dir.buf);
+	for (tries = 0; tries < 2; tries++) {
+		fd = open(run.lock.buf, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		if (fd >= 0) {
+			int n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+
+			if (write(fd, buf, (size_t)n) != n || close(fd))
+				die_errno("cannot write '%s'", run.lock.buf);
+			run.locked = 1;
+			return;
+		}
+		if (errno != EEXIST)
+			die_errno("cannot create '%s'", run.lock.buf);
+		fd = open(run.lock.buf, O_RDONLY);
+		if (fd >= 0) {
+			ssize_t n = read(fd, buf, sizeof(buf) - 1);
+			long pid;
+
+			close(fd);
+			buf[n > 0 ? n : 0] = '\0';
+			pid = strtol(buf, NULL, 10);
+			if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM))
+				die("another conversion (process %ld) is updating '%s'; "
+				    "if it is not running, remove '%s'", pid, run.gitdir.buf, run.lock.buf);
+		}
+		unlink(run.lock.buf); /* stale: its process is gone */
+	}
+	die("cannot take the lock '%s'", run.lock.buf);
+}
+
+static void write_file(const char *path, const char *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	size_t off = 0;
+
+	if (fd < 0)
+		die_errno("cannot write '%s'", path);
+	while (off < len) {
+		ssize_t n = write(fd, data + off, len - off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			die_errno("cannot write '%s'", path);
+		}
+		off += (size_t)n;
+	}
+	if (fsync(fd) || close(fd))
+		die_errno("cannot write '%s'", path);
+}
+
+static int read_file(const char *path, struct strbuf *sb)
+{
+	int fd = open(path, O_RDONLY);
+
+	strbuf_reset(sb);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return -1;
+		die_errno("cannot read '%s'", path);
+	}
+	for (;;) {
+		ssize_t n;
+
+		strbuf_grow(sb, 65536);
+		n = read(fd, sb->buf + sb->len, strbuf_avail(sb));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			die_errno("cannot read '%s'", path);
+		if (!n)
+			break;
+		sb->len += (size_t)n;
+	}
+	sb->buf[sb->len] = '\0';
+	close(fd);
+	return 0;
+}
+
+static void copy_file(const char *from, const char *to)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!read_file(from, &sb))
+		write_file(to, sb.buf, sb.len);
+	strbuf_release(&sb);
+}
+
+static void run_git(const char *dir, const char **argv, const char *what)
+{
+	if (run_capture(argv, dir, NULL))
+		die("%s failed", what);
+}
+
+/* The absolute path of dir (which must exist). */
+static void absolute(const char *dir, struct strbuf *out)
+{
+	char *r = realpath(dir, NULL);
+
+	if (!r)
+		die_errno("cannot find '%s'", dir);
+	strbuf_reset(out);
+	strbuf_addstr(out, r);
+	free(r);
+}
+
+struct source {
+	struct strbuf path;      /* absolute */
+	struct strbuf head_ref;  /* its default branch, e.g. refs/heads/main */
+	struct strbuf tip;       /* that branch's commit */
+};
+
+static void inspect_source(struct source *src, const char *arg)
+{
+	const char *bare[] = { "git", "rev-parse", "--is-shallow-repository", NULL };
+	const char *head[] = { "git", "symbolic-ref", "-q", "HEAD", NULL };
+	const char *tip[] = { "git", "rev-parse", "-q", "--verify", "HEAD^{commit}", NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct stat st;
+
+	if (stat(arg, &st) || !S_ISDIR(st.st_mode))
+		die("source '%s' is not a directory", arg);
+	strbuf_init(&src->path, 0);
+	strbuf_init(&src->head_ref, 0);
+	strbuf_init(&src->tip, 0);
+	git_dir_of(arg, &out);
+	absolute(arg, &src->path);
+	strbuf_reset(&out);
+	if (run_capture(bare, src->path.buf, &out) || !strncmp(out.buf, "true", 4))
+		die("source '%s' is a shallow clone: its history is incomplete; "
+		    "convert a full clone (git fetch --unshallow)", arg);
+	run_capture(head, src->path.buf, &src->head_ref);
+	while (src->head_ref.len && src->head_ref.buf[src->head_ref.len - 1] == '\n')
+		strbuf_setlen(&src->head_ref, src->head_ref.len - 1);
+	if (run_capture(tip, src->path.buf, &src->tip))
+		die("source '%s' has no commits", arg);
+	strbuf_setlen(&src->tip, 40);
+	strbuf_release(&out);
+}
+
+/* Counts commits reachable from any ref of dir. */
+static uintmax_t count_commits(const char *dir)
+{
+	const char *argv[] = { "git", "rev-list", "--count", "--all", NULL };
+	struct strbuf out = STRBUF_INIT;
+	uintmax_t n = 0;
+
+	if (!run_capture(argv, dir, &out))
+		n = strtoumax(out.buf, NULL, 10);
+	strbuf_release(&out);
+	return n;
+}
+
+static uintmax_t count_state_commits(const char *state_path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uintmax_t n = 0;
+	const char *p;
+
+	if (!read_file(state_path, &sb))
+		for (p = sb.buf; (p = strstr(p, "\nc ")); p++)
+			n++;
+	strbuf_release(&sb);
+	return n;
+}
+
+/*
+ * Runs fast-export | filter | fast-import for one source, with its marks
+ * and state files in the generation being built.
+ */
+static void convert_source(struct source *src, int k, const char *self, const char **filter_opts,
+			   int nr_filter_opts, const char *graft_parent, int progress, int stats)
+{
+	struct strbuf exp_marks = STRBUF_INIT, imp_marks = STRBUF_INIT, state = STRBUF_INIT,
+		arg_imp = STRBUF_INIT, arg_exp = STRBUF_INIT, arg_fi_imp = STRBUF_INIT,
+		arg_fi_exp = STRBUF_INIT, arg_state_in = STRBUF_INIT, arg_state_out = STRBUF_INIT,
+		arg_source = STRBUF_INIT, arg_graft = STRBUF_INIT, arg_total = STRBUF_INIT;
+	const char *fe[16], *fi[12], **ft;
+	struct child c_fe, c_ft, c_fi;
+	int p1[2], p2[2], n = 0, i, s1, s2, s3;
+	struct stat st;
+
+	strbuf_addf(&exp_marks, "%s/src-%d.export-marks", run.next.buf, k);
+	strbuf_addf(&imp_marks, "%s/src-%d.import-marks", run.next.buf, k);
+	strbuf_addf(&state, "%s/src-%d.filter-state", run.next.buf, k);
+	if (stat(exp_marks.buf, &st))
+		write_file(exp_marks.buf, "", 0);
+
+	strbuf_addf(&arg_imp, "--import-marks=%s", exp_marks.buf);
+	strbuf_addf(&arg_exp, "--export-marks=%s", exp_marks.buf);
+	fe[n++] = "git";
+	fe[n++] = "fast-export";
+	fe[n++] = "--all";
+	fe[n++] = "--signed-tags=strip";
+	fe[n++] = "--tag-of-filtered-object=rewrite";
+	fe[n++] = "--reencode=no";
+	fe[n++] = "--show-original-ids";
+	fe[n++] = "--mark-tags";
+	fe[n++] = "--use-done-feature";
+	fe[n++] = arg_imp.buf;
+	fe[n++] = arg_exp.buf;
+	fe[n] = NULL;
+
+	ft = xcalloc((size_t)nr_filter_opts + 10, sizeof(*ft));
+	n = 0;
+	ft[n++] = self;
+	for (i = 0; i < nr_filter_opts; i++)
+		ft[n++] = filter_opts[i];
+	strbuf_addf(&arg_source, "--source=%s", src->path.buf);
+	strbuf_addf(&arg_state_in, "--import-state=%s", state.buf);
+	strbuf_addf(&arg_state_out, "--export-state=%s", state.buf);
+	ft[n++] = arg_source.buf;
+	ft[n++] = arg_state_in.buf;
+	ft[n++] = arg_state_out.buf;
+	if (graft_parent) {
+		strbuf_addf(&arg_graft, "--graft=%s", graft_parent);
+		ft[n++] = arg_graft.buf;
+	}
+	if (progress) {
+		uintmax_t total = count_commits(src->path.buf), done = count_state_commits(state.buf);
+
+		strbuf_addf(&arg_total, "--progress-total=%ju", total > done ? total - done : 1);
+		ft[n++] = "--progress";
+		ft[n++] = arg_total.buf;
+	}
+	if (stats)
+		ft[n++] = "--stats";
+	ft[n] = NULL;
+
+	strbuf_addf(&arg_fi_imp, "--import-marks-if-exists=%s", imp_marks.buf);
+	strbuf_addf(&arg_fi_exp, "--export-marks=%s", imp_marks.buf);
+	n = 0;
+	fi[n++] = "git";
+	/* always a pack, never loose objects: packs are what move into DEST */
+	fi[n++] = "-c";
+	fi[n++] = "fastimport.unpackLimit=0";
+	fi[n++] = "fast-import";
+	fi[n++] = "--quiet";
+	fi[n++] = "--force";
+	fi[n++] = "--done";
+	fi[n++] = arg_fi_imp.buf;
+	fi[n++] = arg_fi_exp.buf;
+	fi[n] = NULL;
+
+	if (pipe(p1) || pipe(p2))
+		die_errno("pipe");
+	child_init(&c_fe, fe);
+	c_fe.dir = src->path.buf;
+	c_fe.out = p1[1];
+	c_fe.close_fd[0] = p1[0];
+	c_fe.close_fd[1] = p2[0];
+	c_fe.close_fd[2] = p2[1];
+	start_command(&c_fe);
+	run.children[0] = c_fe.pid;
+
+	child_init(&c_ft, ft);
+	c_ft.in = p1[0];
+	c_ft.out = p2[1];
+	c_ft.close_fd[0] = p1[1];
+	c_ft.close_fd[1] = p2[0];
+	start_command(&c_ft);
+	run.children[1] = c_ft.pid;
+
+	child_init(&c_fi, fi);
+	c_fi.dir = run.staging.buf;
+	c_fi.in = p2[0];
+	c_fi.close_fd[0] = p1[0];
+	c_fi.close_fd[1] = p1[1];
+	c_fi.close_fd[2] = p2[1];
+	start_command(&c_fi);
+	run.children[2] = c_fi.pid;
+
+	close(p1[0]);
+	close(p1[1]);
+	close(p2[0]);
+	close(p2[1]);
+	s1 = finish_command(&c_fe);
+	run.children[0] = 0;
+	s2 = finish_command(&c_ft);
+	run.children[1] = 0;
+	s3 = finish_command(&c_fi);
+	run.children[2] = 0;
+	if (s1)
+		die("git fast-export of '%s' failed (exit %d)", src->path.buf, s1);
+	if (s2)
+		die("the filter failed on '%s' (exit %d)", src->path.buf, s2);
+	if (s3)
+		die("git fast-import failed (exit %d) converting '%s'", s3, src->path.buf);
+	free(ft);
+	strbuf_release(&exp_marks);
+	strbuf_release(&imp_marks);
+	strbuf_release(&state);
+	strbuf_release(&arg_imp);
+	strbuf_release(&arg_exp);
+	strbuf_release(&arg_fi_imp);
+	strbuf_release(&arg_fi_exp);
+	strbuf_release(&arg_state_in);
+	strbuf_release(&arg_state_out);
+	strbuf_release(&arg_source);
+	strbuf_release(&arg_graft);
+	strbuf_release(&arg_total);
+}
+
+/* A marks file ":MARK ID" per line, indexed by mark. */
+struct marks_file {
+	struct strbuf text;
+	struct { uintmax_t mark; const char *oid; } *e;
+	size_t nr, alloc;
+};
+
+static int cmp_mark(const void *a, const void *b)
+{
+	uintmax_t x = *(const uintmax_t *)a, y = *(const uintmax_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void marks_read(struct marks_file *m, const char *path)
+{
+	char *p, *nl;
+
+	strbuf_init(&m->text, 0);
+	m->e = NULL;
+	m->nr = m->alloc = 0;
+	if (read_file(path, &m->text))
+		return;
+	for (p = m->text.buf; *p; p = nl + 1) {
+		char *end;
+
+		nl = strchr(p, '\n');
+		if (!nl || *p != ':')
+			die("%s: corrupt marks file", path);
+		*nl = '\0';
+		ALLOC_GROW(m->e, m->nr + 1, m->alloc);
+		m->e[m->nr].mark = strtoumax(p + 1, &end, 10);
+		if (*end != ' ' || strlen(end + 1) != 40)
+			die("%s: corrupt marks file", path);
+		m->e[m->nr].oid = end + 1;
+		m->nr++;
+	}
+	qsort(m->e, m->nr, sizeof(*m->e), cmp_mark);
+}
+
+static const char *marks_get(struct marks_file *m, uintmax_t mark)
+{
+	size_t lo = 0, hi = m->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->e[mid].mark == mark)
+			return m->e[mid].oid;
+		if (m->e[mid].mark < mark)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static void marks_release(struct marks_file *m)
+{
+	strbuf_release(&m->text);
+	free(m->e);
+}
+
+/*
+ * Joins the filter's record of each commit and tag mark's original id
+ * (from the stream's original-oid lines) with fast-import's marks (mark
+ * -> token id).
+ */
+static void append_maps(int k, struct strbuf *commit_map, struct strbuf *tag_map)
+{
+	struct strbuf path = STRBUF_INIT, st = STRBUF_INIT;
+	struct marks_file imp;
+	char *p, *nl;
+
+	strbuf_addf(&path, "%s/src-%d.import-marks", run.next.buf, k);
+	marks_read(&imp, path.buf);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/src-%d.filter-state", run.next.buf, k);
+	if (read_file(path.buf, &st))
+		die("missing filter state '%s'", path.buf);
+	for (p = st.buf; (nl = strchr(p, '\n')); p = nl + 1) {
+		uintmax_t mark;
+		char *end;
+		const char *tok;
+
+		if ((p[0] != 'c' && p[0] != 't') || p[1] != ' ')
+			continue;
+		mark = strtoumax(p + 2, &end, 10);
+		if (*end != ' ' || nl - end != 41)
+			die("%s: mark :%ju has no original id", path.buf, mark);
+		tok = marks_get(&imp, mark);
+		if (!tok)
+			die("mark :%ju of source %d is missing from fast-import's marks", mark, k + 1);
+		strbuf_add(p[0] == 'c' ? commit_map : tag_map, end + 1, 40);
+		strbuf_addf(p[0] == 'c' ? commit_map : tag_map, " %.40s\n", tok);
+	}
+	marks_release(&imp);
+	strbuf_release(&path);
+	strbuf_release(&st);
+}
+
+/* Moves the packs fast-import wrote in the staging repository into DEST. */
+static void move_packs(void)
+{
+	struct strbuf from = STRBUF_INIT, to = STRBUF_INIT, dir = STRBUF_INIT;
+	static const char *const exts[] = { ".pack", ".rev", ".idx" };
+	DIR *d;
+	struct dirent *e;
+	size_t x;
+
+	strbuf_addf(&dir, "%s/objects/pack", run.staging.buf);
+	/* the .idx last: a pack is used once its index is there */
+	for (x = 0; x < 3; x++) {
+		d = opendir(dir.buf);
+		if (!d)
+			die_errno("cannot read '%s'", dir.buf);
+		while ((e = readdir(d))) {
+			size_t l = strlen(e->d_name), el = strlen(exts[x]);
+
+			if (l < el || strcmp(e->d_name + l - el, exts[x]))
+				continue;
+			strbuf_reset(&from);
+			strbuf_reset(&to);
+			strbuf_addf(&from, "%s/%s", dir.buf, e->d_name);
+			strbuf_addf(&to, "%s/objects/pack/%s", run.gitdir.buf, e->d_name);
+			if (rename(from.buf, to.buf))
+				die_errno("cannot move '%s' to '%s'", from.buf, to.buf);
+		}
+		closedir(d);
+	}
+	strbuf_release(&from);
+	strbuf_release(&to);
+	strbuf_release(&dir);
+}
+
+/* Replaces the symlink at path by one to target, atomically. */
+static void switch_symlink(const char *target, const char *path)
+{
+	struct strbuf tmp = STRBUF_INIT;
+
+	strbuf_addf(&tmp, "%s.new", path);
+	unlink(tmp.buf);
+	if (symlink(target, tmp.buf))
+		die_errno("cannot create '%s'", tmp.buf);
+	if (rename(tmp.buf, path))
+		die_errno("cannot rename '%s'", tmp.buf);
+	strbuf_release(&tmp);
+}
+
+/* The generation number `current` points to, or 0. */
+static int current_generation(void)
+{
+	struct strbuf path = STRBUF_INIT;
+	char target[256];
+	ssize_t n;
+	int gen = 0;
+
+	strbuf_addf(&path, "%s/current", run.dir.buf);
+	n = readlink(path.buf, target, sizeof(target) - 1);
+	if (n > 0) {
+		target[n] = '\0';
+		if (strncmp(target, "gen-", 4) || (gen = atoi(target + 4)) <= 0)
+			die("'%s' is corrupt", path.buf);
+	}
+	strbuf_release(&path);
+	return gen;
+}
+
+/*
+ * DEST's refs: the newest source's refs as they are, the older sources'
+ * tags (where the newer ones have none of that name) and their other refs
+ * under refs/eras/K/.
+ */
+struct ref_update {
+	char *name;
+	char tok[41];
+	int era;
+};
+
+static int cmp_ref_update(const void *a, const void *b)
+{
+	const struct ref_update *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : y->era - x->era; /* the newest era first */
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void update_refs(struct source *srcs, int nr, struct oid_map *commits, struct oid_map *tags)
+{
+	const char *fer[] = { "git", "for-each-ref", "--format=%(objectname) %(objecttype) %(refname)", NULL };
+	const char *mine[] = { "git", "for-each-ref", "--format=%(refname)", NULL };
+	const char *upd[] = { "git", "update-ref", "--stdin", NULL };
+	struct strbuf out = STRBUF_INIT, have = STRBUF_INIT, script = STRBUF_INIT;
+	struct ref_update *u = NULL;
+	char **names = NULL, *p, *nl;
+	size_t nu = 0, au = 0, nn = 0, an = 0, i;
+	struct child c;
+	int k, fd[2];
+
+	for (k = 0; k < nr; k++) {
+		strbuf_reset(&out);
+		if (run_capture(fer, srcs[k].path.buf, &out))
+			die("cannot list the refs of '%s'", srcs[k].path.buf);
+		for (p = out.buf; (nl = strchr(p, '\n')); p = nl + 1) {
+			const char *tok = NULL;
+			char *type = p + 41, *ref;
+
+			*nl = '\0';
+			if (nl - p < 43 || p[40] != ' ' || !(ref = strchr(type, ' ')))
+				continue;
+			*ref++ = '\0';
+			p[40] = '\0';
+			if (!strcmp(type, "commit"))
+				tok = oid_map_token(commits, p);
+			else if (!strcmp(type, "tag"))
+				tok = oid_map_token(tags, p);
+			else if (!strcmp(type, "blob"))
+				tok = p; /* kept unchanged */
+			if (!tok) {
+				warning("%s of '%s' names a %s that was not converted; left out",
+					ref, srcs[k].path.buf, type);
+				continue;
+			}
+			ALLOC_GROW(u, nu + 1, au);
+			if (k == nr - 1 || !strncmp(ref, "refs/tags/", 10)) {
+				u[nu].name = xstrdup(ref);
+			} else {
+				strbuf_reset(&script);
+				strbuf_addf(&script, "refs/eras/%d/%s", k + 1, ref + 5);
+				u[nu].name = strbuf_detach(&script, NULL);
+			}
+			memcpy(u[nu].tok, tok, 41);
+			u[nu].era = k;
+			nu++;
+		}
+	}
+	qsort(u, nu, sizeof(*u), cmp_ref_update);
+	strbuf_reset(&script);
+	for (i = 0; i < nu; i++) {
+		if (i && !strcmp(u[i].name, u[i - 1].name))
+			continue; /* an older era's ref of a name a newer one has */
+		strbuf_addf(&script, "update %s %s\n", u[i].name, u[i].tok);
+		ALLOC_GROW(names, nn + 1, an);
+		names[nn++] = u[i].name;
+	}
+	if (run_capture(mine, run.gitdir.buf, &have))
+		die("cannot list the refs of '%s'", run.gitdir.buf);
+	for (p = have.buf; (nl = strchr(p, '\n')); p = nl + 1) {
+		*nl = '\0';
+		if (strncmp(p, "refs/tokstream/", 15) &&
+		    !bsearch(&p, names, nn, sizeof(*names), cmp_str))
+			strbuf_addf(&script, "delete %s\n", p);
+	}
+	if (pipe(fd))
+		die_errno("pipe");
+	child_init(&c, upd);
+	c.dir = run.gitdir.buf;
+	c.in = fd[0];
+	c.close_fd[0] = fd[1];
+	start_command(&c);
+	close(fd[0]);
+	if (write(fd[1], script.buf, script.len) != (ssize_t)script.len)
+		die_errno("cannot write to git update-ref");
+	close(fd[1]);
+	if (finish_command(&c))
+		die("git update-ref failed in '%s'", run.gitdir.buf);
+	if (srcs[nr - 1].head_ref.len) {
+		const char *sym[] = { "git", "symbolic-ref", "HEAD", srcs[nr - 1].head_ref.buf, NULL };
+
+		run_git(run.gitdir.buf, sym, "git symbolic-ref HEAD");
+	}
+	for (i = 0; i < nu; i++)
+		free(u[i].name);
+	free(u);
+	free(names);
+	strbuf_release(&out);
+	strbuf_release(&have);
+	strbuf_release(&script);
+}
+
+static int is_filter_option(const char *a)
+{
+	return !strcmp(a, "--keep-other") || !strcmp(a, "--exact-comments") ||
+	       !strcmp(a, "--identity") || !strncmp(a, "--lang=", 7);
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	const char **filter_opts = xcalloc((size_t)argc + 1, sizeof(char *));
+	struct strbuf config = STRBUF_INIT, old_config = STRBUF_INIT, path = STRBUF_INIT,
+		cur = STRBUF_INIT, commit_map = STRBUF_INIT, tag_map = STRBUF_INIT,
+		tips = STRBUF_INIT, old_tips = STRBUF_INIT, self = STRBUF_INIT, gen_name = STRBUF_INIT;
+	int nr_filter_opts = 0, quiet = 0, progress = -1, stats = 0, i, k, nr_src, gen, fresh;
+	struct source *srcs;
+	const char *dest;
+	struct oid_map commits, tags;
+	struct stat st;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		} else if (!strcmp(a, "--lang")) {
+			if (++i >= argc)
+				usage_die(convert_usage, "--lang needs LANG:GLOB");
+			strbuf_addf(&path, "--lang=%s", argv[i]);
+			filter_opts[nr_filter_opts++] = strbuf_detach(&path, NULL);
+		} else if (is_filter_option(a)) {
+			if (!strncmp(a, "--lang=", 7)) {
+				const char *err;
+
+				if (language_add_override(a + 7, &err))
+					usage_die(convert_usage, "%s: %s", a, err);
+			}
+			filter_opts[nr_filter_opts++] = a;
+		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+			quiet = 1;
+		} else if (!strcmp(a, "--progress")) {
+			progress = 1;
+		} else if (!strcmp(a, "--no-progress")) {
+			progress = 0;
+		} else if (!strcmp(a, "--stats")) {
+			stats = 1;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(convert_usage, stdout);
+			return 0;
+		} else {
+			usage_die(convert_usage, "unknown option '%s'", a);
+		}
+	}
+	if (argc - i < 2)
+		usage_die(convert_usage, "need at least one SRC and a DEST");
+	if (progress < 0)
+		progress = isatty(2);
+	if (quiet)
+		progress = stats = 0;
+	nr_src = argc - i - 1;
+	dest = argv[argc - 1];
+	srcs = xcalloc((size_t)nr_src, sizeof(*srcs));
+	for (k = 0; k < nr_src; k++)
+		inspect_source(&srcs[k], argv[i + k]);
+
+	/* the filter is this very program */
+	{
+		char buf[4096];
+		ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+
+		if (n > 0) {
+			buf[n] = '\0';
+			strbuf_addstr(&self, buf);
+		} else {
+			strbuf_addstr(&self, "tokstream");
+		}
+	}
+
+	if (stat(dest, &st)) {
+		const char *init[] = { "git", "init", "--quiet", "--bare", dest, NULL };
+
+		run_git(NULL, init, "git init --bare");
+	}
+	git_dir_of(dest, &run.gitdir);
+	{
+		const char *isbare[] = { "git", "rev-parse", "--is-bare-repository", NULL };
+		struct strbuf out = STRBUF_INIT;
+
+		run_capture(isbare, run.gitdir.buf, &out);
+		if (strncmp(out.buf, "true", 4))
+			die("'%s' is not a bare repository: the token repository must be bare", dest);
+		strbuf_release(&out);
+	}
+	strbuf_addf(&run.dir, "%s/tokstream", run.gitdir.buf);
+	if (mkdir(run.dir.buf, 0755) && errno != EEXIST)
+		die_errno("cannot create '%s'", run.dir.buf);
+	if (access(run.dir.buf, W_OK))
+		die_errno("cannot write in '%s'", run.dir.buf);
+	die_cleanup = cleanup;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+	take_lock();
+
+	/* the recorded options and sources, and what changed */
+	gen = current_generation();
+	fresh = gen == 0;
+	strbuf_addf(&cur, "%s/gen-%d", run.dir.buf, gen);
+	strbuf_addstr(&config, "tokstream-config 1\n");
+	if (!fresh) {
+		strbuf_addf(&path, "%s/config", cur.buf);
+		if (read_file(path.buf, &old_config))
+			die("'%s' is missing: convert afresh into a new DEST", path.buf);
+		if (!nr_filter_opts) {
+			/* reuse the recorded options */
+			char *p, *nl;
+
+			for (p = old_config.buf; (p = strstr(p, "\noption ")); p = nl) {
+				p += 8;
+				nl = strchr(p, '\n');
+				*nl = '\0';
+				filter_opts[nr_filter_opts++] = xstrdup(p);
+				*nl++ = '\n';
+				nl--;
+			}
+		}
+	}
+	for (k = 0; k < nr_filter_opts; k++)
+		strbuf_addf(&config, "option %s\n", filter_opts[k]);
+	for (k = 0; k < nr_src; k++)
+		strbuf_addf(&config, "source %s\n", srcs[k].path.buf);
+	if (!fresh && strcmp(config.buf, old_config.buf)) {
+		const char *a = strstr(config.buf, "\nsource "), *b = strstr(old_config.buf, "\nsource ");
+		size_t la = a ? (size_t)(a - config.buf) : config.len;
+		size_t lb = b ? (size_t)(b - old_config.buf) : old_config.len;
+
+		if (la != lb || strncmp(config.buf, old_config.buf, la))
+			die("'%s' was converted with other options (recorded in %s/config); "
+			    "convert afresh into a new DEST to change them", dest, cur.buf);
+		die("'%s' was converted from other sources (recorded in %s/config); "
+		    "give the same sources, or convert afresh into a new DEST", dest, cur.buf);
+	}
+	if (!fresh) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/tips", cur.buf);
+		read_file(path.buf, &old_tips);
+	}
+
+	/* a new generation beside the current one, and a staging repository */
+	strbuf_addf(&run.next, "%s/gen-%d.tmp", run.dir.buf, gen + 1);
+	remove_tree(run.next.buf);
+	if (mkdir(run.next.buf, 0755))
+		die_errno("cannot create '%s'", run.next.buf);
+	strbuf_addf(&run.staging, "%s/staging.git", run.dir.buf);
+	remove_tree(run.staging.buf);
+	{
+		const char *init[] = { "git", "init", "--quiet", "--bare", run.staging.buf, NULL };
+		struct strbuf alt = STRBUF_INIT, altpath = STRBUF_INIT;
+
+		run_git(NULL, init, "git init --bare (staging)");
+		strbuf_addf(&alt, "%s/objects\n", run.gitdir.buf);
+		strbuf_addf(&altpath, "%s/objects/info/alternates", run.staging.buf);
+		write_file(altpath.buf, alt.buf, alt.len);
+		strbuf_release(&alt);
+		strbuf_release(&altpath);
+	}
+	if (!fresh) {
+		for (k = 0; k < nr_src; k++) {
+			static const char *const files[] = { "export-marks", "import-marks", "filter-state" };
+			size_t f;
+
+			for (f = 0; f < 3; f++) {
+				struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+
+				strbuf_addf(&a, "%s/src-%d.%s", cur.buf, k, files[f]);
+				strbuf_addf(&b, "%s/src-%d.%s", run.next.buf, k, files[f]);
+				copy_file(a.buf, b.buf);
+				strbuf_release(&a);
+				strbuf_release(&b);
+			}
+		}
+	}
+
+	memset(&commits, 0, sizeof(commits));
+	for (k = 0; k < nr_src; k++) {
+		const char *graft = NULL;
+		char line[256];
+		struct strbuf exp = STRBUF_INIT;
+
+		snprintf(line, sizeof(line), "%d %s %s\n", k + 1, srcs[k].tip.buf,
+			 srcs[k].head_ref.len ? srcs[k].head_ref.buf : "HEAD");
+		if (!fresh && k < nr_src - 1 && !strstr(old_tips.buf, line))
+			die("source %d ('%s') is not where it was: only the newest source may "
+			    "gain commits; convert afresh into a new DEST", k + 1, srcs[k].path.buf);
+		strbuf_addstr(&tips, line);
+		strbuf_addf(&exp, "%s/src-%d.export-marks", run.next.buf, k);
+		if (k > 0 && stat(exp.buf, &st)) {
+			/* the first conversion of a later era: graft it onto the earlier one */
+			graft = oid_map_token(&commits, srcs[k - 1].tip.buf);
+			if (!graft)
+				die("the tip of source %d was not converted", k);
+		}
+		strbuf_release(&exp);
+		convert_source(&srcs[k], k, self.buf, filter_opts, nr_filter_opts,
+			       graft, progress, stats);
+		strbuf_reset(&commit_map);
+		strbuf_reset(&tag_map);
+		/* tags that this run did not export again keep their old lines */
+		if (!fresh) {
+			strbuf_reset(&path);
+			strbuf_addf(&path, "%s/tag-map", cur.buf);
+			read_file(path.buf, &tag_map);
+		}
+		for (i = 0; i <= k; i++)
+			append_maps(i, &commit_map, &tag_map);
+		{
+			struct strbuf mp = STRBUF_INIT;
+
+			strbuf_addf(&mp, "%s/commit-map", run.next.buf);
+			write_file(mp.buf, commit_map.buf, commit_map.len);
+			oid_map_release(&commits);
+			oid_map_read(&commits, mp.buf);
+			strbuf_release(&mp);
+		}
+	}
+
+	/* the commit point: objects first, then the new generation */
+	move_packs();
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/tag-map", run.next.buf);
+	write_file(path.buf, tag_map.buf, tag_map.len);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/config", run.next.buf);
+	write_file(path.buf, config.buf, config.len);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/tips", run.next.buf);
+	write_file(path.buf, tips.buf, tips.len);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/gen-%d", run.dir.buf, gen + 1);
+	remove_tree(path.buf);
+	if (rename(run.next.buf, path.buf))
+		die_errno("cannot rename '%s'", run.next.buf);
+	strbuf_addf(&gen_name, "gen-%d", gen + 1);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/current", run.dir.buf);
+	switch_symlink(gen_name.buf, path.buf);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/commit-map", run.dir.buf);
+	switch_symlink("current/commit-map", path.buf);
+
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/current/tag-map", run.dir.buf);
+	oid_map_read(&tags, path.buf);
+	update_refs(srcs, nr_src, &commits, &tags);
+
+	if (!fresh)
+		remove_tree(cur.buf);
+	remove_tree(run.staging.buf);
+	cleanup();
+	if (!quiet)
+		fprintf(stderr, "tokstream: %s: %zu commits from %d source%s\n", run.gitdir.buf,
+			commits.nr, nr_src, nr_src > 1 ? "s" : "");
+	oid_map_release(&commits);
+	oid_map_release(&tags);
+	return 0;
+}

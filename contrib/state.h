@@ -1,0 +1,40 @@
+/*
+ * What a token repository keeps about its conversion, inside its git
+ * directory under tokstream/:
+ *
+ *   current            symlink to the generation directory in force
+ *   commit-map         symlink to current/commit-map
+ *   gen-N/commit-map   ORIGINAL TOKEN, one line per commit, in export order
+ *   gen-N/tag-map      the same for annotated tags
+ *   gen-N/config       the filter options and the sources
+ *   gen-N/tips         each source's default branch and its tip
+ *   gen-N/src-K.*      per source: fast-export's and fast-import's marks,
+ *                      and the filter's state
+ *   lock               held while a conversion runs
+ *
+ * A run builds gen-(N+1) beside gen-N and switches `current` to it with
+ * one rename: the moment the new conversion takes effect.
+ */
+#ifndef STATE_H
+#define STATE_H
+
+#include <stddef.h>
+#include "../tokenize/strbuf.h"
+
+/* An ORIGINAL -> TOKEN map of object ids (hex, 40 characters). */
+struct oid_map {
+	struct oid_pair {
+		char orig[41], token[41];
+	} *pairs;
+	size_t nr, alloc;
+};
+
+void oid_map_read(struct oid_map *m, const char *path);
+/* The token id of orig, or NULL. */
+const char *oid_map_token(struct oid_map *m, const char *orig);
+void oid_map_release(struct oid_map *m);
+
+/* The absolute git directory of the repository at dir; dies if it is none. */
+void git_dir_of(const char *dir, struct strbuf *out);
+
+#endif

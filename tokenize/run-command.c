@@ -1,0 +1,98 @@
+#include "run-command.h"
+#include "usage.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+void child_init(struct child *c, const char **argv)
+{
+	memset(c, 0, sizeof(*c));
+	c->argv = argv;
+	c->in = c->out = -1;
+	c->close_fd[0] = c->close_fd[1] = c->close_fd[2] = c->close_fd[3] = -1;
+}
+
+void start_command(struct child *c)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		die_errno("cannot fork %s", c->argv[0]);
+	if (!pid) {
+		int i;
+
+		if (c->in >= 0 && c->in != 0) {
+			dup2(c->in, 0);
+			close(c->in);
+		}
+		if (c->out >= 0 && c->out != 1) {
+			dup2(c->out, 1);
+			close(c->out);
+		}
+		for (i = 0; i < 4; i++)
+			if (c->close_fd[i] > 2)
+				close(c->close_fd[i]);
+		if (c->dir && chdir(c->dir)) {
+			fprintf(stderr, "%s: fatal: cannot enter '%s': %s\n", progname, c->dir, strerror(errno));
+			_exit(128);
+		}
+		execvp(c->argv[0], (char *const *)c->argv);
+		fprintf(stderr, "%s: fatal: cannot run %s: %s\n", progname, c->argv[0], strerror(errno));
+		_exit(127);
+	}
+	c->pid = pid;
+}
+
+int finish_command(struct child *c)
+{
+	int status;
+
+	while (waitpid(c->pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			die_errno("waitpid");
+	}
+	c->pid = 0;
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+int run_capture(const char **argv, const char *dir, struct strbuf *out)
+{
+	struct child c;
+	int fd[2] = { -1, -1 }, status;
+
+	child_init(&c, argv);
+	c.dir = dir;
+	if (out) {
+		if (pipe(fd))
+			die_errno("pipe");
+		c.out = fd[1];
+		c.close_fd[0] = fd[0];
+	}
+	start_command(&c);
+	if (out) {
+		close(fd[1]);
+		for (;;) {
+			ssize_t n;
+
+			strbuf_grow(out, 65536);
+			n = read(fd[0], out->buf + out->len, strbuf_avail(out));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;
+			out->len += (size_t)n;
+			out->buf[out->len] = '\0';
+		}
+		close(fd[0]);
+	}
+	status = finish_command(&c);
+	return status;
+}

@@ -1,0 +1,23 @@
+/* Running git and other programs, without a shell in between. */
+#ifndef RUN_COMMAND_H
+#define RUN_COMMAND_H
+
+#include <sys/types.h>
+#include "strbuf.h"
+
+struct child {
+	const char **argv;     /* argv[0] is looked up in PATH */
+	const char *dir;       /* chdir there first, if set */
+	int in, out;           /* file descriptors for stdin/stdout; -1: inherit */
+	int close_fd[4];       /* descriptors the child must close (-1: none) */
+	pid_t pid;
+};
+
+void child_init(struct child *c, const char **argv);
+void start_command(struct child *c);
+/* Waits; returns the exit status, or 128 + signal number. */
+int finish_command(struct child *c);
+/* Runs argv and returns its exit status; its stdout goes to out if given. */
+int run_capture(const char **argv, const char *dir, struct strbuf *out);
+
+#endif
