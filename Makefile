@@ -38,6 +38,9 @@ tokenize/tokenize: tokenize/tokenize.o $(LIB_OBJS)
 %.o: %.c $(HEADERS)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
+demo: all
+	sh contrib/demo.sh
+
 test: all
 	cd t && $(PROVE) $(PROVE_OPTS) ./t[0-9]*.sh
 
@@ -49,7 +52,7 @@ clean:
 	rm -f $(PROGRAMS) *.o tokenize/*.o lexers/*.o contrib/*.o
 	rm -rf t/trash* t/out
 
-.PHONY: all test install clean
+.PHONY: all demo test install clean
 
 # Agreement of the lexers with production tokenizers on real code (see README).
 agree: all

@@ -1,0 +1,47 @@
+#!/bin/sh
+# make demo: convert this project's own history into a token repository and
+# show, for one of its files, who owns its lines beside who owns its tokens.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+dest=$top/demo/tokens.git
+file=${DEMO_FILE:-fastexport.c}
+tokstream=$top/tokstream
+
+if [ "$(git -C "$top" rev-parse --is-shallow-repository)" = true ]; then
+	echo "demo: this clone is shallow; run 'git fetch --unshallow' first" >&2
+	exit 1
+fi
+mkdir -p "$top/demo"
+echo "== tokstream convert --stats $top $dest"
+"$tokstream" convert --stats "$top" "$dest"
+
+head=$(git -C "$top" rev-parse HEAD)
+tok=$("$tokstream" map -C "$dest" "$head")
+echo
+echo "== HEAD $head is token commit $tok"
+echo
+echo "== git log --numstat of $file in tokens (added, removed tokens per commit)"
+git -C "$dest" log --format='%h %an: %s' --numstat "$tok" -- "$file" | sed -n '1,24p'
+
+echo
+echo "== line blame of the first lines of $file (git blame in the source)"
+git -C "$top" blame -s "$head" -- "$file" | sed -n '1,12p'
+echo
+echo "== token blame of the same lines (git blame of the token view)"
+git -C "$dest" blame -s "$tok" -- "$file" | sed -n '1,40p'
+
+echo
+echo "== who owns $file, by commit of the source: lines, then tokens"
+owners() {
+	awk 'length($1) == 40 && $2 ~ /^[0-9]+$/ {n[$1]++} END {for (c in n) print c, n[c]}'
+}
+git -C "$top" blame --porcelain "$head" -- "$file" | owners | sort > "$top/demo/lines.txt"
+git -C "$dest" blame --porcelain "$tok" -- "$file" | owners | while read -r id n; do
+	echo "$("$tokstream" map -C "$dest" "$id") $n"
+done | sort > "$top/demo/tokens.txt"
+printf '%-12s %8s %8s  %s\n' commit lines tokens summary
+join -a1 -a2 -e0 -o 0,1.2,2.2 "$top/demo/lines.txt" "$top/demo/tokens.txt" |
+while read -r id l t; do
+	printf '%-12s %8s %8s  %s\n' "$(echo "$id" | cut -c1-10)" "$l" "$t" \
+		"$(git -C "$top" log -1 --format=%s "$id" | cut -c1-50)"
+done
