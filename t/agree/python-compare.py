@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Agreement of tokstream's Python lexer with Python's own tokenize module.
+
+Called by t/agree/python.sh (read its header for how to run it):
+
+    python3 t/agree/python-compare.py TOKENIZE NTOP DIR...
+
+Each DIR is a corpus; every .py file under it (site-packages excepted) is
+tokenized twice:
+  - by tokenize.tokenize() of the running Python, skipping the NEWLINE,
+    NL, INDENT, DEDENT, COMMENT, ENCODING and ENDMARKER tokens (and
+    ERRORTOKENs that are only whitespace); each token is its string,
+    encoded back in the file's encoding, with LF and CR written as \\n and
+    \\r as tokstream's view writes them;
+  - by `TOKENIZE -l python --exact-comments FILE`, minus the comment
+    tokens (those starting with '#': no other token can), and minus the
+    token of a leading UTF-8 byte order mark (tokenize drops the mark).
+Files that tokenize itself cannot tokenize (SyntaxError, TokenError) are
+skipped and counted.  The two lists are aligned with difflib (after
+trimming the common head and tail), so that one disagreement does not count
+the rest of the file as wrong; identical = Python's tokens inside matching
+blocks, agreement = identical / Python's token count.  Prints, per corpus,
+files, skipped, tokens, identical and agreement %, then the NTOP most
+common mismatches (Python's tokens => ours), then an overall line
+"agreement: X%".
+"""
+
+import collections
+import difflib
+import io
+import multiprocessing
+import os
+import subprocess
+import sys
+import tokenize
+
+SKIP = {tokenize.NEWLINE, tokenize.NL, tokenize.INDENT, tokenize.DEDENT,
+        tokenize.COMMENT, tokenize.ENCODING, tokenize.ENDMARKER}
+TOKENIZE = None
+BOM = b"\xef\xbb\xbf"
+
+
+def escape(b):
+    return b.replace(b"\n", b"\\n").replace(b"\r", b"\\r")
+
+
+def python_tokens(data):
+    """Python's token list for the file's bytes, and its encoding."""
+    toks = []
+    enc = "utf-8"
+    for t in tokenize.tokenize(io.BytesIO(data).readline):
+        if t.type == tokenize.ENCODING:
+            enc = t.string
+            continue
+        if t.type in SKIP:
+            continue
+        if t.type == tokenize.ERRORTOKEN and not t.string.strip():
+            continue
+        toks.append(escape(t.string.encode(enc, "surrogateescape")))
+    return toks, enc
+
+
+def our_tokens(path, bom):
+    out = subprocess.run([TOKENIZE, "-l", "python", "--exact-comments", path],
+                         stdout=subprocess.PIPE, check=True).stdout
+    toks = [t for t in out.split(b"\n")[:-1] if not t.startswith(b"#")]
+    if bom and toks and toks[0] == BOM:
+        toks = toks[1:]
+    return toks
+
+
+def show(toks, limit=6):
+    s = b" ".join(toks[:limit]).decode("utf-8", "replace")
+    if len(toks) > limit:
+        s += " ..."
+    return s[:120] if s else "(nothing)"
+
+
+def compare(path):
+    """(status, tokens, identical, mismatches) for one file."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        theirs, enc = python_tokens(data)
+    except (SyntaxError, tokenize.TokenError, UnicodeError, IndentationError):
+        return ("skipped", 0, 0, [])
+    ours = our_tokens(path, data.startswith(BOM))
+    if theirs == ours:
+        return ("ok", len(theirs), len(theirs), [])
+    head = 0
+    while head < min(len(theirs), len(ours)) and theirs[head] == ours[head]:
+        head += 1
+    tail = 0
+    while (tail < min(len(theirs), len(ours)) - head and
+           theirs[-1 - tail] == ours[-1 - tail]):
+        tail += 1
+    a = theirs[head:len(theirs) - tail]
+    b = ours[head:len(ours) - tail]
+    sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    same = head + tail + sum(m.size for m in sm.get_matching_blocks())
+    mism = []
+    for op, i1, i2, j1, j2 in sm.get_opcodes():
+        if op != "equal" and len(mism) < 50:
+            mism.append("%s => %s" % (show(a[i1:i2]), show(b[j1:j2])))
+    return ("ok", len(theirs), same, [(path, m) for m in mism])
+
+
+def main():
+    global TOKENIZE
+    TOKENIZE = os.path.abspath(sys.argv[1])
+    ntop = int(sys.argv[2])
+    corpora = sys.argv[3:]
+    total_tokens = total_same = 0
+    with multiprocessing.Pool(2) as pool:
+        for corpus in corpora:
+            files = []
+            for root, dirs, names in os.walk(corpus):
+                dirs[:] = sorted(d for d in dirs if d != "site-packages")
+                files += [os.path.join(root, n) for n in sorted(names) if n.endswith(".py")]
+            nfiles = skipped = tokens = same = 0
+            counts = collections.Counter()
+            example = {}
+            for status, t, s, mism in pool.imap(compare, files, chunksize=8):
+                if status == "skipped":
+                    skipped += 1
+                    continue
+                nfiles += 1
+                tokens += t
+                same += s
+                for path, m in mism:
+                    counts[m] += 1
+                    example.setdefault(m, path)
+            pct = 100.0 * same / tokens if tokens else 100.0
+            print("corpus: %s" % corpus)
+            print("files: %d (skipped, tokenize cannot read them: %d)" % (nfiles, skipped))
+            print("tokens: %d" % tokens)
+            print("identical: %d" % same)
+            print("corpus agreement: %.4f%%" % pct)
+            print("most common mismatches (python => ours), count, first file:")
+            for m, c in counts.most_common(ntop):
+                print("  %6d  %s    [%s]" % (c, m, example[m]))
+            total_tokens += tokens
+            total_same += same
+    pct = 100.0 * total_same / total_tokens if total_tokens else 100.0
+    print("agreement: %.4f%%" % pct)
+
+
+if __name__ == "__main__":
+    main()
