@@ -97,14 +97,17 @@ static size_t open_tag(const unsigned char *s, size_t p, size_t n)
 	return 2;
 }
 
-/* A '#' or '//' comment from p: to the end of its line or before "?>". */
+/* A '#' or '//' comment from p: to the end of its line, or before "?>" and the blanks before it. */
 static size_t scan_line_comment(const unsigned char *s, size_t p, size_t n)
 {
 	size_t e = lex_line_comment(s, p, n, 0), q;
 
 	for (q = p; q + 1 < e; q++)
-		if (s[q] == '?' && s[q + 1] == '>')
+		if (s[q] == '?' && s[q + 1] == '>') {
+			while (q > p + (s[p] == '#' ? 1 : 2) && (s[q - 1] == ' ' || s[q - 1] == '\t'))
+				q--;
 			return q;
+		}
 	return e;
 }
 

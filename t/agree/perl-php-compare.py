@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Helper of t/agree/perl.sh and t/agree/php.sh: compare a reference
+tokenizer's tokens with tokstream's.
+
+usage: perl-php-compare.py TOKENIZE LANG REFERENCE [TOP]
+
+REFERENCE holds, for each file, a line "\\x01FILE path" and then the
+reference tokenizer's tokens one a line, already adjusted to tokstream's
+documented choices and escaped as the view escapes them (LF, CR as \\n,
+\\r).  For each file this runs `TOKENIZE -l LANG --exact-comments path`
+and aligns the two token lists with difflib, so that one disagreement does
+not count the rest of the file as wrong.  identical = tokens in matching
+blocks; agreement = identical / the reference's token count.  Prints files,
+tokens, identical, agreement %, the most common mismatches and the files
+with most differing tokens.
+"""
+import collections
+import difflib
+import subprocess
+import sys
+
+tokenize, lang, reference = sys.argv[1:4]
+top = int(sys.argv[4]) if len(sys.argv) > 4 else 20
+
+
+def ours(path):
+    out = subprocess.run([tokenize, "-l", lang, "--exact-comments", path],
+                         stdout=subprocess.PIPE, check=True).stdout
+    toks = out.split(b"\n")
+    if toks and toks[-1] == b"":
+        toks.pop()
+    return toks
+
+
+def short(seq):
+    s = b" ".join(seq).decode("utf-8", "replace")
+    return s if len(s) <= 70 else s[:67] + "..."
+
+
+def records(f):
+    path, toks = None, []
+    for line in f:
+        line = line.rstrip(b"\n")
+        if line.startswith(b"\x01FILE "):
+            if path is not None:
+                yield path, toks
+            path, toks = line[6:].decode("utf-8", "surrogateescape"), []
+        else:
+            toks.append(line)
+    if path is not None:
+        yield path, toks
+
+
+files = total = same = 0
+mismatches = collections.Counter()
+examples = {}
+per_file = []
+with open(reference, "rb") as f:
+    for path, a in records(f):
+        b = ours(path)
+        sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
+        m = sum(bl.size for bl in sm.get_matching_blocks())
+        files += 1
+        total += len(a)
+        same += m
+        if m != len(a) or len(a) != len(b):
+            per_file.append((len(a) - m, path))
+        for op, i1, i2, j1, j2 in sm.get_opcodes():
+            if op != "equal":
+                key = (short(a[i1:i2]), short(b[j1:j2]))
+                mismatches[key] += 1
+                examples.setdefault(key, path)
+
+print("files:      %d" % files)
+print("tokens:     %d (reference)" % total)
+print("identical:  %d" % same)
+print("agreement:  %.4f%%" % (100.0 * same / total if total else 0.0))
+if mismatches:
+    print("most common mismatches (count: reference => tokstream, first file):")
+    for (x, y), c in mismatches.most_common(top):
+        print("  %5d: %s  =>  %s   [%s]" % (c, x or "(nothing)", y or "(nothing)",
+                                          examples[(x, y)]))
+if per_file:
+    print("files with most differing tokens:")
+    for d, f in sorted(per_file, reverse=True)[:5]:
+        print("  %5d  %s" % (d, f))
