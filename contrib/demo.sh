@@ -24,12 +24,10 @@ echo "== git log --numstat of $file in tokens (added, removed tokens per commit)
 git -C "$dest" log --format='%h %an: %s' --numstat "$tok" -- "$file" | sed -n '1,24p'
 
 echo
-echo "== line blame of the first lines of $file (git blame in the source)"
-git -C "$top" blame -s "$head" -- "$file" | sed -n '1,12p'
-echo
-echo "== token blame of the same lines (git blame of the token view)"
-git -C "$dest" blame -s "$tok" -- "$file" | sed -n '1,40p'
-
+echo "== tokstream blame --line $file: git blame's commit per line, then the token"
+echo "== blame: the line's largest contributor (+N others), every token coloured by its commit"
+"$tokstream" blame -C "$dest" --line --no-pager --color=${DEMO_COLOR:-auto} "$file" | sed -n '1,40p'
+echo "   ..."
 echo
 echo "== who owns $file, by commit of the source: lines, then tokens"
 owners() {

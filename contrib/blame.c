@@ -1,0 +1,613 @@
+/*
+ * tokstream blame: who wrote each token of a file, shown on the file as
+ * it is (its real layout), with the original commit ids.
+ *
+ * It runs `git blame --porcelain` on the file's view in the token
+ * repository, tokenizes the original file with positions, checks that the
+ * two token sequences are the same, and lays the attribution back onto
+ * the original text.
+ */
+#include "commands.h"
+#include "state.h"
+#include "../tokenize/language.h"
+#include "../tokenize/run-command.h"
+#include "../tokenize/usage.h"
+#include "../tokenize/view.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char blame_usage[] =
+	"usage: tokstream blame [-C DEST] [OPTIONS] PATH [REV]\n"
+	"\n"
+	"    -C DEST            the token repository (default: the current directory)\n"
+	"    --source SRC       the original repository (default: the newest source DEST records)\n"
+	"    --porcelain        one record per token: LINE COL LENGTH ORIGINAL-ID, commit details once\n"
+	"    --by=commit|author|age   what the colours tell (default: commit)\n"
+	"    --line             show git blame's commit for each line beside\n"
+	"    --color=auto|always|never\n"
+	"    --no-pager\n"
+	"    -M, -C             passed to git blame: moved and copied tokens\n";
+
+struct commit_info {
+	char token[41], orig[41];
+	char *author, *author_mail, *author_tz, *committer, *committer_mail, *committer_tz;
+	char *summary, *filename;
+	long long author_time, committer_time;
+	size_t tokens;
+	int shown, color, group;
+};
+
+struct commit_table {
+	struct commit_info **v;  /* each allocated alone: pointers to them stay valid */
+	size_t nr, alloc;
+};
+
+static struct commit_table commits;
+
+static struct commit_info *commit_by_token(struct commit_table *t, const char *token)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		if (!strcmp(t->v[i]->token, token))
+			return t->v[i];
+	ALLOC_GROW(t->v, t->nr + 1, t->alloc);
+	t->v[t->nr] = xcalloc(1, sizeof(struct commit_info));
+	memcpy(t->v[t->nr]->token, token, 41);
+	return t->v[t->nr++];
+}
+
+static char *dup_field(const char *s)
+{
+	return xstrdup(s);
+}
+
+/*
+ * Parses `git blame --porcelain`: for every final line (1-based) the
+ * commit that introduced it.
+ */
+static struct commit_info **parse_porcelain(struct commit_table *t, char *buf, size_t *nr_lines)
+{
+	struct commit_info **line_commit = NULL, *cur = NULL;
+	size_t alloc = 0, n = 0;
+	char *p, *nl;
+
+	for (p = buf; (nl = strchr(p, '\n')); p = nl + 1) {
+		*nl = '\0';
+		if (*p == '\t')
+			continue;
+		if (strlen(p) > 41 && p[40] == ' ' && strspn(p, "0123456789abcdef") == 40) {
+			char sha[41];
+			unsigned long final;
+			char *end;
+
+			memcpy(sha, p, 40);
+			sha[40] = '\0';
+			strtoul(p + 41, &end, 10);
+			final = strtoul(end, &end, 10);
+			cur = commit_by_token(t, sha);
+			ALLOC_GROW(line_commit, final, alloc);
+			while (n < final)
+				line_commit[n++] = NULL;
+			line_commit[final - 1] = cur;
+			continue;
+		}
+		if (!cur)
+			continue;
+		if (!strncmp(p, "author ", 7))
+			cur->author = dup_field(p + 7);
+		else if (!strncmp(p, "author-mail ", 12))
+			cur->author_mail = dup_field(p + 12);
+		else if (!strncmp(p, "author-time ", 12))
+			cur->author_time = strtoll(p + 12, NULL, 10);
+		else if (!strncmp(p, "author-tz ", 10))
+			cur->author_tz = dup_field(p + 10);
+		else if (!strncmp(p, "committer ", 10))
+			cur->committer = dup_field(p + 10);
+		else if (!strncmp(p, "committer-mail ", 15))
+			cur->committer_mail = dup_field(p + 15);
+		else if (!strncmp(p, "committer-time ", 15))
+			cur->committer_time = strtoll(p + 15, NULL, 10);
+		else if (!strncmp(p, "committer-tz ", 13))
+			cur->committer_tz = dup_field(p + 13);
+		else if (!strncmp(p, "summary ", 8))
+			cur->summary = dup_field(p + 8);
+		else if (!strncmp(p, "filename ", 9) && !cur->filename)
+			cur->filename = dup_field(p + 9);
+	}
+	*nr_lines = n;
+	return line_commit;
+}
+
+struct token_pos {
+	size_t line, col, start, len;
+	struct commit_info *commit;
+};
+
+static void trim_newline(struct strbuf *sb)
+{
+	while (sb->len && sb->buf[sb->len - 1] == '\n')
+		strbuf_setlen(sb, sb->len - 1);
+}
+
+/* The newest source DEST records. */
+static void recorded_source(const char *gitdir, struct strbuf *src)
+{
+	struct strbuf path = STRBUF_INIT, cfg = STRBUF_INIT;
+	const char *argv[] = { "cat", NULL, NULL };
+	char *p, *last = NULL;
+
+	strbuf_addf(&path, "%s/tokstream/current/config", gitdir);
+	argv[1] = path.buf;
+	if (run_capture(argv, NULL, &cfg))
+		die("'%s' records no source: give --source=SRC", gitdir);
+	for (p = cfg.buf; (p = strstr(p, "\nsource ")); p++)
+		last = p + 8;
+	if (!last)
+		die("'%s' records no source: give --source=SRC", gitdir);
+	strbuf_reset(src);
+	strbuf_add(src, last, strcspn(last, "\n"));
+	strbuf_release(&path);
+	strbuf_release(&cfg);
+}
+
+static void capture_or_die(const char **argv, const char *dir, struct strbuf *out, const char *what)
+{
+	strbuf_reset(out);
+	if (run_capture(argv, dir, out))
+		die("%s", what);
+}
+
+/* ---- output: colours, pager ------------------------------------------- */
+
+static const int palette[] = {
+	33, 166, 34, 162, 37, 136, 61, 160, 28, 129, 31, 172, 64, 125, 25, 94,
+	69, 203, 71, 170, 38, 178, 99, 167, 35, 133, 74, 214, 106, 139
+};
+#define NR_PALETTE (sizeof(palette) / sizeof(palette[0]))
+
+static pid_t pager_pid;
+
+static void wait_for_pager(void)
+{
+	if (!pager_pid)
+		return;
+	fflush(stdout);
+	fclose(stdout);
+	waitpid(pager_pid, NULL, 0);
+	pager_pid = 0;
+}
+
+static void setup_pager(void)
+{
+	const char *pager = getenv("GIT_PAGER");
+	int fd[2];
+
+	if (!pager)
+		pager = getenv("PAGER");
+	if (!pager)
+		pager = "less";
+	if (!*pager || !strcmp(pager, "cat"))
+		return;
+	if (pipe(fd))
+		return;
+	fflush(stdout);
+	pager_pid = fork();
+	if (pager_pid < 0) {
+		pager_pid = 0;
+		return;
+	}
+	if (!pager_pid) {
+		dup2(fd[0], 0);
+		close(fd[0]);
+		close(fd[1]);
+		setenv("LESS", getenv("LESS") ? getenv("LESS") : "FRX", 1);
+		execl("/bin/sh", "sh", "-c", pager, (char *)NULL);
+		_exit(127);
+	}
+	dup2(fd[1], 1);
+	close(fd[0]);
+	close(fd[1]);
+	atexit(wait_for_pager);
+}
+
+static int cmp_share(const void *a, const void *b)
+{
+	const struct commit_info *x = *(const struct commit_info *const *)a;
+	const struct commit_info *y = *(const struct commit_info *const *)b;
+
+	return x->tokens < y->tokens ? 1 : x->tokens > y->tokens ? -1 : strcmp(x->orig, y->orig);
+}
+
+static void format_date(long long t, char *buf, size_t size)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&tt, &tm);
+	strftime(buf, size, "%Y-%m-%d", &tm);
+}
+
+enum by { BY_COMMIT, BY_AUTHOR, BY_AGE };
+
+static void print_porcelain(struct token_pos *toks, size_t nr, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		struct commit_info *c = toks[i].commit;
+
+		printf("%zu %zu %zu %s\n", toks[i].line, toks[i].col, toks[i].len, c->orig);
+		if (c->shown)
+			continue;
+		c->shown = 1;
+		printf("author %s\nauthor-mail %s\nauthor-time %lld\nauthor-tz %s\n",
+		       c->author ? c->author : "", c->author_mail ? c->author_mail : "",
+		       c->author_time, c->author_tz ? c->author_tz : "");
+		printf("committer %s\ncommitter-mail %s\ncommitter-time %lld\ncommitter-tz %s\n",
+		       c->committer ? c->committer : "", c->committer_mail ? c->committer_mail : "",
+		       c->committer_time, c->committer_tz ? c->committer_tz : "");
+		printf("summary %s\nfilename %s\n", c->summary ? c->summary : "",
+		       c->filename ? c->filename : path);
+	}
+}
+
+static void print_terminal(const char *src, size_t len, struct token_pos *toks, size_t nr,
+			   enum by by, int color, char **line_blame, size_t nr_line_blame)
+{
+	size_t nr_commits = commits.nr;
+	struct commit_info **order = xcalloc(nr_commits ? nr_commits : 1, sizeof(*order));
+	size_t i, t = 0, line = 1, pos = 0, total = nr ? nr : 1;
+	long long oldest = 0, newest = 0;
+	int groups = 0;
+
+	for (i = 0; i < nr_commits; i++)
+		order[i] = commits.v[i];
+	qsort(order, nr_commits, sizeof(*order), cmp_share);
+	for (i = 0; i < nr_commits; i++) {
+		struct commit_info *c = order[i];
+		size_t j;
+
+		if (!oldest || c->author_time < oldest)
+			oldest = c->author_time;
+		if (c->author_time > newest)
+			newest = c->author_time;
+		c->group = groups;
+		if (by == BY_AUTHOR)
+			for (j = 0; j < i; j++)
+				if (order[j]->author && c->author && !strcmp(order[j]->author, c->author)) {
+					c->group = order[j]->group;
+					break;
+				}
+		if (c->group == groups)
+			groups++;
+		c->color = palette[c->group % NR_PALETTE];
+	}
+	if (by == BY_AGE)
+		for (i = 0; i < nr_commits; i++) {
+			/* old is blue, new is red: the 256-colour ramp 21..196 in six steps */
+			static const int ramp[] = { 21, 27, 33, 39, 45, 51, 50, 226, 214, 208, 202, 196 };
+			double f = newest > oldest ? (double)(order[i]->author_time - oldest) / (double)(newest - oldest) : 1;
+
+			order[i]->color = ramp[(int)(f * 11 + 0.5)];
+		}
+
+	while (pos < len || t < nr) {
+		const char *eol = memchr(src + pos, '\n', len - pos);
+		size_t end = eol ? (size_t)(eol - src) : len, first = t, k;
+		struct commit_info *best = NULL;
+		size_t best_n = 0, others = 0;
+		char gutter[64];
+
+		/* the line's largest contributor, and how many others */
+		for (k = t; k < nr && toks[k].start < end; k++) {
+			size_t n = 0, m;
+			int seen = 0;
+
+			for (m = first; m < k; m++)
+				if (toks[m].commit == toks[k].commit)
+					seen = 1;
+			if (seen)
+				continue;
+			for (m = k; m < nr && toks[m].start < end; m++)
+				n += toks[m].commit == toks[k].commit;
+			if (n > best_n) {
+				if (best)
+					others++;
+				best = toks[k].commit;
+				best_n = n;
+			} else {
+				others++;
+			}
+		}
+		if (best) {
+			char who[13];
+
+			snprintf(who, sizeof(who), "%s", by == BY_AUTHOR || !best->author ? (best->author ? best->author : "") : best->author);
+			if (others)
+				snprintf(gutter, sizeof(gutter), "%.8s %-12s +%zu", best->orig, who, others);
+			else
+				snprintf(gutter, sizeof(gutter), "%.8s %-12s   ", best->orig, who);
+		} else {
+			gutter[0] = '\0';
+		}
+		if (line_blame)
+			printf("%-8.8s ", line - 1 < nr_line_blame && line_blame[line - 1] ? line_blame[line - 1] : "");
+		printf("%-25s %5zu  ", gutter, line);
+		while (pos < end) {
+			if (t < nr && toks[t].start == pos) {
+				/* a token may span lines (comments, raw strings): colour up to the line's end */
+				size_t tend = toks[t].start + toks[t].len, stop = tend < end ? tend : end;
+
+				if (color)
+					printf("\033[38;5;%dm", toks[t].commit->color);
+				fwrite(src + pos, 1, stop - pos, stdout);
+				if (color)
+					fputs("\033[m", stdout);
+				if (tend > end) {
+					/* the rest of this token goes on the following lines */
+					toks[t].len -= end - toks[t].start;
+					toks[t].start = end + 1;
+					if (toks[t].len)
+						toks[t].len--;
+					pos = end;
+					break;
+				}
+				pos = stop;
+				t++;
+			} else {
+				putchar(src[pos]);
+				pos++;
+			}
+		}
+		putchar('\n');
+		if (!eol)
+			break;
+		pos = end + 1;
+		line++;
+	}
+
+	printf("\n");
+	for (i = 0; i < nr_commits; i++) {
+		struct commit_info *c = order[i];
+		char date[16];
+
+		if (by == BY_AUTHOR) {
+			size_t n = 0, j;
+			int first = 1;
+
+			for (j = 0; j < i; j++)
+				if (order[j]->group == c->group)
+					first = 0;
+			if (!first)
+				continue;
+			for (j = 0; j < nr_commits; j++)
+				if (order[j]->group == c->group)
+					n += order[j]->tokens;
+			if (color)
+				printf("\033[38;5;%dm#####\033[m ", c->color);
+			printf("%-30s %6zu tokens %5.1f%%\n", c->author ? c->author : "", n, 100.0 * (double)n / (double)total);
+			continue;
+		}
+		format_date(c->author_time, date, sizeof(date));
+		if (color)
+			printf("\033[38;5;%dm#####\033[m ", c->color);
+		printf("%.10s %s %-20.20s %6zu tokens %5.1f%%  %s\n", c->orig, date,
+		       c->author ? c->author : "", c->tokens, 100.0 * (double)c->tokens / (double)total,
+		       c->summary ? c->summary : "");
+	}
+	free(order);
+}
+
+int cmd_blame(int argc, char **argv)
+{
+	const char *dest = ".", *path = NULL, *rev = "HEAD", *source_opt = NULL, *color_opt = "auto";
+	const char *extra[4];
+	int nr_extra = 0, porcelain = 0, show_line = 0, pager = 1, i, color;
+	enum by by = BY_COMMIT;
+	struct strbuf gitdir = STRBUF_INIT, src = STRBUF_INIT, out = STRBUF_INIT, orig = STRBUF_INIT,
+		tmp = STRBUF_INIT, content = STRBUF_INIT, view = STRBUF_INIT, stored = STRBUF_INIT,
+		mp = STRBUF_INIT;
+	struct oid_map map;
+	const char *token;
+	struct commit_info **line_commit;
+	size_t nr_lines, nr_toks = 0, alloc_toks = 0, k;
+	struct token_pos *toks = NULL;
+	const struct language *lang;
+	struct lexer_state ls;
+	struct token tok;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-C") && i + 1 < argc && !path) {
+			dest = argv[++i];
+		} else if (!strcmp(a, "--source") && i + 1 < argc) {
+			source_opt = argv[++i];
+		} else if (!strncmp(a, "--source=", 9)) {
+			source_opt = a + 9;
+		} else if (!strcmp(a, "--porcelain")) {
+			porcelain = 1;
+		} else if (!strcmp(a, "--line")) {
+			show_line = 1;
+		} else if (!strcmp(a, "--by=commit")) {
+			by = BY_COMMIT;
+		} else if (!strcmp(a, "--by=author")) {
+			by = BY_AUTHOR;
+		} else if (!strcmp(a, "--by=age")) {
+			by = BY_AGE;
+		} else if (!strncmp(a, "--color=", 8)) {
+			color_opt = a + 8;
+			if (strcmp(color_opt, "auto") && strcmp(color_opt, "always") && strcmp(color_opt, "never"))
+				usage_die(blame_usage, "--color takes auto, always or never");
+		} else if (!strcmp(a, "--no-pager")) {
+			pager = 0;
+		} else if ((!strcmp(a, "-M") || !strcmp(a, "-C") || !strcmp(a, "-w")) && nr_extra < 3) {
+			extra[nr_extra++] = a;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(blame_usage, stdout);
+			return 0;
+		} else if (!strcmp(a, "--")) {
+			continue;
+		} else if (a[0] == '-' && a[1]) {
+			usage_die(blame_usage, "unknown option '%s'", a);
+		} else if (!path) {
+			path = a;
+		} else if (!strcmp(rev, "HEAD")) {
+			rev = a;
+		} else {
+			usage_die(blame_usage, "too many arguments");
+		}
+	}
+	if (!path)
+		usage_die(blame_usage, "no PATH given");
+	git_dir_of(dest, &gitdir);
+	if (source_opt)
+		strbuf_addstr(&src, source_opt);
+	else
+		recorded_source(gitdir.buf, &src);
+
+	{
+		const char *argv_rev[] = { "git", "rev-parse", "--verify", "-q", NULL, NULL };
+
+		strbuf_addf(&tmp, "%s^{commit}", rev);
+		argv_rev[4] = tmp.buf;
+		capture_or_die(argv_rev, src.buf, &orig, "no such revision in the source repository");
+		trim_newline(&orig);
+		if (orig.len != 40)
+			die("'%s' is not a commit of '%s'", rev, src.buf);
+	}
+	strbuf_addf(&mp, "%s/tokstream/commit-map", gitdir.buf);
+	oid_map_read(&map, mp.buf);
+	token = oid_map_token(&map, orig.buf);
+	if (!token)
+		die("commit %s of '%s' is not in the token repository: run tokstream convert",
+		    orig.buf, src.buf);
+
+	/* the original file and its tokens */
+	{
+		const char *argv_cat[] = { "git", "cat-file", "blob", NULL, NULL };
+
+		strbuf_reset(&tmp);
+		strbuf_addf(&tmp, "%s:%s", orig.buf, path);
+		argv_cat[3] = tmp.buf;
+		strbuf_reset(&content);
+		if (run_capture(argv_cat, src.buf, &content))
+			die("'%s' does not exist at %s", path, rev);
+	}
+	lang = language_for_file(path, content.buf, content.len);
+	if (!lang || lang == &language_none)
+		die("no lexer claims '%s': it has no token view", path);
+	view_build(&view, lang, content.buf, content.len, 0);
+	{
+		const char *argv_cat[] = { "git", "cat-file", "blob", NULL, NULL };
+
+		strbuf_reset(&tmp);
+		strbuf_addf(&tmp, "%s:%s", token, path);
+		argv_cat[3] = tmp.buf;
+		if (run_capture(argv_cat, gitdir.buf, &stored))
+			die("'%s' has no view in the token commit %s", path, token);
+	}
+	if (stored.len != view.len || memcmp(stored.buf, view.buf, view.len)) {
+		/* the view may have been made with --exact-comments */
+		strbuf_reset(&view);
+		view_build(&view, lang, content.buf, content.len, VIEW_EXACT_COMMENTS);
+		if (stored.len != view.len || memcmp(stored.buf, view.buf, view.len))
+			die("the token view of '%s' in %s does not match the file at %s: "
+			    "was it converted with another version of tokstream or other --lang options?",
+			    path, token, rev);
+	}
+
+	{
+		const char *argv_blame[10];
+		int n = 0, j;
+
+		argv_blame[n++] = "git";
+		argv_blame[n++] = "blame";
+		argv_blame[n++] = "--porcelain";
+		for (j = 0; j < nr_extra; j++)
+			argv_blame[n++] = extra[j];
+		argv_blame[n++] = token;
+		argv_blame[n++] = "--";
+		argv_blame[n++] = path;
+		argv_blame[n] = NULL;
+		capture_or_die(argv_blame, gitdir.buf, &out, "git blame failed in the token repository");
+	}
+	line_commit = parse_porcelain(&commits, out.buf, &nr_lines);
+
+	/* original ids for the token commits */
+	for (k = 0; k < commits.nr; k++) {
+		size_t j;
+
+		for (j = 0; j < map.nr; j++)
+			if (!strcmp(map.pairs[j].token, commits.v[k]->token))
+				break;
+		if (j == map.nr)
+			die("token commit %s is not in the commit map", commits.v[k]->token);
+		memcpy(commits.v[k]->orig, map.pairs[j].orig, 41);
+	}
+
+	lexer_init(&ls, content.buf, content.len, lang->syntax);
+	{
+		size_t line = 1, line_start = 0, scanned = 0;
+
+		while (language_next_token(lang, &ls, &tok)) {
+			const char *nl;
+
+			while ((nl = memchr(content.buf + scanned, '\n', tok.start - scanned))) {
+				line++;
+				scanned = line_start = (size_t)(nl - content.buf) + 1;
+			}
+			scanned = tok.start;
+			ALLOC_GROW(toks, nr_toks + 1, alloc_toks);
+			toks[nr_toks].line = line;
+			toks[nr_toks].col = tok.start - line_start + 1;
+			toks[nr_toks].start = tok.start;
+			toks[nr_toks].len = tok.len;
+			if (nr_toks >= nr_lines || !line_commit[nr_toks])
+				die("git blame gave %zu lines for a view of more tokens", nr_lines);
+			toks[nr_toks].commit = line_commit[nr_toks];
+			toks[nr_toks].commit->tokens++;
+			nr_toks++;
+		}
+	}
+	if (nr_toks != nr_lines)
+		die("the view has %zu tokens but git blame gave %zu lines", nr_toks, nr_lines);
+
+	if (porcelain) {
+		print_porcelain(toks, nr_toks, path);
+		return 0;
+	}
+	color = !strcmp(color_opt, "always") || (!strcmp(color_opt, "auto") && isatty(1));
+	if (pager && isatty(1))
+		setup_pager();
+	{
+		char **line_blame = NULL;
+		size_t nr_line_blame = 0;
+
+		if (show_line) {
+			const char *argv_lb[] = { "git", "blame", "--porcelain", orig.buf, "--", path, NULL };
+			struct commit_table line_commits = { NULL, 0, 0 };
+			struct commit_info **lc;
+			size_t j;
+
+			capture_or_die(argv_lb, src.buf, &out, "git blame failed in the source repository");
+			lc = parse_porcelain(&line_commits, out.buf, &nr_line_blame);
+			line_blame = xcalloc(nr_line_blame ? nr_line_blame : 1, sizeof(*line_blame));
+			for (j = 0; j < nr_line_blame; j++)
+				line_blame[j] = lc[j] ? lc[j]->token : NULL;
+			free(lc);
+		}
+		print_terminal(content.buf, content.len, toks, nr_toks, by, color, line_blame, nr_line_blame);
+		free(line_blame);
+	}
+	return 0;
+}
