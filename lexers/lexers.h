@@ -107,6 +107,7 @@ extern const struct lexer lexer_csharp;
 extern const struct lexer lexer_php;
 extern const struct lexer lexer_python;
 extern const struct lexer lexer_java;
+extern const struct lexer lexer_shell;
 /* new lexers above this line */
 
 #endif

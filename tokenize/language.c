@@ -22,6 +22,8 @@ static const struct language languages[] = {
 	{ "php", &lexer_php, NULL, ".php .phtml .php3 .php4 .php5 .phps", NULL, NULL, "php" },
 	{ "python", &lexer_python, NULL, ".py .pyi", NULL, NULL, "python" },
 	{ "java", &lexer_java, NULL, ".java", NULL, NULL, NULL },
+	{ "shell", &lexer_shell, NULL, ".sh .bash .zsh .ksh", ".bashrc .bash_profile .profile .zshrc", NULL,
+	  "sh bash dash zsh ksh ash" },
 	/* new languages above this line */
 };
 

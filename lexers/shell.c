@@ -1,0 +1,392 @@
+/*
+ * The shell lexer: POSIX sh, bash, dash, zsh, ksh.
+ *
+ * Choices, kept simple on purpose:
+ *   - A word is a maximal run of bytes that are not whitespace, not an
+ *     operator byte (| & ; ( ) < >), not a quote (' " `) and not a '$'
+ *     that starts an expansion; "\x" (a backslash and any byte but a
+ *     newline) is part of the word.  So a quoted string or an expansion
+ *     glued to a word is a token of its own: a"b"c is a, "b", c and
+ *     pre$x.txt is pre, $x, .txt.
+ *   - Operators are taken by maximal munch: | || |& & && &> &>> ; ;; ;&
+ *     ;;& ( ) < > >> << <<- <<< <& >& <> >|.  A file descriptor number
+ *     glued to a redirection is part of the operator: 2> 2>> 2>& 0<, and
+ *     "2>&1" is 2>& and 1.
+ *   - '...', "...", $'...', $"...", `...`, $(...), $((...)) and ${...} are
+ *     one token each, multi-line by nature (unterminated, they end at the
+ *     end of the file); inside "..." a $(...) may hold quotes of its own;
+ *     in $(...) and ${...} brackets nest and quoted strings are skipped
+ *     whole (a "case" pattern's unbalanced ')' inside $(...) is not
+ *     understood).  $name, $1, $@ $* $# $? $- $$ $! are one token.
+ *   - '#' starts a comment only at the start of a word (after whitespace,
+ *     an operator byte, or at the start of the file).  A backslash-newline
+ *     is whitespace.
+ *   - Here-documents: after "<<" or "<<-" the next word is the delimiter
+ *     (quotes and backslashes removed).  The body, from the line after the
+ *     one holding the operator (the first newline between tokens) through
+ *     the delimiter line, is one string token, without the whitespace it
+ *     starts with; several here-documents on one line follow each other in
+ *     order.  "<<-" strips leading tabs when matching the delimiter.  The
+ *     pending delimiters are kept in lexer_state as offsets into the
+ *     source (aux[], count in depth), up to 8 and delimiters of at most
+ *     MAX_DELIM bytes; beyond that a here-document is not recognised and
+ *     its body is lexed as commands.  A here-document inside $(...) is part
+ *     of that token.
+ */
+#include "lexers.h"
+
+enum {
+	S_WORD,
+	S_SPACE,
+	S_OP,        /* | & ; ( ) < > */
+	S_SQUOTE,
+	S_DQUOTE,
+	S_BACKQUOTE,
+	S_DOLLAR,
+	S_HASH,
+	S_BACKSLASH
+};
+
+#define MAX_PENDING 8
+#define MAX_DELIM 256
+
+static unsigned char cclass[256];
+
+static void init_classes(void)
+{
+	int c;
+
+	for (c = 0; c < 256; c++)
+		cclass[c] = lex_is_space((unsigned char)c) ? S_SPACE : S_WORD;
+	for (const char *p = "|&;()<>"; *p; p++)
+		cclass[(unsigned char)*p] = S_OP;
+	cclass['\''] = S_SQUOTE;
+	cclass['"'] = S_DQUOTE;
+	cclass['`'] = S_BACKQUOTE;
+	cclass['$'] = S_DOLLAR;
+	cclass['#'] = S_HASH;
+	cclass['\\'] = S_BACKSLASH;
+}
+
+static inline int is_name_start(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static inline int is_name(unsigned char c)
+{
+	return is_name_start(c) || (c >= '0' && c <= '9');
+}
+
+#define NEST_FLAGS (LEX_NEST_ESCAPES | LEX_NEST_QUOTES | LEX_NEST_SQ_RAW)
+
+/* Length of a backslash-newline at p, or 0. */
+static inline size_t continuation(const unsigned char *s, size_t p, size_t n)
+{
+	if (p + 1 < n && s[p] == '\\') {
+		if (s[p + 1] == '\n')
+			return 2;
+		if (s[p + 1] == '\r' && p + 2 < n && s[p + 2] == '\n')
+			return 3;
+	}
+	return 0;
+}
+
+/* Does the '$' at p start an expansion (a token of its own)? */
+static int starts_expansion(const unsigned char *s, size_t p, size_t n)
+{
+	unsigned char c;
+
+	if (p + 1 >= n)
+		return 0;
+	c = s[p + 1];
+	return is_name(c) || c == '{' || c == '(' || c == '\'' || c == '"' ||
+		c == '@' || c == '*' || c == '#' || c == '?' || c == '-' ||
+		c == '$' || c == '!';
+}
+
+/* A backquoted command from the backquote at p: backslash escapes. */
+static size_t scan_backquoted(const unsigned char *s, size_t p, size_t n)
+{
+	for (p++; p < n; p++) {
+		if (s[p] == '`')
+			return p + 1;
+		if (s[p] == '\\' && p + 1 < n)
+			p++;
+	}
+	return n;
+}
+
+/* A "..." string from its quote at p: $(...), ${...} and `...` inside are skipped whole. */
+static size_t scan_dquoted(const unsigned char *s, size_t p, size_t n)
+{
+	p++;
+	while (p < n) {
+		unsigned char c = s[p];
+
+		if (c == '"')
+			return p + 1;
+		if (c == '\\' && p + 1 < n)
+			p += 2;
+		else if (c == '$' && p + 1 < n && (s[p + 1] == '(' || s[p + 1] == '{'))
+			p = lex_nested(s, p + 1, n, s[p + 1], s[p + 1] == '(' ? ')' : '}',
+				       NEST_FLAGS, NULL);
+		else if (c == '`')
+			p = scan_backquoted(s, p, n);
+		else
+			p++;
+	}
+	return n;
+}
+
+/* A '...' string from its quote at p: no escapes. */
+static size_t scan_squoted(const unsigned char *s, size_t p, size_t n)
+{
+	const unsigned char *q = p + 1 < n ? memchr(s + p + 1, '\'', n - p - 1) : NULL;
+
+	return q ? (size_t)(q - s) + 1 : n;
+}
+
+/* The end of the expansion or quoted string at the '$' at p (starts_expansion holds). */
+static size_t scan_dollar(const unsigned char *s, size_t p, size_t n)
+{
+	unsigned char c = s[p + 1];
+
+	if (c == '\'')
+		return lex_quoted(s, p + 1, n, 1);
+	if (c == '"')
+		return scan_dquoted(s, p + 1, n);
+	if (c == '(')
+		return lex_nested(s, p + 1, n, '(', ')', NEST_FLAGS, NULL);
+	if (c == '{')
+		return lex_nested(s, p + 1, n, '{', '}', NEST_FLAGS, NULL);
+	if (is_name_start(c)) {
+		p += 2;
+		while (p < n && is_name(s[p]))
+			p++;
+		return p;
+	}
+	return p + 2;  /* $1, $@, $#, ... */
+}
+
+/* A word from p: up to whitespace, an operator, a quote or an expansion. */
+static size_t scan_word(const unsigned char *s, size_t p, size_t n)
+{
+	while (p < n) {
+		unsigned char c = s[p];
+		int k = cclass[c];
+
+		if (k == S_WORD || k == S_HASH) {
+			p++;
+		} else if (k == S_BACKSLASH) {
+			if (continuation(s, p, n))
+				break;
+			p += p + 1 < n ? 2 : 1;
+		} else if (k == S_DOLLAR && !starts_expansion(s, p, n)) {
+			p++;
+		} else {
+			break;
+		}
+	}
+	return p;
+}
+
+/* Longest operator at p (p < n), by maximal munch. */
+static size_t scan_op(const unsigned char *s, size_t p, size_t n)
+{
+	unsigned char c = s[p], c1 = p + 1 < n ? s[p + 1] : 0,
+		c2 = p + 2 < n ? s[p + 2] : 0;
+
+	switch (c) {
+	case '|':
+		return c1 == '|' || c1 == '&' ? 2 : 1;
+	case '&':
+		if (c1 == '>')
+			return c2 == '>' ? 3 : 2;
+		return c1 == '&' ? 2 : 1;
+	case ';':
+		if (c1 == ';')
+			return c2 == '&' ? 3 : 2;
+		return c1 == '&' ? 2 : 1;
+	case '<':
+		if (c1 == '<')
+			return c2 == '<' || c2 == '-' ? 3 : 2;
+		return c1 == '&' || c1 == '>' ? 2 : 1;
+	case '>':
+		return c1 == '>' || c1 == '&' || c1 == '|' ? 2 : 1;
+	default:
+		return 1;
+	}
+}
+
+/*
+ * The delimiter of a here-document, the word at p with its quotes and
+ * backslashes removed, copied into buf (MAX_DELIM bytes): its length, or
+ * -1 when there is no word at p or it is too long.  Reads at most
+ * 4 * MAX_DELIM bytes of the source, so that queueing stays linear.
+ */
+static long heredoc_delimiter(const unsigned char *s, size_t p, size_t n, unsigned char *buf)
+{
+	size_t len = 0, start = p;
+	unsigned char quote = 0;
+
+	while (p < n && p - start <= 4 * MAX_DELIM) {
+		unsigned char c = s[p];
+
+		if (quote) {
+			if (c == quote) {
+				quote = 0;
+				p++;
+				continue;
+			}
+			if (quote == '"' && c == '\\' && p + 1 < n &&
+			    (s[p + 1] == '"' || s[p + 1] == '\\' || s[p + 1] == '$' || s[p + 1] == '`'))
+				c = s[++p];
+		} else if (c == '\'' || c == '"') {
+			quote = c;
+			p++;
+			continue;
+		} else if (lex_is_space(c) || cclass[c] == S_OP) {
+			break;
+		} else if (c == '\\' && p + 1 < n) {
+			c = s[++p];
+		}
+		if (len >= MAX_DELIM)
+			return -1;
+		buf[len++] = c;
+		p++;
+	}
+	if (p - start > 4 * MAX_DELIM)
+		return -1;
+	return p > start ? (long)len : -1;
+}
+
+/* After a "<<" or "<<-" operator ending at p: queue the here-document it opens. */
+static void queue_heredoc(struct lexer_state *ls, size_t p, int dash)
+{
+	const unsigned char *s = ls->src;
+	size_t n = ls->len;
+	unsigned char buf[MAX_DELIM];
+
+	while (p < n && (s[p] == ' ' || s[p] == '\t'))
+		p++;
+	if (ls->depth >= MAX_PENDING || heredoc_delimiter(s, p, n, buf) < 0)
+		return;
+	ls->aux[ls->depth++] = p << 1 | (size_t)dash;
+}
+
+/*
+ * The body of the oldest pending here-document, whose first line starts at
+ * p: its end (past the delimiter line's delimiter, or n); the queue moves on.
+ */
+static size_t heredoc_body(struct lexer_state *ls, size_t p)
+{
+	unsigned char buf[MAX_DELIM];
+	size_t a = ls->aux[0], i;
+	long len = heredoc_delimiter(ls->src, a >> 1, ls->len, buf);
+
+	for (i = 1; i < ls->depth; i++)
+		ls->aux[i - 1] = ls->aux[i];
+	ls->depth--;
+	if (len < 0)  /* cannot happen: it was checked when queued */
+		return p;
+	return lex_heredoc(ls->src, p, ls->len, buf, (size_t)len, a & 1 ? LEX_HEREDOC_TABS : 0);
+}
+
+static int shell_next(struct lexer_state *ls, struct token *tok)
+{
+	const unsigned char *s = ls->src;
+	size_t n = ls->len, p = ls->pos, e, k;
+	enum token_class cls;
+
+	if (!cclass['a'])
+		init_classes();
+	for (;;) {
+		while (p < n && cclass[s[p]] == S_SPACE && !(s[p] == '\n' && ls->depth))
+			p++;
+		if (p < n && s[p] == '\n') {
+			size_t b = p + 1;
+
+			e = heredoc_body(ls, b);
+			while (b < e && lex_is_space(s[b]))
+				b++;
+			if (b < e) {
+				p = b;
+				cls = TOKEN_STRING;
+				goto done;
+			}
+			p = e;
+			continue;
+		}
+		if (!(k = continuation(s, p, n)))
+			break;
+		p += k;
+	}
+	if (p >= n) {
+		ls->pos = n;
+		return 0;
+	}
+	switch (cclass[s[p]]) {
+	case S_OP:
+		e = p + scan_op(s, p, n);
+		cls = TOKEN_PUNCT;
+		if (s[p] == '<' && e - p >= 2 && s[p + 1] == '<' && !(e - p == 3 && s[p + 2] == '<'))
+			queue_heredoc(ls, e, e - p == 3);
+		break;
+	case S_SQUOTE:
+		e = scan_squoted(s, p, n);
+		cls = TOKEN_STRING;
+		break;
+	case S_DQUOTE:
+		e = scan_dquoted(s, p, n);
+		cls = TOKEN_STRING;
+		break;
+	case S_BACKQUOTE:
+		e = scan_backquoted(s, p, n);
+		cls = TOKEN_STRING;
+		break;
+	case S_DOLLAR:
+		if (starts_expansion(s, p, n)) {
+			e = scan_dollar(s, p, n);
+			cls = s[p + 1] == '(' || s[p + 1] == '\'' || s[p + 1] == '"' ? TOKEN_STRING : TOKEN_WORD;
+		} else {
+			e = scan_word(s, p + 1, n);
+			cls = TOKEN_WORD;
+		}
+		break;
+	case S_HASH:
+		if (p == 0 || lex_is_space(s[p - 1]) || cclass[s[p - 1]] == S_OP) {
+			e = lex_line_comment(s, p, n, 0);
+			cls = TOKEN_COMMENT;
+			break;
+		}
+		/* fall through */
+	default:
+		e = scan_word(s, p, n);
+		cls = TOKEN_WORD;
+		if (e < n && (s[e] == '<' || s[e] == '>')) {
+			size_t d = p;
+
+			while (d < e && s[d] >= '0' && s[d] <= '9')
+				d++;
+			if (d == e) {  /* a file descriptor: 2> 2>&1 */
+				size_t o = e;
+
+				e += scan_op(s, e, n);
+				cls = TOKEN_PUNCT;
+				if (s[o] == '<' && e - o >= 2 && s[o + 1] == '<' &&
+				    !(e - o == 3 && s[o + 2] == '<'))
+					queue_heredoc(ls, e, e - o == 3 && s[o + 2] == '-');
+			}
+		}
+		break;
+	}
+done:
+	ls->pos = e;
+	tok->start = p;
+	tok->len = e - p;
+	tok->cls = cls;
+	return 1;
+}
+
+const struct lexer lexer_shell = { "shell", shell_next };
