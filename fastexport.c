@@ -1609,6 +1609,8 @@ static void parse_alias(void)
 		define_mark_line(data.buf, OBJ_COMMIT, NULL, &mark);
 	}
 	copy_line(&alias);
+	/* fast-import reads the line after "to" as an optional LF, whatever it is */
+	strbuf_addch(&alias, '\n');
 	out_buf(&alias);
 }
 
