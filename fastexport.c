@@ -144,15 +144,33 @@ static int read_line(struct strbuf *sb)
  * Reads the next command line into cmd, unless one is pending.  Returns 0
  * at the end of input.
  */
+static void out_line(const struct strbuf *sb);
+
+/*
+ * fast-import ignores a line that begins with '#' wherever it reads a
+ * command line, inside commands too: such comments go to the command
+ * being built here (NULL: straight to the output).
+ */
+static struct strbuf *comment_sink;
+
 static int read_command(void)
 {
 	if (cmd_pending) {
 		cmd_pending = 0;
 		return !cmd_eof;
 	}
-	cmd_line = in.line + 1;
-	cmd_eof = !read_line(&cmd);
-	return !cmd_eof;
+	for (;;) {
+		cmd_line = in.line + 1;
+		cmd_eof = !read_line(&cmd);
+		if (cmd_eof || cmd.buf[0] != '#')
+			return !cmd_eof;
+		if (comment_sink) {
+			strbuf_addbuf(comment_sink, &cmd);
+			strbuf_addch(comment_sink, '\n');
+		} else {
+			out_line(&cmd);
+		}
+	}
 }
 
 /* Leave cmd for the next read_command(). */
@@ -1387,6 +1405,7 @@ static void parse_commit(void)
 	strbuf_reset(&commit);
 	if (!cmd.buf[7])
 		die("missing ref name");
+	comment_sink = &commit;
 	strbuf_reset(&ref);
 	strbuf_addstr(&ref, cmd.buf + 7);
 	copy_line(&commit);
@@ -1470,6 +1489,7 @@ static void parse_commit(void)
 	/* the line that ended the commit belongs to the next command */
 	if (!cmd_eof)
 		unread_command();
+	comment_sink = NULL;
 	out_buf(&commit);
 	out_str("\n");
 	release_named();
@@ -1528,6 +1548,7 @@ static void parse_tag(void)
 	strbuf_reset(&tag);
 	if (!cmd.buf[4])
 		die("missing tag name");
+	comment_sink = &tag;
 	copy_line(&tag);
 	read_command();
 	if (!strncmp(cmd.buf, "mark ", 5)) {
@@ -1556,6 +1577,7 @@ static void parse_tag(void)
 	strbuf_addf(&tag, "data %zu\n", data.len);
 	strbuf_add(&tag, data.buf, data.len);
 	strbuf_addch(&tag, '\n');
+	comment_sink = NULL;
 	out_buf(&tag);
 	stats.tags++;
 }
@@ -1567,6 +1589,7 @@ static void parse_reset(void)
 	strbuf_reset(&reset);
 	if (!cmd.buf[6])
 		die("missing ref name");
+	comment_sink = &reset;
 	copy_line(&reset);
 	if (read_command()) {
 		if (!strncmp(cmd.buf, "from ", 5)) {
@@ -1576,6 +1599,7 @@ static void parse_reset(void)
 			unread_command();
 		}
 	}
+	comment_sink = NULL;
 	out_buf(&reset);
 	stats.resets++;
 }
@@ -1589,6 +1613,7 @@ static void parse_alias(void)
 
 	strbuf_reset(&alias);
 	copy_line(&alias);
+	comment_sink = &alias;
 	if (!read_command() || strncmp(cmd.buf, "mark ", 5))
 		die("expected 'mark'");
 	strbuf_addstr(&alias, cmd.buf);
@@ -1603,14 +1628,17 @@ static void parse_alias(void)
 			die("invalid mark reference '%s'", arg);
 		define_mark_line(data.buf, target->kind, target->blob, &mark);
 		/* aliases of blobs live here only: their users are rewritten */
-		if (target->kind == OBJ_BLOB)
+		if (target->kind == OBJ_BLOB) {
+			comment_sink = NULL;
 			return;
+		}
 	} else {
 		define_mark_line(data.buf, OBJ_COMMIT, NULL, &mark);
 	}
 	copy_line(&alias);
 	/* fast-import reads the line after "to" as an optional LF, whatever it is */
 	strbuf_addch(&alias, '\n');
+	comment_sink = NULL;
 	out_buf(&alias);
 }
 
