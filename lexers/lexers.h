@@ -108,6 +108,12 @@ extern const struct lexer lexer_php;
 extern const struct lexer lexer_python;
 extern const struct lexer lexer_java;
 extern const struct lexer lexer_shell;
+extern const struct lexer lexer_text, lexer_tex;
+extern const struct lexer lexer_generic; /* configured by a struct generic_syntax: */
+extern const struct generic_syntax syntax_makefile, syntax_kconfig, syntax_tcl,
+	syntax_ruby, syntax_lua, syntax_sql, syntax_yaml, syntax_toml, syntax_ini,
+	syntax_json, syntax_css, syntax_html, syntax_asm, syntax_awk, syntax_m4,
+	syntax_cmake;
 /* new lexers above this line */
 
 #endif

@@ -24,6 +24,28 @@ static const struct language languages[] = {
 	{ "java", &lexer_java, NULL, ".java", NULL, NULL, NULL },
 	{ "shell", &lexer_shell, NULL, ".sh .bash .zsh .ksh", ".bashrc .bash_profile .profile .zshrc", NULL,
 	  "sh bash dash zsh ksh ash" },
+	{ "text", &lexer_text, NULL, ".txt .md .markdown .rst .adoc .asciidoc .bib",
+	  "README* COPYING* LICENSE* CHANGES* NEWS* AUTHORS* CONTRIBUTING* INSTALL* TODO* "
+	  "ChangeLog* MAINTAINERS CREDITS COMMIT_EDITMSG *.msg", "Documentation/*", NULL },
+	{ "tex", &lexer_tex, NULL, ".tex .sty .cls .ltx", NULL, NULL, NULL },
+	{ "makefile", &lexer_generic, &syntax_makefile, ".mk .make .am",
+	  "Makefile makefile GNUmakefile Kbuild Makefile.* Kbuild.*", NULL, "make" },
+	{ "kconfig", &lexer_generic, &syntax_kconfig, NULL, "Kconfig Kconfig.*", NULL, NULL },
+	{ "tcl", &lexer_generic, &syntax_tcl, ".tcl .tk", NULL, NULL, "tclsh wish" },
+	{ "ruby", &lexer_generic, &syntax_ruby, ".rb .rake .gemspec", "Rakefile Gemfile", NULL, "ruby" },
+	{ "lua", &lexer_generic, &syntax_lua, ".lua", NULL, NULL, "lua" },
+	{ "sql", &lexer_generic, &syntax_sql, ".sql", NULL, NULL, NULL },
+	{ "yaml", &lexer_generic, &syntax_yaml, ".yml .yaml", NULL, NULL, NULL },
+	{ "toml", &lexer_generic, &syntax_toml, ".toml", NULL, NULL, NULL },
+	{ "ini", &lexer_generic, &syntax_ini, ".ini .cfg .conf",
+	  ".gitconfig .gitmodules .editorconfig gitconfig", NULL, NULL },
+	{ "json", &lexer_generic, &syntax_json, ".json", NULL, NULL, NULL },
+	{ "css", &lexer_generic, &syntax_css, ".css .scss .less", NULL, NULL, NULL },
+	{ "html", &lexer_generic, &syntax_html, ".html .htm .xml .xsl .xslt .svg .xhtml", NULL, NULL, NULL },
+	{ "asm", &lexer_generic, &syntax_asm, ".s .asm", NULL, NULL, NULL },
+	{ "awk", &lexer_generic, &syntax_awk, ".awk", NULL, NULL, "awk gawk mawk nawk" },
+	{ "m4", &lexer_generic, &syntax_m4, ".ac .m4", "configure.ac configure.in", NULL, NULL },
+	{ "cmake", &lexer_generic, &syntax_cmake, ".cmake", "CMakeLists.txt", NULL, NULL },
 	/* new languages above this line */
 };
 
