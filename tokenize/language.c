@@ -98,16 +98,24 @@ static int in_list(const char *list, const char *word, size_t wlen, int icase)
 	return 0;
 }
 
-/* Does any space-separated glob of list match s? */
-static int glob_in_list(const char *list, const char *s)
+enum glob_kind { PLAIN_NAMES, NAME_GLOBS, ALL_GLOBS };
+
+/*
+ * Does any space-separated glob of list match s?  PLAIN_NAMES looks only at
+ * the items without a wildcard ("Makefile"), NAME_GLOBS only at the others
+ * ("README*").
+ */
+static int glob_in_list(const char *list, const char *s, enum glob_kind kind)
 {
 	const char *p = list;
 	char glob[256];
 
 	while (p && *p) {
 		size_t l = strcspn(p, " ");
+		int wild = strcspn(p, "*?[ ") < l;
 
-		if (l < sizeof(glob)) {
+		if (l < sizeof(glob) &&
+		    (kind == ALL_GLOBS || wild == (kind == NAME_GLOBS))) {
 			memcpy(glob, p, l);
 			glob[l] = '\0';
 			if (!fnmatch(glob, s, 0))
@@ -138,8 +146,14 @@ const struct language *language_for_path(const char *path)
 		if (!fnmatch(glob, strchr(glob, '/') ? path : base, 0))
 			return overrides[i].lang;
 	}
+	/*
+	 * Plain file names first, then extensions, then file-name globs, then
+	 * path globs.  A plain name is the most specific claim (CMakeLists.txt
+	 * is CMake, not text); a name glob is a loose one, so a real
+	 * language's extension beats it (README.c is C, README is text).
+	 */
 	for (i = 0; i < NR_LANGUAGES; i++)
-		if (glob_in_list(languages[i].filenames, base))
+		if (glob_in_list(languages[i].filenames, base, PLAIN_NAMES))
 			return &languages[i];
 	if (dot && dot != base) {
 		for (pass = 0; pass < 2; pass++)
@@ -148,7 +162,10 @@ const struct language *language_for_path(const char *path)
 					return &languages[i];
 	}
 	for (i = 0; i < NR_LANGUAGES; i++)
-		if (glob_in_list(languages[i].paths, path))
+		if (glob_in_list(languages[i].filenames, base, NAME_GLOBS))
+			return &languages[i];
+	for (i = 0; i < NR_LANGUAGES; i++)
+		if (glob_in_list(languages[i].paths, path, ALL_GLOBS))
 			return &languages[i];
 	return NULL;
 }
