@@ -193,6 +193,13 @@ static inline size_t line_end(const unsigned char *s, size_t p)
  * field frames (a replacement field, in its expression or, after a ':' at
  * bracket depth 0, its format spec).  Deeper nesting than the stack holds
  * is read as plain text, which is still linear and still ends the token.
+ *
+ * Python 3.12 lets the expression of a field span lines even in a
+ * single-quoted f-string.  Such a line break is taken provisionally: when
+ * the f-string then never ends, it ends at the first of them instead, as
+ * an unterminated string ends at the end of its line, and (so that the
+ * lexer stays linear) later f-strings of the file no longer get that
+ * benefit of the doubt.
  */
 #define FSTACK 32
 
@@ -204,29 +211,47 @@ struct pyframe {
 	unsigned str;          /* field frames: index of their string frame */
 };
 
+#define NO_POS ((size_t)-1)
+
+struct fscan {
+	const unsigned char *s;
+	size_t n;
+	struct pyframe st[FSTACK];
+	unsigned top;
+	size_t end;       /* where the token ends, once known */
+	size_t nl;        /* the first provisional line break */
+	int multiline;    /* may fields of single-quoted f-strings span lines? */
+};
+
 /* Push a string frame for the quote at p; returns the position after its opening quotes. */
-static size_t push_string(struct pyframe *st, unsigned *top, const unsigned char *s,
-			  size_t p, size_t n, unsigned flags)
+static size_t push_string(struct fscan *fs, size_t p, unsigned flags)
 {
-	struct pyframe *f = &st[(*top)++];
-	unsigned char q = s[p];
+	struct pyframe *f = &fs->st[fs->top++];
+	unsigned char q = fs->s[p];
 
 	f->field = 0;
 	f->q = q;
 	f->flags = (unsigned char)flags;
-	f->triple = n - p >= 3 && s[p + 1] == q && s[p + 2] == q;
+	f->triple = fs->n - p >= 3 && fs->s[p + 1] == q && fs->s[p + 2] == q;
 	return p + (f->triple ? 3 : 1);
 }
 
-/*
- * One step in the literal text of the string frame sf (the string itself,
- * or a format spec inside it) at p: returns the new position, or sets
- * *end when the whole token ends.
- */
-static size_t fstring_text(struct pyframe *st, unsigned *top, unsigned sf,
-			   const unsigned char *s, size_t p, size_t n, size_t *end)
+/* A line break that ends a single-quoted literal (or its field) at p. */
+static void unterminated(struct fscan *fs, size_t p)
 {
-	struct pyframe *str = &st[sf];
+	fs->end = line_end(fs->s, fs->nl != NO_POS ? fs->nl : p);
+}
+
+/*
+ * One step at p in the literal text of the string frame sf (the string
+ * itself, or a format spec inside it): returns the new position.
+ */
+static size_t fstring_text(struct fscan *fs, unsigned sf, size_t p)
+{
+	const unsigned char *s = fs->s;
+	size_t n = fs->n;
+	struct pyframe *str = &fs->st[sf];
+	int in_field = fs->st[fs->top - 1].field;
 	unsigned char c = s[p];
 
 	if (c == '\\') {
@@ -246,22 +271,22 @@ static size_t fstring_text(struct pyframe *st, unsigned *top, unsigned sf,
 	}
 	if (c == str->q && (!str->triple || (n - p >= 3 && s[p + 1] == c && s[p + 2] == c))) {
 		p += str->triple ? 3 : 1;
-		*top = sf;     /* pops the string and any fields inside it */
+		fs->top = sf;     /* pops the string and any fields inside it */
 		if (!sf)
-			*end = p;
+			fs->end = p;
 		return p;
 	}
 	if (c == '\n' && !str->triple) {
-		*end = line_end(s, p);
+		unterminated(fs, p);
 		return p;
 	}
 	if (!(str->flags & PY_FMT))
 		return p + 1;
 	if (c == '{') {
-		if (!st[*top - 1].field && p + 1 < n && s[p + 1] == '{')
+		if (!in_field && p + 1 < n && s[p + 1] == '{')
 			return p + 2;
-		if (*top < FSTACK) {
-			struct pyframe *f = &st[(*top)++];
+		if (fs->top < FSTACK) {
+			struct pyframe *f = &fs->st[fs->top++];
 
 			f->field = 1;
 			f->spec = 0;
@@ -271,27 +296,25 @@ static size_t fstring_text(struct pyframe *st, unsigned *top, unsigned sf,
 		return p + 1;
 	}
 	if (c == '}') {
-		if (st[*top - 1].field)
-			(*top)--;   /* the end of a field whose format spec this was */
+		if (in_field)
+			fs->top--;   /* the end of a field whose format spec this was */
 		else if (p + 1 < n && s[p + 1] == '}')
 			return p + 2;
-		return p + 1;
 	}
 	return p + 1;
 }
 
-/* One step in the expression of the field frame on top of the stack. */
-static size_t fstring_expr(struct pyframe *st, unsigned *top,
-			   const unsigned char *s, size_t p, size_t n, size_t *end)
+/* One step at p in the expression of the field frame on top of the stack. */
+static size_t fstring_expr(struct fscan *fs, size_t p)
 {
-	struct pyframe *f = &st[*top - 1];
+	const unsigned char *s = fs->s;
+	size_t n = fs->n;
+	struct pyframe *f = &fs->st[fs->top - 1];
 	unsigned char c = s[p];
 
 	switch (cclass[c]) {
 	case P_QUOTE:
-		if (*top < FSTACK)
-			return push_string(st, top, s, p, n, PY_STR);
-		return p + 1;
+		return fs->top < FSTACK ? push_string(fs, p, PY_STR) : p + 1;
 	case P_IDENT: {
 		size_t e = p + 1;
 		unsigned flags;
@@ -299,8 +322,8 @@ static size_t fstring_expr(struct pyframe *st, unsigned *top,
 		while (e < n && is_ident(s[e]))
 			e++;
 		if (e < n && cclass[s[e]] == P_QUOTE && (flags = string_prefix(s, p, e)) &&
-		    *top < FSTACK)
-			return push_string(st, top, s, e, n, flags);
+		    fs->top < FSTACK)
+			return push_string(fs, e, flags);
 		return e;
 	}
 	case P_HASH:
@@ -320,48 +343,67 @@ static size_t fstring_expr(struct pyframe *st, unsigned *top,
 		if (f->depth)
 			f->depth--;
 		else
-			(*top)--;
+			fs->top--;
 		break;
 	case ':':
 		if (!f->depth)
 			f->spec = 1;
 		break;
 	case '\n':
-		if (!f->depth && !st[f->str].triple)
-			*end = line_end(s, p);
+		if (fs->st[f->str].triple)
+			break;
+		if (!fs->multiline)
+			unterminated(fs, p);
+		else if (fs->nl == NO_POS)
+			fs->nl = p;
 		break;
 	}
 	return p + 1;
 }
 
-/* An f-string whose opening quote is at p; its flags are those of its prefix. */
-static size_t scan_fstring(const unsigned char *s, size_t p, size_t n, unsigned flags)
+/*
+ * An f-string whose opening quote is at p; its flags are those of its
+ * prefix.  *multiline: may its fields span lines (cleared when that
+ * doubt was not borne out).
+ */
+static size_t scan_fstring(const unsigned char *s, size_t p, size_t n, unsigned flags,
+			   int *multiline)
 {
-	struct pyframe st[FSTACK];
-	unsigned top = 0;
-	size_t end = (size_t)-1;
+	struct fscan fs;
 
-	p = push_string(st, &top, s, p, n, flags);
-	while (p < n && end == (size_t)-1) {
-		struct pyframe *f = &st[top - 1];
+	fs.s = s;
+	fs.n = n;
+	fs.top = 0;
+	fs.end = fs.nl = NO_POS;
+	fs.multiline = *multiline;
+	p = push_string(&fs, p, flags);
+	while (p < n && fs.end == NO_POS) {
+		struct pyframe *f = &fs.st[fs.top - 1];
 
 		if (!f->field)
-			p = fstring_text(st, &top, top - 1, s, p, n, &end);
+			p = fstring_text(&fs, fs.top - 1, p);
 		else if (f->spec)
-			p = fstring_text(st, &top, f->str, s, p, n, &end);
+			p = fstring_text(&fs, f->str, p);
 		else
-			p = fstring_expr(st, &top, s, p, n, &end);
+			p = fstring_expr(&fs, p);
 	}
-	return end == (size_t)-1 ? n : end;
+	if (fs.end != NO_POS)
+		return fs.end;
+	if (fs.nl != NO_POS) {
+		*multiline = 0;
+		return line_end(s, fs.nl);
+	}
+	return n;
 }
 
 /* A string literal whose opening quote is at p. */
-static size_t scan_string(const unsigned char *s, size_t p, size_t n, unsigned flags)
+static size_t scan_string(const unsigned char *s, size_t p, size_t n, unsigned flags,
+			  int *multiline)
 {
 	unsigned char q = s[p];
 
 	if (flags & PY_FMT)
-		return scan_fstring(s, p, n, flags);
+		return scan_fstring(s, p, n, flags, multiline);
 	if (n - p >= 3 && s[p + 1] == q && s[p + 2] == q)
 		return lex_triple_quoted(s, p, n, q);
 	return lex_quoted(s, p, n, 0);
@@ -407,6 +449,7 @@ static int python_next(struct lexer_state *ls, struct token *tok)
 	const unsigned char *s = ls->src;
 	size_t n = ls->len, p = ls->pos, b, e;
 	enum token_class cls;
+	int multiline = !ls->mode;  /* mode: an f-string's line breaks proved wrong */
 
 	if (!cclass['a'])
 		init_classes();
@@ -436,7 +479,7 @@ static int python_next(struct lexer_state *ls, struct token *tok)
 			e = 3;  /* a byte order mark is not part of the first word */
 			cls = TOKEN_OTHER;
 		} else if (e < n && cclass[s[e]] == P_QUOTE && (flags = string_prefix(s, b, e))) {
-			e = scan_string(s, e, n, flags);
+			e = scan_string(s, e, n, flags, &multiline);
 			cls = TOKEN_STRING;
 		}
 		break;
@@ -455,7 +498,7 @@ static int python_next(struct lexer_state *ls, struct token *tok)
 		}
 		break;
 	case P_QUOTE:
-		e = scan_string(s, p, n, PY_STR);
+		e = scan_string(s, p, n, PY_STR, &multiline);
 		cls = TOKEN_STRING;
 		break;
 	case P_HASH:
@@ -471,6 +514,7 @@ static int python_next(struct lexer_state *ls, struct token *tok)
 		cls = TOKEN_OTHER;
 		break;
 	}
+	ls->mode = !multiline;
 	ls->pos = e;
 	tok->start = b;
 	tok->len = e - b;

@@ -9,7 +9,10 @@ Each DIR is a corpus; every .py file under it (site-packages excepted) is
 tokenized twice:
   - by tokenize.tokenize() of the running Python, skipping the NEWLINE,
     NL, INDENT, DEDENT, COMMENT, ENCODING and ENDMARKER tokens (and
-    ERRORTOKENs that are only whitespace); each token is its string,
+    ERRORTOKENs that are only whitespace); each token is its string
+    (from Python 3.12 on, tokenize splits an f-string into FSTRING_START,
+    the tokens inside, FSTRING_END: the source from start to end is taken
+    as one token, as 3.11 gives it and as tokstream does),
     encoded back in the file's encoding, with LF and CR written as \\n and
     \\r as tokstream's view writes them;
   - by `TOKENIZE -l python --exact-comments FILE`, minus the comment
@@ -38,6 +41,10 @@ SKIP = {tokenize.NEWLINE, tokenize.NL, tokenize.INDENT, tokenize.DEDENT,
         tokenize.COMMENT, tokenize.ENCODING, tokenize.ENDMARKER}
 TOKENIZE = None
 BOM = b"\xef\xbb\xbf"
+# Python 3.12+ splits an f-string into FSTRING_START ... FSTRING_END; its
+# span is taken back from the source, as one token.
+FSTRING_START = getattr(tokenize, "FSTRING_START", -1)
+FSTRING_END = getattr(tokenize, "FSTRING_END", -1)
 
 
 def escape(b):
@@ -48,9 +55,24 @@ def python_tokens(data):
     """Python's token list for the file's bytes, and its encoding."""
     toks = []
     enc = "utf-8"
+    fstring = None        # Python 3.12+: [depth, start offset, line offsets]
     for t in tokenize.tokenize(io.BytesIO(data).readline):
         if t.type == tokenize.ENCODING:
             enc = t.string
+            continue
+        if t.type == FSTRING_START:
+            if fstring is None:
+                fstring = [0, 0, line_offsets(data, enc)]
+            if not fstring[0]:
+                fstring[1] = offset(fstring[2], t.start)
+            fstring[0] += 1
+            continue
+        if fstring and fstring[0]:
+            if t.type == FSTRING_END:
+                fstring[0] -= 1
+                if not fstring[0]:
+                    text = fstring[2][-1][fstring[1]:offset(fstring[2], t.end)]
+                    toks.append(escape(text.encode(enc, "surrogateescape")))
             continue
         if t.type in SKIP:
             continue
@@ -58,6 +80,21 @@ def python_tokens(data):
             continue
         toks.append(escape(t.string.encode(enc, "surrogateescape")))
     return toks, enc
+
+
+def line_offsets(data, enc):
+    """Offsets of the lines (as tokenize counts them) in the decoded text, then the text."""
+    text = data[len(BOM):] if data.startswith(BOM) else data
+    text = text.decode(enc, "surrogateescape")
+    offs = [0, 0]
+    for line in text.split("\n")[:-1]:
+        offs.append(offs[-1] + len(line) + 1)
+    offs.append(text)
+    return offs
+
+
+def offset(offs, rowcol):
+    return offs[rowcol[0]] + rowcol[1]
 
 
 def our_tokens(path, bom):

@@ -1,0 +1,5 @@
+a = f"{never_closed
+b = 1
+c = f"{x
+}"
+d = 2

@@ -1,0 +1,4 @@
+s = """never
+closed
+
+x = 1
