@@ -8,7 +8,7 @@
  * the original text.
  */
 #include "commands.h"
-#include "state.h"
+#include "blame.h"
 #include "../tokenize/language.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/usage.h"
@@ -36,22 +36,6 @@ static const char blame_usage[] =
 	"    --no-pager\n"
 	"    -M, -C             passed to git blame: moved and copied tokens\n";
 
-struct commit_info {
-	char token[41], orig[41];
-	char *author, *author_mail, *author_tz, *committer, *committer_mail, *committer_tz;
-	char *summary, *filename;
-	long long author_time, committer_time;
-	size_t tokens;
-	int shown, color, group;
-};
-
-struct commit_table {
-	struct commit_info **v;  /* each allocated alone: pointers to them stay valid */
-	size_t nr, alloc;
-};
-
-static struct commit_table commits;
-
 static struct commit_info *commit_by_token(struct commit_table *t, const char *token)
 {
 	size_t i;
@@ -74,7 +58,7 @@ static char *dup_field(const char *s)
  * Parses `git blame --porcelain`: for every final line (1-based) the
  * commit that introduced it.
  */
-static struct commit_info **parse_porcelain(struct commit_table *t, char *buf, size_t *nr_lines)
+struct commit_info **parse_porcelain(struct commit_table *t, char *buf, size_t *nr_lines)
 {
 	struct commit_info **line_commit = NULL, *cur = NULL;
 	size_t alloc = 0, n = 0;
@@ -127,11 +111,6 @@ static struct commit_info **parse_porcelain(struct commit_table *t, char *buf, s
 	return line_commit;
 }
 
-struct token_pos {
-	size_t line, col, start, len;
-	struct commit_info *commit;
-};
-
 static void trim_newline(struct strbuf *sb)
 {
 	while (sb->len && sb->buf[sb->len - 1] == '\n')
@@ -157,13 +136,6 @@ static void recorded_source(const char *gitdir, struct strbuf *src)
 	strbuf_add(src, last, strcspn(last, "\n"));
 	strbuf_release(&path);
 	strbuf_release(&cfg);
-}
-
-static void capture_or_die(const char **argv, const char *dir, struct strbuf *out, const char *what)
-{
-	strbuf_reset(out);
-	if (run_capture(argv, dir, out))
-		die("%s", what);
 }
 
 /* ---- output: colours, pager ------------------------------------------- */
@@ -260,17 +232,20 @@ static void print_porcelain(struct token_pos *toks, size_t nr, const char *path)
 	}
 }
 
-static void print_terminal(const char *src, size_t len, struct token_pos *toks, size_t nr,
-			   enum by by, int color, char **line_blame, size_t nr_line_blame)
+static void print_terminal(struct blame_result *res, enum by by, int color,
+			   char **line_blame, size_t nr_line_blame)
 {
-	size_t nr_commits = commits.nr;
+	const char *src = res->content.buf;
+	size_t len = res->content.len, nr = res->nr_toks;
+	struct token_pos *toks = res->toks;
+	size_t nr_commits = res->commits.nr;
 	struct commit_info **order = xcalloc(nr_commits ? nr_commits : 1, sizeof(*order));
 	size_t i, t = 0, line = 1, pos = 0, total = nr ? nr : 1;
 	long long oldest = 0, newest = 0;
 	int groups = 0;
 
 	for (i = 0; i < nr_commits; i++)
-		order[i] = commits.v[i];
+		order[i] = res->commits.v[i];
 	qsort(order, nr_commits, sizeof(*order), cmp_share);
 	for (i = 0; i < nr_commits; i++) {
 		struct commit_info *c = order[i];
@@ -407,23 +382,174 @@ static void print_terminal(const char *src, size_t len, struct token_pos *toks, 
 	free(order);
 }
 
+void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, const char *rev)
+{
+	const char *argv_rev[] = { "git", "rev-parse", "--verify", "-q", NULL, NULL };
+	struct strbuf tmp = STRBUF_INIT, out = STRBUF_INIT, mp = STRBUF_INIT;
+
+	memset(ctx, 0, sizeof(*ctx));
+	strbuf_init(&ctx->gitdir, 0);
+	strbuf_init(&ctx->src, 0);
+	git_dir_of(dest, &ctx->gitdir);
+	if (source)
+		strbuf_addstr(&ctx->src, source);
+	else
+		recorded_source(ctx->gitdir.buf, &ctx->src);
+	strbuf_addf(&tmp, "%s^{commit}", rev);
+	argv_rev[4] = tmp.buf;
+	if (run_capture(argv_rev, ctx->src.buf, &out))
+		die("'%s' is not a revision of '%s'", rev, ctx->src.buf);
+	trim_newline(&out);
+	if (out.len != 40)
+		die("'%s' is not a commit of '%s'", rev, ctx->src.buf);
+	memcpy(ctx->orig, out.buf, 41);
+	strbuf_addf(&mp, "%s/tokstream/commit-map", ctx->gitdir.buf);
+	oid_map_read(&ctx->map, mp.buf);
+	ctx->token = oid_map_token(&ctx->map, ctx->orig);
+	if (!ctx->token)
+		die("commit %s of '%s' is not in the token repository: run tokstream convert",
+		    ctx->orig, ctx->src.buf);
+	strbuf_release(&tmp);
+	strbuf_release(&out);
+	strbuf_release(&mp);
+}
+
+static int cat_blob(const char *dir, const char *rev, const char *path, struct strbuf *out)
+{
+	const char *argv_cat[] = { "git", "cat-file", "blob", NULL, NULL };
+	struct strbuf spec = STRBUF_INIT;
+	int status;
+
+	strbuf_addf(&spec, "%s:%s", rev, path);
+	argv_cat[3] = spec.buf;
+	strbuf_reset(out);
+	status = run_capture(argv_cat, dir, out);
+	strbuf_release(&spec);
+	return status;
+}
+
+int blame_file(struct blame_ctx *ctx, const char *path, struct blame_result *res, const char **err)
+{
+	struct strbuf view = STRBUF_INIT, stored = STRBUF_INIT, out = STRBUF_INIT;
+	struct commit_info **line_commit;
+	struct lexer_state ls;
+	struct token tok;
+	size_t nr_lines, k, line = 1, line_start = 0, scanned = 0;
+	const char *argv_blame[10];
+	int n = 0, j;
+
+	memset(res, 0, sizeof(*res));
+	strbuf_init(&res->content, 0);
+	if (cat_blob(ctx->src.buf, ctx->orig, path, &res->content))
+		die("'%s' does not exist at %s", path, ctx->orig);
+	res->lang = language_for_file(path, res->content.buf, res->content.len);
+	if (!res->lang || res->lang == &language_none) {
+		*err = "no lexer claims it: it has no token view";
+		return -1;
+	}
+	view_build(&view, res->lang, res->content.buf, res->content.len, 0);
+	if (cat_blob(ctx->gitdir.buf, ctx->token, path, &stored))
+		die("'%s' has no view in the token commit %s", path, ctx->token);
+	if (stored.len != view.len || memcmp(stored.buf, view.buf, view.len)) {
+		/* the view may have been made with --exact-comments */
+		strbuf_reset(&view);
+		view_build(&view, res->lang, res->content.buf, res->content.len, VIEW_EXACT_COMMENTS);
+		if (stored.len != view.len || memcmp(stored.buf, view.buf, view.len))
+			die("the token view of '%s' in %s does not match the file at %s: "
+			    "was it converted by another version of tokstream or with other --lang options?",
+			    path, ctx->token, ctx->orig);
+	}
+
+	argv_blame[n++] = "git";
+	argv_blame[n++] = "blame";
+	argv_blame[n++] = "--porcelain";
+	for (j = 0; j < ctx->nr_extra; j++)
+		argv_blame[n++] = ctx->extra[j];
+	argv_blame[n++] = ctx->token;
+	argv_blame[n++] = "--";
+	argv_blame[n++] = path;
+	argv_blame[n] = NULL;
+	if (run_capture(argv_blame, ctx->gitdir.buf, &out))
+		die("git blame of '%s' failed in the token repository", path);
+	line_commit = parse_porcelain(&res->commits, out.buf, &nr_lines);
+
+	/* original ids for the token commits */
+	for (k = 0; k < res->commits.nr; k++) {
+		struct commit_info *c = res->commits.v[k];
+		size_t i;
+
+		for (i = 0; i < ctx->map.nr; i++)
+			if (!strcmp(ctx->map.pairs[i].token, c->token))
+				break;
+		if (i == ctx->map.nr)
+			die("token commit %s is not in the commit map", c->token);
+		memcpy(c->orig, ctx->map.pairs[i].orig, 41);
+	}
+
+	lexer_init(&ls, res->content.buf, res->content.len, res->lang->syntax);
+	while (language_next_token(res->lang, &ls, &tok)) {
+		const char *nl;
+		struct token_pos *t;
+
+		while ((nl = memchr(res->content.buf + scanned, '\n', tok.start - scanned))) {
+			line++;
+			scanned = line_start = (size_t)(nl - res->content.buf) + 1;
+		}
+		scanned = tok.start;
+		if (res->nr_toks >= nr_lines || !line_commit[res->nr_toks])
+			die("git blame of '%s' gave %zu lines for a view of more tokens", path, nr_lines);
+		ALLOC_GROW(res->toks, res->nr_toks + 1, res->alloc_toks);
+		t = &res->toks[res->nr_toks];
+		t->line = line;
+		t->col = tok.start - line_start + 1;
+		t->start = tok.start;
+		t->len = tok.len;
+		t->cls = tok.cls;
+		t->commit = line_commit[res->nr_toks];
+		t->commit->tokens++;
+		res->nr_toks++;
+	}
+	if (res->nr_toks != nr_lines)
+		die("the view of '%s' has %zu tokens but git blame gave %zu lines",
+		    path, res->nr_toks, nr_lines);
+	free(line_commit);
+	strbuf_release(&view);
+	strbuf_release(&stored);
+	strbuf_release(&out);
+	return 0;
+}
+
+void blame_result_release(struct blame_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->commits.nr; i++) {
+		struct commit_info *c = res->commits.v[i];
+
+		free(c->author);
+		free(c->author_mail);
+		free(c->author_tz);
+		free(c->committer);
+		free(c->committer_mail);
+		free(c->committer_tz);
+		free(c->summary);
+		free(c->filename);
+		free(c);
+	}
+	free(res->commits.v);
+	free(res->toks);
+	strbuf_release(&res->content);
+	memset(res, 0, sizeof(*res));
+}
+
 int cmd_blame(int argc, char **argv)
 {
 	const char *dest = ".", *path = NULL, *rev = "HEAD", *source_opt = NULL, *color_opt = "auto";
-	const char *extra[4];
+	const char *extra[4], *err;
 	int nr_extra = 0, porcelain = 0, show_line = 0, pager = 1, i, color;
 	enum by by = BY_COMMIT;
-	struct strbuf gitdir = STRBUF_INIT, src = STRBUF_INIT, out = STRBUF_INIT, orig = STRBUF_INIT,
-		tmp = STRBUF_INIT, content = STRBUF_INIT, view = STRBUF_INIT, stored = STRBUF_INIT,
-		mp = STRBUF_INIT;
-	struct oid_map map;
-	const char *token;
-	struct commit_info **line_commit;
-	size_t nr_lines, nr_toks = 0, alloc_toks = 0, k;
-	struct token_pos *toks = NULL;
-	const struct language *lang;
-	struct lexer_state ls;
-	struct token tok;
+	struct blame_ctx ctx;
+	struct blame_result res;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -469,121 +595,15 @@ int cmd_blame(int argc, char **argv)
 	}
 	if (!path)
 		usage_die(blame_usage, "no PATH given");
-	git_dir_of(dest, &gitdir);
-	if (source_opt)
-		strbuf_addstr(&src, source_opt);
-	else
-		recorded_source(gitdir.buf, &src);
-
-	{
-		const char *argv_rev[] = { "git", "rev-parse", "--verify", "-q", NULL, NULL };
-
-		strbuf_addf(&tmp, "%s^{commit}", rev);
-		argv_rev[4] = tmp.buf;
-		capture_or_die(argv_rev, src.buf, &orig, "no such revision in the source repository");
-		trim_newline(&orig);
-		if (orig.len != 40)
-			die("'%s' is not a commit of '%s'", rev, src.buf);
-	}
-	strbuf_addf(&mp, "%s/tokstream/commit-map", gitdir.buf);
-	oid_map_read(&map, mp.buf);
-	token = oid_map_token(&map, orig.buf);
-	if (!token)
-		die("commit %s of '%s' is not in the token repository: run tokstream convert",
-		    orig.buf, src.buf);
-
-	/* the original file and its tokens */
-	{
-		const char *argv_cat[] = { "git", "cat-file", "blob", NULL, NULL };
-
-		strbuf_reset(&tmp);
-		strbuf_addf(&tmp, "%s:%s", orig.buf, path);
-		argv_cat[3] = tmp.buf;
-		strbuf_reset(&content);
-		if (run_capture(argv_cat, src.buf, &content))
-			die("'%s' does not exist at %s", path, rev);
-	}
-	lang = language_for_file(path, content.buf, content.len);
-	if (!lang || lang == &language_none)
-		die("no lexer claims '%s': it has no token view", path);
-	view_build(&view, lang, content.buf, content.len, 0);
-	{
-		const char *argv_cat[] = { "git", "cat-file", "blob", NULL, NULL };
-
-		strbuf_reset(&tmp);
-		strbuf_addf(&tmp, "%s:%s", token, path);
-		argv_cat[3] = tmp.buf;
-		if (run_capture(argv_cat, gitdir.buf, &stored))
-			die("'%s' has no view in the token commit %s", path, token);
-	}
-	if (stored.len != view.len || memcmp(stored.buf, view.buf, view.len)) {
-		/* the view may have been made with --exact-comments */
-		strbuf_reset(&view);
-		view_build(&view, lang, content.buf, content.len, VIEW_EXACT_COMMENTS);
-		if (stored.len != view.len || memcmp(stored.buf, view.buf, view.len))
-			die("the token view of '%s' in %s does not match the file at %s: "
-			    "was it converted with another version of tokstream or other --lang options?",
-			    path, token, rev);
-	}
-
-	{
-		const char *argv_blame[10];
-		int n = 0, j;
-
-		argv_blame[n++] = "git";
-		argv_blame[n++] = "blame";
-		argv_blame[n++] = "--porcelain";
-		for (j = 0; j < nr_extra; j++)
-			argv_blame[n++] = extra[j];
-		argv_blame[n++] = token;
-		argv_blame[n++] = "--";
-		argv_blame[n++] = path;
-		argv_blame[n] = NULL;
-		capture_or_die(argv_blame, gitdir.buf, &out, "git blame failed in the token repository");
-	}
-	line_commit = parse_porcelain(&commits, out.buf, &nr_lines);
-
-	/* original ids for the token commits */
-	for (k = 0; k < commits.nr; k++) {
-		size_t j;
-
-		for (j = 0; j < map.nr; j++)
-			if (!strcmp(map.pairs[j].token, commits.v[k]->token))
-				break;
-		if (j == map.nr)
-			die("token commit %s is not in the commit map", commits.v[k]->token);
-		memcpy(commits.v[k]->orig, map.pairs[j].orig, 41);
-	}
-
-	lexer_init(&ls, content.buf, content.len, lang->syntax);
-	{
-		size_t line = 1, line_start = 0, scanned = 0;
-
-		while (language_next_token(lang, &ls, &tok)) {
-			const char *nl;
-
-			while ((nl = memchr(content.buf + scanned, '\n', tok.start - scanned))) {
-				line++;
-				scanned = line_start = (size_t)(nl - content.buf) + 1;
-			}
-			scanned = tok.start;
-			ALLOC_GROW(toks, nr_toks + 1, alloc_toks);
-			toks[nr_toks].line = line;
-			toks[nr_toks].col = tok.start - line_start + 1;
-			toks[nr_toks].start = tok.start;
-			toks[nr_toks].len = tok.len;
-			if (nr_toks >= nr_lines || !line_commit[nr_toks])
-				die("git blame gave %zu lines for a view of more tokens", nr_lines);
-			toks[nr_toks].commit = line_commit[nr_toks];
-			toks[nr_toks].commit->tokens++;
-			nr_toks++;
-		}
-	}
-	if (nr_toks != nr_lines)
-		die("the view has %zu tokens but git blame gave %zu lines", nr_toks, nr_lines);
+	blame_open(&ctx, dest, source_opt, rev);
+	for (i = 0; i < nr_extra; i++)
+		ctx.extra[i] = extra[i];
+	ctx.nr_extra = nr_extra;
+	if (blame_file(&ctx, path, &res, &err))
+		die("'%s': %s", path, err);
 
 	if (porcelain) {
-		print_porcelain(toks, nr_toks, path);
+		print_porcelain(res.toks, res.nr_toks, path);
 		return 0;
 	}
 	color = !strcmp(color_opt, "always") || (!strcmp(color_opt, "auto") && isatty(1));
@@ -594,20 +614,23 @@ int cmd_blame(int argc, char **argv)
 		size_t nr_line_blame = 0;
 
 		if (show_line) {
-			const char *argv_lb[] = { "git", "blame", "--porcelain", orig.buf, "--", path, NULL };
+			const char *argv_lb[] = { "git", "blame", "--porcelain", ctx.orig, "--", path, NULL };
 			struct commit_table line_commits = { NULL, 0, 0 };
 			struct commit_info **lc;
+			struct strbuf out = STRBUF_INIT;
 			size_t j;
 
-			capture_or_die(argv_lb, src.buf, &out, "git blame failed in the source repository");
+			if (run_capture(argv_lb, ctx.src.buf, &out))
+				die("git blame of '%s' failed in the source repository", path);
 			lc = parse_porcelain(&line_commits, out.buf, &nr_line_blame);
 			line_blame = xcalloc(nr_line_blame ? nr_line_blame : 1, sizeof(*line_blame));
 			for (j = 0; j < nr_line_blame; j++)
 				line_blame[j] = lc[j] ? lc[j]->token : NULL;
 			free(lc);
 		}
-		print_terminal(content.buf, content.len, toks, nr_toks, by, color, line_blame, nr_line_blame);
+		print_terminal(&res, by, color, line_blame, nr_line_blame);
 		free(line_blame);
 	}
+	blame_result_release(&res);
 	return 0;
 }

@@ -1,0 +1,62 @@
+/*
+ * Token blame of one file, as data: what `tokstream blame`, `html` and
+ * `report` lay onto the original text.
+ */
+#ifndef BLAME_H
+#define BLAME_H
+
+#include <stddef.h>
+#include "state.h"
+#include "../tokenize/language.h"
+#include "../tokenize/strbuf.h"
+
+struct commit_info {
+	char token[41], orig[41];
+	char *author, *author_mail, *author_tz, *committer, *committer_mail, *committer_tz;
+	char *summary, *filename;
+	long long author_time, committer_time;
+	size_t tokens;
+	int shown, color, group;
+};
+
+struct commit_table {
+	struct commit_info **v;  /* each allocated alone: pointers to them stay valid */
+	size_t nr, alloc;
+};
+
+struct token_pos {
+	size_t line, col, start, len;
+	enum token_class cls;
+	struct commit_info *commit;
+};
+
+/* Where blames come from: the token repository, its source and a revision. */
+struct blame_ctx {
+	struct strbuf gitdir;    /* the token repository's git directory */
+	struct strbuf src;       /* the original repository */
+	struct oid_map map;
+	char orig[41];           /* the revision, in the source */
+	const char *token;       /* the same, in the token repository */
+	const char *extra[4];    /* -M, -C, -w for git blame */
+	int nr_extra;
+};
+
+struct blame_result {
+	struct strbuf content;   /* the original file */
+	const struct language *lang;
+	struct token_pos *toks;
+	size_t nr_toks, alloc_toks;
+	struct commit_table commits;
+};
+
+/* Dies with a clear message when DEST, the source or REV is not usable. */
+void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, const char *rev);
+
+/* Returns 0, or -1 with *err set when the file has no view (no lexer claims it). */
+int blame_file(struct blame_ctx *ctx, const char *path, struct blame_result *res, const char **err);
+void blame_result_release(struct blame_result *res);
+
+/* The porcelain parser, shared with line blame. */
+struct commit_info **parse_porcelain(struct commit_table *t, char *buf, size_t *nr_lines);
+
+#endif
