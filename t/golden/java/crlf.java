@@ -1,0 +1,6 @@
+class W {
+    int a; // crlf
+    String t = """
+        text
+        """;
+}
