@@ -1,0 +1,1 @@
+﻿import os  # a byte order mark is a token of its own
