@@ -14,13 +14,6 @@ with what git fast-import makes of them unfiltered.'
 
 STREAMS="$TEST_DIRECTORY/fixtures/streams"
 
-GIT_AUTHOR_NAME='A U Thor'
-GIT_AUTHOR_EMAIL=author@example.com
-GIT_COMMITTER_NAME='C O Mitter'
-GIT_COMMITTER_EMAIL=committer@example.com
-export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
-unset GIT_DIR GIT_WORK_TREE
-
 # A fixed clock, one minute per tick, so ids do not depend on the run.
 tick_time=1700000000
 tick () {
