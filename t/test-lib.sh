@@ -284,7 +284,7 @@ test_when_finished () {
 	test -n "$test_in_test_" ||
 		BUG "test_when_finished must be called inside a test"
 	test_cleanup_="{ $*
-		} && (exit \"\$test_eval_ret_\"); test_eval_ret_=\$?; $test_cleanup_"
+		} && (exit \"\$test_run_ret_\"); test_run_ret_=\$?; $test_cleanup_"
 }
 
 test_show_failure_ () {
@@ -322,14 +322,14 @@ test_run_ () {
 		return 2
 	fi
 	test_eval_ "$1"
-	test_eval_ret_=$?
+	test_run_ret_=$?
 	if test "$test_cleanup_" != :
 	then
 		test_eval_ "$test_cleanup_"
 	fi
 	test_in_test_=
 	cd "$TRASH_DIRECTORY" 2>/dev/null
-	test "$test_eval_ret_" = 0
+	test "$test_run_ret_" = 0
 }
 
 test_skip_missing_prereq_ () {
@@ -448,33 +448,33 @@ test_must_fail () {
 	ok=*) test_mf_ok_=,${1#ok=},; shift ;;
 	*) test_mf_ok_= ;;
 	esac
-	"$@" 2>&4
+	"$@"
 	test_mf_code_=$?
 	if test $test_mf_code_ = 0
 	then
 		case "$test_mf_ok_" in
 		*,success,*) return 0 ;;
 		esac
-		echo >&4 "test_must_fail: command succeeded: $*"
+		echo >&2 "test_must_fail: command succeeded: $*"
 		return 1
 	elif test $test_mf_code_ = 141
 	then
 		case "$test_mf_ok_" in
 		*,sigpipe,*) return 0 ;;
 		esac
-		echo >&4 "test_must_fail: died by signal 13: $*"
+		echo >&2 "test_must_fail: died by signal 13: $*"
 		return 1
 	elif test $test_mf_code_ -gt 129 && test $test_mf_code_ -le 192
 	then
-		echo >&4 "test_must_fail: died by signal $(($test_mf_code_ - 128)): $*"
+		echo >&2 "test_must_fail: died by signal $(($test_mf_code_ - 128)): $*"
 		return 1
 	elif test $test_mf_code_ = 127
 	then
-		echo >&4 "test_must_fail: command not found: $*"
+		echo >&2 "test_must_fail: command not found: $*"
 		return 1
 	elif test $test_mf_code_ = 126
 	then
-		echo >&4 "test_must_fail: valid-command returned 126: $*"
+		echo >&2 "test_must_fail: valid-command returned 126: $*"
 		return 1
 	fi
 	return 0
@@ -487,7 +487,7 @@ test_expect_code () {
 	"$@"
 	test_ec_code_=$?
 	test $test_ec_code_ = "$test_want_code_" && return 0
-	echo >&4 "test_expect_code: command exited with $test_ec_code_, we wanted $test_want_code_: $*"
+	echo >&2 "test_expect_code: command exited with $test_ec_code_, we wanted $test_want_code_: $*"
 	return 1
 }
 
