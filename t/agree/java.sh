@@ -49,6 +49,9 @@ echo "jdk $jdk ($("$jdk/bin/javac" -version 2>&1))"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/agree-java.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
+# a private copy, so that a rebuild during the run cannot pull it away
+cp "$TOKENIZE" "$tmp/tokenize"
+TOKENIZE=$tmp/tokenize
 exports="--add-exports jdk.compiler/com.sun.tools.javac.parser=ALL-UNNAMED
 	--add-exports jdk.compiler/com.sun.tools.javac.util=ALL-UNNAMED
 	--add-exports jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED"

@@ -36,6 +36,9 @@ echo "python $("$PYTHON" -c 'import platform; print(platform.python_version())')
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/agree-py.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
+# a private copy, so that a rebuild during the run cannot pull it away
+cp "$TOKENIZE" "$tmp/tokenize"
+TOKENIZE=$tmp/tokenize
 "$PYTHON" "$here/python-compare.py" "$TOKENIZE" 20 "$@" | tee "$tmp/report"
 pct=$(sed -n 's/^agreement: *\([0-9.]*\)%$/\1/p' "$tmp/report")
 awk -v p="$pct" 'BEGIN { exit !(p >= 99.9) }'
