@@ -52,7 +52,8 @@ static const char usage_text[] =
 	"\n"
 	"   or: tokstream convert [FILTER-OPTIONS] SRC... DEST\n"
 	"   or: tokstream map [-C DEST] ID...\n"
-	"   or: tokstream blame [-C DEST] [OPTIONS] PATH [REV]\n";
+	"   or: tokstream blame [-C DEST] [OPTIONS] PATH [REV]\n"
+	"   or: tokstream html [-C DEST] [OPTIONS] OUTDIR [REV] [PATHSPEC...]\n";
 
 /* Marks of the views we create start here, far above any exporter's marks. */
 #define VIEW_MARK_BASE ((uintmax_t)1 << 40)
@@ -1991,6 +1992,8 @@ int main(int argc, char **argv)
 		return cmd_map(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "blame"))
 		return cmd_blame(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "html"))
+		return cmd_html(argc - 1, argv + 1);
 	parse_options(argc, argv);
 	if (opt.import_state)
 		import_state(opt.import_state);

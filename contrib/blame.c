@@ -423,7 +423,7 @@ static int cat_blob(const char *dir, const char *rev, const char *path, struct s
 	strbuf_addf(&spec, "%s:%s", rev, path);
 	argv_cat[3] = spec.buf;
 	strbuf_reset(out);
-	status = run_capture(argv_cat, dir, out);
+	status = run_capture_quiet(argv_cat, dir, out);
 	strbuf_release(&spec);
 	return status;
 }
@@ -448,8 +448,11 @@ int blame_file(struct blame_ctx *ctx, const char *path, struct blame_result *res
 		return -1;
 	}
 	view_build(&view, res->lang, res->content.buf, res->content.len, 0);
-	if (cat_blob(ctx->gitdir.buf, ctx->token, path, &stored))
-		die("'%s' has no view in the token commit %s", path, ctx->token);
+	if (cat_blob(ctx->gitdir.buf, ctx->token, path, &stored)) {
+		*err = "it has no view in the token repository (converted with other --lang options?)";
+		strbuf_release(&view);
+		return -1;
+	}
 	if (stored.len != view.len || memcmp(stored.buf, view.buf, view.len)) {
 		/* the view may have been made with --exact-comments */
 		strbuf_reset(&view);

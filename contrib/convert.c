@@ -18,6 +18,8 @@
 #include "state.h"
 #include "../tokenize/language.h"
 #include "../tokenize/run-command.h"
+#include "../tokenize/sha1.h"
+#include "../tokenize/view.h"
 #include "../tokenize/usage.h"
 
 #include <dirent.h>
@@ -697,6 +699,29 @@ static void update_refs(struct source *srcs, int nr, struct oid_map *commits, st
 	strbuf_release(&script);
 }
 
+/* What the views depend on besides the options: the format and the language table. */
+static void views_fingerprint(struct strbuf *out)
+{
+	FILE *f = tmpfile();
+	struct strbuf list = STRBUF_INIT;
+	unsigned char h[20];
+	char buf[4096];
+	size_t n, i;
+
+	if (!f)
+		die_errno("tmpfile");
+	fprintf(f, "view-format %d\n", VIEW_FORMAT_VERSION);
+	language_list(f);
+	rewind(f);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_add(&list, buf, n);
+	fclose(f);
+	git_blob_oid(list.buf, list.len, h);
+	for (i = 0; i < 20; i++)
+		strbuf_addf(out, "%02x", h[i]);
+	strbuf_release(&list);
+}
+
 static int is_filter_option(const char *a)
 {
 	return !strcmp(a, "--keep-other") || !strcmp(a, "--exact-comments") ||
@@ -823,6 +848,16 @@ int cmd_convert(int argc, char **argv)
 				nl--;
 			}
 		}
+	}
+	strbuf_addstr(&config, "views ");
+	views_fingerprint(&config);
+	strbuf_addch(&config, '\n');
+	if (!fresh) {
+		const char *a = strstr(config.buf, "\nviews "), *b = strstr(old_config.buf, "\nviews ");
+
+		if (!b || strncmp(a, b, 48))
+			die("'%s' was converted by a tokstream whose lexers or languages differ from "
+			    "this one's: its views would not match; convert afresh into a new DEST", dest);
 	}
 	for (k = 0; k < nr_filter_opts; k++)
 		strbuf_addf(&config, "option %s\n", filter_opts[k]);

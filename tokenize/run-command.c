@@ -2,6 +2,7 @@
 #include "usage.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,14 @@ void start_command(struct child *c)
 		for (i = 0; i < 4; i++)
 			if (c->close_fd[i] > 2)
 				close(c->close_fd[i]);
+		if (c->no_stderr) {
+			int null = open("/dev/null", O_WRONLY);
+
+			if (null >= 0) {
+				dup2(null, 2);
+				close(null);
+			}
+		}
 		if (c->dir && chdir(c->dir)) {
 			fprintf(stderr, "%s: fatal: cannot enter '%s': %s\n", progname, c->dir, strerror(errno));
 			_exit(128);
@@ -63,13 +72,14 @@ int finish_command(struct child *c)
 	return WEXITSTATUS(status);
 }
 
-int run_capture(const char **argv, const char *dir, struct strbuf *out)
+static int capture(const char **argv, const char *dir, struct strbuf *out, int quiet)
 {
 	struct child c;
 	int fd[2] = { -1, -1 }, status;
 
 	child_init(&c, argv);
 	c.dir = dir;
+	c.no_stderr = quiet;
 	if (out) {
 		if (pipe(fd))
 			die_errno("pipe");
@@ -95,4 +105,14 @@ int run_capture(const char **argv, const char *dir, struct strbuf *out)
 	}
 	status = finish_command(&c);
 	return status;
+}
+
+int run_capture(const char **argv, const char *dir, struct strbuf *out)
+{
+	return capture(argv, dir, out, 0);
+}
+
+int run_capture_quiet(const char **argv, const char *dir, struct strbuf *out)
+{
+	return capture(argv, dir, out, 1);
 }

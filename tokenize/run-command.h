@@ -10,6 +10,7 @@ struct child {
 	const char *dir;       /* chdir there first, if set */
 	int in, out;           /* file descriptors for stdin/stdout; -1: inherit */
 	int close_fd[4];       /* descriptors the child must close (-1: none) */
+	int no_stderr;         /* send the child's stderr to /dev/null */
 	pid_t pid;
 };
 
@@ -19,5 +20,7 @@ void start_command(struct child *c);
 int finish_command(struct child *c);
 /* Runs argv and returns its exit status; its stdout goes to out if given. */
 int run_capture(const char **argv, const char *dir, struct strbuf *out);
+/* The same, with the child's stderr silenced: for questions whose "no" is an answer. */
+int run_capture_quiet(const char **argv, const char *dir, struct strbuf *out);
 
 #endif

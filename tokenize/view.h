@@ -15,6 +15,13 @@
 
 struct language;
 
+/*
+ * The version of what the lexers produce: raise it with any change that
+ * alters a view, so that `convert` refuses to update a token repository
+ * made by a tokstream that lexed differently (its views would not match).
+ */
+#define VIEW_FORMAT_VERSION 1
+
 enum view_flags {
 	VIEW_EXACT_COMMENTS = 1 << 0,
 	VIEW_POSITIONS = 1 << 1 /* prefix each token with LINE:COL and a tab */

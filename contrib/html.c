@@ -1,0 +1,1013 @@
+/*
+ * tokstream html: a static, self-contained site of token blame, one page
+ * per file and an index per directory.
+ *
+ * Every byte that comes from a repository (code, names, messages, paths)
+ * is escaped for where it goes: HTML text, attributes or JavaScript
+ * strings.  No path of the repository can make it write outside OUTDIR:
+ * paths with empty, "." or ".." components are refused, and nothing is
+ * written through a symbolic link.
+ */
+#include "commands.h"
+#include "blame.h"
+#include "../tokenize/run-command.h"
+#include "../tokenize/sha1.h"
+#include "../tokenize/usage.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char html_usage[] =
+	"usage: tokstream html [-C DEST] [OPTIONS] OUTDIR [REV] [PATHSPEC...]\n"
+	"\n"
+	"    -C DEST               the token repository (default: the current directory)\n"
+	"    --source SRC          the original repository (default: the one DEST records)\n"
+	"    --by=author|commit|age   the colouring a page opens with (default: author)\n"
+	"    --commit-url TEMPLATE where a click on a token goes; %H is the original id\n"
+	"    -j N                  build pages with N processes\n"
+	"    -M, -C                passed to git blame: moved and copied tokens\n";
+
+static struct {
+	const char *by, *commit_url;
+	int jobs;
+} opt = { "author", NULL, 1 };
+
+/* ---- escaping ----------------------------------------------------------- */
+
+static void html_escape(struct strbuf *sb, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		switch (c) {
+		case '<': strbuf_addstr(sb, "&lt;"); break;
+		case '>': strbuf_addstr(sb, "&gt;"); break;
+		case '&': strbuf_addstr(sb, "&amp;"); break;
+		case '"': strbuf_addstr(sb, "&quot;"); break;
+		case '\'': strbuf_addstr(sb, "&#39;"); break;
+		case '\0': strbuf_addstr(sb, "&#xFFFD;"); break;
+		default:
+			if (c < 0x20 && c != '\t' && c != '\n')
+				strbuf_addf(sb, "&#x%X;", 0x2400 + c); /* the control picture */
+			else
+				strbuf_addch(sb, (char)c);
+		}
+	}
+}
+
+static void html_escape_str(struct strbuf *sb, const char *s)
+{
+	if (s)
+		html_escape(sb, s, strlen(s));
+}
+
+/* A JavaScript string literal that is also safe inside <script>. */
+static void js_string(struct strbuf *sb, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	strbuf_addch(sb, '"');
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			strbuf_addf(sb, "\\%c", *p);
+		else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&' || *p == 0x7f)
+			strbuf_addf(sb, "\\u%04x", *p);
+		else if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
+			strbuf_addf(sb, "\\u%04x", p[2] == 0xa8 ? 0x2028 : 0x2029);
+			p += 2;
+		} else
+			strbuf_addch(sb, (char)*p);
+	}
+	strbuf_addch(sb, '"');
+}
+
+/* ---- safe output paths ------------------------------------------------ */
+
+/* 0 when every component of a repository path is a plain name. */
+static int path_is_safe(const char *path)
+{
+	const char *p = path;
+
+	if (!*p || *p == '/')
+		return -1;
+	while (*p) {
+		size_t l = strcspn(p, "/");
+
+		if (l == 0 || (l == 1 && p[0] == '.') || (l == 2 && p[0] == '.' && p[1] == '.'))
+			return -1;
+		p += l;
+		if (*p == '/')
+			p++;
+		else
+			break;
+	}
+	return path[strlen(path) - 1] == '/' ? -1 : 0;
+}
+
+static const char *outdir;
+
+/* Creates the directories of rel under OUTDIR, never through a symlink. */
+static void make_dirs(const char *rel)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = rel, *slash;
+	struct stat st;
+
+	strbuf_addstr(&sb, outdir);
+	while ((slash = strchr(p, '/'))) {
+		strbuf_addch(&sb, '/');
+		strbuf_add(&sb, p, (size_t)(slash - p));
+		if (lstat(sb.buf, &st)) {
+			if (mkdir(sb.buf, 0755) && errno != EEXIST)
+				die_errno("cannot create '%s'", sb.buf);
+		} else if (S_ISLNK(st.st_mode) || !S_ISDIR(st.st_mode)) {
+			die("refusing to write through '%s': not a directory of our own", sb.buf);
+		}
+		p = slash + 1;
+	}
+	strbuf_release(&sb);
+}
+
+static void write_page(const char *rel, const struct strbuf *page)
+{
+	struct strbuf path = STRBUF_INIT, tmp = STRBUF_INIT;
+	int fd;
+
+	make_dirs(rel);
+	strbuf_addf(&path, "%s/%s", outdir, rel);
+	strbuf_addf(&tmp, "%s.tmp%ld", path.buf, (long)getpid());
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		die_errno("cannot write '%s'", tmp.buf);
+	if (write(fd, page->buf, page->len) != (ssize_t)page->len || close(fd))
+		die_errno("cannot write '%s'", tmp.buf);
+	/* rename() replaces a symlink itself, never what it points to */
+	if (rename(tmp.buf, path.buf))
+		die_errno("cannot rename '%s'", tmp.buf);
+	strbuf_release(&path);
+	strbuf_release(&tmp);
+}
+
+/* The page of a file: NAME.html (a file named "index" gets "index.file.html"). */
+static void page_name(const char *path, struct strbuf *out)
+{
+	const char *base = strrchr(path, '/');
+
+	strbuf_reset(out);
+	strbuf_addstr(out, path);
+	base = base ? base + 1 : path;
+	strbuf_addstr(out, strcmp(base, "index") ? ".html" : ".file.html");
+}
+
+/* "../" once per directory of path: the way back to OUTDIR. */
+static void up_path(const char *path, struct strbuf *out)
+{
+	const char *p;
+
+	strbuf_reset(out);
+	for (p = path; (p = strchr(p, '/')); p++)
+		strbuf_addstr(out, "../");
+}
+
+/* ---- the page ----------------------------------------------------------- */
+
+static const char page_css[] =
+	"body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#222;background:#fff}"
+	"header{padding:8px 16px;background:#f3f3f3;border-bottom:1px solid #ddd;position:sticky;top:0}"
+	"header a{color:#036}main{padding:0 16px 32px}"
+	"table.src{border-collapse:collapse;font:13px/1.35 ui-monospace,monospace}"
+	"table.src td{padding:0 8px;vertical-align:top;white-space:pre}"
+	"td.ln{color:#999;text-align:right;user-select:none}"
+	"span.t{cursor:pointer}body.hl span.t{opacity:.25}body.hl span.t.on{opacity:1;background:#ff06}"
+	"#tip{position:fixed;pointer-events:none;background:#222;color:#fff;padding:6px 8px;border-radius:4px;"
+	"font-size:12px;max-width:480px;white-space:normal;z-index:9}"
+	"table.legend td,table.idx td,table.idx th,table.fn td,table.fn th{padding:2px 8px;text-align:left}"
+	"table.legend tr{cursor:pointer}table.legend tr.on{background:#ff06}"
+	".sw{display:inline-block;width:12px;height:12px;border-radius:2px}"
+	"td.num{text-align:right}";
+
+/*
+ * The page's script: colours by author, commit or age (switchable),
+ * a tooltip with the commit on hover, a click to the commit's URL, and
+ * the legend, whose rows highlight their tokens.
+ */
+static const char page_js[] =
+	"(function(){"
+	"var P=['#1f77b4','#d62728','#2ca02c','#9467bd','#ff7f0e','#17becf','#8c564b','#e377c2',"
+	"'#7f7f7f','#bcbd22','#393b79','#637939','#8c6d31','#843c39','#7b4173','#3182bd','#e6550d',"
+	"'#31a354','#756bb1','#636363'];"
+	"var dyn=document.getElementById('dyn'),tip=document.getElementById('tip'),by=BY;"
+	"function groups(){var g={},order=[],i,k;for(i=0;i<C.length;i++){"
+	"k=by==='author'?C[i].a:C[i].id;if(!(k in g)){g[k]={key:k,n:0,c:[],t:C[i].t,label:by==='author'?C[i].a:C[i].id.slice(0,10)+' '+C[i].s};order.push(g[k]);}"
+	"g[k].n+=C[i].n;g[k].c.push(i);}order.sort(function(x,y){return y.n-x.n;});return order;}"
+	"function colour(gs){var css='',lo=Infinity,hi=-Infinity,i,j;"
+	"for(i=0;i<C.length;i++){lo=Math.min(lo,C[i].t);hi=Math.max(hi,C[i].t);}"
+	"for(i=0;i<gs.length;i++){for(j=0;j<gs[i].c.length;j++){var k=gs[i].c[j],col;"
+	"if(by==='age'){var f=hi>lo?(C[k].t-lo)/(hi-lo):1;col='hsl('+Math.round(240-240*f)+',70%,40%)';}"
+	"else col=P[i%P.length];C[k].col=col;css+='.c'+k+'{color:'+col+'}';}}dyn.textContent=css;}"
+	"function legend(gs){var tb=document.getElementById('legend-rows'),total=0,i;tb.textContent='';"
+	"for(i=0;i<gs.length;i++)total+=gs[i].n;"
+	"gs.forEach(function(g){var tr=document.createElement('tr'),td;"
+	"td=document.createElement('td');var sw=document.createElement('span');sw.className='sw';sw.style.background=C[g.c[0]].col;td.appendChild(sw);tr.appendChild(td);"
+	"td=document.createElement('td');td.textContent=g.label;tr.appendChild(td);"
+	"td=document.createElement('td');td.className='num';td.textContent=g.n;tr.appendChild(td);"
+	"td=document.createElement('td');td.className='num';td.textContent=(100*g.n/(total||1)).toFixed(1)+'%';tr.appendChild(td);"
+	"tr.dataset.c=g.c.join(' ');tr.addEventListener('mouseenter',function(){hl(tr,false);});"
+	"tr.addEventListener('mouseleave',function(){if(!pinned)hl(null,false);});"
+	"tr.addEventListener('click',function(){pinned=pinned===tr?null:tr;hl(pinned,true);});tb.appendChild(tr);});}"
+	"var pinned=null;"
+	"function hl(tr,force){var on=document.querySelectorAll('span.t.on'),i;for(i=0;i<on.length;i++)on[i].classList.remove('on');"
+	"var rows=document.querySelectorAll('#legend-rows tr');for(i=0;i<rows.length;i++)rows[i].classList.toggle('on',rows[i]===tr);"
+	"if(!tr){document.body.classList.remove('hl');return;}"
+	"tr.dataset.c.split(' ').forEach(function(k){var s=document.querySelectorAll('span.c'+k);for(var j=0;j<s.length;j++)s[j].classList.add('on');});"
+	"document.body.classList.add('hl');}"
+	"function apply(){var gs=groups();colour(gs);legend(gs);pinned=null;hl(null);"
+	"var b=document.querySelectorAll('#by button');for(var i=0;i<b.length;i++)b[i].disabled=b[i].value===by;}"
+	"document.getElementById('by').addEventListener('click',function(e){if(e.target.value){by=e.target.value;apply();}});"
+	"function commitOf(el){var m=el.className.match(/\\bc(\\d+)\\b/);return m?C[+m[1]]:null;}"
+	"var code=document.getElementById('code');"
+	"code.addEventListener('mouseover',function(e){var c=e.target.classList.contains('t')&&commitOf(e.target);if(!c){tip.hidden=true;return;}"
+	"tip.textContent='';[c.s,c.a+'  '+c.d,c.id].forEach(function(l,i){var d=document.createElement('div');d.textContent=l;if(!i)d.style.fontWeight='bold';tip.appendChild(d);});"
+	"tip.hidden=false;tip.style.left=Math.min(e.clientX+12,innerWidth-490)+'px';tip.style.top=(e.clientY+16)+'px';});"
+	"code.addEventListener('mouseout',function(e){if(e.target.classList.contains('t'))tip.hidden=true;});"
+	"code.addEventListener('click',function(e){var c=e.target.classList.contains('t')&&commitOf(e.target);"
+	"if(c&&URLT)location.href=URLT.split('%H').join(encodeURIComponent(c.id));});"
+	"apply();})();";
+
+static void add_header(struct strbuf *pg, const char *title, const char *up)
+{
+	strbuf_addstr(pg, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		      "<meta name=\"viewport\" content=\"width=device-width\"><title>");
+	html_escape_str(pg, title);
+	strbuf_addstr(pg, " - tokstream</title><style>");
+	strbuf_addstr(pg, page_css);
+	strbuf_addstr(pg, "</style><style id=\"dyn\"></style></head><body><header><a href=\"");
+	strbuf_addstr(pg, up);
+	strbuf_addstr(pg, "index.html\">top</a>");
+}
+
+/* Breadcrumbs: each directory of path links to its index. */
+static void add_crumbs(struct strbuf *pg, const char *path, int is_dir)
+{
+	const char *p = path, *slash;
+	int depth = 0, d;
+
+	for (slash = path; (slash = strchr(slash, '/')); slash++)
+		depth++;
+	while ((slash = strchr(p, '/'))) {
+		strbuf_addstr(pg, " / <a href=\"");
+		for (d = 1; d < depth + (is_dir ? 1 : 0); d++)
+			strbuf_addstr(pg, "../");
+		strbuf_addstr(pg, "index.html\">");
+		html_escape(pg, p, (size_t)(slash - p));
+		strbuf_addstr(pg, "</a>");
+		depth--;
+		p = slash + 1;
+	}
+	strbuf_addstr(pg, " / <b>");
+	html_escape_str(pg, p);
+	strbuf_addstr(pg, "</b>");
+}
+
+struct owner {
+	char *author;
+	size_t tokens;
+};
+
+struct owners {
+	struct owner *v;
+	size_t nr, alloc, total;
+};
+
+static void owners_add(struct owners *o, const char *author, size_t n)
+{
+	size_t i;
+
+	o->total += n;
+	for (i = 0; i < o->nr; i++)
+		if (!strcmp(o->v[i].author, author)) {
+			o->v[i].tokens += n;
+			return;
+		}
+	ALLOC_GROW(o->v, o->nr + 1, o->alloc);
+	o->v[o->nr].author = xstrdup(author);
+	o->v[o->nr].tokens = n;
+	o->nr++;
+}
+
+static int cmp_owner(const void *a, const void *b)
+{
+	const struct owner *x = a, *y = b;
+
+	return x->tokens < y->tokens ? 1 : x->tokens > y->tokens ? -1 : strcmp(x->author, y->author);
+}
+
+static void owners_release(struct owners *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nr; i++)
+		free(o->v[i].author);
+	free(o->v);
+	memset(o, 0, sizeof(*o));
+}
+
+/* "Alice 60.0%, Bob 40.0%" for the top n. */
+static void add_top_owners(struct strbuf *pg, struct owners *o, size_t n)
+{
+	size_t i;
+
+	qsort(o->v, o->nr, sizeof(*o->v), cmp_owner);
+	for (i = 0; i < o->nr && i < n; i++) {
+		if (i)
+			strbuf_addstr(pg, ", ");
+		html_escape_str(pg, o->v[i].author);
+		strbuf_addf(pg, " %.1f%%", 100.0 * (double)o->v[i].tokens / (double)(o->total ? o->total : 1));
+	}
+}
+
+static int is_keyword_before_paren(const char *s, size_t n)
+{
+	static const char *const kw[] = {
+		"if", "for", "while", "switch", "catch", "return", "sizeof", "do", "else",
+		"foreach", "using", "lock", "fixed", "synchronized", "elif", "with", "match", NULL
+	};
+	size_t i;
+
+	for (i = 0; kw[i]; i++)
+		if (strlen(kw[i]) == n && !memcmp(kw[i], s, n))
+			return 1;
+	return 0;
+}
+
+/*
+ * Functions, for languages with braces or `def`: a name, then (...), then
+ * a `{` before any `;` opens a body that runs to its matching `}`; for
+ * Python, `def NAME` runs to the next token at or left of its column.
+ */
+static void add_functions(struct strbuf *pg, struct blame_result *res)
+{
+	const char *src = res->content.buf;
+	struct token_pos *t = res->toks;
+	size_t n = res->nr_toks, i, found = 0;
+	int python = !strcmp(res->lang->name, "python");
+
+	for (i = 0; i + 1 < n; i++) {
+		size_t name = i, body, end, k;
+		struct owners o = { NULL, 0, 0, 0 };
+
+		if (python) {
+			if (!(t[i].len == 3 && !memcmp(src + t[i].start, "def", 3) && t[i + 1].cls == TOKEN_WORD))
+				continue;
+			name = i + 1;
+			for (end = i + 2; end < n && !(t[end].line > t[i].line && t[end].col <= t[i].col); end++)
+				;
+			body = i;
+		} else {
+			int depth = 0;
+
+			if (t[i].cls != TOKEN_WORD || t[i + 1].len != 1 || src[t[i + 1].start] != '(' ||
+			    is_keyword_before_paren(src + t[i].start, t[i].len))
+				continue;
+			for (k = i + 1; k < n; k++) {
+				char c = t[k].len == 1 ? src[t[k].start] : 0;
+
+				if (c == '(')
+					depth++;
+				else if (c == ')' && --depth == 0)
+					break;
+			}
+			for (k++; k < n && k < i + 64; k++) {
+				char c = t[k].len == 1 ? src[t[k].start] : 0;
+
+				if (c == '{' || c == ';' || c == '}' || c == '=')
+					break;
+			}
+			if (k >= n || t[k].len != 1 || src[t[k].start] != '{')
+				continue;
+			body = k;
+			for (depth = 0, end = k; end < n; end++) {
+				char c = t[end].len == 1 ? src[t[end].start] : 0;
+
+				if (c == '{')
+					depth++;
+				else if (c == '}' && --depth == 0)
+					break;
+			}
+			if (end < n)
+				end++;
+		}
+		if (!found++)
+			strbuf_addstr(pg, "<h2>Functions</h2><table class=\"fn\"><tr><th>function</th>"
+				      "<th>line</th><th>tokens</th><th>owners</th></tr>");
+		for (k = name; k < end; k++)
+			owners_add(&o, t[k].commit->author ? t[k].commit->author : "", 1);
+		strbuf_addstr(pg, "<tr><td>");
+		html_escape(pg, src + t[name].start, t[name].len);
+		strbuf_addf(pg, "</td><td class=\"num\"><a href=\"#L%zu\">%zu</a></td><td class=\"num\">%zu</td><td>",
+			    t[name].line, t[name].line, end - name);
+		add_top_owners(pg, &o, 3);
+		strbuf_addstr(pg, "</td></tr>");
+		owners_release(&o);
+		(void)body;
+		i = end > i + 1 ? end - 1 : i;
+	}
+	if (found)
+		strbuf_addstr(pg, "</table>");
+}
+
+static void format_day(long long t, char *buf, size_t size)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&tt, &tm);
+	strftime(buf, size, "%Y-%m-%d", &tm);
+}
+
+static void build_page(struct blame_result *res, const char *path, struct strbuf *pg)
+{
+	struct strbuf up = STRBUF_INIT;
+	const char *s = res->content.buf;
+	size_t len = res->content.len, pos = 0, t = 0, line = 1, i;
+
+
+	up_path(path, &up);
+	add_header(pg, path, up.buf);
+	add_crumbs(pg, path, 0);
+	strbuf_addstr(pg, " <span id=\"by\">colour by <button value=\"author\">author</button>"
+		      "<button value=\"commit\">commit</button><button value=\"age\">age</button></span>"
+		      "</header><div id=\"tip\" hidden></div><main>");
+	strbuf_addf(pg, "<p>%zu tokens, %zu commits</p>", res->nr_toks, res->commits.nr);
+	strbuf_addstr(pg, "<table class=\"src\" id=\"code\">");
+	for (i = 0; i < res->commits.nr; i++)
+		res->commits.v[i]->group = (int)i;
+	while (pos < len || (pos == 0 && len == 0)) {
+		const char *eol = memchr(s + pos, '\n', len - pos);
+		size_t end = eol ? (size_t)(eol - s) : len, p = pos;
+
+		strbuf_addf(pg, "<tr id=\"L%zu\"><td class=\"ln\">%zu</td><td>", line, line);
+		while (p < end) {
+			struct token_pos *tp = t < res->nr_toks ? &res->toks[t] : NULL;
+
+			if (tp && tp->start + tp->len <= p) {
+				t++;
+			} else if (tp && tp->start <= p) {
+				/* a token that spans lines (a comment, a raw string) goes on below */
+				size_t tend = tp->start + tp->len, stop = tend < end ? tend : end;
+
+				strbuf_addf(pg, "<span class=\"t c%d\">", tp->commit->group);
+				html_escape(pg, s + p, stop - p);
+				strbuf_addstr(pg, "</span>");
+				p = stop;
+				if (tend <= end)
+					t++;
+			} else {
+				size_t next = tp && tp->start < end ? tp->start : end;
+
+				html_escape(pg, s + p, next - p);
+				p = next;
+			}
+		}
+		strbuf_addstr(pg, "</td></tr>\n");
+		if (!eol)
+			break;
+		pos = end + 1;
+		line++;
+	}
+	strbuf_addstr(pg, "</table><h2>Contributors</h2><table class=\"legend\"><tbody id=\"legend-rows\">"
+		      "</tbody></table>");
+	add_functions(pg, res);
+	strbuf_addstr(pg, "</main><script>var C=[");
+	for (i = 0; i < res->commits.nr; i++) {
+		struct commit_info *c = res->commits.v[i];
+		char day[16];
+
+		format_day(c->author_time, day, sizeof(day));
+		strbuf_addstr(pg, i ? ",\n{id:" : "\n{id:");
+		js_string(pg, c->orig);
+		strbuf_addstr(pg, ",a:");
+		js_string(pg, c->author);
+		strbuf_addstr(pg, ",d:");
+		js_string(pg, day);
+		strbuf_addf(pg, ",t:%lld,n:%zu,s:", c->author_time, c->tokens);
+		js_string(pg, c->summary);
+		strbuf_addstr(pg, "}");
+	}
+	strbuf_addstr(pg, "];\nvar BY=");
+	js_string(pg, opt.by);
+	strbuf_addstr(pg, ",URLT=");
+	if (opt.commit_url)
+		js_string(pg, opt.commit_url);
+	else
+		strbuf_addstr(pg, "null");
+	strbuf_addstr(pg, ";\n");
+	strbuf_addstr(pg, page_js);
+	strbuf_addstr(pg, "</script></body></html>\n");
+	strbuf_release(&up);
+}
+
+/* ---- the site: files, directory indexes, the cache of what is built ---- */
+
+/*
+ * What each page was built from, so that a re-run rebuilds only pages
+ * whose file changed: OUTDIR/.tokstream/pages, one line per file:
+ * KEY TAB PATH TAB TOKENS TAB AUTHOR=N ... (authors %-escaped).
+ */
+struct file_entry {
+	char *path;
+	char key[41];
+	struct owners owners;
+	int fresh;           /* to be rebuilt in this run */
+	int built;           /* rebuilt: a worker sent its cache line */
+};
+
+static struct file_entry *files;
+static size_t nr_files, alloc_files;
+
+static void pct_escape(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c <= ' ' || c == '%' || c == '=' || c == 0x7f)
+			strbuf_addf(sb, "%%%02X", c);
+		else
+			strbuf_addch(sb, (char)c);
+	}
+}
+
+static char *pct_unescape(const char *s, size_t n)
+{
+	char *out = xmalloc(n + 1), *d = out;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '%' && i + 2 < n + 1 && i + 2 <= n) {
+			unsigned v;
+
+			if (sscanf(s + i + 1, "%2X", &v) == 1) {
+				*d++ = (char)v;
+				i += 2;
+				continue;
+			}
+		}
+		*d++ = s[i];
+	}
+	*d = '\0';
+	return out;
+}
+
+static void entry_line(struct strbuf *sb, struct file_entry *f)
+{
+	size_t i;
+
+	strbuf_addf(sb, "%s\t", f->key);
+	pct_escape(sb, f->path);
+	strbuf_addf(sb, "\t%zu", f->owners.total);
+	for (i = 0; i < f->owners.nr; i++) {
+		strbuf_addch(sb, '\t');
+		pct_escape(sb, f->owners.v[i].author);
+		strbuf_addf(sb, "=%zu", f->owners.v[i].tokens);
+	}
+	strbuf_addch(sb, '\n');
+}
+
+/* Reads cache lines into a lookup of path -> (key, owners). */
+static void parse_entry(char *line, struct file_entry *f)
+{
+	char *field[256];
+	size_t nf = 0, i;
+	char *p = line;
+
+	memset(f, 0, sizeof(*f));
+	while (nf < 256) {
+		field[nf++] = p;
+		p = strchr(p, '\t');
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	if (nf < 3 || strlen(field[0]) != 40)
+		return;
+	memcpy(f->key, field[0], 41);
+	f->path = pct_unescape(field[1], strlen(field[1]));
+	for (i = 3; i < nf; i++) {
+		char *eq = strrchr(field[i], '=');
+		char *author;
+
+		if (!eq)
+			continue;
+		author = pct_unescape(field[i], (size_t)(eq - field[i]));
+		owners_add(&f->owners, author, (size_t)strtoul(eq + 1, NULL, 10));
+		free(author);
+	}
+}
+
+/* The key of a page: what the file's blame depends on. */
+static void page_key(struct blame_ctx *ctx, const char *path, char *key)
+{
+	const char *argv[] = { "git", "rev-list", "-1", ctx->token, "--", path, NULL };
+	struct strbuf out = STRBUF_INIT, all = STRBUF_INIT;
+	unsigned char h[20];
+	int i;
+	static const char hex[] = "0123456789abcdef";
+
+	run_capture(argv, ctx->gitdir.buf, &out);
+	strbuf_addf(&all, "v1 %s %s %s", out.buf, opt.by, opt.commit_url ? opt.commit_url : "");
+	for (i = 0; i < ctx->nr_extra; i++)
+		strbuf_addf(&all, " %s", ctx->extra[i]);
+	git_blob_oid(all.buf, all.len, h);
+	for (i = 0; i < 20; i++) {
+		key[2 * i] = hex[h[i] >> 4];
+		key[2 * i + 1] = hex[h[i] & 15];
+	}
+	key[40] = '\0';
+	strbuf_release(&out);
+	strbuf_release(&all);
+}
+
+static void build_file(struct blame_ctx *ctx, struct file_entry *f, struct strbuf *cache_out)
+{
+	struct blame_result res;
+	struct strbuf pg = STRBUF_INIT, name = STRBUF_INIT;
+	const char *err;
+	size_t i;
+
+	if (blame_file(ctx, f->path, &res, &err)) {
+		if (res.lang && res.lang != &language_none)
+			warning("'%s': %s; no page", f->path, err);
+		blame_result_release(&res);
+		return;
+	}
+	build_page(&res, f->path, &pg);
+	page_name(f->path, &name);
+	write_page(name.buf, &pg);
+	owners_release(&f->owners);
+	for (i = 0; i < res.commits.nr; i++)
+		owners_add(&f->owners, res.commits.v[i]->author ? res.commits.v[i]->author : "",
+			   res.commits.v[i]->tokens);
+	entry_line(cache_out, f);
+	blame_result_release(&res);
+	strbuf_release(&pg);
+	strbuf_release(&name);
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(((const struct file_entry *)a)->path, ((const struct file_entry *)b)->path);
+}
+
+/* Writes DIR/index.html for every directory, from the files' owners. */
+static void build_indexes(void)
+{
+	struct strbuf dirs = STRBUF_INIT;
+	size_t i, j;
+	char **dirv = NULL;
+	size_t nd = 0, ad = 0;
+
+	/* every directory that holds a page, the top one ("") included */
+	ALLOC_GROW(dirv, nd + 1, ad);
+	dirv[nd++] = xstrdup("");
+	for (i = 0; i < nr_files; i++) {
+		const char *p = files[i].path, *slash;
+
+		for (slash = p; (slash = strchr(slash, '/')); slash++) {
+			size_t l = (size_t)(slash - p), k;
+			int have = 0;
+
+			for (k = 0; k < nd && !have; k++)
+				have = strlen(dirv[k]) == l && !strncmp(dirv[k], p, l);
+			if (!have) {
+				ALLOC_GROW(dirv, nd + 1, ad);
+				dirv[nd] = xmalloc(l + 1);
+				memcpy(dirv[nd], p, l);
+				dirv[nd][l] = '\0';
+				nd++;
+			}
+		}
+	}
+	for (j = 0; j < nd; j++) {
+		const char *d = dirv[j];
+		size_t dl = strlen(d), k;
+		struct strbuf pg = STRBUF_INIT, up = STRBUF_INIT, rel = STRBUF_INIT, name = STRBUF_INIT;
+		struct owners total = { NULL, 0, 0, 0 };
+
+		strbuf_addf(&rel, "%s%sindex.html", d, dl ? "/" : "");
+		up_path(rel.buf, &up);
+		add_header(&pg, dl ? d : "tokens", up.buf);
+		if (dl)
+			add_crumbs(&pg, d, 1);
+		strbuf_addstr(&pg, "</header><main><table class=\"idx\"><tr><th>name</th><th>tokens</th>"
+			      "<th>contributors</th><th>top contributors</th></tr>");
+		/* subdirectories, then files */
+		for (k = 0; k < nd; k++) {
+			const char *sd = dirv[k];
+			struct owners o = { NULL, 0, 0, 0 };
+			size_t m;
+
+			if (!*sd || strncmp(sd, d, dl) || (dl && sd[dl] != '/') ||
+			    strchr(sd + dl + (dl ? 1 : 0), '/'))
+				continue;
+			for (m = 0; m < nr_files; m++) {
+				size_t sl = strlen(sd), x;
+
+				if (strncmp(files[m].path, sd, sl) || files[m].path[sl] != '/')
+					continue;
+				for (x = 0; x < files[m].owners.nr; x++)
+					owners_add(&o, files[m].owners.v[x].author, files[m].owners.v[x].tokens);
+			}
+			strbuf_addstr(&pg, "<tr><td><a href=\"");
+			html_escape_str(&pg, sd + dl + (dl ? 1 : 0));
+			strbuf_addstr(&pg, "/index.html\">");
+			html_escape_str(&pg, sd + dl + (dl ? 1 : 0));
+			strbuf_addf(&pg, "/</a></td><td class=\"num\">%zu</td><td class=\"num\">%zu</td><td>",
+				    o.total, o.nr);
+			add_top_owners(&pg, &o, 3);
+			strbuf_addstr(&pg, "</td></tr>");
+			owners_release(&o);
+		}
+		for (k = 0; k < nr_files; k++) {
+			const char *p = files[k].path, *base;
+			size_t x;
+
+			if (strncmp(p, d, dl) || (dl && p[dl] != '/'))
+				continue;
+			base = p + dl + (dl ? 1 : 0);
+			if (strchr(base, '/'))
+				continue;
+			for (x = 0; x < files[k].owners.nr; x++)
+				owners_add(&total, files[k].owners.v[x].author, files[k].owners.v[x].tokens);
+			page_name(base, &name);
+			strbuf_addstr(&pg, "<tr><td><a href=\"");
+			html_escape_str(&pg, name.buf);
+			strbuf_addstr(&pg, "\">");
+			html_escape_str(&pg, base);
+			strbuf_addf(&pg, "</a></td><td class=\"num\">%zu</td><td class=\"num\">%zu</td><td>",
+				    files[k].owners.total, files[k].owners.nr);
+			add_top_owners(&pg, &files[k].owners, 3);
+			strbuf_addstr(&pg, "</td></tr>");
+		}
+		strbuf_addstr(&pg, "</table></main></body></html>\n");
+		write_page(rel.buf, &pg);
+		owners_release(&total);
+		strbuf_release(&pg);
+		strbuf_release(&up);
+		strbuf_release(&rel);
+		strbuf_release(&name);
+	}
+	for (j = 0; j < nd; j++)
+		free(dirv[j]);
+	free(dirv);
+	strbuf_release(&dirs);
+}
+
+int cmd_html(int argc, char **argv)
+{
+	const char *dest = ".", *source = NULL, *rev = "HEAD", *extra[4];
+	const char **pathspec;
+	int nr_extra = 0, nr_pathspec = 0, i, w;
+	struct blame_ctx ctx;
+	struct strbuf out = STRBUF_INIT, cache = STRBUF_INIT, cache_path = STRBUF_INIT, sb = STRBUF_INIT;
+	struct file_entry *old = NULL;
+	size_t nr_old = 0, alloc_old = 0, k;
+	struct stat st;
+	char *p;
+
+	pathspec = xcalloc((size_t)argc + 8, sizeof(*pathspec));
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-C") && i + 1 < argc)
+			dest = argv[++i];
+		else if (!strcmp(a, "--source") && i + 1 < argc)
+			source = argv[++i];
+		else if (!strncmp(a, "--source=", 9))
+			source = a + 9;
+		else if (!strncmp(a, "--by=", 5) && (!strcmp(a + 5, "author") || !strcmp(a + 5, "commit") ||
+						   !strcmp(a + 5, "age")))
+			opt.by = a + 5;
+		else if (!strncmp(a, "--commit-url=", 13))
+			opt.commit_url = a + 13;
+		else if (!strcmp(a, "--commit-url") && i + 1 < argc)
+			opt.commit_url = argv[++i];
+		else if (!strcmp(a, "-j") && i + 1 < argc)
+			opt.jobs = atoi(argv[++i]);
+		else if (!strncmp(a, "-j", 2) && a[2])
+			opt.jobs = atoi(a + 2);
+		else if ((!strcmp(a, "-M") || !strcmp(a, "-C")) && nr_extra < 3)
+			extra[nr_extra++] = a;
+		else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(html_usage, stdout);
+			return 0;
+		} else if (!strcmp(a, "--")) {
+			i++;
+			break;
+		} else
+			usage_die(html_usage, "unknown option '%s'", a);
+	}
+	if (opt.jobs < 1 || opt.jobs > 256)
+		usage_die(html_usage, "-j takes a number from 1 to 256");
+	if (i >= argc)
+		usage_die(html_usage, "no OUTDIR given");
+	outdir = argv[i++];
+	if (i < argc)
+		rev = argv[i++];
+	for (; i < argc; i++)
+		pathspec[nr_pathspec++] = argv[i];
+	blame_open(&ctx, dest, source, rev);
+	for (i = 0; i < nr_extra; i++)
+		ctx.extra[i] = extra[i];
+	ctx.nr_extra = nr_extra;
+
+	if (lstat(outdir, &st)) {
+		if (mkdir(outdir, 0755))
+			die_errno("cannot create '%s'", outdir);
+	} else if (!S_ISDIR(st.st_mode)) {
+		die("'%s' is not a directory", outdir);
+	}
+	strbuf_addf(&cache_path, "%s/.tokstream", outdir);
+	if (mkdir(cache_path.buf, 0755) && errno != EEXIST)
+		die_errno("cannot create '%s'", cache_path.buf);
+	strbuf_addstr(&cache_path, "/pages");
+	{
+		FILE *f = fopen(cache_path.buf, "r");
+		char *line = NULL;
+		size_t cap = 0;
+		ssize_t n;
+
+		while (f && (n = getline(&line, &cap, f)) > 0) {
+			if (line[n - 1] == '\n')
+				line[n - 1] = '\0';
+			ALLOC_GROW(old, nr_old + 1, alloc_old);
+			parse_entry(line, &old[nr_old]);
+			if (old[nr_old].path)
+				nr_old++;
+		}
+		if (f)
+			fclose(f);
+		free(line);
+	}
+
+	/* the files at REV */
+	{
+		const char **ls = xcalloc((size_t)nr_pathspec + 8, sizeof(*ls));
+		int n = 0;
+
+		ls[n++] = "git";
+		ls[n++] = "ls-tree";
+		ls[n++] = "-r";
+		ls[n++] = "-z";
+		ls[n++] = "--name-only";
+		ls[n++] = ctx.orig;
+		ls[n++] = "--";
+		for (i = 0; i < nr_pathspec; i++)
+			ls[n++] = pathspec[i];
+		if (run_capture(ls, ctx.src.buf, &out))
+			die("git ls-tree failed in '%s'", ctx.src.buf);
+		free(ls);
+	}
+	for (p = out.buf; p < out.buf + out.len; p += strlen(p) + 1) {
+		const struct language *lang = language_for_path(p);
+
+		if (lang == &language_none)
+			continue;
+		if (path_is_safe(p)) {
+			warning("'%s': a path that could leave OUTDIR; skipped", p);
+			continue;
+		}
+		ALLOC_GROW(files, nr_files + 1, alloc_files);
+		memset(&files[nr_files], 0, sizeof(*files));
+		files[nr_files].path = xstrdup(p);
+		nr_files++;
+	}
+	qsort(files, nr_files, sizeof(*files), cmp_path);
+
+	/* which pages must be built again */
+	for (k = 0; k < nr_files; k++) {
+		struct file_entry *f = &files[k];
+		size_t m;
+
+		page_key(&ctx, f->path, f->key);
+		f->fresh = 1;
+		for (m = 0; m < nr_old; m++)
+			if (!strcmp(old[m].path, f->path) && !strcmp(old[m].key, f->key)) {
+				strbuf_reset(&sb);
+				page_name(f->path, &sb);
+				{
+					struct strbuf full = STRBUF_INIT;
+
+					strbuf_addf(&full, "%s/%s", outdir, sb.buf);
+					if (!lstat(full.buf, &st) && S_ISREG(st.st_mode)) {
+						f->owners = old[m].owners;
+						memset(&old[m].owners, 0, sizeof(old[m].owners));
+						f->fresh = 0;
+					}
+					strbuf_release(&full);
+				}
+				break;
+			}
+	}
+
+	/* N workers, each its share of the pages; their cache lines come back in files */
+	{
+		pid_t *pids = xcalloc((size_t)opt.jobs, sizeof(*pids));
+		struct strbuf part = STRBUF_INIT;
+
+		fflush(NULL);
+		for (w = 0; w < opt.jobs; w++) {
+			pids[w] = opt.jobs > 1 ? fork() : 0;
+			if (pids[w] < 0)
+				die_errno("fork");
+			if (pids[w] == 0) {
+				struct strbuf lines = STRBUF_INIT;
+				struct strbuf ppath = STRBUF_INIT;
+				FILE *f;
+
+				for (k = (size_t)w; k < nr_files; k += (size_t)opt.jobs)
+					if (files[k].fresh)
+						build_file(&ctx, &files[k], &lines);
+				strbuf_addf(&ppath, "%s.%d", cache_path.buf, w);
+				f = fopen(ppath.buf, "w");
+				if (!f || fwrite(lines.buf, 1, lines.len, f) != lines.len || fclose(f))
+					die_errno("cannot write '%s'", ppath.buf);
+				if (opt.jobs > 1)
+					_exit(0);
+				strbuf_release(&lines);
+				strbuf_release(&ppath);
+			}
+		}
+		for (w = 0; w < opt.jobs && opt.jobs > 1; w++) {
+			int status;
+
+			if (waitpid(pids[w], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+				die("a worker building pages failed");
+		}
+		/* what the workers learnt of the files they built */
+		for (w = 0; w < opt.jobs; w++) {
+			FILE *f;
+			char *line = NULL;
+			size_t cap = 0;
+			ssize_t n;
+
+			strbuf_reset(&part);
+			strbuf_addf(&part, "%s.%d", cache_path.buf, w);
+			f = fopen(part.buf, "r");
+			while (f && (n = getline(&line, &cap, f)) > 0) {
+				struct file_entry e;
+				size_t m;
+
+				if (line[n - 1] == '\n')
+					line[n - 1] = '\0';
+				parse_entry(line, &e);
+				for (m = 0; e.path && m < nr_files; m++)
+					if (!strcmp(files[m].path, e.path)) {
+						owners_release(&files[m].owners);
+						files[m].built = 1;
+						files[m].owners = e.owners;
+						memset(&e.owners, 0, sizeof(e.owners));
+					}
+				owners_release(&e.owners);
+				free(e.path);
+			}
+			if (f)
+				fclose(f);
+			free(line);
+			unlink(part.buf);
+		}
+		free(pids);
+		strbuf_release(&part);
+	}
+
+	/* files no lexer claims have no page and no entry */
+	for (k = 0; k < nr_files;) {
+		if (files[k].fresh && !files[k].built) {
+			owners_release(&files[k].owners);
+			free(files[k].path);
+			memmove(&files[k], &files[k + 1], (nr_files - k - 1) * sizeof(*files));
+			nr_files--;
+		} else {
+			k++;
+		}
+	}
+	build_indexes();
+	for (k = 0; k < nr_files; k++)
+		entry_line(&cache, &files[k]);
+	{
+		struct strbuf rel = STRBUF_INIT;
+
+		strbuf_addstr(&rel, ".tokstream/pages");
+		write_page(rel.buf, &cache);
+		strbuf_release(&rel);
+	}
+	return 0;
+}
