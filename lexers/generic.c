@@ -208,6 +208,8 @@ static size_t match_comment(const struct generic_index *ix, const unsigned char 
 	if ((ix->kind[(unsigned char)gc->open[ol - 1]] & K_WORD) && p + ol < n &&
 	    (ix->kind[s[p + ol]] & K_WORD))
 		return 0;
+	if ((f & GC_FILE_START) && p > 0)
+		return 0;
 	if ((f & GC_COLUMN0) && p > 0 && s[p - 1] != '\n')
 		return 0;
 	if ((f & GC_LINE_START) && !at_line_start(ix, s, p))
@@ -267,6 +269,46 @@ static size_t match_string(const struct generic_index *ix, const struct lexer_st
 		q++;
 	}
 	return n;
+}
+
+/*
+ * The end of the regular expression whose '/' is at p, or 0 when this '/'
+ * is division: after an operand, or with no closing '/' on its line.
+ */
+static size_t scan_regex(const struct lexer_state *ls, size_t p)
+{
+	const unsigned char *s = ls->src;
+	size_t n = ls->len, q = p + 1;
+	int in_class = 0;
+
+	if (ls->prev == TOKEN_WORD || ls->prev == TOKEN_NUMBER || ls->prev == TOKEN_STRING)
+		return 0;
+	if (ls->prev == TOKEN_PUNCT && ls->prev_len &&
+	    (s[ls->prev_start + ls->prev_len - 1] == ')' || s[ls->prev_start + ls->prev_len - 1] == ']'))
+		return 0;
+	while (q < n) {
+		unsigned char c = s[q];
+
+		if (c == '\n' || (c == '\r' && q + 1 < n && s[q + 1] == '\n'))
+			return 0;
+		if (c == '\\' && q + 1 < n && s[q + 1] != '\n' && s[q + 1] != '\r') {
+			q += 2;
+			continue;
+		}
+		if (c == '[' && !in_class) {
+			in_class = 1;
+			if (q + 1 < n && s[q + 1] == '^')
+				q++;
+			if (q + 1 < n && s[q + 1] == ']')
+				q++;
+		} else if (c == ']') {
+			in_class = 0;
+		} else if (c == '/' && !in_class) {
+			return q + 1;
+		}
+		q++;
+	}
+	return 0;
 }
 
 /* A word or number from p, whose byte is a word byte. */
@@ -341,6 +383,10 @@ static int generic_next(struct lexer_state *ls, struct token *tok)
 				cls = TOKEN_STRING;
 				goto done;
 			}
+	}
+	if (c == '/' && (syn->flags & GEN_SLASH_REGEX) && (e = scan_regex(ls, p))) {
+		cls = TOKEN_STRING;
+		goto done;
 	}
 	if (c == '\\' && (syn->flags & GEN_BACKSLASH_ESCAPE)) {
 		e = p + 1;
@@ -423,9 +469,10 @@ const struct generic_syntax syntax_tcl = {
 /*
  * Ruby.  "=begin" at the start of a line up to the line of "=end" is one
  * comment.  "@ivar", "$global" and "empty?"/"save!" are words.  Strings end
- * at the end of their line when unterminated (heredocs, %w() and regular
- * expressions are not known, and a quote in them must not swallow the
- * file); "#{...}" nested in a string is part of it.
+ * at the end of their line when unterminated (heredocs and %w() are not
+ * known, and a quote in them must not swallow the file); "#{...}" nested
+ * in a string is part of it.  "/re/" where an operand may start is a
+ * regular expression.
  */
 const struct generic_syntax syntax_ruby = {
 	.name = "ruby",
@@ -436,12 +483,16 @@ const struct generic_syntax syntax_ruby = {
 		"... .. :: -> => += -= *= /= %= |= &= ^= &.",
 	.word_chars = "@$",
 	.word_suffix = "?!",
+	.flags = GEN_SLASH_REGEX,
 };
 
-/* Lua: "--" comments, "--[[ ]]"/"--[==[ ]==]" long comments, "[[ ]]" long strings. */
+/*
+ * Lua: "--" comments, "--[[ ]]"/"--[==[ ]==]" long comments, "[[ ]]" long
+ * strings, and a first line starting with '#' ("#!") as a comment.
+ */
 const struct generic_syntax syntax_lua = {
 	.name = "lua",
-	.comments = { { "--", NULL, GC_LONG_BRACKET } },
+	.comments = { { "--", NULL, GC_LONG_BRACKET }, { "#", NULL, GC_FILE_START } },
 	.strings = { { "\"", NULL, GS_BACKSLASH }, { "'", NULL, GS_BACKSLASH } },
 	.operators = "== ~= <= >= ... .. :: // << >>",
 	.flags = GEN_LONG_BRACKETS,
@@ -547,8 +598,8 @@ const struct generic_syntax syntax_asm = {
 };
 
 /*
- * awk.  "$1" and "$NF" are words.  Regular expressions are not known (a
- * '#' in one starts a comment); "\x" is one token, so "/\"/" opens no string.
+ * awk.  "$1" and "$NF" are words; "/re/" where an operand may start is a
+ * regular expression; outside strings "\x" is one token.
  */
 const struct generic_syntax syntax_awk = {
 	.name = "awk",
@@ -556,7 +607,7 @@ const struct generic_syntax syntax_awk = {
 	.strings = { { "\"", NULL, GS_BACKSLASH } },
 	.operators = "== != <= >= && || ++ -- += -= *= /= %= ^= **= ** !~ >> |&",
 	.word_chars = "$",
-	.flags = GEN_BACKSLASH_ESCAPE,
+	.flags = GEN_BACKSLASH_ESCAPE | GEN_SLASH_REGEX,
 };
 
 /*

@@ -13,6 +13,7 @@
  *  2. long brackets, with GEN_LONG_BRACKETS: "[[ ... ]]", "[==[ ... ]==]"
  *     are one string token (Lua's long strings, CMake's bracket arguments);
  *  3. strings, in the order listed (list '"""' before '"');
+ *  3a. with GEN_SLASH_REGEX, a regular expression "/.../" (see below);
  *  4. with GEN_BACKSLASH_ESCAPE, a backslash and the byte after it (unless
  *     that is whitespace or starts a UTF-8 sequence) are one token: "\#";
  *  5. a word: a run of letters, digits, '_', bytes >= 0x80 and the extra
@@ -38,8 +39,10 @@ enum {
 				     CMake's "#[[" */
 	GC_CLOSE_LINE = 1 << 6,   /* the rest of the closer's line is comment too
 				     (Ruby's "=end") */
-	GC_SPLICE = 1 << 7        /* a backslash at the end of the line continues
+	GC_SPLICE = 1 << 7,       /* a backslash at the end of the line continues
 				     a line comment (make) */
+	GC_FILE_START = 1 << 8    /* only at the start of the file (Lua skips a
+				     first line starting with '#', for "#!") */
 };
 
 struct generic_comment {
@@ -72,7 +75,14 @@ enum {
 	 * GS_IN_TAG strings are recognised only inside, so that the
 	 * apostrophes of the text are not quotes.
 	 */
-	GEN_MARKUP = 1 << 2
+	GEN_MARKUP = 1 << 2,
+	/*
+	 * awk and Ruby: a '/' where an operand may start (not after a word,
+	 * number, string, ')' or ']') opens a regular expression, one string
+	 * token up to the next '/' on its line that is neither escaped nor in
+	 * a [...] class; with no such '/' on the line, the '/' is division.
+	 */
+	GEN_SLASH_REGEX = 1 << 3
 };
 
 #define GENERIC_MAX_COMMENTS 6
