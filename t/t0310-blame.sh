@@ -1,0 +1,134 @@
+#!/bin/sh
+test_description='tokstream blame: exact token attribution where line blame is not'
+. ./test-lib.sh
+
+# Prints "TOKEN AUTHOR" for every token of FILE from `tokstream blame --porcelain`.
+token_authors () {
+	awk -v file="$1" '
+		BEGIN { n = 0; while ((getline l < file) > 0) line[++n] = l }
+		NF == 4 && $1 ~ /^[0-9]+$/ && $4 ~ /^[0-9a-f]+$/ && length($4) == 40 {
+			id = $4; tok[++t] = substr(line[$1], $2, $3); who[t] = id; next
+		}
+		/^author / { if (!(id in author)) author[id] = substr($0, 8) }
+		END { for (i = 1; i <= t; i++) print tok[i], author[who[i]] }
+	'
+}
+
+commit_as () {
+	name=$1 && shift &&
+	test_tick &&
+	git -C src add add.c &&
+	git -C src -c user.name="$name" -c user.email="$name@example.org" commit -q \
+		--author="$name <$name@example.org>" "$@"
+}
+
+test_expect_success 'a history whose every token has a known author' '
+	git init -q src &&
+	printf "/* Compute the sum of two numbers,\n   returning their total. */\nint add(int a, int b)\n{\n\tint sum = a + b;\n\treturn sum;\n}\n" >src/add.c &&
+	commit_as Alice -m "add()" &&
+	printf "/* Compute the sum of two numbers, returning their total. */\nint add(int a, int b)\n{\n    int sum = a + b;\n    return sum;\n}\n" >src/add.c &&
+	commit_as Bob -m "Re-indent with spaces, re-wrap the comment" &&
+	sed "s/int b)/long b)/" src/add.c >tmp && mv tmp src/add.c &&
+	commit_as Carol -m "add(): take a long" &&
+	sed "s/    int sum/    const int sum/" src/add.c >tmp && mv tmp src/add.c &&
+	commit_as Dave -m "add(): sum is const" &&
+	"$TOKSTREAM" convert -q src tokens.git
+'
+
+test_expect_success 'token blame credits each token to the one who wrote it' '
+	"$TOKSTREAM" blame -C tokens.git --porcelain add.c >porcelain &&
+	git -C src show HEAD:add.c >add.c &&
+	token_authors add.c <porcelain >actual &&
+	cat >expect-tokens <<-\EXPECT &&
+	/* Compute the sum of two numbers, returning their total. */ Alice
+	int Alice
+	add Alice
+	( Alice
+	int Alice
+	a Alice
+	, Alice
+	long Carol
+	b Alice
+	) Alice
+	{ Alice
+	const Dave
+	int Alice
+	sum Alice
+	= Alice
+	a Alice
+	+ Alice
+	b Alice
+	; Alice
+	return Alice
+	sum Alice
+	; Alice
+	} Alice
+	EXPECT
+	test_cmp expect-tokens actual
+'
+
+test_expect_success 'porcelain gives LINE COL LENGTH ID, and the details once per commit' '
+	grep -c "^author " porcelain >count &&
+	echo 3 >expect && test_cmp expect count &&
+	head -n 1 porcelain >first &&
+	alice=$(git -C src rev-list --author=Alice HEAD) &&
+	echo "1 1 60 $alice" >expect && test_cmp expect first &&
+	grep "^summary add(): take a long$" porcelain &&
+	grep "^filename add.c$" porcelain
+'
+
+test_expect_success 'line blame (git blame -w -M) is wrong for tokens that token blame gets right' '
+	git -C src blame -w -M --line-porcelain HEAD -- add.c >lines &&
+	awk "/^author /{a=substr(\$0,8)} /^\t/{print a}" lines >line-authors &&
+	# the tokens of each line, with the author git blame gives the line
+	"$TOKENIZE" --positions add.c | cut -d: -f1 >token-lines &&
+	awk "NR==FNR{who[NR]=\$0; next} {print who[\$1]}" line-authors token-lines >by-lines &&
+	# the truth is the expected list of the test above
+	awk "{print \$NF}" expect-tokens >truth &&
+	awk "{print \$NF}" actual >by-tokens &&
+	paste -d" " truth by-tokens by-lines >both &&
+	right_tokens=$(awk "\$1==\$2{n++} END{print n+0}" both) &&
+	right_lines=$(awk "\$1==\$3{n++} END{print n+0}" both) &&
+	total=$(wc -l <both) &&
+	echo "# token blame right: $right_tokens of $total; line blame (-w -M) right: $right_lines of $total" &&
+	test "$right_tokens" -eq "$total" &&
+	test "$right_lines" -lt "$total" &&
+	# the comment re-wrapped by Bob is his by lines, Alice'\''s by tokens
+	sed -n 1p line-authors >who && echo Bob >expect && test_cmp expect who
+'
+
+test_expect_success 'the default output shows the file with a gutter and a legend' '
+	"$TOKSTREAM" blame -C tokens.git --no-pager --color=never add.c >out &&
+	grep "int add(int a, long b)" out &&
+	carol=$(git -C src rev-list -1 --author=Carol HEAD | cut -c1-8) &&
+	alice=$(git -C src rev-list -1 --author=Alice HEAD | cut -c1-8) &&
+	grep "^$alice Alice *+1 *2  int add(int a, long b)$" out &&
+	grep "$carol.* 1 tokens" out &&
+	! grep "$(printf "\033")" out
+'
+
+test_expect_success '--color=always colours tokens; --line shows git blame beside' '
+	"$TOKSTREAM" blame -C tokens.git --no-pager --color=always --line add.c >out &&
+	grep "$(printf "\033")\\[38;5;" out &&
+	carol=$(git -C src rev-list -1 --author=Carol HEAD | cut -c1-8) &&
+	grep "^$carol " out
+'
+
+test_expect_success '--by=author groups the legend by author' '
+	"$TOKSTREAM" blame -C tokens.git --no-pager --color=never --by=author add.c >out &&
+	grep "^Alice .* 21 tokens" out
+'
+
+test_expect_success 'errors: unknown revision, file without a view, not a token repository' '
+	test_expect_code 128 "$TOKSTREAM" blame -C tokens.git add.c nosuchrev 2>err &&
+	grep "tokstream: fatal: .nosuchrev. is not a revision" err &&
+	echo data >src/notes.xyz && git -C src add notes.xyz && git -C src commit -qm notes &&
+	"$TOKSTREAM" convert -q src tokens.git &&
+	test_expect_code 128 "$TOKSTREAM" blame -C tokens.git notes.xyz 2>err &&
+	grep "no lexer claims it" err &&
+	test_expect_code 128 "$TOKSTREAM" blame -C src add.c 2>err &&
+	grep "fatal" err &&
+	test_expect_code 129 "$TOKSTREAM" blame -C tokens.git 2>err
+'
+
+test_done
