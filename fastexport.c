@@ -1369,7 +1369,7 @@ static void ref_mark_written(const char *name)
 		refs_written.alloc = oldn ? 2 * oldn : 64;
 		refs_written.names = xcalloc(refs_written.alloc, sizeof(char *));
 		for (i = 0; i < oldn; i++)
-			if (old[i])
+			if (old[i] && old[i][0])
 				refs_written.names[ref_slot(old[i], strlen(old[i]))] = old[i];
 		free(old);
 	}
@@ -1380,6 +1380,21 @@ static void ref_mark_written(const char *name)
 	memcpy(refs_written.names[i], name, len);
 	refs_written.names[i][len] = '\0';
 	refs_written.nr++;
+}
+
+/*
+ * A reset without 'from' empties the branch: fast-import makes its next
+ * commit a root again.  The name is left as an empty tombstone, which no
+ * name matches and which keeps the probe chains of the others whole.
+ */
+static void ref_unmark_written(const char *name)
+{
+	size_t i;
+
+	if (!ref_written(name))
+		return;
+	i = ref_slot(name, strcspn(name, "\n"));
+	refs_written.names[i][0] = '\0';
 }
 
 static int graft_applies(const char *original_oid)
@@ -1597,6 +1612,7 @@ static void parse_reset(void)
 			copy_target(&reset, "from", cmd.buf + 5);
 			ref_mark_written(reset.buf + 6);
 		} else {
+			ref_unmark_written(reset.buf + 6);
 			unread_command();
 		}
 	}
