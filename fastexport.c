@@ -17,6 +17,7 @@
  * before that commit.
  */
 #include "tokenize/language.h"
+#include "tokenize/run-command.h"
 #include "tokenize/sha1.h"
 #include "tokenize/strbuf.h"
 #include "tokenize/usage.h"
@@ -641,8 +642,26 @@ static void blob_load(struct blob *b)
 	blob_set_content(b, data, len);
 }
 
+/*
+ * A released blob is read again from the source repository if a later
+ * commit needs a view in another language.  Whether the source has the
+ * stream's blobs is asked once, of the first blob released: a stream
+ * with no such repository at hand (another exporter's, or one run outside
+ * the source) keeps every blob's content instead.
+ */
+static int source_has_blobs = -1;
+
 static void blob_release(struct blob *b)
 {
+	if (source_has_blobs < 0) {
+		char hex[41];
+		const char *argv[] = { "git", "cat-file", "-e", hex, NULL };
+
+		oid_to_hex(b->oid, hex);
+		source_has_blobs = !run_capture_quiet(argv, opt.source, NULL);
+	}
+	if (!source_has_blobs)
+		return;
 	free(b->data);
 	b->data = NULL;
 }
