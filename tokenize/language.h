@@ -29,8 +29,9 @@ const struct language *language_by_name(const char *name);
 
 /*
  * The language claimed by the path alone: overrides first (last match
- * wins, may be &language_none), then file names, extensions and path
- * globs.  NULL when only the content ("#!" line) can tell.
+ * wins, may be &language_none), then plain file names, extensions,
+ * file-name globs ("README*"), and path globs; so a claimed extension
+ * beats a glob.  NULL when only the content ("#!" line) can tell.
  */
 const struct language *language_for_path(const char *path);
 
