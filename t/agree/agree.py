@@ -81,7 +81,7 @@ def corpus_files(root, every):
     return files
 
 
-RECORD = re.compile(rb"([a-z_]+) '.*?\tLoc=<([^\n]*):(\d+):(\d+)>\n", re.S)
+RECORD = re.compile(rb"([a-z0-9_]+) '.*?\tLoc=<([^\n]*):(\d+):(\d+)>\n", re.S)
 SEPARATOR = b"__tokstream_agree_separator__"
 
 
@@ -114,7 +114,8 @@ def clang_records(paths, lang):
 
 
 def clang_tokens(recs, src):
-    """[(kind, line, text)] from clang's records, comments and whitespace out."""
+    """[(kind, line, text, offset)] from clang's records, comments and
+    whitespace out."""
     starts = [0] + [m.end() for m in NEWLINE.finditer(src)]
     offs = []
     for kind, line, col in recs:
@@ -133,31 +134,42 @@ def clang_tokens(recs, src):
         if kind == b"unknown" and not ALL_SPLICES.sub(b"", text).strip(WS):
             continue
         if text[:1] == b"\\":
-            text = LEADING_SPLICES.sub(b"", text)
+            m = LEADING_SPLICES.match(text)
+            if m:
+                off += m.end()
+                text = text[m.end():]
         if b"\n" in text or b"\r" in text:
             text = text.replace(b"\n", b"\\n").replace(b"\r", b"\\r")
-        toks.append((kind, line, text))
+        toks.append((kind, line, text, off))
     return toks
 
 
 def our_tokens(paths, lang, sepfile):
-    """{path: [token]} of tokstream's views of the files, comments out."""
-    args = [TOKENIZE, "-l", lang]
+    """{path: [(offset, token)]} of tokstream's views of the files, comments out."""
+    args = [TOKENIZE, "--positions", "-l", lang]
     for p in paths:
         args += [p, sepfile]
     r = subprocess.run(args, stdin=subprocess.DEVNULL,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if r.returncode != 0:
         raise ValueError("tokenize exited %d: %r" % (r.returncode, r.stderr[:200]))
-    views = r.stdout.split(SEPARATOR + b"\n")
+    views = r.stdout.split(b"1:1\t" + SEPARATOR + b"\n")
     if len(views) != len(paths) + 1 or views[-1]:
         raise ValueError("tokenize output does not split into %d views" % len(paths))
-    res = {}
-    for p, v in zip(paths, views):
-        lines = v.split(b"\n")
-        lines.pop()         # the empty string after the last LF
-        res[p] = [t for t in lines if not (t[:2] == b"//" or t[:2] == b"/*")]
-    return res
+    return dict(zip(paths, views))
+
+
+def parse_view(view, src):
+    """[(offset, token)] of a view written with --positions, comments out."""
+    starts = [0] + [m.end() for m in re.finditer(rb"\n", src)]
+    toks = []
+    for ln in view.split(b"\n")[:-1]:
+        pos, t = ln.split(b"\t", 1)
+        if t[:2] == b"//" or t[:2] == b"/*":
+            continue
+        line, col = pos.split(b":")
+        toks.append((starts[int(line) - 1] + int(col) - 1, t))
+    return toks
 
 
 def opcodes(a, b):
@@ -225,37 +237,59 @@ def by_design(ctoks, otoks, lang):
         return "by design: bytes >= 0x80 are identifier characters"
     if any(b"\0" in t for t in otoks):
         return "by design: a NUL byte is a token (clang: whitespace)"
-    if lang == "c" and any(t in (b".*", b"->*", b"<=>") or t.startswith(b"<:") or
-                           re.match(rb"(?:u8'|(?:u8|[uUL])?R\")", t) for t in otoks):
+    if lang == "c" and (any(t in (b".*", b"->*", b"<=>") or
+                            re.match(rb"(?:u8'|(?:u8|[uUL])?R\")", t) for t in otoks) or
+                        (b"<:" in texts[:len(ctoks)] and b"::" in otoks)):
         return "by design: C++ spellings (.* ->* <=> <:: raw strings u8'') in a C file"
     return None
 
 
 def esc(t):
-    return t.decode("latin-1").encode("unicode_escape").decode("ascii")
+    """A token as the view shows it, bytes outside printable ASCII as \\xNN."""
+    return re.sub(r"[^\x20-\x7e]", lambda m: "\\x%02x" % ord(m.group()),
+                  t.decode("latin-1"))
+
+
+def split_hunk(ca, ob):
+    """Cut a hunk where both sides start a token at the same offset."""
+    common = sorted({t[3] for t in ca} & {t[0] for t in ob})
+    if len(common) < 2 and (not common or
+                            common[0] == min([t[3] for t in ca] + [t[0] for t in ob])):
+        return [(ca, ob)]
+    segs = []
+    cuts = common + [float("inf")]
+    lo = -1
+    for hi in cuts:
+        sa = [t for t in ca if lo <= t[3] < hi]
+        sb = [t for t in ob if lo <= t[0] < hi]
+        if (sa or sb) and [t[2] for t in sa] != [t[1] for t in sb]:
+            segs.append((sa, sb))
+        lo = hi
+    return segs
 
 
 def compare(path, lang, ctoks, otoks):
     a = [t[2] for t in ctoks]
+    b = [t[1] for t in otoks]
     hunks = []
     ident = len(a)
-    if a != otoks:
-        for tag, i1, i2, j1, j2 in opcodes(a, otoks):
+    if a != b:
+        for tag, i1, i2, j1, j2 in opcodes(a, b):
             ident -= i2 - i1
-            ca, ob = ctoks[i1:i2], otoks[j1:j2]
-            line = ctoks[i1][1] if i1 < len(ctoks) else (ctoks[-1][1] if ctoks else 1)
-            why = by_design(ca, ob, lang)
-            key = "clang [%s] ours [%s]" % (" ".join(shape(t[2]) for t in ca[:4]) +
-                                            (" ..." if len(ca) > 4 else ""),
-                                            " ".join(shape(t) for t in ob[:4]) +
-                                            (" ..." if len(ob) > 4 else ""))
-            ex = "%s:%d: clang %s | ours %s" % (
-                path, line,
-                " ".join("%s'%s'" % (k.decode(), esc(t[:60])) for k, _, t in ca[:4]),
-                " ".join("'%s'" % esc(t[:60]) for t in ob[:4]))
-            if len(hunks) < MAX_HUNKS:
-                hunks.append((why, key, i2 - i1, j2 - j1, ex))
-    return (len(a), ident, len(otoks), hunks)
+            for ca, ob in split_hunk(ctoks[i1:i2], otoks[j1:j2]):
+                line = ca[0][1] if ca else (ctoks[i1 - 1][1] if 0 < i1 <= len(ctoks) else 1)
+                obt = [t[1] for t in ob]
+                why = by_design(ca, obt, lang)
+                key = "clang [%s] ours [%s]" % (
+                    " ".join(shape(t[2]) for t in ca[:4]) + (" ..." if len(ca) > 4 else ""),
+                    " ".join(shape(t) for t in obt[:4]) + (" ..." if len(obt) > 4 else ""))
+                ex = "%s:%d: clang %s | ours %s" % (
+                    path, line,
+                    " ".join("%s'%s'" % (t[0].decode(), esc(t[2][:60])) for t in ca[:4]),
+                    " ".join("'%s'" % esc(t[:60]) for t in obt[:4]))
+                if len(hunks) < MAX_HUNKS:
+                    hunks.append((why, key, len(ca), len(ob), ex))
+    return (len(a), ident, len(b), hunks)
 
 
 def process_batch(job):
@@ -280,7 +314,7 @@ def process_batch(job):
         except (OSError, ValueError) as e:
             res.append((p, lang, None, str(e)))
             continue
-        res.append((p, lang, compare(p, lang, ctoks, otoks[p]), None))
+        res.append((p, lang, compare(p, lang, ctoks, parse_view(otoks[p], src)), None))
     return res
 
 
@@ -359,11 +393,12 @@ def main():
                     k = why or key
                     if why:
                         design[why] += na
-                    e = kinds.setdefault(k, [0, 0, []])
+                    e = kinds.setdefault(k, [0, 0, 0, []])
                     e[0] += 1
                     e[1] += na
-                    if len(e[2]) < 3:
-                        e[2].append(ex)
+                    e[2] += nb
+                    if len(e[3]) < 3:
+                        e[3].append(ex)
             elapsed = time.time() - tc0
             n_design = sum(design.values())
             summary.append((root, n_files, len(bad_files), n_tok, n_ident, n_ours,
@@ -375,10 +410,11 @@ def main():
                    f" ({pct(n_ident, n_tok)}), {elapsed:.0f}s"]
             for path, err in errors:
                 out.append(f"   error: {path}: {err}")
-            ranked = sorted(kinds.items(), key=lambda kv: (-kv[1][1], -kv[1][0], kv[0]))
-            out.append("   most common mismatch kinds (hunks, clang tokens not matched):")
-            for k, (nh, na, exs) in ranked[:15]:
-                out.append(f"   {nh:7d} {na:8d}  {k}")
+            ranked = sorted(kinds.items(),
+                            key=lambda kv: (-kv[1][1] - kv[1][2], -kv[1][0], kv[0]))
+            out.append("   most common mismatch kinds (times, clang tokens, our tokens):")
+            for k, (nh, na, nb, exs) in ranked[:15]:
+                out.append(f"   {nh:7d} {na:7d} {nb:7d}  {k}")
                 for ex in exs[:2]:
                     out.append(f"                     e.g. {ex[:200]}")
             if design:
@@ -392,8 +428,8 @@ def main():
             print("\n".join(out), flush=True)
             if rep:
                 rep.write("\n".join(out) + "\n")
-                for k, (nh, na, exs) in ranked:
-                    rep.write(f"kind {nh} {na} {k}\n")
+                for k, (nh, na, nb, exs) in ranked:
+                    rep.write(f"kind {nh} {na} {nb} {k}\n")
                     for ex in exs:
                         rep.write(f"   {ex}\n")
                 for miss, ct, path in bad_files:
