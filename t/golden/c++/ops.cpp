@@ -1,0 +1,10 @@
+std::vector<std::string> v;
+std::map<int, std::vector<int>> m;
+a<::b> x; a<:::b:> y; a<::>b;
+int *p = &S::member; (s.*pm)(); (ps->*pm)();
+auto r = a <=> b; bool l = a<=b; auto s = a<=>b;
+template <class T> concept C = requires(T t) { t.f(); };
+int n = 1'000'000; auto h = 0xFF'FF; auto bin = 0b1010'0101; auto fl = 1'0.0'1e1'0;
+[[nodiscard]] auto x = []() -> int { return 0; };
+T::operator<=>; p->operator->*(); obj.operator()(); ::global = ~x;
+char c = 'a'; char16_t s16 = u'x'; auto w = L"wide";

@@ -1,0 +1,3 @@
+int x = 1;
+auto s = R"(never
+closed

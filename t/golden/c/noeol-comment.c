@@ -1,0 +1,1 @@
+int x; // no newline at the end

@@ -1,0 +1,6 @@
+int main(void)
+{
+	/* two
+	   lines */ return "a\
+b";
+}

@@ -1,0 +1,2 @@
+int x; /* never closed
+ more text
