@@ -51,16 +51,53 @@ static inline int is_ident(unsigned char c)
 	return cclass[c] == C_IDENT || cclass[c] == C_DIGIT;
 }
 
-/* Length of a backslash-newline (line splice) at p, or 0. */
+static inline int is_hspace(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\v' || c == '\f';
+}
+
+/*
+ * Length of a line splice at p, or 0: a backslash, horizontal whitespace
+ * (which compilers tolerate), and a newline (LF, CR LF, LF CR or CR).
+ */
 static inline size_t splice_len(const unsigned char *s, size_t p, size_t n)
 {
-	if (p < n && s[p] == '\\') {
-		if (p + 1 < n && s[p + 1] == '\n')
-			return 2;
-		if (p + 2 < n && s[p + 1] == '\r' && s[p + 2] == '\n')
-			return 3;
+	size_t q;
+
+	if (p >= n || s[p] != '\\')
+		return 0;
+	for (q = p + 1; q < n && is_hspace(s[q]); q++)
+		;
+	if (q >= n || (s[q] != '\n' && s[q] != '\r'))
+		return 0;
+	if (q + 1 < n && (s[q + 1] == '\n' || s[q + 1] == '\r') && s[q + 1] != s[q])
+		q++;
+	return q + 1 - p;
+}
+
+/* p moved past the line splices at p: where the next character really is. */
+static inline size_t skip_splices(const unsigned char *s, size_t p, size_t n)
+{
+	size_t l;
+
+	while ((l = splice_len(s, p, n)))
+		p += l;
+	return p;
+}
+
+/* End of the identifier characters from p, line splices among them included. */
+static size_t scan_ident(const unsigned char *s, size_t p, size_t n)
+{
+	for (;;) {
+		size_t q;
+
+		while (p < n && is_ident(s[p]))
+			p++;
+		q = skip_splices(s, p, n);
+		if (q == p || q >= n || !is_ident(s[q]))
+			return p;
+		p = q;
 	}
-	return 0;
 }
 
 /*
@@ -71,16 +108,25 @@ static inline size_t splice_len(const unsigned char *s, size_t p, size_t n)
 static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 {
 	p++;
-	while (p < n) {
-		unsigned char c = s[p];
+	for (;;) {
+		size_t q = skip_splices(s, p, n), r;
+		unsigned char c;
 
+		if (q >= n)
+			break;
+		c = s[q];
 		if (is_ident(c) || c == '.') {
-			if ((c == 'e' || c == 'E' || c == 'p' || c == 'P') &&
-			    p + 1 < n && (s[p + 1] == '+' || s[p + 1] == '-'))
-				p++;
-			p++;
-		} else if (c == '\'' && p + 1 < n && is_ident(s[p + 1])) {
-			p += 2;
+			p = q + 1;
+			if (c == 'e' || c == 'E' || c == 'p' || c == 'P') {
+				r = skip_splices(s, p, n);
+				if (r < n && (s[r] == '+' || s[r] == '-'))
+					p = r + 1;
+			}
+		} else if (c == '\'') {
+			r = skip_splices(s, q + 1, n);
+			if (r >= n || !is_ident(s[r]))
+				break;
+			p = r + 1;
 		} else {
 			break;
 		}
@@ -90,9 +136,9 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 
 /*
  * A quoted literal from the opening quote at p: backslash escapes the next
- * byte (so an escaped newline continues the literal).  Unterminated, it
- * ends before the end of its line, so that the apostrophe in `#error
- * don't` does not swallow the rest of the file.
+ * character, line splices continue the literal.  Unterminated, it ends
+ * before the end of its line, so that the apostrophe in `#error don't`
+ * does not swallow the rest of the file.
  */
 static size_t scan_quoted(const unsigned char *s, size_t p, size_t n)
 {
@@ -105,13 +151,46 @@ static size_t scan_quoted(const unsigned char *s, size_t p, size_t n)
 			return p + 1;
 		if (c == '\n' || (c == '\r' && p + 1 < n && s[p + 1] == '\n'))
 			return p;
-		if (c == '\\' && p + 1 < n) {
-			p += s[p + 1] == '\r' && p + 2 < n && s[p + 2] == '\n' ? 3 : 2;
+		if (c == '\\') {
+			size_t l = splice_len(s, p, n);
+
+			if (l) {
+				p += l;
+				continue;
+			}
+			p = skip_splices(s, p + 1, n);  /* the escaped character */
+			if (p < n && s[p] != '\n' && s[p] != '\r')
+				p++;
 			continue;
 		}
 		p++;
 	}
 	return p;
+}
+
+/*
+ * End of a C++ user-defined-literal suffix at p, just after a string or
+ * character literal, or p when there is none.  As compilers take it: an
+ * identifier that starts with '_' or a byte >= 0x80, or after a string one
+ * of the standard library's suffixes ("..."s, "..."sv, "..."min, ...).
+ */
+static size_t scan_ud_suffix(const unsigned char *s, size_t p, size_t n, int string)
+{
+	size_t q = skip_splices(s, p, n), e;
+	char word[8];
+
+	if (q >= n || cclass[s[q]] != C_IDENT || s[q] == '$')
+		return p;
+	e = scan_ident(s, q + 1, n);
+	if (s[q] == '_' || s[q] >= 0x80)
+		return e;
+	if (!string || e - q > 3)
+		return p;
+	word[0] = ' ';
+	memcpy(word + 1, s + q, e - q);
+	word[e - q + 1] = ' ';
+	word[e - q + 2] = '\0';
+	return strstr(" s sv h min ms us ns i il if d y ", word) ? e : p;
 }
 
 /*
@@ -156,12 +235,9 @@ static int string_prefix(const unsigned char *s, size_t b, size_t e, int *raw)
 	return l == 2 && s[b] == 'u' && s[b + 1] == '8';
 }
 
-/* Longest punctuator at p (p < n), by maximal munch. */
-static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
+/* Length in characters of the longest punctuator c c1 c2 c3 starts with. */
+static int punct_len(unsigned char c, unsigned char c1, unsigned char c2, unsigned char c3)
 {
-	unsigned char c = s[p], c1 = p + 1 < n ? s[p + 1] : 0,
-		c2 = p + 2 < n ? s[p + 2] : 0, c3 = p + 3 < n ? s[p + 3] : 0;
-
 	switch (c) {
 	case '-':
 		if (c1 == '>')
@@ -204,6 +280,38 @@ static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 	}
 }
 
+/* End of the longest punctuator at p (p < n), line splices inside it included. */
+static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
+{
+	size_t p1 = skip_splices(s, p + 1, n), p2 = skip_splices(s, p1 + 1, n),
+		p3 = skip_splices(s, p2 + 1, n);
+	size_t end[4] = { p + 1, p1 + 1, p2 + 1, p3 + 1 };
+
+	return end[punct_len(s[p], p1 < n ? s[p1] : 0, p2 < n ? s[p2] : 0,
+			     p3 < n ? s[p3] : 0) - 1];
+}
+
+/*
+ * End of a line comment from p: its line, without a CR before the LF,
+ * continued past a line splice (backslash, maybe blanks, newline).
+ */
+static size_t scan_line_comment(const unsigned char *s, size_t p, size_t n)
+{
+	for (;;) {
+		const unsigned char *nl = memchr(s + p, '\n', n - p);
+		size_t e = nl ? (size_t)(nl - s) : n, end, k;
+
+		if (e > p && s[e - 1] == '\r')
+			e--;
+		end = k = e;
+		while (k > p && is_hspace(s[k - 1]))
+			k--;
+		if (!nl || k == p || s[k - 1] != '\\')
+			return end;
+		p = (size_t)(nl - s) + 1;
+	}
+}
+
 static int c_next(struct lexer_state *ls, struct token *tok)
 {
 	const unsigned char *s = ls->src;
@@ -230,19 +338,17 @@ static int c_next(struct lexer_state *ls, struct token *tok)
 	case C_IDENT: {
 		int raw;
 
-		e = p + 1;
-		while (e < n && is_ident(s[e]))
-			e++;
+		e = scan_ident(s, p + 1, n);
 		cls = TOKEN_WORD;
 		if (e < n && (s[e] == '"' || s[e] == '\'') && string_prefix(s, b, e, &raw)) {
 			if (!raw) {
-				e = scan_quoted(s, e, n);
+				e = scan_ud_suffix(s, scan_quoted(s, e, n), n, s[e] == '"');
 				cls = TOKEN_STRING;
 			} else if (s[e] == '"') {
 				size_t r = scan_raw_string(s, e, n);
 
 				if (r) {
-					e = r;
+					e = scan_ud_suffix(s, r, n, 1);
 					cls = TOKEN_STRING;
 				}
 			}
@@ -254,33 +360,35 @@ static int c_next(struct lexer_state *ls, struct token *tok)
 		cls = TOKEN_NUMBER;
 		break;
 	case C_DOT:
-		if (p + 1 < n && cclass[s[p + 1]] == C_DIGIT) {
+		e = skip_splices(s, p + 1, n);
+		if (e < n && cclass[s[e]] == C_DIGIT) {
 			e = scan_number(s, p, n);
 			cls = TOKEN_NUMBER;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = scan_punct(s, p, n);
 			cls = TOKEN_PUNCT;
 		}
 		break;
 	case C_DQUOTE:
 	case C_SQUOTE:
-		e = scan_quoted(s, p, n);
+		e = scan_ud_suffix(s, scan_quoted(s, p, n), n, s[p] == '"');
 		cls = TOKEN_STRING;
 		break;
 	case C_SLASH:
-		if (p + 1 < n && s[p + 1] == '/') {
-			e = lex_line_comment(s, p, n, 1);
+		e = skip_splices(s, p + 1, n);
+		if (e < n && s[e] == '/') {
+			e = scan_line_comment(s, e + 1, n);
 			cls = TOKEN_COMMENT;
-		} else if (p + 1 < n && s[p + 1] == '*') {
-			e = lex_block_comment(s, p, n, "*/", 2);
+		} else if (e < n && s[e] == '*') {
+			e = lex_block_comment_from(s, p, n, e + 1 - p, "*/", 2);
 			cls = TOKEN_COMMENT;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = scan_punct(s, p, n);
 			cls = TOKEN_PUNCT;
 		}
 		break;
 	case C_PUNCT:
-		e = p + scan_punct(s, p, n);
+		e = scan_punct(s, p, n);
 		cls = TOKEN_PUNCT;
 		break;
 	default: /* C_OTHER, C_BACKSLASH not starting a splice */
