@@ -128,9 +128,9 @@ def clang_tokens(recs, src):
         off, end = offs[i], offs[i + 1]
         if end < off:
             raise ValueError("clang locations out of order at line %d" % line)
-        if kind == b"comment":
-            continue
         text = src[off:end]
+        if kind == b"comment" or (kind == b"unknown" and text[:2] == b"/*"):
+            continue        # an unterminated block comment is `unknown` to clang
         if kind == b"unknown" and not ALL_SPLICES.sub(b"", text).strip(WS):
             continue
         if text[:1] == b"\\":
