@@ -1,32 +1,50 @@
 #include "view.h"
 #include "language.h"
 
-static void add_escaped(struct strbuf *out, const unsigned char *p, size_t len)
+/*
+ * The writers below need room for the worst case of a token: every byte
+ * escaped to two, and the LF.  view_reserve() makes that room with one
+ * comparison per token, so the copy loops need no checks of their own.
+ */
+static inline char *view_reserve(struct strbuf *out, size_t len)
 {
-	size_t i, run = 0;
+	if (out->alloc - out->len < 2 * len + 3)
+		strbuf_grow(out, 2 * len + 2);
+	return out->buf + out->len;
+}
 
-	strbuf_grow(out, len + 1);
+static inline void view_commit(struct strbuf *out, char *end)
+{
+	*end++ = '\n';
+	out->len = (size_t)(end - out->buf);
+	out->buf[out->len] = '\0';
+}
+
+/* LF and CR become the two characters \n and \r; nothing else changes. */
+static char *copy_escaped(char *d, const unsigned char *p, size_t len)
+{
+	size_t i;
+
 	for (i = 0; i < len; i++) {
 		unsigned char c = p[i];
 
-		if (c != '\n' && c != '\r')
-			continue;
-		strbuf_add(out, p + run, i - run);
-		strbuf_add(out, c == '\n' ? "\\n" : "\\r", 2);
-		run = i + 1;
+		if (c > '\r' || (c != '\n' && c != '\r')) {
+			*d++ = (char)c;
+		} else {
+			*d++ = '\\';
+			*d++ = c == '\n' ? 'n' : 'r';
+		}
 	}
-	strbuf_add(out, p + run, len - run);
+	return d;
 }
 
-static void add_folded(struct strbuf *out, const unsigned char *p, size_t len)
+/* Runs of whitespace become one space; trailing whitespace goes. */
+static char *copy_folded(char *d, const unsigned char *p, size_t len)
 {
 	size_t i, end = len;
-	char *d;
 
 	while (end > 0 && lex_is_space(p[end - 1]))
 		end--;
-	strbuf_grow(out, end + 1);
-	d = out->buf + out->len;
 	for (i = 0; i < end; i++) {
 		if (lex_is_space(p[i])) {
 			while (i + 1 < end && lex_is_space(p[i + 1]))
@@ -36,25 +54,19 @@ static void add_folded(struct strbuf *out, const unsigned char *p, size_t len)
 			*d++ = (char)p[i];
 		}
 	}
-	out->len = (size_t)(d - out->buf);
-	out->buf[out->len] = '\0';
-}
-
-static int needs_escape(const unsigned char *p, size_t len)
-{
-	return memchr(p, '\n', len) || memchr(p, '\r', len);
+	return d;
 }
 
 void view_add_token(struct strbuf *out, const unsigned char *tok, size_t len,
 		    enum token_class cls, unsigned flags)
 {
+	char *d = view_reserve(out, len);
+
 	if (cls == TOKEN_COMMENT && !(flags & VIEW_EXACT_COMMENTS))
-		add_folded(out, tok, len);
-	else if (needs_escape(tok, len))
-		add_escaped(out, tok, len);
+		d = copy_folded(d, tok, len);
 	else
-		strbuf_add(out, tok, len);
-	strbuf_addch(out, '\n');
+		d = copy_escaped(d, tok, len);
+	view_commit(out, d);
 }
 
 size_t view_build(struct strbuf *out, const struct language *lang,
