@@ -138,7 +138,8 @@ static int read_line(struct strbuf *sb)
 		}
 	}
 	if (any)
-		die("unexpected end of input in the middle of a line");
+		die("unexpected end of input in the middle of the line '%.*s'",
+		    (int)(sb->len < 64 ? sb->len : 64), sb->buf);
 	return 0;
 }
 
@@ -1948,6 +1949,8 @@ static void parse_stream(void)
 			die("unknown command '%.*s'", 64, s);
 		}
 		show_progress(0);
+		/* errors between commands are no command's */
+		command_name[0] = '\0';
 	}
 	command_name[0] = '\0';
 	if (seen_done_feature)
