@@ -24,6 +24,7 @@ static const struct language languages[] = {
 	{ "java", &lexer_java, NULL, ".java", NULL, NULL, NULL },
 	{ "shell", &lexer_shell, NULL, ".sh .bash .zsh .ksh", ".bashrc .bash_profile .profile .zshrc", NULL,
 	  "sh bash dash zsh ksh ash" },
+	{ "perl", &lexer_perl, NULL, ".pl .pm .t .pod", NULL, NULL, "perl" },
 	{ "text", &lexer_text, NULL, ".txt .md .markdown .rst .adoc .asciidoc .bib",
 	  "README* COPYING* LICENSE* CHANGES* NEWS* AUTHORS* CONTRIBUTING* INSTALL* TODO* "
 	  "ChangeLog* MAINTAINERS CREDITS COMMIT_EDITMSG *.msg", "Documentation/*", NULL },
@@ -80,6 +81,11 @@ const struct language *language_by_name(const char *name)
 		if (!strcmp(languages[i].name, name))
 			return &languages[i];
 	return NULL;
+}
+
+const struct language *language_by_index(size_t i)
+{
+	return i < NR_LANGUAGES ? &languages[i] : NULL;
 }
 
 /* Is word (of length wlen) one of the space-separated items of list? */

@@ -26,6 +26,8 @@ struct language {
 extern const struct language language_none;
 
 const struct language *language_by_name(const char *name);
+/* The i-th row of the table, or NULL past its end: for walking every language. */
+const struct language *language_by_index(size_t i);
 
 /*
  * The language claimed by the path alone: overrides first (last match
