@@ -1,0 +1,451 @@
+#!/bin/sh
+
+test_description='tokstream convert: a token repository from a git repository
+
+convert runs git fast-export, the filter and git fast-import itself, with
+no shell between, into a bare DEST: this checks the commit map (every
+source commit once, each token commit with the same message, identities
+and parents), the refs (branches, annotated and lightweight tags, notes,
+HEAD), the trees (token views of the files, renames and deletions), paths
+with spaces, quotes and a leading dash, the recorded filter options, the
+progress display, and the errors for bad sources and destinations.'
+
+. ./test-lib.sh
+
+# map_tok ORIG MAPFILE: the token commit of ORIG
+map_tok () {
+	awk -v o="$1" '$1 == o { print $2 }' "$2"
+}
+
+# refs REPO: refname, type and target of every ref, one a line
+refs () {
+	git -c safe.directory="*" -C "$1" for-each-ref --format='%(refname) %(objecttype) %(objectname)'
+}
+
+SRC='-weird dir'
+DEST="dest 'q' \"dq\".git"
+
+test_expect_success 'setup: a history with branches, a merge, tags, renames, deletions, notes' '
+	git init -q -b trunk "./$SRC" &&
+	(
+		cd "./$SRC" &&
+		mkdir src lib &&
+		printf "int main(void)\n{\n\treturn 0;\n}\n" >src/main.c &&
+		printf "/* a b */\nint ab = 1;\n" >"lib/a b.c" &&
+		printf "s = \"quoted\"  # q\n" >"q\"uote.py" &&
+		printf "int old_one;\n" >old.c &&
+		printf "\001\000\002binary" >data.bin &&
+		printf "free text\n" >notes.unknown &&
+		git add . &&
+		test_tick &&
+		git commit -q -m "first: the files" &&
+		printf "int helper(int x) { return x + 1; }\n" >>src/main.c &&
+		git add src/main.c &&
+		test_tick &&
+		git commit -q -m "second: a helper" &&
+		test_tick &&
+		git tag -a v1.0 -m "release 1.0" &&
+		git checkout -q -b "topic/feature" &&
+		printf "def feature():\n    return 42\n" >feature.py &&
+		git add feature.py &&
+		test_tick &&
+		git commit -q -m "feature: a python file" &&
+		git checkout -q trunk &&
+		git mv "lib/a b.c" "lib/renamed b.c" &&
+		git rm -q old.c &&
+		test_tick &&
+		git commit -q -m "rename a b.c, delete old.c" &&
+		git tag light &&
+		test_tick &&
+		git merge -q --no-ff -m "merge the feature" "topic/feature" &&
+		test_tick &&
+		git notes add -m "a note on the merge" HEAD &&
+		test_tick &&
+		git tag -a nested -m "a tag of a tag" v1.0 &&
+		git branch side HEAD~1
+	) &&
+	git -C "./$SRC" rev-list --all >all-commits &&
+	test_line_count = 6 all-commits
+'
+
+test_expect_success 'convert creates a bare DEST from a source whose path has a space and a leading dash' '
+	"$TOKSTREAM" convert --quiet "./$SRC" "$DEST" 2>err &&
+	test_must_be_empty err &&
+	test "$(git -C "$DEST" rev-parse --is-bare-repository)" = true &&
+	git -C "$DEST" fsck --no-progress --strict 2>fsck-err &&
+	test_must_be_empty fsck-err
+'
+
+test_expect_success 'the source path is taken as a path after --, even with a leading dash' '
+	"$TOKSTREAM" convert --quiet -- "$SRC" dashdash.git &&
+	refs "$DEST" >expect &&
+	refs dashdash.git >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a source path with a leading dash and no -- is not taken for an option' '
+	test_expect_code 129 "$TOKSTREAM" convert "$SRC" notmade.git 2>err &&
+	grep "unknown option .-weird dir." err &&
+	test_path_is_missing notmade.git
+'
+
+test_expect_success 'commit-map is a symlink into the current generation' '
+	test -h "$DEST/tokstream/commit-map" &&
+	test -h "$DEST/tokstream/current" &&
+	test "$(readlink "$DEST/tokstream/commit-map")" = current/commit-map &&
+	gen=$(readlink "$DEST/tokstream/current") &&
+	test -d "$DEST/tokstream/$gen" &&
+	test_cmp "$DEST/tokstream/$gen/commit-map" "$DEST/tokstream/commit-map"
+'
+
+test_expect_success 'the map has one line ORIGINAL TOKEN per source commit, full ids' '
+	cp "$DEST/tokstream/commit-map" map &&
+	! grep -v "^[0-9a-f]\{40\} [0-9a-f]\{40\}$" map &&
+	cut -d" " -f1 map | sort >orig &&
+	sort all-commits >expect &&
+	test_cmp expect orig &&
+	cut -d" " -f2 map | sort -u >tok &&
+	test_line_count = 6 tok
+'
+
+test_expect_success 'each token commit has the message, author and committer of its original' '
+	while read orig tok
+	do
+		test "$(git -C "$DEST" cat-file -t $tok)" = commit &&
+		git -C "./$SRC" log -1 --format="%an <%ae> %ad%n%cn <%ce> %cd%n%B" $orig >expect &&
+		git -C "$DEST" log -1 --format="%an <%ae> %ad%n%cn <%ce> %cd%n%B" $tok >actual &&
+		test_cmp expect actual || return 1
+	done <map
+'
+
+test_expect_success 'each token commit has the token commits of its original parents, in order' '
+	while read orig tok
+	do
+		for p in $(git -C "./$SRC" rev-parse $orig^@)
+		do
+			map_tok $p map || return 1
+		done >expect &&
+		git -C "$DEST" rev-parse $tok^@ >actual &&
+		test_cmp expect actual || return 1
+	done <map
+'
+
+test_expect_success 'DEST has the same ref names as the source' '
+	git -C "./$SRC" for-each-ref --format="%(refname)" >expect &&
+	git -C "$DEST" for-each-ref --format="%(refname)" >actual &&
+	test_cmp expect actual &&
+	grep "^refs/notes/commits$" actual &&
+	grep "^refs/heads/topic/feature$" actual
+'
+
+test_expect_success 'branches and lightweight tags point at the token commits of theirs' '
+	for r in refs/heads/trunk refs/heads/side refs/heads/topic/feature refs/tags/light
+	do
+		test "$(git -C "$DEST" cat-file -t $r)" = commit &&
+		test "$(git -C "$DEST" rev-parse $r)" = \
+			"$(map_tok $(git -C "./$SRC" rev-parse $r) map)" || return 1
+	done
+'
+
+test_expect_success 'annotated tags are tag objects with the message and tagger, on the token commit' '
+	for t in v1.0 nested
+	do
+		test "$(git -C "$DEST" cat-file -t refs/tags/$t)" = tag &&
+		test "$(git -C "$DEST" rev-parse refs/tags/$t^{commit})" = \
+			"$(map_tok $(git -C "./$SRC" rev-parse refs/tags/$t^{commit}) map)" &&
+		git -C "./$SRC" for-each-ref --format="%(taggername) %(taggerdate:raw) %(contents)" refs/tags/$t >expect &&
+		git -C "$DEST" for-each-ref --format="%(taggername) %(taggerdate:raw) %(contents)" refs/tags/$t >actual &&
+		test_cmp expect actual || return 1
+	done &&
+	git -C "$DEST" cat-file -p refs/tags/nested >nested &&
+	grep "^type tag$" nested &&
+	grep "^object $(git -C "$DEST" rev-parse refs/tags/v1.0)$" nested
+'
+
+test_expect_success 'the notes ref is there, on the token commit of its original' '
+	test "$(git -C "$DEST" rev-parse refs/notes/commits)" = \
+		"$(map_tok $(git -C "./$SRC" rev-parse refs/notes/commits) map)"
+'
+
+test_expect_failure 'a note is attached to the token commit (fast-export keeps the original id as its path)' '
+	echo "a note on the merge" >expect &&
+	git -C "$DEST" notes show trunk >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'HEAD of DEST names the branch HEAD of the source names' '
+	test "$(git -C "$DEST" symbolic-ref HEAD)" = refs/heads/trunk
+'
+
+test_expect_success 'the trees hold token views of the files, renames and deletions applied' '
+	git -C "$DEST" ls-tree -r -z --name-only trunk | tr "\000" "\n" >actual &&
+	test_write_lines feature.py "lib/renamed b.c" "q\"uote.py" src/main.c >expect &&
+	test_cmp expect actual &&
+	(
+		cd "./$SRC" &&
+		for f in feature.py "lib/renamed b.c" "q\"uote.py" src/main.c
+		do
+			"$TOKENIZE" "$f" >../expect &&
+			git -C "../$DEST" cat-file blob "trunk:$f" >../actual &&
+			test_cmp ../expect ../actual || return 1
+		done
+	) &&
+	git -C "$DEST" ls-tree -r -z --name-only v1.0 | tr "\000" "\n" >actual &&
+	test_write_lines "lib/a b.c" old.c "q\"uote.py" src/main.c >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a file no lexer claims and a binary file are dropped by default' '
+	git -C "$DEST" ls-tree -r --name-only trunk >files &&
+	! grep -e notes.unknown -e data.bin files
+'
+
+test_expect_success 'the filter options are recorded in DEST/tokstream/current/config' '
+	"$TOKSTREAM" convert --quiet --lang=python:*.unknown --keep-other "./$SRC" opts.git &&
+	cat opts.git/tokstream/current/config >config &&
+	grep "^option --lang=python:\*\.unknown$" config &&
+	grep "^option --keep-other$" config &&
+	! grep "^option" "$DEST/tokstream/current/config" &&
+	git -C opts.git cat-file blob trunk:data.bin >actual &&
+	git -C "./$SRC" cat-file blob trunk:data.bin >expect &&
+	test_cmp expect actual &&
+	"$TOKENIZE" -l python "./$SRC/notes.unknown" >expect &&
+	git -C opts.git cat-file blob trunk:notes.unknown >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'an update without options reuses the recorded ones' '
+	(
+		cd "./$SRC" &&
+		printf "x = 1 + 2\n" >more.unknown &&
+		printf "\000\377" >more.bin &&
+		git add more.unknown more.bin &&
+		test_tick &&
+		git commit -q -m "more files of both kinds"
+	) &&
+	"$TOKSTREAM" convert --quiet "./$SRC" opts.git &&
+	test_write_lines x = 1 + 2 >expect &&
+	git -C opts.git cat-file blob trunk:more.unknown >actual &&
+	test_cmp expect actual &&
+	git -C opts.git cat-file blob trunk:more.bin >actual &&
+	printf "\000\377" >expect &&
+	cmp expect actual &&
+	grep "^option --keep-other$" opts.git/tokstream/current/config
+'
+
+test_expect_success 'the same options given again are accepted' '
+	"$TOKSTREAM" convert --quiet --lang=python:*.unknown --keep-other "./$SRC" opts.git
+'
+
+test_expect_success 'other options on an update are refused: convert afresh' '
+	refs opts.git >before &&
+	readlink opts.git/tokstream/current >gen-before &&
+	test_expect_code 128 "$TOKSTREAM" convert --exact-comments "./$SRC" opts.git 2>err &&
+	grep "other options" err &&
+	grep "convert afresh" err &&
+	test_expect_code 128 "$TOKSTREAM" convert --keep-other "./$SRC" opts.git 2>err &&
+	grep "convert afresh" err &&
+	refs opts.git >after &&
+	test_cmp before after &&
+	readlink opts.git/tokstream/current >gen-after &&
+	test_cmp gen-before gen-after
+'
+
+test_expect_success 'a bad --lang is a usage error before anything is made' '
+	test_expect_code 129 "$TOKSTREAM" convert --lang=nosuchlanguage:*.x "./$SRC" badlang.git 2>err &&
+	grep nosuchlanguage err &&
+	test_path_is_missing badlang.git
+'
+
+test_expect_success 'the separate form --lang LANG:GLOB is recorded as --lang=LANG:GLOB' '
+	"$TOKSTREAM" convert --quiet --lang python:*.unknown "./$SRC" sep.git &&
+	grep "^option --lang=python:\*\.unknown$" sep.git/tokstream/current/config &&
+	"$TOKENIZE" -l python "./$SRC/notes.unknown" >expect &&
+	git -C sep.git cat-file blob trunk:notes.unknown >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success '--progress shows commits N/M on stderr even when it is not a terminal' '
+	"$TOKSTREAM" convert --progress "./$SRC" progress.git 2>err &&
+	n=$(git -C "./$SRC" rev-list --all --count) &&
+	grep "commits [0-9]*/$n " err &&
+	grep "commits $n/$n .*done" err
+'
+
+test_expect_success '--progress on an update counts only the new commits' '
+	(
+		cd "./$SRC" &&
+		echo "int two_more;" >>src/main.c &&
+		git add src/main.c &&
+		test_tick &&
+		git commit -q -m "one more" &&
+		echo "int three_more;" >>src/main.c &&
+		git add src/main.c &&
+		test_tick &&
+		git commit -q -m "two more"
+	) &&
+	"$TOKSTREAM" convert --progress "./$SRC" progress.git 2>err &&
+	grep "commits 2/2 .*done" err
+'
+
+test_expect_success 'without --progress and without a terminal there is no progress display' '
+	"$TOKSTREAM" convert "./$SRC" noprogress.git 2>err &&
+	! grep "commits [0-9]*/" err &&
+	test_line_count = 1 err &&
+	grep "commits from 1 source" err
+'
+
+test_expect_success '--quiet: nothing on stderr, on a fresh conversion and on an update' '
+	"$TOKSTREAM" convert --quiet --progress "./$SRC" quiet.git 2>err &&
+	test_must_be_empty err &&
+	(
+		cd "./$SRC" &&
+		echo "int quiet;" >>src/main.c &&
+		git add src/main.c &&
+		test_tick &&
+		git commit -q -m "quiet"
+	) &&
+	"$TOKSTREAM" convert --quiet "./$SRC" quiet.git 2>err &&
+	test_must_be_empty err &&
+	test "$(git -C quiet.git rev-list --count trunk)" = "$(git -C "./$SRC" rev-list --count trunk)"
+'
+
+test_lazy_prereq SCRIPT_PTY '
+	script -qec true /dev/null
+'
+
+test_expect_success SCRIPT_PTY 'progress is shown by default when stderr is a terminal' '
+	script -qec "\"$TOKSTREAM\" convert \"./$SRC\" tty.git" /dev/null >out &&
+	grep "commits [0-9]*/[0-9]*" out
+'
+
+test_expect_success 'a source that is not a git repository: a clear error, nothing made' '
+	mkdir not-a-repo &&
+	test_expect_code 128 "$TOKSTREAM" convert not-a-repo made.git 2>err &&
+	grep "not-a-repo.* is not a git repository" err &&
+	test_path_is_missing made.git &&
+	test_expect_code 128 "$TOKSTREAM" convert no-such-dir made.git 2>err &&
+	grep "no-such-dir" err &&
+	test_path_is_missing made.git
+'
+
+test_expect_success 'a shallow clone as source: a clear error naming it' '
+	git clone -q --depth 1 "file://$TRASH_DIRECTORY/$SRC" shallow &&
+	test "$(git -C shallow rev-parse --is-shallow-repository)" = true &&
+	test_expect_code 128 "$TOKSTREAM" convert shallow made.git 2>err &&
+	grep "shallow.*shallow clone" err &&
+	test_path_is_missing made.git
+'
+
+test_expect_success 'a non-bare repository as DEST: a clear error, DEST untouched' '
+	git init -q nonbare &&
+	test_expect_code 128 "$TOKSTREAM" convert "./$SRC" nonbare 2>err &&
+	grep "nonbare.* is not a bare repository" err &&
+	test_path_is_missing nonbare/.git/tokstream &&
+	test_path_is_missing nonbare/tokstream &&
+	test -z "$(git -C nonbare for-each-ref)"
+'
+
+test_expect_success 'a DEST that exists and is no repository: a clear error' '
+	mkdir plain-dir &&
+	test_expect_code 128 "$TOKSTREAM" convert "./$SRC" plain-dir 2>err &&
+	grep "plain-dir.* is not a git repository" err &&
+	test_path_is_missing plain-dir/tokstream &&
+	echo text >plain-file &&
+	test_expect_code 128 "$TOKSTREAM" convert "./$SRC" plain-file 2>err &&
+	grep "plain-file" err
+'
+
+test_expect_success 'setup: a converted DEST, then a new source commit' '
+	"$TOKSTREAM" convert --quiet "./$SRC" ro.git &&
+	(
+		cd "./$SRC" &&
+		echo "int ro;" >>src/main.c &&
+		git add src/main.c &&
+		test_tick &&
+		git commit -q -m "for the read-only DEST"
+	) &&
+	refs ro.git >ro-before &&
+	readlink ro.git/tokstream/current >ro-gen-before
+'
+
+# as_nobody CMD...: CMD as the user nobody, who may read the sources root owns
+as_nobody () {
+	GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0="*" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+}
+
+# check_read_only DIR PATTERN: convert into DIR fails with an error
+# matching PATTERN, DIR unchanged
+check_read_only () {
+	test_expect_code 128 $as "$TOKSTREAM" convert "./$SRC" "$1" 2>err &&
+	grep "$2" err &&
+	refs "$1" >after &&
+	test_cmp ro-before after &&
+	readlink "$1/tokstream/current" >gen-after &&
+	test_cmp ro-gen-before gen-after
+}
+
+if test "$(id -u)" != 0
+then
+	as=
+	test_set_prereq CAN_CHMOD
+elif as_nobody true 2>/dev/null
+then
+	# root writes through chmod -w: the DEST is nobody's, converted by nobody
+	as=as_nobody
+	test_set_prereq CAN_CHMOD
+else
+	test_skip 'a read-only DEST (chmod -w): a clear error, DEST unchanged' \
+		'running as root, which writes through chmod -w, and setpriv cannot run as nobody'
+fi
+
+test_expect_success CAN_CHMOD 'a read-only DEST (chmod -R a-w): a clear error, DEST unchanged' '
+	cp -R ro.git chmod.git &&
+	{ test -z "$as" || chown -R 65534:65534 chmod.git; } &&
+	chmod -R a-w chmod.git &&
+	check_read_only chmod.git "cannot write in .*chmod.git/tokstream.*Permission denied" &&
+	chmod -R u+w chmod.git
+'
+
+test_expect_success CAN_CHMOD 'a DEST whose pack directory is read-only fails late and stays as it was' '
+	chmod a-w chmod.git/objects/pack &&
+	check_read_only chmod.git "cannot move .* to .*chmod.git/objects/pack/pack-.*Permission denied" &&
+	test_path_is_missing chmod.git/tokstream/lock &&
+	chmod u+w chmod.git/objects/pack &&
+	$as "$TOKSTREAM" convert --quiet "./$SRC" chmod.git &&
+	test "$(git -c safe.directory="*" -C chmod.git rev-parse trunk)" = \
+		"$(map_tok $(git -C "./$SRC" rev-parse trunk) chmod.git/tokstream/commit-map)"
+'
+
+test_lazy_prereq RO_MOUNT '
+	mkdir d &&
+	unshare -m sh -c "mount --bind -o ro d d && ! touch d/x 2>/dev/null"
+'
+
+test_expect_success RO_MOUNT 'a DEST on a read-only mount: a clear error, DEST unchanged' '
+	test_expect_code 128 unshare -m sh -c "mount --bind -o ro ro.git ro.git && exec \"\$0\" convert \"./\$1\" ro.git" \
+		"$TOKSTREAM" "$SRC" 2>err &&
+	grep "cannot write.*Read-only file system" err &&
+	refs ro.git >after &&
+	test_cmp ro-before after &&
+	readlink ro.git/tokstream/current >gen-after &&
+	test_cmp ro-gen-before gen-after &&
+	test_path_is_missing ro.git/tokstream/lock
+'
+
+test_expect_success 'the DEST that was refused converts once writable' '
+	"$TOKSTREAM" convert --quiet "./$SRC" ro.git &&
+	test "$(git -C ro.git rev-parse trunk)" = \
+		"$(map_tok $(git -C "./$SRC" rev-parse trunk) ro.git/tokstream/commit-map)"
+'
+
+test_expect_success 'every DEST made here passes git fsck' '
+	for d in "$DEST" dashdash.git opts.git sep.git progress.git quiet.git ro.git
+	do
+		git -C "$d" fsck --no-progress --strict 2>fsck-err &&
+		test_must_be_empty fsck-err || return 1
+	done
+'
+
+test_done
