@@ -22,7 +22,7 @@ endif
 
 LIB_OBJS = tokenize/strbuf.o tokenize/usage.o tokenize/sha1.o tokenize/run-command.o tokenize/language.o tokenize/view.o \
 	$(patsubst %.c,%.o,$(wildcard lexers/*.c))
-TOKSTREAM_OBJS = fastexport.o contrib/convert.o contrib/map.o contrib/state.o contrib/blame.o contrib/html.o
+TOKSTREAM_OBJS = fastexport.o contrib/convert.o contrib/map.o contrib/state.o contrib/blame.o contrib/html.o contrib/functions.o
 HEADERS = $(wildcard tokenize/*.h lexers/*.h contrib/*.h)
 
 PROGRAMS = tokstream tokenize/tokenize
@@ -58,4 +58,8 @@ clean:
 agree: all
 	sh t/agree/run.sh
 
-.PHONY: agree
+# libFuzzer harnesses for the stream parser and every lexer (see t/fuzz/run.sh).
+fuzz: all
+	sh t/fuzz/run.sh
+
+.PHONY: agree fuzz

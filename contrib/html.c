@@ -10,6 +10,7 @@
  */
 #include "commands.h"
 #include "blame.h"
+#include "functions.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/sha1.h"
 #include "../tokenize/usage.h"
@@ -335,78 +336,19 @@ static void add_top_owners(struct strbuf *pg, struct owners *o, size_t n)
 	}
 }
 
-static int is_keyword_before_paren(const char *s, size_t n)
-{
-	static const char *const kw[] = {
-		"if", "for", "while", "switch", "catch", "return", "sizeof", "do", "else",
-		"foreach", "using", "lock", "fixed", "synchronized", "elif", "with", "match", NULL
-	};
-	size_t i;
-
-	for (i = 0; kw[i]; i++)
-		if (strlen(kw[i]) == n && !memcmp(kw[i], s, n))
-			return 1;
-	return 0;
-}
-
-/*
- * Functions, for languages with braces or `def`: a name, then (...), then
- * a `{` before any `;` opens a body that runs to its matching `}`; for
- * Python, `def NAME` runs to the next token at or left of its column.
- */
+/* Who owns how much of each function (see functions.h for what a function is). */
 static void add_functions(struct strbuf *pg, struct blame_result *res)
 {
 	const char *src = res->content.buf;
 	struct token_pos *t = res->toks;
-	size_t n = res->nr_toks, i, found = 0;
-	int python = !strcmp(res->lang->name, "python");
+	struct function_span *fn;
+	size_t nr = find_functions(res, &fn), i, k;
 
-	for (i = 0; i + 1 < n; i++) {
-		size_t name = i, body, end, k;
+	for (i = 0; i < nr; i++) {
+		size_t name = fn[i].name, end = fn[i].end;
 		struct owners o = { NULL, 0, 0, 0 };
 
-		if (python) {
-			if (!(t[i].len == 3 && !memcmp(src + t[i].start, "def", 3) && t[i + 1].cls == TOKEN_WORD))
-				continue;
-			name = i + 1;
-			for (end = i + 2; end < n && !(t[end].line > t[i].line && t[end].col <= t[i].col); end++)
-				;
-			body = i;
-		} else {
-			int depth = 0;
-
-			if (t[i].cls != TOKEN_WORD || t[i + 1].len != 1 || src[t[i + 1].start] != '(' ||
-			    is_keyword_before_paren(src + t[i].start, t[i].len))
-				continue;
-			for (k = i + 1; k < n; k++) {
-				char c = t[k].len == 1 ? src[t[k].start] : 0;
-
-				if (c == '(')
-					depth++;
-				else if (c == ')' && --depth == 0)
-					break;
-			}
-			for (k++; k < n && k < i + 64; k++) {
-				char c = t[k].len == 1 ? src[t[k].start] : 0;
-
-				if (c == '{' || c == ';' || c == '}' || c == '=')
-					break;
-			}
-			if (k >= n || t[k].len != 1 || src[t[k].start] != '{')
-				continue;
-			body = k;
-			for (depth = 0, end = k; end < n; end++) {
-				char c = t[end].len == 1 ? src[t[end].start] : 0;
-
-				if (c == '{')
-					depth++;
-				else if (c == '}' && --depth == 0)
-					break;
-			}
-			if (end < n)
-				end++;
-		}
-		if (!found++)
+		if (!i)
 			strbuf_addstr(pg, "<h2>Functions</h2><table class=\"fn\"><tr><th>function</th>"
 				      "<th>line</th><th>tokens</th><th>owners</th></tr>");
 		for (k = name; k < end; k++)
@@ -418,11 +360,10 @@ static void add_functions(struct strbuf *pg, struct blame_result *res)
 		add_top_owners(pg, &o, 3);
 		strbuf_addstr(pg, "</td></tr>");
 		owners_release(&o);
-		(void)body;
-		i = end > i + 1 ? end - 1 : i;
 	}
-	if (found)
+	if (nr)
 		strbuf_addstr(pg, "</table>");
+	free(fn);
 }
 
 static void format_day(long long t, char *buf, size_t size)
