@@ -1,0 +1,70 @@
+#!/bin/sh
+# make fuzz: build the libFuzzer harnesses with clang and run each for
+# FUZZ_SECONDS (default 60) on seed corpora made from the test fixtures.
+# Fails on the first finding; the crashing input is kept under
+# t/fuzz/findings/ (turn it into a regression test in t/).
+#
+#   make fuzz                      # every harness, 60 s each
+#   make fuzz FUZZ_SECONDS=30      # as CI runs it
+#   FUZZ_HARNESSES=lexers make fuzz
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+seconds=${FUZZ_SECONDS:-60}
+harnesses=${FUZZ_HARNESSES:-"lexers stream"}
+CC=${FUZZ_CC:-clang}
+work=$(mktemp -d "${TMPDIR:-/tmp}/tokstream-fuzz.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir -p t/fuzz/findings
+
+flags="-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all"
+lib="tokenize/strbuf.c tokenize/usage.c tokenize/language.c tokenize/view.c $(ls lexers/*.c)"
+
+seed_lexers () {
+	mkdir -p "$1"
+	./tokenize/tokenize --list | cut -f1 >"$work/langs"
+	i=0
+	for f in t/golden/*/* t/fuzz/seeds/lexers/*; do
+		[ -f "$f" ] || continue
+		case $f in *.view|*.positions|*.exact) continue ;; esac
+		d=$(basename "$(dirname "$f")")
+		idx=$(grep -n -x "$d" "$work/langs" | cut -d: -f1)
+		[ -n "$idx" ] || idx=1
+		{ printf "\\$(printf %o $((idx - 1)))"; cat "$f"; } >"$1/seed$i"
+		i=$((i + 1))
+	done
+}
+
+seed_stream () {
+	mkdir -p "$1"
+	for f in t/fixtures/streams/* t/fuzz/seeds/stream/*; do
+		[ -f "$f" ] && cp "$f" "$1/"
+	done
+	# a real stream: this project's own recent history
+	git fast-export --signed-tags=strip --reencode=no --show-original-ids \
+		--use-done-feature HEAD~3..HEAD >"$1/own-history" 2>/dev/null || true
+}
+
+status=0
+for h in $harnesses; do
+	echo "== fuzz-$h: building"
+	case $h in
+	lexers) $CC $flags -o "$work/fuzz-$h" t/fuzz/fuzz-lexers.c $lib ;;
+	stream) $CC $flags -DTOKSTREAM_FUZZ -o "$work/fuzz-$h" t/fuzz/fuzz-stream.c fastexport.c \
+			tokenize/sha1.c tokenize/run-command.c contrib/*.c $lib ;;
+	*) echo "unknown harness $h" >&2; exit 2 ;;
+	esac
+	"seed_$h" "$work/corpus-$h"
+	echo "== fuzz-$h: $seconds s on $(ls "$work/corpus-$h" | wc -l) seeds"
+	if ! "$work/fuzz-$h" -max_total_time="$seconds" -timeout=10 -max_len=65536 \
+		-rss_limit_mb=4096 -close_fd_mask=2 -print_final_stats=1 \
+		-artifact_prefix="t/fuzz/findings/$h-" "$work/corpus-$h" >"$work/log-$h" 2>&1; then
+		tail -n 40 "$work/log-$h"
+		echo "fuzz-$h: FINDING (kept under t/fuzz/findings/)"
+		status=1
+	else
+		grep -E "stat::number_of_executed_units|stat::peak_rss_mb|Done [0-9]+ runs" "$work/log-$h" || true
+		echo "fuzz-$h: no finding in $seconds s"
+	fi
+done
+exit $status
