@@ -138,6 +138,66 @@ static void recorded_source(const char *gitdir, struct strbuf *src)
 	strbuf_release(&cfg);
 }
 
+/* The --lang options DEST was converted with: its views depend on them. */
+static void recorded_langs(const char *gitdir)
+{
+	static int done;
+	struct strbuf path = STRBUF_INIT, cfg = STRBUF_INIT;
+	FILE *f;
+	char *p;
+
+	if (done++)
+		return;
+	strbuf_addf(&path, "%s/tokstream/current/config", gitdir);
+	f = fopen(path.buf, "r");
+	if (f) {
+		char chunk[4096];
+		size_t n;
+
+		while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+			strbuf_add(&cfg, chunk, n);
+		fclose(f);
+	}
+	for (p = cfg.buf; (p = strstr(p, "\noption --lang=")); p++) {
+		char *spec = xstrdup(p + 15), *nl = strchr(spec, '\n');
+		const char *err;
+
+		if (nl)
+			*nl = '\0';
+		if (language_add_override(spec, &err))
+			die("%s: option --lang=%s: %s", path.buf, spec, err);
+		free(spec);
+	}
+	strbuf_release(&path);
+	strbuf_release(&cfg);
+}
+
+/* The original id of a token commit, from a copy of the map sorted by token ids. */
+static int cmp_token(const void *a, const void *b)
+{
+	return strcmp(((const struct oid_pair *)a)->token, ((const struct oid_pair *)b)->token);
+}
+
+static const char *orig_of_token(struct oid_map *m, const char *token)
+{
+	static struct oid_map *sorted_for;
+	static struct oid_pair *sorted;
+	static size_t sorted_nr;
+	struct oid_pair key, *hit;
+
+	if (sorted_for != m || sorted_nr != m->nr) {
+		free(sorted);
+		sorted = xmalloc((m->nr ? m->nr : 1) * sizeof(*sorted));
+		memcpy(sorted, m->pairs, m->nr * sizeof(*sorted));
+		qsort(sorted, m->nr, sizeof(*sorted), cmp_token);
+		sorted_for = m;
+		sorted_nr = m->nr;
+	}
+	snprintf(key.token, sizeof(key.token), "%s", token);
+	hit = bsearch(&key, sorted, sorted_nr, sizeof(*sorted), cmp_token);
+	return hit ? hit->orig : NULL;
+}
+
 /* ---- output: colours, pager ------------------------------------------- */
 
 static const int palette[] = {
@@ -391,6 +451,7 @@ void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, con
 	strbuf_init(&ctx->gitdir, 0);
 	strbuf_init(&ctx->src, 0);
 	git_dir_of(dest, &ctx->gitdir);
+	recorded_langs(ctx->gitdir.buf);
 	if (source)
 		strbuf_addstr(&ctx->src, source);
 	else
@@ -479,14 +540,11 @@ int blame_file(struct blame_ctx *ctx, const char *path, struct blame_result *res
 	/* original ids for the token commits */
 	for (k = 0; k < res->commits.nr; k++) {
 		struct commit_info *c = res->commits.v[k];
-		size_t i;
+		const char *orig = orig_of_token(&ctx->map, c->token);
 
-		for (i = 0; i < ctx->map.nr; i++)
-			if (!strcmp(ctx->map.pairs[i].token, c->token))
-				break;
-		if (i == ctx->map.nr)
+		if (!orig)
 			die("token commit %s is not in the commit map", c->token);
-		memcpy(c->orig, ctx->map.pairs[i].orig, 41);
+		memcpy(c->orig, orig, 41);
 	}
 
 	lexer_init(&ls, res->content.buf, res->content.len, res->lang->syntax);
