@@ -8,9 +8,13 @@
  * unless the previous significant token ends an operand: an identifier
  * (other than a keyword that takes an expression, such as `return` or
  * `typeof`, and unless it follows `.` as a property name), a number, a
- * string, `)`, `]`, `}`, `++` or `--`.  The lexer remembers that token
- * itself (in lexer_state.aux) rather than using lexer_state.prev, because
- * the caller's prev counts comments, which do not decide anything.  When
+ * string, `)` (but not the one closing `if (...)`, `while (...)`,
+ * `for (...)` or `with (...)`), `]`, `}`, `++` or `--`.  The lexer
+ * remembers that token itself (in lexer_state.aux) rather than using
+ * lexer_state.prev, because the caller's prev counts comments, which do
+ * not decide anything.  A `}` always ends an operand here: a regular
+ * expression at the start of a statement after a block is lexed as
+ * division (acorn tells the two kinds of braces apart; this lexer does not).  When
  * a regular expression does not close on its line, the `/` is division
  * after all, and no more regular expressions are tried on that line, so
  * that a wrong guess costs linear time.
@@ -65,19 +69,50 @@ static inline int is_ident(unsigned char c)
 	return cclass[c] == J_IDENT || cclass[c] == J_DIGIT;
 }
 
-/* The previous significant (non-comment) token, which decides what `/` is. */
+/*
+ * The previous significant (non-comment) token, which decides what `/` is,
+ * and which open parentheses are those of `if (...)`, `while (...)`,
+ * `for (...)` and `with (...)`, after whose `)` a statement, so a regular
+ * expression, may follow: one bit per open parenthesis, for the innermost
+ * PAREN_BITS of them (deeper ones count as expression parentheses).
+ */
+#define PAREN_BITS (sizeof(size_t) * 8)
+
 struct prev {
 	size_t start, len;
 	enum token_class cls;  /* 0 at the start of the input */
 	int after_dot;         /* the token before it was `.` or `?.` */
+	int closes_stmt;       /* it is the `)` of if/while/for/with */
+	size_t paren_bits;     /* bit i: open parenthesis i is a statement's */
+	size_t parens;         /* open parentheses */
 };
+
+static int is_word(const unsigned char *s, const struct prev *pv, const char *w)
+{
+	return pv->cls == TOKEN_WORD && pv->len == strlen(w) &&
+		!memcmp(s + pv->start, w, pv->len);
+}
 
 static void prev_update(struct prev *pv, const unsigned char *s, size_t b, size_t e,
 			enum token_class cls)
 {
-	pv->after_dot = pv->cls == TOKEN_PUNCT &&
+	int after_dot = pv->cls == TOKEN_PUNCT &&
 		((pv->len == 1 && s[pv->start] == '.') ||
 		 (pv->len == 2 && s[pv->start] == '?' && s[pv->start + 1] == '.'));
+
+	pv->closes_stmt = 0;
+	if (cls == TOKEN_PUNCT && s[b] == '(') {
+		int stmt = !pv->after_dot && (is_word(s, pv, "if") || is_word(s, pv, "while") ||
+					       is_word(s, pv, "for") || is_word(s, pv, "with"));
+		size_t bit = (size_t)1 << (pv->parens % PAREN_BITS);
+
+		pv->paren_bits = stmt ? pv->paren_bits | bit : pv->paren_bits & ~bit;
+		pv->parens++;
+	} else if (cls == TOKEN_PUNCT && s[b] == ')' && pv->parens) {
+		pv->parens--;
+		pv->closes_stmt = (pv->paren_bits >> (pv->parens % PAREN_BITS)) & 1;
+	}
+	pv->after_dot = after_dot;
 	pv->start = b;
 	pv->len = e - b;
 	pv->cls = cls;
@@ -112,7 +147,7 @@ static int regex_allowed(const unsigned char *s, const struct prev *pv)
 		return 0;
 	case TOKEN_PUNCT:
 		if (pv->len == 1)
-			return t[0] != ')' && t[0] != ']' && t[0] != '}';
+			return t[0] == ')' ? pv->closes_stmt : t[0] != ']' && t[0] != '}';
 		return !(pv->len == 2 && (t[0] == '+' || t[0] == '-') && t[1] == t[0]);
 	default:
 		return 1;
@@ -366,7 +401,7 @@ static size_t scan_template(const unsigned char *s, size_t p, size_t n)
 					return p;
 				in_text = 0;  /* back in the enclosing substitution */
 				pv.cls = TOKEN_STRING;
-				pv.after_dot = 0;
+				pv.after_dot = pv.closes_stmt = 0;
 			} else if (c == '$' && p + 1 < n && s[p + 1] == '{') {
 				p += 2;
 				if (open == TEMPLATE_DEPTH) {
@@ -404,7 +439,7 @@ static size_t scan_template(const unsigned char *s, size_t p, size_t n)
 	return n;
 }
 
-/* aux[0..3]: the previous significant token (struct prev); aux[4]: horizon. */
+/* aux[0..6]: the previous significant token (struct prev); aux[7]: horizon. */
 static int js_next(struct lexer_state *ls, struct token *tok)
 {
 	const unsigned char *s = ls->src;
@@ -423,14 +458,19 @@ static int js_next(struct lexer_state *ls, struct token *tok)
 	pv.start = ls->aux[0];
 	pv.len = ls->aux[1];
 	pv.cls = (enum token_class)ls->aux[2];
-	pv.after_dot = (int)ls->aux[3];
-	e = scan_token(s, p, n, &pv, &ls->aux[4], &cls);
+	pv.after_dot = (int)(ls->aux[3] & 1);
+	pv.closes_stmt = (int)(ls->aux[3] >> 1);
+	pv.paren_bits = ls->aux[4];
+	pv.parens = ls->aux[5];
+	e = scan_token(s, p, n, &pv, &ls->aux[7], &cls);
 	if (cls != TOKEN_COMMENT) {
 		prev_update(&pv, s, p, e, cls);
 		ls->aux[0] = pv.start;
 		ls->aux[1] = pv.len;
 		ls->aux[2] = (size_t)pv.cls;
-		ls->aux[3] = (size_t)pv.after_dot;
+		ls->aux[3] = (size_t)pv.after_dot | (size_t)pv.closes_stmt << 1;
+		ls->aux[4] = pv.paren_bits;
+		ls->aux[5] = pv.parens;
 	}
 	ls->pos = e;
 	tok->start = p;
