@@ -779,6 +779,8 @@ int cmd_html(int argc, char **argv)
 	strbuf_addf(&cache_path, "%s/.tokstream", outdir);
 	if (mkdir(cache_path.buf, 0755) && errno != EEXIST)
 		die_errno("cannot create '%s'", cache_path.buf);
+	if (lstat(cache_path.buf, &st) || !S_ISDIR(st.st_mode))
+		die("refusing to write through '%s': not a directory of our own", cache_path.buf);
 	strbuf_addstr(&cache_path, "/pages");
 	{
 		FILE *f = fopen(cache_path.buf, "r");
@@ -872,15 +874,13 @@ int cmd_html(int argc, char **argv)
 			if (pids[w] == 0) {
 				struct strbuf lines = STRBUF_INIT;
 				struct strbuf ppath = STRBUF_INIT;
-				FILE *f;
 
 				for (k = (size_t)w; k < nr_files; k += (size_t)opt.jobs)
 					if (files[k].fresh)
 						build_file(&ctx, &files[k], &lines);
-				strbuf_addf(&ppath, "%s.%d", cache_path.buf, w);
-				f = fopen(ppath.buf, "w");
-				if (!f || fwrite(lines.buf, 1, lines.len, f) != lines.len || fclose(f))
-					die_errno("cannot write '%s'", ppath.buf);
+				/* as a page: never through a symlink left in OUTDIR/.tokstream */
+				strbuf_addf(&ppath, ".tokstream/pages.%d", w);
+				write_page(ppath.buf, &lines);
 				if (opt.jobs > 1)
 					_exit(0);
 				strbuf_release(&lines);
