@@ -1,0 +1,2 @@
+"use strict";
+module.exports = { re: /a|b/u, n: 0b11n };

@@ -1,0 +1,3 @@
+x = 1;
+/* block comment to the end
+  y = 2;

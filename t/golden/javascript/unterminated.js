@@ -1,0 +1,5 @@
+const s = "unterminated
+const t = 'also
+x = 1;
+y = `template to the end ${ a + "b" }
+still template

@@ -1,0 +1,2 @@
+const f = require("f") as typeof import("f");
+module.exports = f;

@@ -1,0 +1,2 @@
+export type M = { a: number };
+export const m: M = { a: 0x1_0 };
