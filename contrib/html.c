@@ -71,6 +71,24 @@ static void html_escape_str(struct strbuf *sb, const char *s)
 		html_escape(sb, s, strlen(s));
 }
 
+/*
+ * A relative URL for a path (in an href): every byte but [A-Za-z0-9-._~/]
+ * %-escaped, so "#", "?" and "%" in a name stay part of the path; the
+ * result is also safe in an HTML attribute.
+ */
+static void url_escape_str(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    c == '-' || c == '.' || c == '_' || c == '~' || c == '/')
+			strbuf_addch(sb, (char)c);
+		else
+			strbuf_addf(sb, "%%%02X", c);
+	}
+}
+
 /* A JavaScript string literal that is also safe inside <script>. */
 static void js_string(struct strbuf *sb, const char *s)
 {
@@ -668,7 +686,7 @@ static void build_indexes(void)
 					owners_add(&o, files[m].owners.v[x].author, files[m].owners.v[x].tokens);
 			}
 			strbuf_addstr(&pg, "<tr><td><a href=\"");
-			html_escape_str(&pg, sd + dl + (dl ? 1 : 0));
+			url_escape_str(&pg, sd + dl + (dl ? 1 : 0));
 			strbuf_addstr(&pg, "/index.html\">");
 			html_escape_str(&pg, sd + dl + (dl ? 1 : 0));
 			strbuf_addf(&pg, "/</a></td><td class=\"num\">%zu</td><td class=\"num\">%zu</td><td>",
@@ -690,7 +708,7 @@ static void build_indexes(void)
 				owners_add(&total, files[k].owners.v[x].author, files[k].owners.v[x].tokens);
 			page_name(base, &name);
 			strbuf_addstr(&pg, "<tr><td><a href=\"");
-			html_escape_str(&pg, name.buf);
+			url_escape_str(&pg, name.buf);
 			strbuf_addstr(&pg, "\">");
 			html_escape_str(&pg, base);
 			strbuf_addf(&pg, "</a></td><td class=\"num\">%zu</td><td class=\"num\">%zu</td><td>",
