@@ -1,0 +1,334 @@
+#!/bin/sh
+test_description='tokstream html: a self-contained, escaped, incremental site of token blame'
+. ./test-lib.sh
+
+URL='https://example.org/commit/%H'
+
+# commit_as REPO NAME MESSAGE: commits what is staged in REPO as NAME.
+commit_as () {
+	test_tick &&
+	git -C "$1" -c user.name="$2" -c user.email="$2@example.org" commit -q \
+		--author="$2 <$2@example.org>" -m "$3"
+}
+
+# The pages' mtimes, ctimes and inodes: a rewrite (write and rename) changes them.
+page_stamps () {
+	stat -c '%n %i %Y %Z' "$@"
+}
+
+# index_tokens INDEX NAME: the token count the index gives for NAME.
+index_tokens () {
+	sed -n "s|.*>$2</a></td><td class=\"num\">\([0-9]*\)</td>.*|\1|p" "$1"
+}
+
+test_expect_success 'a history: A writes add(), B re-indents it, C changes one argument, A documents it' '
+	git init -q src &&
+	printf "int add(int a, int b)\n{\n\treturn a + b;\n}\n" >src/add.c &&
+	git -C src add add.c &&
+	commit_as src A "add(): the sum of two ints" &&
+	printf "int add(int a, int b)\n{\n    return a + b;\n}\n" >src/add.c &&
+	git -C src add add.c &&
+	commit_as src B "Re-indent with spaces" &&
+	sed "s/int b)/long b)/" src/add.c >tmp && mv tmp src/add.c &&
+	mkdir src/sub &&
+	printf "def double(x):\n    return 2 * x\n\n\nprint(double(21))\n" >src/sub/x.py &&
+	git -C src add add.c sub/x.py &&
+	commit_as src C "add(): take a long" &&
+	{ printf "/* add: the sum of a and b */\n" && cat src/add.c; } >tmp && mv tmp src/add.c &&
+	git -C src add add.c &&
+	commit_as src A "add(): document it" &&
+	"$TOKSTREAM" convert -q src tokens.git
+'
+
+test_expect_success 'html writes a page per file and an index per directory' '
+	"$TOKSTREAM" html -C tokens.git --commit-url="$URL" out 2>err &&
+	test_must_be_empty err &&
+	test_path_is_file out/index.html &&
+	test_path_is_file out/add.c.html &&
+	test_path_is_file out/sub/index.html &&
+	test_path_is_file out/sub/x.py.html &&
+	test_path_is_file out/.tokstream/pages &&
+	find out -name "*.html" | sort >actual &&
+	test_write_lines out/add.c.html out/index.html out/sub/index.html out/sub/x.py.html >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a file page shows the source in its layout, each token a span of its commit' '
+	grep "<tr id=\"L2\"><td class=\"ln\">2</td><td><span class=\"t c[0-9]*\">int</span> <span class=\"t c[0-9]*\">add</span>" out/add.c.html &&
+	grep "<tr id=\"L4\"><td class=\"ln\">4</td><td>    <span class=\"t c[0-9]*\">return</span>" out/add.c.html &&
+	grep -c "<span class=\"t c[0-9]*\">" out/add.c.html >/dev/null &&
+	grep -o "<span class=\"t c[0-9]*\">" out/add.c.html >spans &&
+	"$TOKENIZE" src/add.c >view &&
+	test_line_count = $(wc -l <view) spans &&
+	grep "<span id=\"by\">" out/add.c.html &&
+	grep "<button value=\"commit\">" out/add.c.html &&
+	grep "<div id=\"tip\" hidden>" out/add.c.html &&
+	grep "<tbody id=\"legend-rows\">" out/add.c.html &&
+	c=$(git -C src rev-parse HEAD~1) &&
+	grep "{id:\"$c\",a:\"C\",d:\"[0-9-]*\",t:[0-9]*,n:1,s:\"add(): take a long\"}" out/add.c.html &&
+	! grep "a:\"B\"" out/add.c.html
+'
+
+test_expect_success 'pages are self-contained: no external script, style, font or URL' '
+	for f in out/index.html out/add.c.html out/sub/index.html out/sub/x.py.html
+	do
+		! grep -i "<script[^>]*src" $f &&
+		! grep -i "<link" $f &&
+		! grep -i "@import\|url(" $f &&
+		{ grep -o "[a-z]*://[^\"<> ]*" $f || :; } >urls &&
+		if test $f = out/add.c.html || test $f = out/sub/x.py.html
+		then
+			echo "$URL" >expect && test_cmp expect urls || return 1
+		else
+			test_must_be_empty urls || return 1
+		fi
+	done
+'
+
+test_expect_success 'the function table names add and who owns how much of it' '
+	grep "<h2>Functions</h2>" out/add.c.html &&
+	grep -o "<tr><td>[^<]*</td><td class=\"num\"><a href=\"#L[0-9]*\">[0-9]*</a></td><td class=\"num\">[0-9]*</td><td>[^<]*</td></tr>" out/add.c.html >fn &&
+	echo "<tr><td>add</td><td class=\"num\"><a href=\"#L2\">2</a></td><td class=\"num\">15</td><td>A 93.3%, C 6.7%</td></tr>" >expect &&
+	test_cmp expect fn &&
+	grep -o "<tr><td>double</td><td class=\"num\"><a href=\"#L1\">1</a></td><td class=\"num\">[0-9]*</td><td>C 100.0%</td></tr>" out/sub/x.py.html
+'
+
+test_expect_success 'indexes list files and directories with their tokens, contributors and top contributors' '
+	add=$("$TOKENIZE" src/add.c | wc -l) &&
+	py=$("$TOKENIZE" src/sub/x.py | wc -l) &&
+	test $add -gt 10 && test $py -gt 10 &&
+	echo $add >expect && index_tokens out/index.html add.c >actual && test_cmp expect actual &&
+	echo $py >expect && index_tokens out/index.html sub/ >actual && test_cmp expect actual &&
+	echo $py >expect && index_tokens out/sub/index.html x.py >actual && test_cmp expect actual &&
+	grep "<a href=\"add.c.html\">add.c</a></td><td class=\"num\">$add</td><td class=\"num\">2</td><td>A 94.1%, C 5.9%</td>" out/index.html &&
+	grep "<a href=\"sub/index.html\">sub/</a></td><td class=\"num\">$py</td><td class=\"num\">1</td><td>C 100.0%</td>" out/index.html &&
+	grep "<a href=\"x.py.html\">x.py</a>" out/sub/index.html &&
+	grep "<a href=\"../index.html\">top</a>" out/sub/x.py.html &&
+	grep " / <a href=\"index.html\">sub</a> / <b>x.py</b>" out/sub/x.py.html
+'
+
+test_expect_success 'a second run with nothing changed rewrites no page' '
+	page_stamps out/add.c.html out/sub/x.py.html >before &&
+	cp out/add.c.html add.c.html.1 &&
+	sleep 1 &&
+	"$TOKSTREAM" html -C tokens.git --commit-url="$URL" out &&
+	page_stamps out/add.c.html out/sub/x.py.html >after &&
+	test_cmp before after &&
+	test_cmp add.c.html.1 out/add.c.html
+'
+
+test_expect_success 'after a new commit and convert, only the changed file is rebuilt' '
+	page_stamps out/add.c.html >add-before &&
+	page_stamps out/sub/x.py.html >py-before &&
+	sed "s/2 \* x/x + x/" src/sub/x.py >tmp && mv tmp src/sub/x.py &&
+	git -C src add sub/x.py &&
+	commit_as src D "double(): add, do not multiply" &&
+	"$TOKSTREAM" convert -q src tokens.git &&
+	sleep 1 &&
+	"$TOKSTREAM" html -C tokens.git --commit-url="$URL" out &&
+	page_stamps out/add.c.html >add-after &&
+	page_stamps out/sub/x.py.html >py-after &&
+	test_cmp add-before add-after &&
+	! test_cmp py-before py-after &&
+	grep "a:\"D\"" out/sub/x.py.html &&
+	py=$("$TOKENIZE" src/sub/x.py | wc -l) &&
+	echo $py >expect && index_tokens out/sub/index.html x.py >actual && test_cmp expect actual &&
+	grep "<td class=\"num\">2</td><td>C [0-9.]*%, D [0-9.]*%</td>" out/sub/index.html
+'
+
+test_expect_success 'a page that was removed, or other options, rebuild the pages' '
+	rm out/add.c.html &&
+	page_stamps out/sub/x.py.html >py-before &&
+	"$TOKSTREAM" html -C tokens.git --commit-url="$URL" out &&
+	test_path_is_file out/add.c.html &&
+	page_stamps out/sub/x.py.html >py-after &&
+	test_cmp py-before py-after &&
+	sleep 1 &&
+	"$TOKSTREAM" html -C tokens.git --by=commit out &&
+	page_stamps out/sub/x.py.html >py-after &&
+	! test_cmp py-before py-after &&
+	grep "var BY=\"commit\",URLT=null;" out/sub/x.py.html
+'
+
+test_expect_success '-j 2 builds the same site, byte for byte, as -j 1' '
+	"$TOKSTREAM" html -C tokens.git --commit-url="$URL" -j 1 out-j1 &&
+	"$TOKSTREAM" html -C tokens.git --commit-url="$URL" -j 2 out-j2 &&
+	"$TOKSTREAM" html -C tokens.git --commit-url="$URL" -j3 out-j3 &&
+	diff -r out-j1 out-j2 &&
+	diff -r out-j1 out-j3 &&
+	test_path_is_file out-j2/sub/x.py.html &&
+	ls -a out-j2/.tokstream >actual &&
+	test_write_lines . .. pages >expect &&
+	test_cmp expect actual
+'
+
+# Hostile content: everything from the repository is escaped.  Git keeps
+# no "<" or ">" in a name (it drops them), so names carry quotes,
+# ampersands and backslashes; messages, contents and paths carry markup.
+EVIL_FILE='<b>evil</b>.c'
+EVIL_MSG='</script><img src=x onerror=alert(2)>'
+EVIL_XSS='"</script><script>window.__xss=1</script>'
+EVIL_NAME2='Eve "&amp;'"'"' \ Mallory'
+EVIL_QUOTE='" onmouseover="window.__xss=1;".c'
+
+test_expect_success 'a hostile repository: markup in names, messages, contents and paths' '
+	git init -q evil &&
+	mkdir "evil/<b>evil<" &&
+	printf "/* <!-- a comment --> */\nchar *s = \"</script><script>alert(3)</script>\";\nint f(void) { return 1; }\n" >"evil/$EVIL_FILE" &&
+	git -C evil add . &&
+	test_tick &&
+	GIT_AUTHOR_NAME="<script>alert(1)</script>" git -C evil commit -q -m "$EVIL_MSG" &&
+	printf "char *t = \"<script>window.__xss=1</script>\"; /* </script><script>window.__xss=2</script> */\nint g(void) { return 2; }\n" >>"evil/$EVIL_FILE" &&
+	printf "int x; /* %s */\n" "<img src=x onerror=window.__xss=3>" >"evil/$EVIL_QUOTE" &&
+	printf "int hash;\n" >"evil/a#1.c" &&
+	printf "int query;\n" >"evil/q?.c" &&
+	printf "int percent;\n" >"evil/50%.c" &&
+	git -C evil add . &&
+	test_tick &&
+	GIT_AUTHOR_NAME=$EVIL_NAME2 git -C evil commit -q -F - <<-EOF &&
+	$EVIL_XSS<!--
+
+	body </textarea><svg onload=alert(4)>
+	EOF
+	git -C evil log --format=%an >names &&
+	test_write_lines "$EVIL_NAME2" "scriptalert(1)/script" >expect &&
+	test_cmp expect names &&
+	"$TOKSTREAM" convert -q evil evil.git &&
+	"$TOKSTREAM" html -C evil.git --commit-url="https://example.org/c/%H?x=\"</script><script>alert(5)</script>" evil-out &&
+	test_path_is_file "evil-out/$EVIL_FILE.html" &&
+	test_path_is_file "evil-out/$EVIL_QUOTE.html" &&
+	test_path_is_file "evil-out/<b>evil</index.html"
+'
+
+test_expect_success 'no byte of it reaches a page raw; the escaped forms are there' '
+	page="evil-out/$EVIL_FILE.html" &&
+	for f in "$page" "evil-out/$EVIL_QUOTE.html" evil-out/index.html "evil-out/<b>evil</index.html"
+	do
+		! grep "<script>alert" "$f" &&
+		! grep "<script>window" "$f" &&
+		! grep "<img" "$f" &&
+		! grep "<svg" "$f" &&
+		! grep "<!--" "$f" &&
+		! grep "<b>evil" "$f" &&
+		! grep "onmouseover=\"" "$f" &&
+		test $(grep -c "<script>" "$f") -le 1 || return 1
+	done &&
+	grep "&quot;&lt;/script&gt;&lt;script&gt;alert(3)&lt;/script&gt;&quot;" "$page" &&
+	grep "/\* &lt;!-- a comment --&gt; \*/" "$page" &&
+	grep "s:\"\\\\u003c/script\\\\u003e\\\\u003cimg src=x onerror=alert(2)\\\\u003e\"" "$page" &&
+	grep "a:\"scriptalert(1)/script\"" "$page" &&
+	grep "a:\"Eve \\\\\"\\\\u0026amp;'"'"' \\\\\\\\ Mallory\"" "$page" &&
+	grep "s:\"\\\\\"\\\\u003c/script\\\\u003e\\\\u003cscript\\\\u003ewindow.__xss=1\\\\u003c/script\\\\u003e\\\\u003c!--\"" "$page" &&
+	grep "URLT=\"https://example.org/c/%H?x=\\\\\"\\\\u003c/script\\\\u003e" "$page" &&
+	grep "<title>&lt;b&gt;evil&lt;/b&gt;.c - tokstream</title>" "$page" &&
+	grep "Eve &quot;&amp;amp;&#39; \\\\ Mallory" "$page" &&
+	grep "Eve &quot;&amp;amp;&#39; \\\\ Mallory" evil-out/index.html &&
+	grep "&quot; onmouseover=&quot;window.__xss=1;&quot;.c</a>" evil-out/index.html &&
+	grep "&lt;img src=x onerror=window.__xss=3&gt;" "evil-out/$EVIL_QUOTE.html"
+'
+
+test_expect_success 'links of the indexes are URLs: a name with #, ? or % links to its page' '
+	grep "<a href=\"a%231.c.html\">a#1.c</a>" evil-out/index.html &&
+	grep "<a href=\"q%3F.c.html\">q?.c</a>" evil-out/index.html &&
+	grep "<a href=\"50%25.c.html\">50%.c</a>" evil-out/index.html &&
+	grep "<a href=\"%3Cb%3Eevil%3C/index.html\">&lt;b&gt;evil&lt;/</a>" evil-out/index.html &&
+	grep "<a href=\"b%3E.c.html\">b&gt;.c</a>" "evil-out/<b>evil</index.html"
+'
+
+test_expect_success 'a symbolic link in OUTDIR is refused, and nothing is written through it' '
+	mkdir elsewhere &&
+	mkdir out-link &&
+	ln -s "$TRASH_DIRECTORY/elsewhere" out-link/sub &&
+	test_expect_code 128 "$TOKSTREAM" html -C tokens.git out-link 2>err &&
+	grep "^tokstream: fatal: refusing to write through .out-link/sub.: not a directory of our own" err &&
+	ls -A elsewhere >listing &&
+	test_must_be_empty listing &&
+	test -h out-link/sub &&
+	rm -rf out-link && mkdir out-link &&
+	ln -s "$TRASH_DIRECTORY/elsewhere" out-link/sub &&
+	test_must_fail "$TOKSTREAM" html -C tokens.git -j 2 out-link 2>err &&
+	grep "refusing to write through .out-link/sub." err &&
+	ls -A elsewhere >listing &&
+	test_must_be_empty listing
+'
+
+test_expect_success 'a symbolic link for the cache directory is refused before anything is written' '
+	rm -rf out-link && mkdir out-link &&
+	ln -s "$TRASH_DIRECTORY/elsewhere" out-link/.tokstream &&
+	test_must_fail "$TOKSTREAM" html -C tokens.git -j 2 out-link 2>err &&
+	grep "out-link/.tokstream" err &&
+	ls -A elsewhere >listing &&
+	test_must_be_empty listing &&
+	ls -A out-link >listing &&
+	echo .tokstream >expect &&
+	test_cmp expect listing
+'
+
+test_expect_success 'a symbolic link where a page or a cache file goes is replaced, never followed' '
+	echo precious >victim &&
+	cp victim victim.orig &&
+	rm -rf out-link && mkdir out-link out-link/.tokstream &&
+	ln -s ../victim out-link/add.c.html &&
+	ln -s ../../victim out-link/.tokstream/pages &&
+	ln -s ../../victim out-link/.tokstream/pages.0 &&
+	ln -s ../../victim out-link/.tokstream/pages.1 &&
+	"$TOKSTREAM" html -C tokens.git -j 2 out-link &&
+	test_cmp victim.orig victim &&
+	test_path_is_file out-link/add.c.html && ! test -h out-link/add.c.html &&
+	test_path_is_file out-link/.tokstream/pages && ! test -h out-link/.tokstream/pages &&
+	"$TOKSTREAM" html -C tokens.git -j 1 out-link &&
+	ln -s ../../victim out-link/.tokstream/pages.0 &&
+	"$TOKSTREAM" html -C tokens.git -j 1 out-link &&
+	test_cmp victim.orig victim &&
+	ls -A out-link/.tokstream >listing &&
+	echo pages >expect &&
+	test_cmp expect listing
+'
+
+# The real browser: headless Chromium driven by playwright-core, from
+# t/browser/node_modules (npm install --prefix t/browser --no-save
+# --no-audit --no-fund playwright-core, with PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1).
+test_lazy_prereq BROWSER '
+	test -x /usr/bin/chromium &&
+	(cd "$TEST_DIRECTORY/browser" && node -e "require(\"playwright-core\")") >/dev/null 2>&1
+'
+test_have_prereq BROWSER ||
+say "# BROWSER missing: needs /usr/bin/chromium and playwright-core in t/browser/node_modules" \
+	"(PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --prefix t/browser --no-save --no-audit --no-fund playwright-core)"
+
+test_expect_success BROWSER 'in Chromium: tip, colours, colour switch, legend, click, and nothing hostile runs' '
+	"$TOKSTREAM" html -C tokens.git --commit-url="$URL" browser-out &&
+	"$TOKSTREAM" html -C evil.git evil-browser-out &&
+	mkdir -p "$TEST_DIRECTORY/out" &&
+	c=$(git -C src log -1 --format=%H --author=C) &&
+	a1=$(git -C src log --reverse --format=%H --author=A | head -n 1) &&
+	a2=$(git -C src log -1 --format=%H --author=A) &&
+	test $a1 != $a2 &&
+	status=0 &&
+	{ node "$TEST_DIRECTORY/browser/check-page.js" \
+		--page "$TRASH_DIRECTORY/browser-out/add.c.html" \
+		--index "$TRASH_DIRECTORY/browser-out/index.html" \
+		--index "$TRASH_DIRECTORY/browser-out/sub/index.html" \
+		--tip-token long --tip-summary "add(): take a long" --tip-author C --tip-id $c \
+		--other-token add \
+		--commit-tokens "/* add: the sum of a and b */" --commit-tokens int \
+		--legend-author A \
+		--legend-tokens "/* add: the sum of a and b */ int add ( int a , b ) { return a + b ; }" \
+		--url "https://example.org/commit/$c" \
+		--hostile "$TRASH_DIRECTORY/evil-browser-out/$EVIL_FILE.html" \
+		--hostile "$TRASH_DIRECTORY/evil-browser-out/$EVIL_QUOTE.html" \
+		--hostile-summary "$EVIL_XSS<!--" --hostile-summary "$EVIL_MSG" \
+		--hostile-text "\"</script><script>alert(3)</script>\"" \
+		--index "$TRASH_DIRECTORY/evil-browser-out/index.html" \
+		--index "$TRASH_DIRECTORY/evil-browser-out/<b>evil</index.html" \
+		--shots "$TEST_DIRECTORY/out" >browser.log 2>&1 || status=$?; } &&
+	cat browser.log &&
+	test $status = 0 &&
+	! grep "^FAIL" browser.log &&
+	grep "^ok - hovering A.s row marks exactly their tokens" browser.log &&
+	grep "^# all checks passed" browser.log &&
+	test_path_is_file "$TEST_DIRECTORY/out/t0320-add.png" &&
+	test_path_is_file "$TEST_DIRECTORY/out/t0320-commit-colours.png"
+'
+
+test_done
