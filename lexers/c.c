@@ -169,22 +169,20 @@ static size_t scan_quoted(const unsigned char *s, size_t p, size_t n)
 }
 
 /*
- * End of a C++ user-defined-literal suffix at p, just after a string or
- * character literal, or p when there is none.  As compilers take it: an
- * identifier that starts with '_' or a byte >= 0x80, or after a string one
- * of the standard library's suffixes ("..."s, "..."sv, "..."min, ...).
+ * End of a C++ standard library literal suffix ("..."s, "..."sv,
+ * "..."min, ...) at p, just after a string literal, or p when there is
+ * none.  User suffixes ("..."_x) are left as identifiers, as C compilers
+ * take them: C code glues strings to macros ("\t"__ASM_ARG).
  */
-static size_t scan_ud_suffix(const unsigned char *s, size_t p, size_t n, int string)
+static size_t scan_ud_suffix(const unsigned char *s, size_t p, size_t n)
 {
 	size_t q = skip_splices(s, p, n), e;
 	char word[8];
 
-	if (q >= n || cclass[s[q]] != C_IDENT || s[q] == '$')
+	if (q >= n || cclass[s[q]] != C_IDENT || s[q] == '$' || s[q] == '_' || s[q] >= 0x80)
 		return p;
 	e = scan_ident(s, q + 1, n);
-	if (s[q] == '_' || s[q] >= 0x80)
-		return e;
-	if (!string || e - q > 3)
+	if (e - q > 3)
 		return p;
 	word[0] = ' ';
 	memcpy(word + 1, s + q, e - q);
@@ -342,13 +340,14 @@ static int c_next(struct lexer_state *ls, struct token *tok)
 		cls = TOKEN_WORD;
 		if (e < n && (s[e] == '"' || s[e] == '\'') && string_prefix(s, b, e, &raw)) {
 			if (!raw) {
-				e = scan_ud_suffix(s, scan_quoted(s, e, n), n, s[e] == '"');
+				e = s[e] == '"' ? scan_ud_suffix(s, scan_quoted(s, e, n), n)
+						: scan_quoted(s, e, n);
 				cls = TOKEN_STRING;
 			} else if (s[e] == '"') {
 				size_t r = scan_raw_string(s, e, n);
 
 				if (r) {
-					e = scan_ud_suffix(s, r, n, 1);
+					e = scan_ud_suffix(s, r, n);
 					cls = TOKEN_STRING;
 				}
 			}
@@ -371,7 +370,9 @@ static int c_next(struct lexer_state *ls, struct token *tok)
 		break;
 	case C_DQUOTE:
 	case C_SQUOTE:
-		e = scan_ud_suffix(s, scan_quoted(s, p, n), n, s[p] == '"');
+		e = scan_quoted(s, p, n);
+		if (s[p] == '"')
+			e = scan_ud_suffix(s, e, n);
 		cls = TOKEN_STRING;
 		break;
 	case C_SLASH:

@@ -235,6 +235,10 @@ def by_design(ctoks, otoks, lang):
     texts = [t[2] for t in ctoks] + otoks
     if any(re.search(rb"[\x80-\xff]", t) for t in texts):
         return "by design: bytes >= 0x80 are identifier characters"
+    if lang == "c++" and any(re.search(rb"[\"'][_\x80-\xff][\w\x80-\xff]*\Z", t[2])
+                             for t in ctoks):
+        return ("by design: C++ user literal suffixes (\"...\"_x) are identifiers "
+                "(C glues strings to macros: \"\\t\"__ASM_ARG)")
     if any(b"\0" in t for t in otoks):
         return "by design: a NUL byte is a token (clang: whitespace)"
     if lang == "c" and (any(t in (b".*", b"->*", b"<=>") or
