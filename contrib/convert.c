@@ -606,17 +606,16 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void update_refs(struct source *srcs, int nr, struct oid_map *commits, struct oid_map *tags)
+static void prepare_refs(struct source *srcs, int nr, struct oid_map *commits, struct oid_map *tags,
+			 struct strbuf *out_script)
 {
 	const char *fer[] = { "git", "for-each-ref", "--format=%(objectname) %(objecttype) %(refname)", NULL };
 	const char *mine[] = { "git", "for-each-ref", "--format=%(refname)", NULL };
-	const char *upd[] = { "git", "update-ref", "--stdin", NULL };
 	struct strbuf out = STRBUF_INIT, have = STRBUF_INIT, script = STRBUF_INIT;
 	struct ref_update *u = NULL;
 	char **names = NULL, *p, *nl;
 	size_t nu = 0, au = 0, nn = 0, an = 0, i;
-	struct child c;
-	int k, fd[2];
+	int k;
 
 	for (k = 0; k < nr; k++) {
 		strbuf_reset(&out);
@@ -672,6 +671,23 @@ static void update_refs(struct source *srcs, int nr, struct oid_map *commits, st
 		    !bsearch(&p, names, nn, sizeof(*names), cmp_str))
 			strbuf_addf(&script, "delete %s\n", p);
 	}
+	strbuf_addbuf(out_script, &script);
+	for (i = 0; i < nu; i++)
+		free(u[i].name);
+	free(u);
+	free(names);
+	strbuf_release(&out);
+	strbuf_release(&have);
+	strbuf_release(&script);
+}
+
+/* Sets DEST's refs by the script prepare_refs() made, in one transaction. */
+static void apply_refs(struct source *srcs, int nr, const struct strbuf *script)
+{
+	const char *upd[] = { "git", "update-ref", "--stdin", NULL };
+	struct child c;
+	int fd[2];
+
 	if (pipe(fd))
 		die_errno("pipe");
 	child_init(&c, upd);
@@ -680,7 +696,7 @@ static void update_refs(struct source *srcs, int nr, struct oid_map *commits, st
 	c.close_fd[0] = fd[1];
 	start_command(&c);
 	close(fd[0]);
-	if (write(fd[1], script.buf, script.len) != (ssize_t)script.len)
+	if (write(fd[1], script->buf, script->len) != (ssize_t)script->len)
 		die_errno("cannot write to git update-ref");
 	close(fd[1]);
 	if (finish_command(&c))
@@ -690,13 +706,6 @@ static void update_refs(struct source *srcs, int nr, struct oid_map *commits, st
 
 		run_git(run.gitdir.buf, sym, "git symbolic-ref HEAD");
 	}
-	for (i = 0; i < nu; i++)
-		free(u[i].name);
-	free(u);
-	free(names);
-	strbuf_release(&out);
-	strbuf_release(&have);
-	strbuf_release(&script);
 }
 
 /* What the views depend on besides the options: the format and the language table. */
@@ -733,7 +742,8 @@ int cmd_convert(int argc, char **argv)
 	const char **filter_opts = xcalloc((size_t)argc + 1, sizeof(char *));
 	struct strbuf config = STRBUF_INIT, old_config = STRBUF_INIT, path = STRBUF_INIT,
 		cur = STRBUF_INIT, commit_map = STRBUF_INIT, tag_map = STRBUF_INIT,
-		tips = STRBUF_INIT, old_tips = STRBUF_INIT, self = STRBUF_INIT, gen_name = STRBUF_INIT;
+		tips = STRBUF_INIT, old_tips = STRBUF_INIT, self = STRBUF_INIT, gen_name = STRBUF_INIT,
+		ref_script = STRBUF_INIT;
 	int nr_filter_opts = 0, quiet = 0, progress = -1, stats = 0, i, k, nr_src, gen, fresh;
 	struct source *srcs;
 	const char *dest;
@@ -969,6 +979,14 @@ int cmd_convert(int argc, char **argv)
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/tips", run.next.buf);
 	write_file(path.buf, tips.buf, tips.len);
+	/*
+	 * The refs are worked out before the switch, so that only the one
+	 * update-ref transaction stands between the switch and its end.
+	 */
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/tag-map", run.next.buf);
+	oid_map_read(&tags, path.buf);
+	prepare_refs(srcs, nr_src, &commits, &tags, &ref_script);
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/gen-%d", run.dir.buf, gen + 1);
 	remove_tree(path.buf);
@@ -982,13 +1000,23 @@ int cmd_convert(int argc, char **argv)
 	strbuf_addf(&path, "%s/commit-map", run.dir.buf);
 	switch_symlink("current/commit-map", path.buf);
 
-	strbuf_reset(&path);
-	strbuf_addf(&path, "%s/current/tag-map", run.dir.buf);
-	oid_map_read(&tags, path.buf);
-	update_refs(srcs, nr_src, &commits, &tags);
+	apply_refs(srcs, nr_src, &ref_script);
 
-	if (!fresh)
-		remove_tree(cur.buf);
+	/* every older generation, also those a killed run left behind */
+	{
+		DIR *d = opendir(run.dir.buf);
+		struct dirent *e;
+
+		while (d && (e = readdir(d))) {
+			if (strncmp(e->d_name, "gen-", 4) || !strcmp(e->d_name, gen_name.buf))
+				continue;
+			strbuf_reset(&path);
+			strbuf_addf(&path, "%s/%s", run.dir.buf, e->d_name);
+			remove_tree(path.buf);
+		}
+		if (d)
+			closedir(d);
+	}
 	remove_tree(run.staging.buf);
 	cleanup();
 	if (!quiet)
