@@ -22,7 +22,7 @@ endif
 
 LIB_OBJS = tokenize/strbuf.o tokenize/usage.o tokenize/sha1.o tokenize/run-command.o tokenize/language.o tokenize/view.o \
 	$(patsubst %.c,%.o,$(wildcard lexers/*.c))
-TOKSTREAM_OBJS = fastexport.o contrib/convert.o contrib/map.o contrib/state.o contrib/blame.o contrib/html.o contrib/functions.o
+TOKSTREAM_OBJS = fastexport.o contrib/convert.o contrib/map.o contrib/state.o contrib/blame.o contrib/html.o contrib/functions.o contrib/report.o
 HEADERS = $(wildcard tokenize/*.h lexers/*.h contrib/*.h)
 
 PROGRAMS = tokstream tokenize/tokenize

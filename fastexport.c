@@ -54,7 +54,8 @@ static const char usage_text[] =
 	"   or: tokstream convert [FILTER-OPTIONS] SRC... DEST\n"
 	"   or: tokstream map [-C DEST] ID...\n"
 	"   or: tokstream blame [-C DEST] [OPTIONS] PATH [REV]\n"
-	"   or: tokstream html [-C DEST] [OPTIONS] OUTDIR [REV] [PATHSPEC...]\n";
+	"   or: tokstream html [-C DEST] [OPTIONS] OUTDIR [REV] [PATHSPEC...]\n"
+	"   or: tokstream report [-C DEST] [OPTIONS] OUTDIR [REV] [PATHSPEC...]\n";
 
 /* Marks of the views we create start here, far above any exporter's marks. */
 #define VIEW_MARK_BASE ((uintmax_t)1 << 40)
@@ -2032,6 +2033,8 @@ int main(int argc, char **argv)
 		return cmd_blame(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "html"))
 		return cmd_html(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return cmd_report(argc - 1, argv + 1);
 	parse_options(argc, argv);
 	if (opt.import_state)
 		import_state(opt.import_state);

@@ -1,0 +1,2761 @@
+/*
+ * tokstream report: do lines and tokens tell different stories?
+ *
+ * For every selected file at a revision it runs two blames: `git blame`
+ * of the file in the source (by lines) and the token blame (blame.c, by
+ * tokens), and sums them up: size, people, year of origin, the oldest
+ * era, the files where the two measures disagree, the functions holding
+ * the oldest code; and, from the token repository's own history, the
+ * size of commits in tokens.  It writes OUTDIR/index.html (one page,
+ * self-contained, charts as inline SVG) and one TSV file per table.
+ *
+ * What a file's two blames give is cached in DEST/tokstream/report-cache/,
+ * keyed by what they depend on (the path, its blob in the source, the
+ * last commit touching it in either repository, the options), so that a
+ * second report, or a report of a later revision, only blames files that
+ * changed.  -j N blames files in N processes.
+ */
+#include "commands.h"
+#include "blame.h"
+#include "functions.h"
+#include "../tokenize/run-command.h"
+#include "../tokenize/sha1.h"
+#include "../tokenize/usage.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char report_usage[] =
+	"usage: tokstream report [-C DEST] [OPTIONS] OUTDIR [REV] [PATHSPEC...]\n"
+	"\n"
+	"    -C DEST            the token repository (default: the current directory)\n"
+	"    --source SRC       the original repository (default: the newest source DEST records)\n"
+	"    --top=N            the length of the top lists (default: 20)\n"
+	"    --min-tokens=N     files smaller than N tokens are left out of the disagreement list (default: 100)\n"
+	"    -j N               blame files with N processes\n"
+	"    -M                 passed to both blames: moved lines and tokens\n"
+	"    -w                 passed to the line blame: ignore whitespace\n"
+	"    --stats            on stderr: files blamed, files from the cache\n";
+
+#define CACHE_VERSION "tokstream-report 1"
+
+static struct {
+	int top, jobs, stats, move, ignore_ws;
+	size_t min_tokens;
+} opt = { 20, 1, 0, 0, 0, 100 };
+
+/* ---- small helpers -------------------------------------------------------- */
+
+static void trim_newline(struct strbuf *sb)
+{
+	while (sb->len && sb->buf[sb->len - 1] == '\n')
+		strbuf_setlen(sb, sb->len - 1);
+}
+
+static int is_hex40(const char *s)
+{
+	int i;
+
+	for (i = 0; i < 40; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return 0;
+	return 1;
+}
+
+static void hex_of(const unsigned char *h, char *out)
+{
+	static const char hex[] = "0123456789abcdef";
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		out[2 * i] = hex[h[i] >> 4];
+		out[2 * i + 1] = hex[h[i] & 15];
+	}
+	out[40] = '\0';
+}
+
+/* The SHA-1 of a string, in hex: names of cache files. */
+static void hash_hex(const struct strbuf *sb, char *out)
+{
+	unsigned char h[20];
+
+	git_blob_oid(sb->buf, sb->len, h);
+	hex_of(h, out);
+}
+
+static int read_whole(const char *path, struct strbuf *sb)
+{
+	FILE *f = fopen(path, "r");
+	char chunk[65536];
+	size_t n;
+
+	strbuf_reset(sb);
+	if (!f)
+		return -1;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		strbuf_add(sb, chunk, n);
+	fclose(f);
+	return 0;
+}
+
+/* Writes path through a temporary file and a rename: never through a symlink. */
+static void write_atomic(const char *path, const char *buf, size_t len)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	int fd;
+
+	strbuf_addf(&tmp, "%s.tmp%ld", path, (long)getpid());
+	unlink(tmp.buf);
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		die_errno("cannot write '%s'", tmp.buf);
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			die_errno("cannot write '%s'", tmp.buf);
+		buf += n;
+		len -= (size_t)n;
+	}
+	if (close(fd))
+		die_errno("cannot write '%s'", tmp.buf);
+	if (rename(tmp.buf, path))
+		die_errno("cannot rename '%s'", tmp.buf);
+	strbuf_release(&tmp);
+}
+
+static void make_dir(const char *path)
+{
+	struct stat st;
+
+	if (!lstat(path, &st)) {
+		if (!S_ISDIR(st.st_mode))
+			die("'%s' is not a directory", path);
+		return;
+	}
+	if (mkdir(path, 0755) && errno != EEXIST)
+		die_errno("cannot create '%s'", path);
+}
+
+/* Runs argv with input on its stdin; its stdout goes to out. */
+static int run_with_input(const char **argv, const char *dir, const struct strbuf *input,
+			  struct strbuf *out)
+{
+	struct child c;
+	FILE *in = tmpfile();
+	int fd[2], status;
+
+	if (!in || fwrite(input->buf, 1, input->len, in) != input->len || fflush(in))
+		die_errno("cannot write a temporary file");
+	rewind(in);
+	if (pipe(fd))
+		die_errno("pipe");
+	child_init(&c, argv);
+	c.dir = dir;
+	c.in = fileno(in);
+	c.out = fd[1];
+	c.close_fd[0] = fd[0];
+	start_command(&c);
+	close(fd[1]);
+	for (;;) {
+		ssize_t n;
+
+		strbuf_grow(out, 65536);
+		n = read(fd[0], out->buf + out->len, strbuf_avail(out));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		out->len += (size_t)n;
+		out->buf[out->len] = '\0';
+	}
+	close(fd[0]);
+	fclose(in);
+	status = finish_command(&c);
+	return status;
+}
+
+/* Reads the NUL-separated records of a child's output as they come. */
+struct reader {
+	struct child c;
+	int fd;
+	char buf[65536];
+	size_t pos, len;
+	int eof;
+};
+
+static void reader_start(struct reader *r, const char **argv, const char *dir)
+{
+	int fd[2];
+
+	if (pipe(fd))
+		die_errno("pipe");
+	child_init(&r->c, argv);
+	r->c.dir = dir;
+	r->c.out = fd[1];
+	r->c.close_fd[0] = fd[0];
+	start_command(&r->c);
+	close(fd[1]);
+	r->fd = fd[0];
+	r->pos = r->len = 0;
+	r->eof = 0;
+}
+
+/* The next record (without its NUL) in rec; 0 at the end. */
+static int reader_next(struct reader *r, struct strbuf *rec)
+{
+	strbuf_reset(rec);
+	for (;;) {
+		char *nul;
+
+		if (r->pos < r->len) {
+			nul = memchr(r->buf + r->pos, '\0', r->len - r->pos);
+			if (nul) {
+				strbuf_add(rec, r->buf + r->pos, (size_t)(nul - (r->buf + r->pos)));
+				r->pos = (size_t)(nul - r->buf) + 1;
+				return 1;
+			}
+			strbuf_add(rec, r->buf + r->pos, r->len - r->pos);
+			r->pos = r->len;
+		}
+		if (r->eof)
+			return rec->len > 0;
+		{
+			ssize_t n = read(r->fd, r->buf, sizeof(r->buf));
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				r->eof = 1;
+				continue;
+			}
+			r->pos = 0;
+			r->len = (size_t)n;
+		}
+	}
+}
+
+static int reader_finish(struct reader *r)
+{
+	close(r->fd);
+	return finish_command(&r->c);
+}
+
+/* ---- a map of strings to numbers ---------------------------------------- */
+
+struct smap {
+	struct smap_entry {
+		char *key;
+		size_t val;
+	} *v;
+	size_t nr, cap;
+};
+
+static size_t str_hash(const char *s)
+{
+	size_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static struct smap_entry *smap_slot(struct smap *m, const char *key)
+{
+	size_t i = str_hash(key) & (m->cap - 1);
+
+	while (m->v[i].key && strcmp(m->v[i].key, key))
+		i = (i + 1) & (m->cap - 1);
+	return &m->v[i];
+}
+
+static size_t *smap_get(struct smap *m, const char *key)
+{
+	struct smap_entry *e;
+
+	if (!m->cap)
+		return NULL;
+	e = smap_slot(m, key);
+	return e->key ? &e->val : NULL;
+}
+
+/* The value of key, inserted as val when it is new (*isnew says which). */
+static size_t *smap_put(struct smap *m, const char *key, size_t val, int *isnew)
+{
+	struct smap_entry *e;
+
+	if (2 * (m->nr + 1) > m->cap) {
+		struct smap_entry *old = m->v;
+		size_t oldcap = m->cap, i;
+
+		m->cap = m->cap ? 2 * m->cap : 64;
+		m->v = xcalloc(m->cap, sizeof(*m->v));
+		for (i = 0; i < oldcap; i++)
+			if (old[i].key)
+				*smap_slot(m, old[i].key) = old[i];
+		free(old);
+	}
+	e = smap_slot(m, key);
+	if (isnew)
+		*isnew = !e->key;
+	if (!e->key) {
+		e->key = xstrdup(key);
+		e->val = val;
+		m->nr++;
+	}
+	return &e->val;
+}
+
+/* ---- escaping ------------------------------------------------------------- */
+
+/* A TSV field: backslash, tab, LF and CR as \\, \t, \n, \r. */
+static void tsv_field(struct strbuf *sb, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '\\': strbuf_addstr(sb, "\\\\"); break;
+		case '\t': strbuf_addstr(sb, "\\t"); break;
+		case '\n': strbuf_addstr(sb, "\\n"); break;
+		case '\r': strbuf_addstr(sb, "\\r"); break;
+		default: strbuf_addch(sb, *s);
+		}
+	}
+}
+
+static void html_text(struct strbuf *sb, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '<': strbuf_addstr(sb, "&lt;"); break;
+		case '>': strbuf_addstr(sb, "&gt;"); break;
+		case '&': strbuf_addstr(sb, "&amp;"); break;
+		case '"': strbuf_addstr(sb, "&quot;"); break;
+		case '\'': strbuf_addstr(sb, "&#39;"); break;
+		default:
+			if (c < 0x20 || c == 0x7f)
+				strbuf_addf(sb, "&#x%X;", c == 0x7f ? 0x2421 : 0x2400 + c);
+			else
+				strbuf_addch(sb, (char)c);
+		}
+	}
+}
+
+/* For the cache files: a field without blanks, '%' or '='. */
+static void pct_escape(struct strbuf *sb, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c <= ' ' || c == '%' || c == '=' || c == 0x7f)
+			strbuf_addf(sb, "%%%02X", c);
+		else
+			strbuf_addch(sb, (char)c);
+	}
+}
+
+static char *pct_unescape(const char *s, size_t n)
+{
+	char *out = xmalloc(n + 1), *d = out;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned v;
+
+		if (s[i] == '%' && i + 2 < n && sscanf(s + i + 1, "%2X", &v) == 1) {
+			*d++ = (char)v;
+			i += 2;
+			continue;
+		}
+		*d++ = s[i];
+	}
+	*d = '\0';
+	return out;
+}
+
+/* A share of total as a percentage with two decimals. */
+static const char *pct(double n, double total)
+{
+	static char buf[8][32];
+	static int k;
+
+	k = (k + 1) % 8;
+	snprintf(buf[k], sizeof(buf[k]), "%.2f", total > 0 ? 100.0 * n / total : 0.0);
+	return buf[k];
+}
+
+static double absd(double x)
+{
+	return x < 0 ? -x : x;
+}
+
+static int year_of(long long t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&tt, &tm);
+	return tm.tm_year + 1900;
+}
+
+static void day_of(long long t, char *buf, size_t size)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&tt, &tm);
+	strftime(buf, size, "%Y-%m-%d", &tm);
+}
+
+/* ---- what DEST records: its sources, their tips, the filter options ---- */
+
+struct source {
+	char *path;
+	char tip[41];
+};
+
+static struct source *sources;
+static int nr_sources, keep_other;
+static struct strbuf line_repo = STRBUF_INIT;  /* where the line blame runs */
+static struct strbuf cache_dir = STRBUF_INIT;  /* DEST/tokstream/report-cache */
+
+static void read_config(const char *gitdir, const char *source_opt)
+{
+	struct strbuf path = STRBUF_INIT, cfg = STRBUF_INIT, tips = STRBUF_INIT;
+	char *p, *nl;
+	size_t alloc = 0;
+
+	strbuf_addf(&path, "%s/tokstream/current/config", gitdir);
+	read_whole(path.buf, &cfg);
+	for (p = cfg.buf; p && *p; p = nl ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		if (!strncmp(p, "source ", 7)) {
+			ALLOC_GROW(sources, (size_t)nr_sources + 1, alloc);
+			sources[nr_sources].path = xstrdup(p + 7);
+			sources[nr_sources].tip[0] = '\0';
+			nr_sources++;
+		} else if (!strcmp(p, "option --keep-other")) {
+			keep_other = 1;
+		}
+	}
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/tokstream/current/tips", gitdir);
+	read_whole(path.buf, &tips);
+	for (p = tips.buf; p && *p; p = nl ? nl + 1 : NULL) {
+		int k;
+		char tip[41];
+
+		nl = strchr(p, '\n');
+		if (sscanf(p, "%d %40s", &k, tip) == 2 && k >= 1 && k <= nr_sources && is_hex40(tip))
+			memcpy(sources[k - 1].tip, tip, 41);
+	}
+	/* --source names the newest era's repository */
+	if (source_opt) {
+		if (!nr_sources) {
+			ALLOC_GROW(sources, 1, alloc);
+			nr_sources = 1;
+			sources[0].tip[0] = '\0';
+		} else {
+			free(sources[nr_sources - 1].path);
+		}
+		sources[nr_sources - 1].path = xstrdup(source_opt);
+	}
+	strbuf_release(&path);
+	strbuf_release(&cfg);
+	strbuf_release(&tips);
+}
+
+/* Reverse lookups of the commit map: token id -> original id. */
+static struct smap token_to_orig;
+
+static const char *orig_of(struct blame_ctx *ctx, const char *token)
+{
+	size_t *i;
+
+	if (!token_to_orig.nr) {
+		size_t k;
+
+		for (k = 0; k < ctx->map.nr; k++)
+			smap_put(&token_to_orig, ctx->map.pairs[k].token, k, NULL);
+	}
+	i = smap_get(&token_to_orig, token);
+	return i ? ctx->map.pairs[*i].orig : NULL;
+}
+
+static void git_in(const char *dir, const char **argv, const char *what)
+{
+	if (run_capture(argv, dir, NULL))
+		die("%s failed in '%s'", what, dir);
+}
+
+/*
+ * Line blame must cross the seams of a stitched history as token blame
+ * does: a bare repository that borrows the objects of every source
+ * (alternates) and grafts each later era's root onto the commit DEST
+ * grafted it onto (git replace --graft).  Identities go through the
+ * newest source's mailmap, as they would there.
+ */
+static void setup_line_repo(struct blame_ctx *ctx)
+{
+	struct strbuf dir = STRBUF_INIT, alt = STRBUF_INIT, gd = STRBUF_INIT, out = STRBUF_INIT,
+		path = STRBUF_INIT, mm = STRBUF_INIT;
+	struct stat st;
+	int k;
+
+	strbuf_addbuf(&line_repo, &ctx->src);
+	if (nr_sources < 2)
+		return;
+	strbuf_addf(&dir, "%s/lines.git", cache_dir.buf);
+	if (stat(dir.buf, &st)) {
+		const char *argv[] = { "git", "init", "-q", "--bare", dir.buf, NULL };
+
+		git_in(cache_dir.buf, argv, "git init");
+	}
+	for (k = 0; k < nr_sources; k++) {
+		git_dir_of(k == nr_sources - 1 ? ctx->src.buf : sources[k].path, &gd);
+		strbuf_addf(&alt, "%s/objects\n", gd.buf);
+	}
+	strbuf_addf(&path, "%s/objects/info", dir.buf);
+	make_dir(path.buf);
+	strbuf_addstr(&path, "/alternates");
+	write_atomic(path.buf, alt.buf, alt.len);
+	{
+		const char *bare[] = { "git", "rev-parse", "--is-bare-repository", NULL };
+		const char *unset_blob[] = { "git", "config", "--unset-all", "mailmap.blob", NULL };
+		const char *unset_file[] = { "git", "config", "--unset-all", "mailmap.file", NULL };
+		const char *set[] = { "git", "config", NULL, NULL, NULL };
+
+		run_capture_quiet(unset_blob, dir.buf, NULL);
+		run_capture_quiet(unset_file, dir.buf, NULL);
+		strbuf_reset(&out);
+		run_capture(bare, ctx->src.buf, &out);
+		if (!strncmp(out.buf, "true", 4)) {
+			const char *head[] = { "git", "rev-parse", "--verify", "-q", "HEAD^{commit}", NULL };
+
+			strbuf_reset(&out);
+			if (!run_capture(head, ctx->src.buf, &out)) {
+				trim_newline(&out);
+				strbuf_addf(&mm, "%s:.mailmap", out.buf);
+				set[2] = "mailmap.blob";
+			}
+		} else {
+			const char *top[] = { "git", "rev-parse", "--show-toplevel", NULL };
+
+			strbuf_reset(&out);
+			run_capture(top, ctx->src.buf, &out);
+			trim_newline(&out);
+			strbuf_addf(&mm, "%s/.mailmap", out.buf);
+			set[2] = "mailmap.file";
+		}
+		if (set[2]) {
+			set[3] = mm.buf;
+			git_in(dir.buf, set, "git config");
+		}
+	}
+	/* the seams, as DEST has them */
+	for (k = 1; k < nr_sources; k++) {
+		const char *roots[] = { "git", "rev-list", "--max-parents=0", sources[k].tip, NULL };
+		char *p, *nl;
+
+		if (!sources[k].tip[0])
+			continue;
+		strbuf_reset(&out);
+		if (run_capture(roots, k == nr_sources - 1 ? ctx->src.buf : sources[k].path, &out))
+			die("cannot list the root commits of '%s'", sources[k].path);
+		for (p = out.buf; (nl = strchr(p, '\n')); p = nl + 1) {
+			const char *tok, *porig;
+			char root[41], parent_spec[64];
+			const char *argv_p[] = { "git", "rev-parse", "--verify", "-q", parent_spec, NULL };
+			struct strbuf par = STRBUF_INIT;
+
+			*nl = '\0';
+			if (strlen(p) != 40)
+				continue;
+			memcpy(root, p, 41);
+			tok = oid_map_token(&ctx->map, root);
+			if (!tok)
+				continue;
+			snprintf(parent_spec, sizeof(parent_spec), "%s^1", tok);
+			if (!run_capture_quiet(argv_p, ctx->gitdir.buf, &par)) {
+				trim_newline(&par);
+				porig = orig_of(ctx, par.buf);
+				if (porig) {
+					char pbuf[41];
+					const char *argv_r[] = { "git", "replace", "-f", "--graft", root, pbuf, NULL };
+
+					memcpy(pbuf, porig, 41);
+					git_in(dir.buf, argv_r, "git replace --graft");
+				}
+			}
+			strbuf_release(&par);
+		}
+	}
+	strbuf_reset(&line_repo);
+	strbuf_addbuf(&line_repo, &dir);
+	strbuf_release(&dir);
+	strbuf_release(&alt);
+	strbuf_release(&gd);
+	strbuf_release(&out);
+	strbuf_release(&path);
+	strbuf_release(&mm);
+}
+
+/* ---- the files and what their blames depend on ------------------------- */
+
+struct fcount {
+	size_t commit;          /* index in commits[] */
+	size_t lines, tokens;
+};
+
+struct ffunc {
+	char *name;
+	size_t line, tokens, nr;
+	size_t *commit, *count; /* tokens of the function by commit */
+};
+
+struct rfile {
+	char *path;
+	char blob[41], key[41], tok_last[41], line_last[41];
+	int fresh, skipped;
+	char *lang;
+	size_t lines, code_lines, tokens, comment_tokens;
+	struct fcount *c;
+	size_t nr_c;
+	struct ffunc *fn;
+	size_t nr_fn;
+	double distance;
+};
+
+static struct rfile *files;
+static size_t nr_files, alloc_files;
+
+static int cmp_file(const void *a, const void *b)
+{
+	return strcmp(((const struct rfile *)a)->path, ((const struct rfile *)b)->path);
+}
+
+/* Files of the token tree that are not tokens: Git reads them, tokstream keeps them. */
+static int is_git_file(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strcmp(base, ".gitattributes") ||
+	       (base == path && (!strcmp(path, ".mailmap") || !strcmp(path, ".gitmodules")));
+}
+
+static int is_token_path(const char *path)
+{
+	return !is_git_file(path) && !(keep_other && language_for_path(path) == &language_none);
+}
+
+static void list_files(struct blame_ctx *ctx, const char **pathspec, int nr_pathspec)
+{
+	const char **ls = xcalloc((size_t)nr_pathspec + 8, sizeof(*ls));
+	struct strbuf out = STRBUF_INIT;
+	char *p;
+	int n = 0, i;
+
+	ls[n++] = "git";
+	ls[n++] = "ls-tree";
+	ls[n++] = "-r";
+	ls[n++] = "-z";
+	ls[n++] = ctx->orig;
+	ls[n++] = "--";
+	for (i = 0; i < nr_pathspec; i++)
+		ls[n++] = pathspec[i];
+	if (run_capture(ls, ctx->src.buf, &out))
+		die("git ls-tree failed in '%s'", ctx->src.buf);
+	for (p = out.buf; p < out.buf + out.len; p += strlen(p) + 1) {
+		char *tab = strchr(p, '\t');
+		const struct language *lang;
+
+		/* "100644 blob ID\tPATH": regular files only (links and submodules are no views) */
+		if (!tab || tab - p != 52 || (strncmp(p, "100644 blob ", 12) && strncmp(p, "100755 blob ", 12)))
+			continue;
+		lang = language_for_path(tab + 1);
+		if (lang == &language_none || is_git_file(tab + 1))
+			continue;
+		ALLOC_GROW(files, nr_files + 1, alloc_files);
+		memset(&files[nr_files], 0, sizeof(*files));
+		files[nr_files].path = xstrdup(tab + 1);
+		memcpy(files[nr_files].blob, p + 12, 40);
+		files[nr_files].blob[40] = '\0';
+		nr_files++;
+	}
+	qsort(files, nr_files, sizeof(*files), cmp_file);
+	free(ls);
+	strbuf_release(&out);
+}
+
+/* A map of paths to commit ids. */
+struct touch {
+	struct smap paths;
+	char (*ids)[41];
+	size_t nr, alloc;
+};
+
+static void touch_set(struct touch *t, const char *path, const char *id)
+{
+	int isnew;
+	size_t *v = smap_put(&t->paths, path, t->nr, &isnew);
+
+	if (isnew) {
+		ALLOC_GROW(t->ids, t->nr + 1, t->alloc);
+		t->nr++;
+	}
+	memcpy(t->ids[*v], id, 41);
+}
+
+static void smap_release(struct smap *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->cap; i++)
+		free(m->v[i].key);
+	free(m->v);
+	memset(m, 0, sizeof(*m));
+}
+
+static void touch_release(struct touch *t)
+{
+	smap_release(&t->paths);
+	free(t->ids);
+	memset(t, 0, sizeof(*t));
+}
+
+static int is_ancestor(const char *dir, const char *a, const char *b)
+{
+	const char *argv[] = { "git", "merge-base", "--is-ancestor", a, b, NULL };
+
+	return !run_capture_quiet(argv, dir, NULL);
+}
+
+/*
+ * For every file, the newest commit of tip's history in dir that touched
+ * it (every non-merge commit counts: --full-history), into the field at
+ * offset `field` of struct rfile.  What a walk learnt is kept in the cache
+ * under `name`; a later tip walks only the commits that are new.
+ */
+static void last_touch(const char *dir, const char *tip, const char *name,
+		       const char **pathspec, int nr_pathspec, size_t field)
+{
+	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT, rec = STRBUF_INIT, key = STRBUF_INIT;
+	struct touch old = { { NULL, 0, 0 }, NULL, 0, 0 }, walk = { { NULL, 0, 0 }, NULL, 0, 0 };
+	char old_tip[41] = "", h[41], cur[41] = "";
+	const char **argv = xcalloc((size_t)nr_pathspec + 16, sizeof(*argv));
+	struct reader *r = xmalloc(sizeof(*r));
+	size_t i;
+	int n = 0;
+
+	strbuf_addf(&key, "%s", name);
+	for (i = 0; i < (size_t)nr_pathspec; i++)
+		strbuf_addf(&key, "%c%s", 0, pathspec[i]);
+	hash_hex(&key, h);
+	strbuf_addf(&path, "%s/touch-%s", cache_dir.buf, h);
+	if (!read_whole(path.buf, &sb) && !strncmp(sb.buf, "tip ", 4) && sb.len > 45 && sb.buf[44] == '\n') {
+		char *p = sb.buf + 45, *nl;
+
+		memcpy(old_tip, sb.buf + 4, 40);
+		old_tip[40] = '\0';
+		for (; (nl = strchr(p, '\n')); p = nl + 1) {
+			char *pth;
+
+			*nl = '\0';
+			if (nl - p < 42 || p[40] != '\t')
+				continue;
+			p[40] = '\0';
+			pth = pct_unescape(p + 41, strlen(p + 41));
+			touch_set(&old, pth, p);
+			free(pth);
+		}
+		if (strcmp(old_tip, tip) && !is_ancestor(dir, old_tip, tip)) {
+			/* another line of history: start afresh */
+			touch_release(&old);
+			old_tip[0] = '\0';
+		}
+	}
+	if (strcmp(old_tip, tip)) {
+		char not_old[48];
+
+		argv[n++] = "git";
+		argv[n++] = "log";
+		argv[n++] = "-z";
+		argv[n++] = "--no-renames";
+		argv[n++] = "--full-history";
+		argv[n++] = "--name-only";
+		argv[n++] = "--format=%x01%H";
+		argv[n++] = tip;
+		if (old_tip[0]) {
+			snprintf(not_old, sizeof(not_old), "^%s", old_tip);
+			argv[n++] = not_old;
+		}
+		argv[n++] = "--";
+		for (i = 0; i < (size_t)nr_pathspec; i++)
+			argv[n++] = pathspec[i];
+		reader_start(r, argv, dir);
+		while (reader_next(r, &rec)) {
+			const char *p = rec.buf;
+
+			if (*p == '\001') {
+				if (rec.len >= 41)
+					memcpy(cur, p + 1, 40);
+				cur[40] = '\0';
+				continue;
+			}
+			while (*p == '\n')
+				p++;
+			if (*p && cur[0] && !smap_get(&walk.paths, p))
+				touch_set(&walk, p, cur);
+		}
+		if (reader_finish(r))
+			die("git log failed in '%s'", dir);
+		for (i = 0; i < walk.paths.cap; i++)
+			if (walk.paths.v[i].key)
+				touch_set(&old, walk.paths.v[i].key, walk.ids[walk.paths.v[i].val]);
+		/* save what we know now */
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "tip %s\n", tip);
+		for (i = 0; i < old.paths.cap; i++)
+			if (old.paths.v[i].key) {
+				strbuf_addf(&sb, "%s\t", old.ids[old.paths.v[i].val]);
+				pct_escape(&sb, old.paths.v[i].key, strlen(old.paths.v[i].key));
+				strbuf_addch(&sb, '\n');
+			}
+		write_atomic(path.buf, sb.buf, sb.len);
+	}
+	for (i = 0; i < nr_files; i++) {
+		size_t *v = smap_get(&old.paths, files[i].path);
+		char *dst = (char *)&files[i] + field;
+
+		if (v)
+			memcpy(dst, old.ids[*v], 41);
+		else
+			strcpy(dst, "-");
+	}
+	touch_release(&old);
+	touch_release(&walk);
+	free(argv);
+	free(r);
+	strbuf_release(&path);
+	strbuf_release(&sb);
+	strbuf_release(&rec);
+	strbuf_release(&key);
+}
+
+static void file_keys(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < nr_files; i++) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s%c%s%c%s%c%s%c%s%c%s%s%c%d", CACHE_VERSION, 0, files[i].path, 0,
+			    files[i].blob, 0, files[i].tok_last, 0, files[i].line_last, 0,
+			    opt.move ? " -M" : "", opt.ignore_ws ? " -w" : "", 0, nr_sources);
+		hash_hex(&sb, files[i].key);
+	}
+	strbuf_release(&sb);
+}
+
+static void entry_path(const char *key, struct strbuf *out)
+{
+	strbuf_reset(out);
+	strbuf_addf(out, "%s/%.2s/%s", cache_dir.buf, key, key + 2);
+}
+
+/* ---- one file: both blames, summed up into a cache entry --------------- */
+
+/*
+ * The cache entry of a file:
+ *   tokstream-report 1
+ *   path PATH
+ *   lang LANGUAGE                      (or: skip REASON)
+ *   size LINES CODE-LINES TOKENS COMMENT-TOKENS
+ *   c ORIGINAL-ID LINES TOKENS         one per commit, by lines and by tokens
+ *   f LINE TOKENS NAME I:N...          one per function: N of its tokens from the I-th commit
+ * (PATH, NAME and REASON %-escaped).
+ */
+static void blame_one(struct blame_ctx *ctx, struct rfile *f, struct strbuf *entry)
+{
+	struct blame_result res;
+	struct commit_table lt = { NULL, 0, 0 };
+	struct commit_info **lc;
+	struct strbuf out = STRBUF_INIT;
+	struct smap ids = { NULL, 0, 0 };
+	struct function_span *fn;
+	const char *argv[12], *err;
+	size_t nr_lines = 0, lines = 0, code_lines = 0, comment_tokens = 0, i, nr_c = 0, nr_fn, k;
+	size_t *c_lines = NULL, *c_tokens = NULL, alloc_c = 0, *cnt, *touched;
+	char **c_id = NULL;
+	char *code;
+	int n = 0;
+
+	strbuf_reset(entry);
+	strbuf_addstr(entry, CACHE_VERSION "\npath ");
+	pct_escape(entry, f->path, strlen(f->path));
+	strbuf_addch(entry, '\n');
+	if (blame_file(ctx, f->path, &res, &err)) {
+		strbuf_addstr(entry, "skip ");
+		pct_escape(entry, err, strlen(err));
+		strbuf_addch(entry, '\n');
+		blame_result_release(&res);
+		return;
+	}
+	argv[n++] = "git";
+	argv[n++] = "blame";
+	argv[n++] = "--porcelain";
+	if (opt.move)
+		argv[n++] = "-M";
+	if (opt.ignore_ws)
+		argv[n++] = "-w";
+	argv[n++] = ctx->orig;
+	argv[n++] = "--";
+	argv[n++] = f->path;
+	argv[n] = NULL;
+	if (run_capture(argv, line_repo.buf, &out))
+		die("git blame of '%s' failed in '%s'", f->path, line_repo.buf);
+	lc = parse_porcelain(&lt, out.buf, &nr_lines);
+
+	/* lines as git blame counts them: a last line without LF is one */
+	for (i = 0; i < res.content.len; i++)
+		lines += res.content.buf[i] == '\n';
+	if (res.content.len && res.content.buf[res.content.len - 1] != '\n')
+		lines++;
+	if (nr_lines != lines)
+		die("git blame of '%s' gave %zu lines for a file of %zu", f->path, nr_lines, lines);
+
+	/* code lines: those that hold a token that is not a comment */
+	code = xcalloc(lines + 1, 1);
+	for (i = 0; i < res.nr_toks; i++) {
+		struct token_pos *t = &res.toks[i];
+		size_t l = t->line, j;
+
+		if (t->cls == TOKEN_COMMENT) {
+			comment_tokens++;
+			continue;
+		}
+		for (j = t->start; ; j++) {
+			if (l >= 1 && l <= lines)
+				code[l - 1] = 1;
+			if (j >= t->start + t->len)
+				break;
+			if (res.content.buf[j] == '\n')
+				l++;
+		}
+	}
+	for (i = 0; i < lines; i++)
+		code_lines += code[i];
+	free(code);
+
+	/* the commits of the file, by lines and by tokens */
+#define COMMIT_INDEX(id, out_idx) do { \
+		int isnew_; \
+		size_t *v_ = smap_put(&ids, (id), nr_c, &isnew_); \
+		if (isnew_) { \
+			ALLOC_GROW(c_lines, nr_c + 1, alloc_c); \
+			c_tokens = xrealloc(c_tokens, alloc_c * sizeof(*c_tokens)); \
+			c_id = xrealloc(c_id, alloc_c * sizeof(*c_id)); \
+			c_lines[nr_c] = c_tokens[nr_c] = 0; \
+			c_id[nr_c] = xstrdup(id); \
+			nr_c++; \
+		} \
+		(out_idx) = *v_; \
+	} while (0)
+	for (i = 0; i < res.commits.nr; i++) {
+		struct commit_info *c = res.commits.v[i];
+		size_t idx;
+
+		COMMIT_INDEX(c->orig, idx);
+		c->group = (int)idx;
+		c_tokens[idx] += c->tokens;
+	}
+	for (i = 0; i < nr_lines; i++) {
+		size_t idx;
+
+		if (!lc[i])
+			die("git blame of '%s' gave no commit for line %zu", f->path, i + 1);
+		COMMIT_INDEX(lc[i]->token, idx);
+		c_lines[idx]++;
+	}
+#undef COMMIT_INDEX
+	strbuf_addf(entry, "lang %s\nsize %zu %zu %zu %zu\n", res.lang->name, lines, code_lines,
+		    res.nr_toks, comment_tokens);
+	for (i = 0; i < nr_c; i++)
+		strbuf_addf(entry, "c %s %zu %zu\n", c_id[i], c_lines[i], c_tokens[i]);
+
+	/* functions: their tokens by commit */
+	nr_fn = find_functions(&res, &fn);
+	cnt = xcalloc(nr_c + 1, sizeof(*cnt));
+	touched = xcalloc(nr_c + 1, sizeof(*touched));
+	for (k = 0; k < nr_fn; k++) {
+		struct token_pos *name = &res.toks[fn[k].name];
+		size_t nt = 0, j;
+
+		for (j = fn[k].name; j < fn[k].end; j++) {
+			size_t g = (size_t)res.toks[j].commit->group;
+
+			if (!cnt[g]++)
+				touched[nt++] = g;
+		}
+		strbuf_addf(entry, "f %zu %zu ", name->line, fn[k].end - fn[k].name);
+		pct_escape(entry, res.content.buf + name->start, name->len);
+		for (j = 0; j < nt; j++) {
+			strbuf_addf(entry, " %zu:%zu", touched[j], cnt[touched[j]]);
+			cnt[touched[j]] = 0;
+		}
+		strbuf_addch(entry, '\n');
+	}
+	free(fn);
+	free(cnt);
+	free(touched);
+	for (i = 0; i < nr_c; i++)
+		free(c_id[i]);
+	free(c_id);
+	free(c_lines);
+	free(c_tokens);
+	smap_release(&ids);
+	free(lc);
+	for (i = 0; i < lt.nr; i++) {
+		struct commit_info *c = lt.v[i];
+
+		free(c->author);
+		free(c->author_mail);
+		free(c->author_tz);
+		free(c->committer);
+		free(c->committer_mail);
+		free(c->committer_tz);
+		free(c->summary);
+		free(c->filename);
+		free(c);
+	}
+	free(lt.v);
+	blame_result_release(&res);
+	strbuf_release(&out);
+}
+
+/* Blames the fresh files, in opt.jobs processes; each writes its entries into the cache. */
+static void blame_fresh(struct blame_ctx *ctx)
+{
+	size_t *todo = xcalloc(nr_files + 1, sizeof(*todo)), nr_todo = 0, k;
+	pid_t *pids = xcalloc((size_t)opt.jobs, sizeof(*pids));
+	int w, jobs;
+
+	for (k = 0; k < nr_files; k++)
+		if (files[k].fresh)
+			todo[nr_todo++] = k;
+	jobs = (size_t)opt.jobs > nr_todo ? (int)nr_todo : opt.jobs;
+	if (jobs < 1)
+		jobs = 1;
+	fflush(NULL);
+	for (w = 0; w < jobs; w++) {
+		pids[w] = jobs > 1 ? fork() : 0;
+		if (pids[w] < 0)
+			die_errno("fork");
+		if (pids[w] == 0) {
+			struct strbuf entry = STRBUF_INIT, path = STRBUF_INIT;
+
+			for (k = (size_t)w; k < nr_todo; k += (size_t)jobs) {
+				struct rfile *f = &files[todo[k]];
+
+				blame_one(ctx, f, &entry);
+				entry_path(f->key, &path);
+				path.buf[cache_dir.len + 3] = '\0';
+				make_dir(path.buf);
+				path.buf[cache_dir.len + 3] = '/';
+				write_atomic(path.buf, entry.buf, entry.len);
+			}
+			strbuf_release(&entry);
+			strbuf_release(&path);
+			if (jobs > 1) {
+				fflush(NULL);
+				_exit(0);
+			}
+		}
+	}
+	for (w = 0; w < jobs && jobs > 1; w++) {
+		int status;
+
+		if (waitpid(pids[w], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+			die("a worker blaming files failed");
+	}
+	free(todo);
+	free(pids);
+}
+
+/* ---- everything together ------------------------------------------------ */
+
+struct gcommit {
+	char id[41];
+	char *author;
+	long long time;
+	int era, known;
+	size_t lines, tokens, author_idx;
+};
+
+struct author {
+	char *name;
+	size_t lines, tokens;
+	size_t rank_lines, rank_tokens;  /* 1-based; 0: none */
+};
+
+static struct gcommit *commits;
+static size_t nr_commits, alloc_commits;
+static struct smap commit_index;
+static struct author *authors;
+static size_t nr_authors, alloc_authors;
+static struct smap author_index;
+
+static size_t commit_of(const char *id)
+{
+	int isnew;
+	size_t *v = smap_put(&commit_index, id, nr_commits, &isnew);
+
+	if (isnew) {
+		ALLOC_GROW(commits, nr_commits + 1, alloc_commits);
+		memset(&commits[nr_commits], 0, sizeof(*commits));
+		memcpy(commits[nr_commits].id, id, 41);
+		nr_commits++;
+	}
+	return *v;
+}
+
+static void read_entry(struct rfile *f)
+{
+	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
+	char *p, *nl;
+	size_t nr_local = 0, *local = NULL, alloc_local = 0, alloc_c = 0, alloc_fn = 0;
+
+	entry_path(f->key, &path);
+	if (read_whole(path.buf, &sb) || strncmp(sb.buf, CACHE_VERSION "\n", sizeof(CACHE_VERSION)))
+		die("the report cache has no entry for '%s' (%s)", f->path, path.buf);
+	for (p = sb.buf; (nl = strchr(p, '\n')); p = nl + 1) {
+		*nl = '\0';
+		if (!strncmp(p, "skip ", 5)) {
+			f->skipped = 1;
+		} else if (!strncmp(p, "lang ", 5)) {
+			f->lang = xstrdup(p + 5);
+		} else if (!strncmp(p, "size ", 5)) {
+			if (sscanf(p + 5, "%zu %zu %zu %zu", &f->lines, &f->code_lines, &f->tokens,
+				   &f->comment_tokens) != 4)
+				die("%s: a corrupt entry", path.buf);
+		} else if (!strncmp(p, "c ", 2) && strlen(p) > 43 && p[42] == ' ') {
+			struct fcount *c;
+
+			p[42] = '\0';
+			ALLOC_GROW(f->c, f->nr_c + 1, alloc_c);
+			c = &f->c[f->nr_c++];
+			c->commit = commit_of(p + 2);
+			if (sscanf(p + 43, "%zu %zu", &c->lines, &c->tokens) != 2)
+				die("%s: a corrupt entry", path.buf);
+			ALLOC_GROW(local, nr_local + 1, alloc_local);
+			local[nr_local++] = c->commit;
+			commits[c->commit].lines += c->lines;
+			commits[c->commit].tokens += c->tokens;
+		} else if (!strncmp(p, "f ", 2)) {
+			struct ffunc *fn;
+			char *q = p + 2, *end, *name;
+			size_t alloc = 0;
+
+			ALLOC_GROW(f->fn, f->nr_fn + 1, alloc_fn);
+			fn = &f->fn[f->nr_fn++];
+			memset(fn, 0, sizeof(*fn));
+			fn->line = strtoul(q, &end, 10);
+			fn->tokens = strtoul(end, &end, 10);
+			name = end + 1;
+			q = name + strcspn(name, " ");
+			fn->name = pct_unescape(name, (size_t)(q - name));
+			while (*q == ' ') {
+				size_t i = strtoul(q + 1, &end, 10), nt;
+
+				if (*end != ':' || i >= nr_local)
+					die("%s: a corrupt entry", path.buf);
+				nt = strtoul(end + 1, &end, 10);
+				ALLOC_GROW(fn->commit, fn->nr + 1, alloc);
+				fn->count = xrealloc(fn->count, alloc * sizeof(*fn->count));
+				fn->commit[fn->nr] = local[i];
+				fn->count[fn->nr] = nt;
+				fn->nr++;
+				q = end;
+			}
+		}
+	}
+	if (!f->skipped && !f->lang)
+		die("%s: a corrupt entry", path.buf);
+	free(local);
+	strbuf_release(&path);
+	strbuf_release(&sb);
+}
+
+/* Authors (mailmapped names) and author times of the commits, from the line repository. */
+static void commit_details(void)
+{
+	const char *argv[] = { "git", "log", "--no-walk=unsorted", "--stdin", "-z",
+			       "--format=%H %at %aN", NULL };
+	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+	char *p, *next;
+	size_t i;
+
+	if (!nr_commits)
+		return;
+	for (i = 0; i < nr_commits; i++)
+		strbuf_addf(&in, "%s\n", commits[i].id);
+	if (run_with_input(argv, line_repo.buf, &in, &out))
+		die("git log failed in '%s'", line_repo.buf);
+	for (p = out.buf; p < out.buf + out.len; p = next) {
+		char *end;
+		size_t *v;
+		long long t;
+
+		next = p + strlen(p) + 1;
+
+		if (strlen(p) < 42 || p[40] != ' ')
+			continue;
+		p[40] = '\0';
+		v = smap_get(&commit_index, p);
+		t = strtoll(p + 41, &end, 10);
+		if (!v || *end != ' ')
+			continue;
+		commits[*v].time = t;
+		commits[*v].author = xstrdup(end + 1);
+		commits[*v].known = 1;
+	}
+	for (i = 0; i < nr_commits; i++) {
+		int isnew;
+		size_t *v;
+
+		if (!commits[i].known)
+			die("commit %s is not in '%s'", commits[i].id, line_repo.buf);
+		v = smap_put(&author_index, commits[i].author, nr_authors, &isnew);
+		if (isnew) {
+			ALLOC_GROW(authors, nr_authors + 1, alloc_authors);
+			memset(&authors[nr_authors], 0, sizeof(*authors));
+			authors[nr_authors].name = commits[i].author;
+			nr_authors++;
+		}
+		commits[i].author_idx = *v;
+		authors[*v].lines += commits[i].lines;
+		authors[*v].tokens += commits[i].tokens;
+	}
+	strbuf_release(&in);
+	strbuf_release(&out);
+}
+
+/* The era of each commit: the first source (oldest first) that has it. */
+static void commit_eras(struct blame_ctx *ctx)
+{
+	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+	int k;
+	size_t i;
+
+	for (i = 0; i < nr_commits; i++)
+		commits[i].era = nr_sources > 1 ? 0 : 1;
+	for (k = 0; k < nr_sources - 1; k++) {
+		const char *argv[] = { "git", "cat-file", "--batch-check=%(objectname) %(objecttype)", NULL };
+		char *p, *nl;
+
+		strbuf_reset(&in);
+		strbuf_reset(&out);
+		for (i = 0; i < nr_commits; i++)
+			if (!commits[i].era)
+				strbuf_addf(&in, "%s\n", commits[i].id);
+		if (!in.len)
+			break;
+		if (run_with_input(argv, sources[k].path, &in, &out))
+			die("git cat-file failed in '%s'", sources[k].path);
+		for (p = out.buf; (nl = strchr(p, '\n')); p = nl + 1) {
+			size_t *v;
+
+			*nl = '\0';
+			if (strlen(p) < 41 || strcmp(p + 40, " commit"))
+				continue;
+			p[40] = '\0';
+			v = smap_get(&commit_index, p);
+			if (v)
+				commits[*v].era = k + 1;
+		}
+	}
+	for (i = 0; i < nr_commits; i++)
+		if (!commits[i].era)
+			commits[i].era = nr_sources;
+	(void)ctx;
+	strbuf_release(&in);
+	strbuf_release(&out);
+}
+
+/* ---- commit sizes in tokens, from the token repository's history ------- */
+
+struct csize {
+	char token[41];
+	size_t added, removed;
+};
+
+static struct csize *csizes;
+static size_t nr_csizes, alloc_csizes;
+
+/*
+ * Every non-merge commit of the token history of REV that changes a
+ * selected token file, with the tokens it adds and removes (numstat of
+ * the views).  Kept in the cache per pathspec; a later tip adds only the
+ * commits that are new.
+ */
+static void commit_sizes(struct blame_ctx *ctx, const char **pathspec, int nr_pathspec)
+{
+	struct strbuf key = STRBUF_INIT, path = STRBUF_INIT, sb = STRBUF_INIT, rec = STRBUF_INIT;
+	const char **argv = xcalloc((size_t)nr_pathspec + 16, sizeof(*argv));
+	struct reader *r = xmalloc(sizeof(*r));
+	char h[41], old_tip[41] = "", cur[41] = "", not_old[48];
+	size_t i, a = 0, rm = 0, pending_a = 0, pending_rm = 0;
+	int n = 0, counted = 0, want_paths = 0;
+
+	strbuf_addstr(&key, "numstat 1");
+	for (i = 0; i < (size_t)nr_pathspec; i++)
+		strbuf_addf(&key, "%c%s", 0, pathspec[i]);
+	hash_hex(&key, h);
+	strbuf_addf(&path, "%s/numstat-%s", cache_dir.buf, h);
+	if (!read_whole(path.buf, &sb) && !strncmp(sb.buf, "tip ", 4) && sb.len > 45 && sb.buf[44] == '\n') {
+		char *p = sb.buf + 45, *nl;
+
+		memcpy(old_tip, sb.buf + 4, 40);
+		old_tip[40] = '\0';
+		if (strcmp(old_tip, ctx->token) && !is_ancestor(ctx->gitdir.buf, old_tip, ctx->token))
+			old_tip[0] = '\0';
+		else
+			for (; (nl = strchr(p, '\n')); p = nl + 1) {
+				struct csize *c;
+
+				*nl = '\0';
+				ALLOC_GROW(csizes, nr_csizes + 1, alloc_csizes);
+				c = &csizes[nr_csizes];
+				if (strlen(p) < 44 || p[40] != ' ' ||
+				    sscanf(p + 41, "%zu %zu", &c->added, &c->removed) != 2)
+					die("%s: corrupt", path.buf);
+				memcpy(c->token, p, 40);
+				c->token[40] = '\0';
+				nr_csizes++;
+			}
+	}
+	if (!strcmp(old_tip, ctx->token))
+		goto done;
+	argv[n++] = "git";
+	argv[n++] = "log";
+	argv[n++] = "-z";
+	argv[n++] = "--no-merges";
+	argv[n++] = "--full-history";
+	argv[n++] = "--numstat";
+	argv[n++] = "--find-renames";
+	argv[n++] = "--format=%x01%H";
+	argv[n++] = ctx->token;
+	if (old_tip[0]) {
+		snprintf(not_old, sizeof(not_old), "^%s", old_tip);
+		argv[n++] = not_old;
+	}
+	argv[n++] = "--";
+	for (i = 0; i < (size_t)nr_pathspec; i++)
+		argv[n++] = pathspec[i];
+	reader_start(r, argv, ctx->gitdir.buf);
+	for (;;) {
+		int more = reader_next(r, &rec);
+		const char *p = rec.buf;
+
+		if (!more || *p == '\001') {
+			if (counted) {
+				ALLOC_GROW(csizes, nr_csizes + 1, alloc_csizes);
+				memcpy(csizes[nr_csizes].token, cur, 41);
+				csizes[nr_csizes].added = a;
+				csizes[nr_csizes].removed = rm;
+				nr_csizes++;
+			}
+			if (!more)
+				break;
+			memcpy(cur, p + 1, 40);
+			cur[40] = '\0';
+			a = rm = 0;
+			counted = 0;
+			want_paths = 0;
+			continue;
+		}
+		if (want_paths) {
+			/* a rename: the old path, then the new one, which decides */
+			if (--want_paths == 0 && is_token_path(p)) {
+				a += pending_a;
+				rm += pending_rm;
+				counted = 1;
+			}
+			continue;
+		}
+		while (*p == '\n')
+			p++;
+		if (!*p)
+			continue;
+		{
+			char *end;
+			size_t na, nrm;
+			const char *tab;
+
+			if (*p == '-')
+				continue; /* binary */
+			na = strtoul(p, &end, 10);
+			if (*end != '\t')
+				continue;
+			nrm = strtoul(end + 1, &end, 10);
+			if (*end != '\t')
+				continue;
+			tab = end + 1;
+			if (!*tab) {
+				pending_a = na;
+				pending_rm = nrm;
+				want_paths = 2;
+				continue;
+			}
+			if (is_token_path(tab)) {
+				a += na;
+				rm += nrm;
+				counted = 1;
+			}
+		}
+	}
+	if (reader_finish(r))
+		die("git log --numstat failed in '%s'", ctx->gitdir.buf);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "tip %s\n", ctx->token);
+	for (i = 0; i < nr_csizes; i++)
+		strbuf_addf(&sb, "%s %zu %zu\n", csizes[i].token, csizes[i].added, csizes[i].removed);
+	write_atomic(path.buf, sb.buf, sb.len);
+done:
+	free(argv);
+	free(r);
+	strbuf_release(&key);
+	strbuf_release(&path);
+	strbuf_release(&sb);
+	strbuf_release(&rec);
+}
+
+/* ---- the tables ------------------------------------------------------------ */
+
+struct lang_total {
+	const char *name;
+	size_t files, lines, code_lines, tokens, comment_tokens;
+};
+
+struct year_total {
+	int year;
+	size_t lines, tokens;
+};
+
+static size_t total_lines, total_tokens;
+static struct author **by_tokens, **by_lines;
+static size_t nr_by_tokens, nr_by_lines;
+
+static int cmp_by_tokens(const void *a, const void *b)
+{
+	const struct author *x = *(const struct author *const *)a, *y = *(const struct author *const *)b;
+
+	if (x->tokens != y->tokens)
+		return x->tokens < y->tokens ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/* The list of all authors: by tokens, then by lines. */
+static int cmp_all(const void *a, const void *b)
+{
+	const struct author *x = *(const struct author *const *)a, *y = *(const struct author *const *)b;
+
+	if (x->tokens != y->tokens)
+		return x->tokens < y->tokens ? 1 : -1;
+	if (x->lines != y->lines)
+		return x->lines < y->lines ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+static int cmp_by_lines(const void *a, const void *b)
+{
+	const struct author *x = *(const struct author *const *)a, *y = *(const struct author *const *)b;
+
+	if (x->lines != y->lines)
+		return x->lines < y->lines ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+static void rank_authors(void)
+{
+	size_t i;
+
+	by_tokens = xcalloc(nr_authors + 1, sizeof(*by_tokens));
+	by_lines = xcalloc(nr_authors + 1, sizeof(*by_lines));
+	for (i = 0; i < nr_authors; i++) {
+		total_lines += authors[i].lines;
+		total_tokens += authors[i].tokens;
+		if (authors[i].tokens)
+			by_tokens[nr_by_tokens++] = &authors[i];
+		if (authors[i].lines)
+			by_lines[nr_by_lines++] = &authors[i];
+	}
+	qsort(by_tokens, nr_by_tokens, sizeof(*by_tokens), cmp_by_tokens);
+	qsort(by_lines, nr_by_lines, sizeof(*by_lines), cmp_by_lines);
+	for (i = 0; i < nr_by_tokens; i++)
+		by_tokens[i]->rank_tokens = i + 1;
+	for (i = 0; i < nr_by_lines; i++)
+		by_lines[i]->rank_lines = i + 1;
+}
+
+static void rank_str(size_t rank, char *buf, size_t size)
+{
+	if (rank)
+		snprintf(buf, size, "%zu", rank);
+	else
+		snprintf(buf, size, "-");
+}
+
+/*
+ * The total variation distance between two distributions over authors,
+ * given as counts: half the sum of the differences of the shares, in
+ * percent; the share of the code that changes hands between the counts.
+ */
+static double distance(const size_t *l, const size_t *t, size_t n, size_t lt, size_t tt)
+{
+	double d = 0;
+	size_t i;
+
+	if (!lt || !tt)
+		return 0;
+	for (i = 0; i < n; i++)
+		d += absd((double)l[i] / (double)lt - (double)t[i] / (double)tt);
+	return 50.0 * d;
+}
+
+/* A file's owners, by lines and by tokens. */
+struct owner {
+	size_t author, lines, tokens;
+};
+
+static int cmp_owner(const void *a, const void *b)
+{
+	const struct owner *x = a, *y = b;
+
+	if (x->tokens != y->tokens)
+		return x->tokens < y->tokens ? 1 : -1;
+	if (x->lines != y->lines)
+		return x->lines < y->lines ? 1 : -1;
+	return strcmp(authors[x->author].name, authors[y->author].name);
+}
+
+static size_t file_owners(struct rfile *f, struct owner **out)
+{
+	struct owner *o = NULL;
+	size_t nr = 0, alloc = 0, i, j;
+
+	for (i = 0; i < f->nr_c; i++) {
+		size_t a = commits[f->c[i].commit].author_idx;
+
+		for (j = 0; j < nr && o[j].author != a; j++)
+			;
+		if (j == nr) {
+			ALLOC_GROW(o, nr + 1, alloc);
+			o[nr].author = a;
+			o[nr].lines = o[nr].tokens = 0;
+			nr++;
+		}
+		o[j].lines += f->c[i].lines;
+		o[j].tokens += f->c[i].tokens;
+	}
+	if (nr)
+		qsort(o, nr, sizeof(*o), cmp_owner);
+	*out = o;
+	return nr;
+}
+
+static void file_distances(void)
+{
+	size_t i, j;
+
+	for (i = 0; i < nr_files; i++) {
+		struct owner *o;
+		size_t nr = file_owners(&files[i], &o);
+		size_t *l = xcalloc(nr + 1, sizeof(*l)), *t = xcalloc(nr + 1, sizeof(*t));
+
+		for (j = 0; j < nr; j++) {
+			l[j] = o[j].lines;
+			t[j] = o[j].tokens;
+		}
+		files[i].distance = distance(l, t, nr, files[i].lines, files[i].tokens);
+		free(l);
+		free(t);
+		free(o);
+	}
+}
+
+static struct strbuf tsv = STRBUF_INIT;
+static const char *out_dir;
+
+static void tsv_write(const char *name)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	strbuf_addf(&path, "%s/%s", out_dir, name);
+	write_atomic(path.buf, tsv.buf, tsv.len);
+	strbuf_reset(&tsv);
+	strbuf_release(&path);
+}
+
+/* ---- charts: grouped bars as inline SVG --------------------------------- */
+
+static double nice_max(double m)
+{
+	static const double steps[] = { 1, 2, 5, 10, 20, 25, 50, 100 };
+	size_t i;
+
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+		if (m <= steps[i])
+			return steps[i];
+	return 100.0 * (double)(long long)(m / 100 + 0.999999);
+}
+
+/* Bars of one or two series (percentages) over n labelled categories. */
+static void svg_bars(struct strbuf *pg, const char *title, size_t n, char **labels,
+		     const double *a, const double *b, const char *name_a, const char *name_b)
+{
+	int left = 48, top = 28, height = 180, bottom = 64, group = b ? 30 : 22, bar = b ? 13 : 18;
+	int width, i, ticks = 5;
+	double max = 0, ymax;
+	size_t k;
+
+	/* few categories get wider bars */
+	if (n && (int)n * group < 420) {
+		group = 420 / (int)n > 64 ? 64 : 420 / (int)n;
+		bar = b ? group * 2 / 5 : group * 3 / 5;
+	}
+	width = left + (int)n * group + 16;
+
+	for (k = 0; k < n; k++) {
+		if (a[k] > max)
+			max = a[k];
+		if (b && b[k] > max)
+			max = b[k];
+	}
+	ymax = nice_max(max > 0 ? max : 1);
+	if (width < 360)
+		width = 360;
+	strbuf_addf(pg, "<svg class=\"chart\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"",
+		    width, top + height + bottom, width, top + height + bottom);
+	html_text(pg, title);
+	strbuf_addstr(pg, "\"><title>");
+	html_text(pg, title);
+	strbuf_addstr(pg, "</title>");
+	for (i = 0; i <= ticks; i++) {
+		double v = ymax * i / ticks;
+		double y = top + height - height * (double)i / ticks;
+
+		strbuf_addf(pg, "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
+			    "<text class=\"tick\" x=\"%d\" y=\"%.1f\">%g%%</text>",
+			    left, width - 8, y, y, left - 4, y + 4, v);
+	}
+	for (k = 0; k < n; k++) {
+		int x = left + (int)k * group + 4, s;
+
+		for (s = 0; s < (b ? 2 : 1); s++) {
+			double v = s ? b[k] : a[k], h = height * v / ymax;
+
+			strbuf_addf(pg, "<rect class=\"s%d\" x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\"><title>",
+				    s + 1, x + s * bar, top + height - h, bar, h);
+			html_text(pg, labels[k]);
+			strbuf_addstr(pg, ", ");
+			html_text(pg, s ? name_b : name_a);
+			strbuf_addf(pg, ": %.2f%%</title></rect>", v);
+		}
+		strbuf_addf(pg, "<text class=\"lab\" transform=\"translate(%d,%d) rotate(-45)\">",
+			    x + (b ? bar : bar / 2), top + height + 12);
+		html_text(pg, labels[k]);
+		strbuf_addstr(pg, "</text>");
+	}
+	strbuf_addf(pg, "<rect class=\"s1\" x=\"%d\" y=\"6\" width=\"10\" height=\"10\"/><text x=\"%d\" y=\"15\">",
+		    left, left + 14);
+	html_text(pg, name_a);
+	strbuf_addstr(pg, "</text>");
+	if (b) {
+		strbuf_addf(pg, "<rect class=\"s2\" x=\"%d\" y=\"6\" width=\"10\" height=\"10\"/><text x=\"%d\" y=\"15\">",
+			    left + 120, left + 134);
+		html_text(pg, name_b);
+		strbuf_addstr(pg, "</text>");
+	}
+	strbuf_addstr(pg, "</svg>\n");
+}
+
+/* ---- the report ------------------------------------------------------------ */
+
+static const char page_css[] =
+	"body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:8px 20px 40px;color:#222}"
+	"h1{font-size:1.5em}h2{margin-top:1.8em;border-bottom:1px solid #ddd}"
+	"table{border-collapse:collapse;margin:.6em 0}td,th{padding:2px 10px;text-align:left;vertical-align:top}"
+	"th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric:tabular-nums}"
+	"tr:nth-child(even) td{background:#fafafa}code,.id{font-family:ui-monospace,monospace;font-size:.9em}"
+	".meta{color:#555}.story{background:#f6f8fa;border:1px solid #ddd;padding:4px 16px;border-radius:4px}"
+	"svg.chart{display:block;margin:.6em 0;font-size:11px}svg .grid{stroke:#e3e3e3}"
+	"svg .tick{text-anchor:end;fill:#555}svg .lab{text-anchor:end;fill:#333}"
+	"svg .s1{fill:#1f77b4}svg .s2{fill:#ff7f0e}";
+
+static void th_row(struct strbuf *pg, const char *const *cols)
+{
+	strbuf_addstr(pg, "<tr>");
+	for (; *cols; cols++) {
+		strbuf_addstr(pg, "<th>");
+		html_text(pg, *cols);
+		strbuf_addstr(pg, "</th>");
+	}
+	strbuf_addstr(pg, "</tr>\n");
+}
+
+static void td(struct strbuf *pg, const char *s)
+{
+	strbuf_addstr(pg, "<td>");
+	html_text(pg, s);
+	strbuf_addstr(pg, "</td>");
+}
+
+static void tdn(struct strbuf *pg, const char *s)
+{
+	strbuf_addstr(pg, "<td class=\"n\">");
+	html_text(pg, s);
+	strbuf_addstr(pg, "</td>");
+}
+
+static void tdz(struct strbuf *pg, size_t n)
+{
+	strbuf_addf(pg, "<td class=\"n\">%zu</td>", n);
+}
+
+static void tsv_header(const char *const *cols)
+{
+	for (; *cols; cols++) {
+		strbuf_addstr(&tsv, *cols);
+		strbuf_addch(&tsv, cols[1] ? '\t' : '\n');
+	}
+}
+
+static int cmp_lang(const void *a, const void *b)
+{
+	const struct lang_total *x = a, *y = b;
+
+	if (x->tokens != y->tokens)
+		return x->tokens < y->tokens ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+static int cmp_year(const void *a, const void *b)
+{
+	return ((const struct year_total *)a)->year - ((const struct year_total *)b)->year;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_largest(const void *a, const void *b)
+{
+	const struct csize *x = a, *y = b;
+	size_t cx = x->added + x->removed, cy = y->added + y->removed;
+
+	if (cx != cy)
+		return cx < cy ? 1 : -1;
+	if (x->added != y->added)
+		return x->added < y->added ? 1 : -1;
+	return strcmp(x->token, y->token);
+}
+
+static int cmp_distance(const void *a, const void *b)
+{
+	const struct rfile *x = *(const struct rfile *const *)a, *y = *(const struct rfile *const *)b;
+
+	if (x->distance != y->distance)
+		return x->distance < y->distance ? 1 : -1;
+	if (x->tokens != y->tokens)
+		return x->tokens < y->tokens ? 1 : -1;
+	return strcmp(x->path, y->path);
+}
+
+struct old_fn {
+	struct rfile *file;
+	struct ffunc *fn;
+	size_t oldest;
+};
+
+static int cmp_old_fn(const void *a, const void *b)
+{
+	const struct old_fn *x = a, *y = b;
+	int c;
+
+	if (x->oldest != y->oldest)
+		return x->oldest < y->oldest ? 1 : -1;
+	if (x->fn->tokens != y->fn->tokens)
+		return x->fn->tokens < y->fn->tokens ? -1 : 1;  /* the denser first */
+	c = strcmp(x->file->path, y->file->path);
+	return c ? c : (x->fn->line < y->fn->line ? -1 : x->fn->line > y->fn->line);
+}
+
+/* Histogram buckets: [lo, hi] inclusive. */
+struct bucket {
+	const char *label;
+	long long lo, hi;
+	size_t n;
+};
+
+static void histogram(struct strbuf *pg, const char *file, const char *title, const char *what,
+		      struct bucket *bk, size_t nb, size_t total)
+{
+	double *v = xcalloc(nb, sizeof(*v));
+	char **labels = xcalloc(nb, sizeof(*labels));
+	static const char *const cols[] = { "bucket", "commits", "share", NULL };
+	size_t i;
+
+	tsv_header(cols);
+	for (i = 0; i < nb; i++) {
+		v[i] = total ? 100.0 * (double)bk[i].n / (double)total : 0;
+		labels[i] = (char *)bk[i].label;
+		strbuf_addf(&tsv, "%s\t%zu\t%s\n", bk[i].label, bk[i].n, pct((double)bk[i].n, (double)total));
+	}
+	tsv_write(file);
+	svg_bars(pg, title, nb, labels, v, NULL, what, NULL);
+	free(v);
+	free(labels);
+}
+
+/* Author, date and subject of some original commits, for the largest-commits table. */
+struct detail {
+	char *author, *subject;
+	long long time;
+};
+
+static void commit_subjects(char (*ids)[41], size_t n, struct detail *d)
+{
+	const char *argv[] = { "git", "log", "--no-walk=unsorted", "--stdin", "-z",
+			       "--format=%H %at %aN%n%s", NULL };
+	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+	char *p, *next;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		d[i].author = d[i].subject = NULL;
+		d[i].time = 0;
+		strbuf_addf(&in, "%s\n", ids[i]);
+	}
+	if (!n)
+		return;
+	if (run_with_input(argv, line_repo.buf, &in, &out))
+		die("git log failed in '%s'", line_repo.buf);
+	for (p = out.buf; p < out.buf + out.len; p = next) {
+		char *nl = strchr(p, '\n'), *end;
+
+		next = p + strlen(p) + 1;
+
+		if (!nl || strlen(p) < 42 || p[40] != ' ')
+			continue;
+		*nl = '\0';
+		for (i = 0; i < n; i++)
+			if (!strncmp(ids[i], p, 40) && !d[i].author) {
+				d[i].time = strtoll(p + 41, &end, 10);
+				d[i].author = xstrdup(*end == ' ' ? end + 1 : "");
+				d[i].subject = xstrdup(nl + 1);
+			}
+	}
+	strbuf_release(&in);
+	strbuf_release(&out);
+}
+
+static void write_report(struct blame_ctx *ctx, const char *rev, const char **pathspec, int nr_pathspec)
+{
+	struct strbuf pg = STRBUF_INIT, story = STRBUF_INIT, sum = STRBUF_INIT;
+	struct lang_total *langs = NULL;
+	struct year_total *years = NULL;
+	size_t nr_langs = 0, alloc_langs = 0, nr_years = 0, alloc_years = 0, i, j, k;
+	size_t nr_top = (size_t)opt.top, code_lines = 0, lines = 0, tokens = 0, comment_tokens = 0, nfiles = 0;
+	size_t in_both = 0, same_rank = 0, oldest = (size_t)-1;
+	double overall, *era_l, *era_t, ymd_l = 0, ymd_t = 0;
+	int ymd_year = 0;
+	char r1[32], r2[32];
+	struct rfile **dis;
+	size_t nr_dis = 0;
+
+	/* ---- 1. size ---- */
+	for (i = 0; i < nr_files; i++) {
+		struct rfile *f = &files[i];
+
+		if (f->skipped)
+			continue;
+		for (j = 0; j < nr_langs && strcmp(langs[j].name, f->lang); j++)
+			;
+		if (j == nr_langs) {
+			ALLOC_GROW(langs, nr_langs + 1, alloc_langs);
+			memset(&langs[j], 0, sizeof(*langs));
+			langs[j].name = f->lang;
+			nr_langs++;
+		}
+		langs[j].files++;
+		langs[j].lines += f->lines;
+		langs[j].code_lines += f->code_lines;
+		langs[j].tokens += f->tokens;
+		langs[j].comment_tokens += f->comment_tokens;
+		nfiles++;
+		lines += f->lines;
+		code_lines += f->code_lines;
+		tokens += f->tokens;
+		comment_tokens += f->comment_tokens;
+	}
+	if (nr_langs)
+		qsort(langs, nr_langs, sizeof(*langs), cmp_lang);
+	{
+		static const char *const cols[] = { "language", "files", "lines", "code_lines", "tokens",
+						    "comment_tokens", "tokens_per_code_line", NULL };
+
+		tsv_header(cols);
+		strbuf_addstr(&pg, "<h2 id=\"size\">1. Size</h2><p>Tokens against non-blank, non-comment lines "
+			      "(lines that hold at least one token that is not a comment); every token counts, "
+			      "a comment is one token.</p><table>");
+		th_row(&pg, cols);
+		for (k = 0; k <= nr_langs; k++) {
+			struct lang_total tot = { "total", nfiles, lines, code_lines, tokens, comment_tokens };
+			struct lang_total *l = k < nr_langs ? &langs[k] : &tot;
+			char ratio[32];
+
+			if (l->code_lines)
+				snprintf(ratio, sizeof(ratio), "%.2f", (double)l->tokens / (double)l->code_lines);
+			else
+				snprintf(ratio, sizeof(ratio), "-");
+			tsv_field(&tsv, l->name);
+			strbuf_addf(&tsv, "\t%zu\t%zu\t%zu\t%zu\t%zu\t%s\n", l->files, l->lines, l->code_lines,
+				    l->tokens, l->comment_tokens, ratio);
+			strbuf_addstr(&pg, k < nr_langs ? "<tr>" : "<tr class=\"total\">");
+			td(&pg, l->name);
+			tdz(&pg, l->files);
+			tdz(&pg, l->lines);
+			tdz(&pg, l->code_lines);
+			tdz(&pg, l->tokens);
+			tdz(&pg, l->comment_tokens);
+			tdn(&pg, ratio);
+			strbuf_addstr(&pg, "</tr>\n");
+		}
+		strbuf_addstr(&pg, "</table>");
+		tsv_write("size.tsv");
+	}
+
+	/* ---- 2. people ---- */
+	rank_authors();
+	{
+		static const char *const cols[] = { "author", "lines", "line_share", "line_rank", "tokens",
+						    "token_share", "token_rank", NULL };
+		struct author **all = xcalloc(nr_authors + 1, sizeof(*all));
+
+		for (i = 0; i < nr_authors; i++)
+			all[i] = &authors[i];
+		qsort(all, nr_authors, sizeof(*all), cmp_all);
+		tsv_header(cols);
+		for (i = 0; i < nr_authors; i++) {
+			rank_str(all[i]->rank_lines, r1, sizeof(r1));
+			rank_str(all[i]->rank_tokens, r2, sizeof(r2));
+			tsv_field(&tsv, all[i]->name);
+			strbuf_addf(&tsv, "\t%zu\t%s\t%s\t%zu\t%s\t%s\n", all[i]->lines,
+				    pct((double)all[i]->lines, (double)total_lines), r1, all[i]->tokens,
+				    pct((double)all[i]->tokens, (double)total_tokens), r2);
+		}
+		tsv_write("authors.tsv");
+		free(all);
+	}
+	{
+		static const char *const cols[] = { "rank", "by_tokens", "token_share", "its_line_rank",
+						    "by_lines", "line_share", "its_token_rank", NULL };
+		size_t n = nr_by_tokens > nr_by_lines ? nr_by_tokens : nr_by_lines;
+
+		if (n > nr_top)
+			n = nr_top;
+		strbuf_addf(&pg, "<h2 id=\"people\">2. People</h2><p>%zu authors appear in blame by lines, "
+			    "%zu by tokens (names through the mailmap).</p>", nr_by_lines, nr_by_tokens);
+		strbuf_addf(&pg, "<h3>The top %zu by tokens and by lines</h3><table>", nr_top);
+		th_row(&pg, cols);
+		tsv_header(cols);
+		for (i = 0; i < n; i++) {
+			struct author *t = i < nr_by_tokens ? by_tokens[i] : NULL;
+			struct author *l = i < nr_by_lines ? by_lines[i] : NULL;
+
+			strbuf_addf(&tsv, "%zu\t", i + 1);
+			strbuf_addf(&pg, "<tr><td class=\"n\">%zu</td>", i + 1);
+			if (t) {
+				rank_str(t->rank_lines, r1, sizeof(r1));
+				tsv_field(&tsv, t->name);
+				strbuf_addf(&tsv, "\t%s\t%s\t", pct((double)t->tokens, (double)total_tokens), r1);
+				td(&pg, t->name);
+				tdn(&pg, pct((double)t->tokens, (double)total_tokens));
+				tdn(&pg, r1);
+			} else {
+				strbuf_addstr(&tsv, "\t\t\t");
+				strbuf_addstr(&pg, "<td></td><td></td><td></td>");
+			}
+			if (l) {
+				rank_str(l->rank_tokens, r2, sizeof(r2));
+				tsv_field(&tsv, l->name);
+				strbuf_addf(&tsv, "\t%s\t%s\n", pct((double)l->lines, (double)total_lines), r2);
+				td(&pg, l->name);
+				tdn(&pg, pct((double)l->lines, (double)total_lines));
+				tdn(&pg, r2);
+			} else {
+				strbuf_addstr(&tsv, "\t\t\n");
+				strbuf_addstr(&pg, "<td></td><td></td><td></td>");
+			}
+			strbuf_addstr(&pg, "</tr>\n");
+		}
+		strbuf_addstr(&pg, "</table>");
+		tsv_write("top.tsv");
+	}
+	{
+		static const char *const cols[] = { "author", "in_top_by", "rank", "share", "other_rank",
+						    "other_share", NULL };
+		int pass;
+
+		tsv_header(cols);
+		strbuf_addf(&pg, "<h3>In only one of the two top %zu</h3><table>", nr_top);
+		th_row(&pg, cols);
+		for (pass = 0; pass < 2; pass++) {
+			struct author **list = pass ? by_lines : by_tokens;
+			size_t nr = pass ? nr_by_lines : nr_by_tokens;
+
+			for (i = 0; i < nr && i < nr_top; i++) {
+				struct author *a = list[i];
+				size_t other = pass ? a->rank_tokens : a->rank_lines;
+				const char *share = pass ? pct((double)a->lines, (double)total_lines)
+							 : pct((double)a->tokens, (double)total_tokens);
+				const char *oshare = pass ? pct((double)a->tokens, (double)total_tokens)
+							  : pct((double)a->lines, (double)total_lines);
+
+				if (other && other <= nr_top) {
+					if (!pass) {
+						in_both++;
+						same_rank += other == i + 1;
+					}
+					continue;
+				}
+				rank_str(other, r1, sizeof(r1));
+				tsv_field(&tsv, a->name);
+				strbuf_addf(&tsv, "\t%s\t%zu\t%s\t%s\t%s\n", pass ? "lines" : "tokens", i + 1,
+					    share, r1, oshare);
+				strbuf_addstr(&pg, "<tr>");
+				td(&pg, a->name);
+				td(&pg, pass ? "lines" : "tokens");
+				tdz(&pg, i + 1);
+				tdn(&pg, share);
+				tdn(&pg, r1);
+				tdn(&pg, oshare);
+				strbuf_addstr(&pg, "</tr>\n");
+			}
+		}
+		strbuf_addstr(&pg, "</table>");
+		tsv_write("top-only.tsv");
+	}
+	/* eras */
+	era_l = xcalloc((size_t)nr_sources + 1, sizeof(*era_l));
+	era_t = xcalloc((size_t)nr_sources + 1, sizeof(*era_t));
+	{
+		static const char *const cols[] = { "era", "source", "lines", "line_share", "tokens",
+						    "token_share", NULL };
+		size_t *el = xcalloc((size_t)nr_sources + 1, sizeof(*el)), *et = xcalloc((size_t)nr_sources + 1, sizeof(*et));
+		char **labels = xcalloc((size_t)nr_sources + 1, sizeof(*labels));
+		int e;
+
+		for (i = 0; i < nr_commits; i++) {
+			el[commits[i].era - 1] += commits[i].lines;
+			et[commits[i].era - 1] += commits[i].tokens;
+		}
+		tsv_header(cols);
+		strbuf_addstr(&pg, "<h3>Eras</h3><p>The share of the code from each source of a stitched "
+			      "history (era 1 is the oldest).</p><table>");
+		th_row(&pg, cols);
+		for (e = 0; e < nr_sources; e++) {
+			era_l[e] = total_lines ? 100.0 * (double)el[e] / (double)total_lines : 0;
+			era_t[e] = total_tokens ? 100.0 * (double)et[e] / (double)total_tokens : 0;
+			strbuf_addf(&tsv, "%d\t", e + 1);
+			tsv_field(&tsv, sources[e].path);
+			strbuf_addf(&tsv, "\t%zu\t%s\t%zu\t%s\n", el[e], pct((double)el[e], (double)total_lines),
+				    et[e], pct((double)et[e], (double)total_tokens));
+			strbuf_addf(&pg, "<tr><td class=\"n\">%d</td>", e + 1);
+			td(&pg, sources[e].path);
+			tdz(&pg, el[e]);
+			tdn(&pg, pct((double)el[e], (double)total_lines));
+			tdz(&pg, et[e]);
+			tdn(&pg, pct((double)et[e], (double)total_tokens));
+			strbuf_addstr(&pg, "</tr>\n");
+			labels[e] = xmalloc(32);
+			snprintf(labels[e], 32, "era %d", e + 1);
+		}
+		strbuf_addstr(&pg, "</table>");
+		if (nr_sources > 1)
+			svg_bars(&pg, "Share of the code by era", (size_t)nr_sources, labels, era_l, era_t,
+				 "by lines", "by tokens");
+		for (e = 0; e < nr_sources; e++)
+			free(labels[e]);
+		free(labels);
+		free(el);
+		free(et);
+		tsv_write("eras.tsv");
+	}
+
+	/* ---- 3. year of origin ---- */
+	for (i = 0; i < nr_commits; i++) {
+		int y = year_of(commits[i].time);
+
+		for (j = 0; j < nr_years && years[j].year != y; j++)
+			;
+		if (j == nr_years) {
+			ALLOC_GROW(years, nr_years + 1, alloc_years);
+			years[j].year = y;
+			years[j].lines = years[j].tokens = 0;
+			nr_years++;
+		}
+		years[j].lines += commits[i].lines;
+		years[j].tokens += commits[i].tokens;
+	}
+	if (nr_years)
+		qsort(years, nr_years, sizeof(*years), cmp_year);
+	{
+		static const char *const cols[] = { "year", "lines", "line_share", "tokens", "token_share", NULL };
+		double *yl = xcalloc(nr_years + 1, sizeof(*yl)), *yt = xcalloc(nr_years + 1, sizeof(*yt));
+		char **labels = xcalloc(nr_years + 1, sizeof(*labels));
+
+		tsv_header(cols);
+		strbuf_addstr(&pg, "<h2 id=\"years\">3. Year of origin</h2><p>The share of the code by the "
+			      "year (UTC) of the author date of the commit that introduced it.</p>");
+		for (i = 0; i < nr_years; i++) {
+			yl[i] = total_lines ? 100.0 * (double)years[i].lines / (double)total_lines : 0;
+			yt[i] = total_tokens ? 100.0 * (double)years[i].tokens / (double)total_tokens : 0;
+			labels[i] = xmalloc(16);
+			snprintf(labels[i], 16, "%d", years[i].year);
+			strbuf_addf(&tsv, "%d\t%zu\t%s\t%zu\t%s\n", years[i].year, years[i].lines,
+				    pct((double)years[i].lines, (double)total_lines), years[i].tokens,
+				    pct((double)years[i].tokens, (double)total_tokens));
+		}
+		svg_bars(&pg, "Share of the code by year of origin", nr_years, labels, yl, yt,
+			 "by lines", "by tokens");
+		strbuf_addstr(&pg, "<table>");
+		th_row(&pg, cols);
+		for (i = 0; i < nr_years; i++) {
+			strbuf_addstr(&pg, "<tr>");
+			tdn(&pg, labels[i]);
+			tdz(&pg, years[i].lines);
+			tdn(&pg, pct((double)years[i].lines, (double)total_lines));
+			tdz(&pg, years[i].tokens);
+			tdn(&pg, pct((double)years[i].tokens, (double)total_tokens));
+			strbuf_addstr(&pg, "</tr>\n");
+		}
+		strbuf_addstr(&pg, "</table>");
+		tsv_write("years.tsv");
+		/* the year where the two measures differ most, for the story */
+		for (i = 0, j = 0; i < nr_years; i++)
+			if (absd(yl[i] - yt[i]) > absd(yl[j] - yt[j]))
+				j = i;
+		if (nr_years) {
+			ymd_year = years[j].year;
+			ymd_l = yl[j];
+			ymd_t = yt[j];
+		}
+		for (i = 0; i < nr_years; i++)
+			free(labels[i]);
+		free(labels);
+		free(yl);
+		free(yt);
+	}
+
+	/* ---- 4. commit sizes ---- */
+	{
+		static const char *const cols[] = { "figure", "value", "share", NULL };
+		size_t n = nr_csizes, small = 0, only_removed = 0, one_one = 0, le10 = 0, churn0 = 0,
+			churn_pos10 = 0, churn_neg = 0, *changed = xcalloc(n + 1, sizeof(*changed));
+		double median = 0;
+		struct bucket cb[] = {
+			{ "0", 0, 0, 0 }, { "1", 1, 1, 0 }, { "2", 2, 2, 0 }, { "3", 3, 3, 0 },
+			{ "4-10", 4, 10, 0 }, { "11-30", 11, 30, 0 }, { "31-100", 31, 100, 0 },
+			{ "101-300", 101, 300, 0 }, { "301-1000", 301, 1000, 0 },
+			{ "1001-10000", 1001, 10000, 0 }, { ">10000", 10001, -1, 0 },
+		};
+		struct bucket chb[] = {
+			{ "<-100", -(1LL << 62), -101, 0 }, { "-100..-11", -100, -11, 0 },
+			{ "-10..-1", -10, -1, 0 }, { "0", 0, 0, 0 }, { "1..10", 1, 10, 0 },
+			{ "11..100", 11, 100, 0 }, { ">100", 101, 1LL << 62, 0 },
+		};
+		struct csize *largest;
+		char (*ids)[41];
+		struct detail *d;
+		size_t nl;
+
+		for (i = 0; i < n; i++) {
+			size_t a = csizes[i].added, r = csizes[i].removed;
+			long long churn = (long long)a - (long long)r;
+
+			changed[i] = a + r;
+			small += a <= 3 && r <= 3;
+			only_removed += a == 0 && r > 0;
+			one_one += a == 1 && r == 1;
+			le10 += a + r <= 10;
+			churn0 += churn == 0;
+			churn_pos10 += churn > 0 && churn <= 10;
+			churn_neg += churn < 0;
+			for (k = 0; k < sizeof(cb) / sizeof(cb[0]); k++)
+				if ((long long)(a + r) >= cb[k].lo && (cb[k].hi < 0 || (long long)(a + r) <= cb[k].hi))
+					cb[k].n++;
+			for (k = 0; k < sizeof(chb) / sizeof(chb[0]); k++)
+				if (churn >= chb[k].lo && churn <= chb[k].hi)
+					chb[k].n++;
+		}
+		if (n) {
+			qsort(changed, n, sizeof(*changed), cmp_size);
+			median = n % 2 ? (double)changed[n / 2] : ((double)changed[n / 2 - 1] + (double)changed[n / 2]) / 2;
+		}
+		tsv_header(cols);
+		strbuf_addf(&tsv, "commits\t%zu\t%s\n", n, pct((double)n, (double)n));
+		strbuf_addf(&tsv, "added_le_3_and_removed_le_3\t%zu\t%s\n", small, pct((double)small, (double)n));
+		strbuf_addf(&tsv, "only_removed\t%zu\t%s\n", only_removed, pct((double)only_removed, (double)n));
+		strbuf_addf(&tsv, "added_1_and_removed_1\t%zu\t%s\n", one_one, pct((double)one_one, (double)n));
+		strbuf_addf(&tsv, "changed_le_10\t%zu\t%s\n", le10, pct((double)le10, (double)n));
+		strbuf_addf(&tsv, "median_changed\t%.1f\t-\n", median);
+		strbuf_addf(&tsv, "churn_zero\t%zu\t%s\n", churn0, pct((double)churn0, (double)n));
+		strbuf_addf(&tsv, "churn_1_to_10\t%zu\t%s\n", churn_pos10, pct((double)churn_pos10, (double)n));
+		strbuf_addf(&tsv, "churn_negative\t%zu\t%s\n", churn_neg, pct((double)churn_neg, (double)n));
+		tsv_write("commit-sizes.tsv");
+
+		strbuf_addf(&pg, "<h2 id=\"commits\">4. Commit sizes in tokens</h2><p>%zu non-merge commits of the "
+			    "token history change the selected files; a commit's size is the tokens it adds and "
+			    "removes (git log --numstat of the views), its churn the tokens added minus "
+			    "the tokens removed. A commit that changes only whitespace changes no token "
+			    "and is not among them.</p><table>", n);
+		{
+			static const char *const c2[] = { "commits", "number", "share", NULL };
+
+			th_row(&pg, c2);
+		}
+#define ROW(label, v) do { strbuf_addstr(&pg, "<tr>"); td(&pg, label); tdz(&pg, v); \
+		tdn(&pg, pct((double)(v), (double)n)); strbuf_addstr(&pg, "</tr>\n"); } while (0)
+		ROW("add at most 3 and remove at most 3 tokens", small);
+		ROW("only remove tokens", only_removed);
+		ROW("add one token and remove one", one_one);
+		ROW("change (add + remove) at most 10 tokens", le10);
+		ROW("have zero churn", churn0);
+		ROW("have a positive churn of at most 10", churn_pos10);
+		ROW("have a negative churn", churn_neg);
+#undef ROW
+		strbuf_addf(&pg, "<tr><td>median tokens changed</td><td class=\"n\">%.1f</td><td></td></tr></table>",
+			    median);
+		strbuf_addstr(&pg, "<h3>Tokens changed per commit</h3>");
+		histogram(&pg, "changed-histogram.tsv", "Commits by tokens changed (added + removed)",
+			  "share of commits", cb, sizeof(cb) / sizeof(cb[0]), n);
+		strbuf_addstr(&pg, "<h3>Churn per commit</h3>");
+		histogram(&pg, "churn-histogram.tsv", "Commits by churn (tokens added minus removed)",
+			  "share of commits", chb, sizeof(chb) / sizeof(chb[0]), n);
+
+		/* the largest */
+		largest = xcalloc(n + 1, sizeof(*largest));
+		memcpy(largest, csizes, n * sizeof(*largest));
+		qsort(largest, n, sizeof(*largest), cmp_largest);
+		nl = n < nr_top ? n : nr_top;
+		ids = xcalloc(nl + 1, sizeof(*ids));
+		d = xcalloc(nl + 1, sizeof(*d));
+		for (i = 0; i < nl; i++) {
+			const char *o = orig_of(ctx, largest[i].token);
+
+			if (!o)
+				die("token commit %s is not in the commit map", largest[i].token);
+			memcpy(ids[i], o, 41);
+		}
+		commit_subjects(ids, nl, d);
+		{
+			static const char *const c3[] = { "rank", "original", "token", "added", "removed", "changed",
+							  "author", "date", "summary", NULL };
+
+			tsv_header(c3);
+			strbuf_addf(&pg, "<h3>The %zu largest commits</h3><table>", nl);
+			th_row(&pg, c3);
+		}
+		for (i = 0; i < nl; i++) {
+			char day[16];
+
+			day_of(d[i].time, day, sizeof(day));
+			strbuf_addf(&tsv, "%zu\t%s\t%s\t%zu\t%zu\t%zu\t", i + 1, ids[i], largest[i].token,
+				    largest[i].added, largest[i].removed, largest[i].added + largest[i].removed);
+			tsv_field(&tsv, d[i].author);
+			strbuf_addf(&tsv, "\t%s\t", day);
+			tsv_field(&tsv, d[i].subject);
+			strbuf_addch(&tsv, '\n');
+			strbuf_addf(&pg, "<tr><td class=\"n\">%zu</td><td class=\"id\">%.12s</td><td class=\"id\">%.12s</td>",
+				    i + 1, ids[i], largest[i].token);
+			tdz(&pg, largest[i].added);
+			tdz(&pg, largest[i].removed);
+			tdz(&pg, largest[i].added + largest[i].removed);
+			td(&pg, d[i].author);
+			td(&pg, day);
+			td(&pg, d[i].subject);
+			strbuf_addstr(&pg, "</tr>\n");
+			free(d[i].author);
+			free(d[i].subject);
+		}
+		strbuf_addstr(&pg, "</table>");
+		tsv_write("largest-commits.tsv");
+		strbuf_addf(&sum, "commits\t%zu\ncommits_changed_le_10\t%s\nmedian_changed\t%.1f\n",
+			    n, pct((double)le10, (double)n), median);
+		free(largest);
+		free(ids);
+		free(d);
+		free(changed);
+	}
+
+	/* ---- 5. where the two measures disagree ---- */
+	file_distances();
+	{
+		static const char *const cols[] = { "path", "language", "lines", "code_lines", "tokens",
+						    "authors_by_lines", "authors_by_tokens", "top_by_lines",
+						    "top_line_share", "top_by_tokens", "top_token_share",
+						    "distance", NULL };
+
+		tsv_header(cols);
+		dis = xcalloc(nr_files + 1, sizeof(*dis));
+		for (i = 0; i < nr_files; i++) {
+			struct rfile *f = &files[i];
+			struct owner *o;
+			size_t no, nal = 0, nat = 0, bl = 0, bt = 0;
+
+			if (f->skipped)
+				continue;
+			no = file_owners(f, &o);
+			for (j = 0; j < no; j++) {
+				nal += o[j].lines > 0;
+				nat += o[j].tokens > 0;
+				if (o[j].lines > o[bl].lines ||
+				    (o[j].lines == o[bl].lines && strcmp(authors[o[j].author].name, authors[o[bl].author].name) < 0))
+					bl = j;
+				if (o[j].tokens > o[bt].tokens ||
+				    (o[j].tokens == o[bt].tokens && strcmp(authors[o[j].author].name, authors[o[bt].author].name) < 0))
+					bt = j;
+			}
+			tsv_field(&tsv, f->path);
+			strbuf_addch(&tsv, '\t');
+			tsv_field(&tsv, f->lang);
+			strbuf_addf(&tsv, "\t%zu\t%zu\t%zu\t%zu\t%zu\t", f->lines, f->code_lines, f->tokens, nal, nat);
+			if (no) {
+				tsv_field(&tsv, authors[o[bl].author].name);
+				strbuf_addf(&tsv, "\t%s\t", pct((double)o[bl].lines, (double)f->lines));
+				tsv_field(&tsv, authors[o[bt].author].name);
+				strbuf_addf(&tsv, "\t%s\t%.2f\n", pct((double)o[bt].tokens, (double)f->tokens), f->distance);
+			} else {
+				strbuf_addstr(&tsv, "\t\t\t\t-\n");
+			}
+			if (f->lines && f->tokens && f->tokens >= opt.min_tokens)
+				dis[nr_dis++] = f;
+			free(o);
+		}
+		tsv_write("files.tsv");
+		if (nr_dis)
+			qsort(dis, nr_dis, sizeof(*dis), cmp_distance);
+	}
+	{
+		static const char *const cols[] = { "rank", "path", "distance", "author", "lines", "line_share",
+						    "tokens", "token_share", NULL };
+		size_t n = nr_dis < nr_top ? nr_dis : nr_top;
+
+		tsv_header(cols);
+		strbuf_addf(&pg, "<h2 id=\"disagree\">5. Where lines and tokens disagree most</h2><p>The files "
+			    "(of at least %zu tokens) whose ownership differs most between the two counts. "
+			    "The distance is the total variation distance between the shares of the authors by "
+			    "lines and by tokens: half the sum of the differences, the share of the file that "
+			    "changes hands when tokens are counted instead of lines.</p>", opt.min_tokens);
+		for (i = 0; i < n; i++) {
+			struct rfile *f = dis[i];
+			struct owner *o;
+			size_t no = file_owners(f, &o);
+			static const char *const c2[] = { "author", "lines", "line share", "tokens", "token share", NULL };
+
+			strbuf_addf(&pg, "<h3>%zu. <code>", i + 1);
+			html_text(&pg, f->path);
+			strbuf_addf(&pg, "</code>: distance %.2f%%</h3><p>%zu lines, %zu tokens</p><table>",
+				    f->distance, f->lines, f->tokens);
+			th_row(&pg, c2);
+			for (j = 0; j < no; j++) {
+				strbuf_addf(&tsv, "%zu\t", i + 1);
+				tsv_field(&tsv, f->path);
+				strbuf_addf(&tsv, "\t%.2f\t", f->distance);
+				tsv_field(&tsv, authors[o[j].author].name);
+				strbuf_addf(&tsv, "\t%zu\t%s\t%zu\t%s\n", o[j].lines, pct((double)o[j].lines, (double)f->lines),
+					    o[j].tokens, pct((double)o[j].tokens, (double)f->tokens));
+				strbuf_addstr(&pg, "<tr>");
+				td(&pg, authors[o[j].author].name);
+				tdz(&pg, o[j].lines);
+				tdn(&pg, pct((double)o[j].lines, (double)f->lines));
+				tdz(&pg, o[j].tokens);
+				tdn(&pg, pct((double)o[j].tokens, (double)f->tokens));
+				strbuf_addstr(&pg, "</tr>\n");
+			}
+			strbuf_addstr(&pg, "</table>");
+			free(o);
+		}
+		if (!n)
+			strbuf_addstr(&pg, "<p>No file is large enough.</p>");
+		tsv_write("disagreement.tsv");
+	}
+	{
+		size_t *l = xcalloc(nr_authors + 1, sizeof(*l)), *t = xcalloc(nr_authors + 1, sizeof(*t));
+
+		for (i = 0; i < nr_authors; i++) {
+			l[i] = authors[i].lines;
+			t[i] = authors[i].tokens;
+		}
+		overall = distance(l, t, nr_authors, total_lines, total_tokens);
+		free(l);
+		free(t);
+	}
+
+	/* ---- 6. the oldest code ---- */
+	{
+		static const char *const cols[] = { "rank", "path", "function", "line", "tokens", "oldest_tokens",
+						    "oldest_share", NULL };
+		struct old_fn *of = NULL;
+		size_t nr_of = 0, alloc_of = 0, n;
+		struct strbuf what = STRBUF_INIT;
+
+		if (nr_sources < 2)
+			for (i = 0; i < nr_commits; i++) {
+				if (!commits[i].tokens)
+					continue;
+				if (oldest == (size_t)-1 || commits[i].time < commits[oldest].time ||
+				    (commits[i].time == commits[oldest].time && strcmp(commits[i].id, commits[oldest].id) < 0))
+					oldest = i;
+			}
+		for (i = 0; i < nr_files; i++)
+			for (j = 0; j < files[i].nr_fn; j++) {
+				struct ffunc *fn = &files[i].fn[j];
+				size_t m = 0;
+
+				for (k = 0; k < fn->nr; k++)
+					if (nr_sources > 1 ? commits[fn->commit[k]].era == 1 : fn->commit[k] == oldest)
+						m += fn->count[k];
+				if (!m)
+					continue;
+				ALLOC_GROW(of, nr_of + 1, alloc_of);
+				of[nr_of].file = &files[i];
+				of[nr_of].fn = fn;
+				of[nr_of].oldest = m;
+				nr_of++;
+			}
+		if (nr_of)
+			qsort(of, nr_of, sizeof(*of), cmp_old_fn);
+		if (nr_sources > 1) {
+			strbuf_addstr(&what, "the oldest era (");
+			html_text(&what, sources[0].path);
+			strbuf_addstr(&what, ")");
+		} else if (oldest != (size_t)-1) {
+			char day[16];
+
+			day_of(commits[oldest].time, day, sizeof(day));
+			strbuf_addf(&what, "the oldest commit that still owns tokens, <span class=\"id\">%.12s</span> "
+				    "by ", commits[oldest].id);
+			html_text(&what, commits[oldest].author);
+			strbuf_addf(&what, " of %s", day);
+		} else {
+			strbuf_addstr(&what, "the oldest commit");
+		}
+		strbuf_addf(&pg, "<h2 id=\"oldest\">6. The oldest code</h2><p>The functions holding the most "
+			    "tokens from %s.</p><table>", what.buf);
+		th_row(&pg, cols);
+		tsv_header(cols);
+		n = nr_of < nr_top ? nr_of : nr_top;
+		for (i = 0; i < n; i++) {
+			strbuf_addf(&tsv, "%zu\t", i + 1);
+			tsv_field(&tsv, of[i].file->path);
+			strbuf_addch(&tsv, '\t');
+			tsv_field(&tsv, of[i].fn->name);
+			strbuf_addf(&tsv, "\t%zu\t%zu\t%zu\t%s\n", of[i].fn->line, of[i].fn->tokens, of[i].oldest,
+				    pct((double)of[i].oldest, (double)of[i].fn->tokens));
+			strbuf_addf(&pg, "<tr><td class=\"n\">%zu</td><td><code>", i + 1);
+			html_text(&pg, of[i].file->path);
+			strbuf_addstr(&pg, "</code></td><td><code>");
+			html_text(&pg, of[i].fn->name);
+			strbuf_addstr(&pg, "</code></td>");
+			tdz(&pg, of[i].fn->line);
+			tdz(&pg, of[i].fn->tokens);
+			tdz(&pg, of[i].oldest);
+			tdn(&pg, pct((double)of[i].oldest, (double)of[i].fn->tokens));
+			strbuf_addstr(&pg, "</tr>\n");
+		}
+		strbuf_addstr(&pg, "</table>");
+		if (!n)
+			strbuf_addstr(&pg, "<p>No function holds such tokens.</p>");
+		tsv_write("oldest-functions.tsv");
+		free(of);
+		strbuf_release(&what);
+	}
+
+	/* ---- 7. the story, in numbers ---- */
+	{
+		size_t ntop = nr_by_tokens < nr_top ? nr_by_tokens : nr_top;
+		struct author *moves[3] = { NULL, NULL, NULL };
+		size_t nmoves = 0;
+		int same = overall < 5.0 && (ntop == 0 || in_both * 5 >= ntop * 4);
+
+		/* the largest rank changes among the authors of either top list */
+		for (i = 0; i < nr_authors; i++) {
+			struct author *a = &authors[i];
+			size_t dm, m;
+
+			if (!a->rank_lines || !a->rank_tokens || (a->rank_lines > nr_top && a->rank_tokens > nr_top))
+				continue;
+			dm = a->rank_lines > a->rank_tokens ? a->rank_lines - a->rank_tokens : a->rank_tokens - a->rank_lines;
+			if (!dm)
+				continue;
+			for (m = 0; m < 3; m++) {
+				size_t dn;
+
+				if (!moves[m]) {
+					moves[m] = a;
+					break;
+				}
+				dn = moves[m]->rank_lines > moves[m]->rank_tokens ? moves[m]->rank_lines - moves[m]->rank_tokens
+										  : moves[m]->rank_tokens - moves[m]->rank_lines;
+				if (dm > dn || (dm == dn && strcmp(a->name, moves[m]->name) < 0)) {
+					memmove(&moves[m + 1], &moves[m], (2 - m) * sizeof(*moves));
+					moves[m] = a;
+					break;
+				}
+			}
+		}
+		for (nmoves = 0; nmoves < 3 && moves[nmoves]; nmoves++)
+			;
+		strbuf_addf(&story, "<div class=\"story\"><p><b>%s</b> ", same ?
+			    "By and large, lines and tokens tell the same story here." :
+			    "Lines and tokens tell different stories here.");
+		strbuf_addf(&story, "%zu authors appear in blame by lines, %zu by tokens. Of the top %zu by "
+			    "tokens, %zu are also in the top %zu by lines, %zu at the same rank. ",
+			    nr_by_lines, nr_by_tokens, ntop, in_both, nr_top, same_rank);
+		if (nmoves) {
+			strbuf_addstr(&story, "The largest rank changes: ");
+			for (i = 0; i < nmoves; i++) {
+				if (i)
+					strbuf_addstr(&story, i + 1 == nmoves ? " and " : ", ");
+				html_text(&story, moves[i]->name);
+				strbuf_addf(&story, " (%zu by lines, %zu by tokens)", moves[i]->rank_lines,
+					    moves[i]->rank_tokens);
+			}
+			strbuf_addstr(&story, ". ");
+		}
+		strbuf_addf(&story, "Between the two counts, %.2f%% of the code changes hands (the total variation "
+			    "distance between the authors' shares by lines and by tokens).</p><p>", overall);
+		if (nr_sources > 1)
+			strbuf_addf(&story, "The oldest era holds %.2f%% of the lines and %.2f%% of the tokens. ",
+				    era_l[0], era_t[0]);
+		else if (oldest != (size_t)-1)
+			strbuf_addf(&story, "The oldest commit still holds %s%% of the lines and %s%% of the tokens. ",
+				    pct((double)commits[oldest].lines, (double)total_lines),
+				    pct((double)commits[oldest].tokens, (double)total_tokens));
+		if (ymd_year)
+			strbuf_addf(&story, "By year of origin the counts differ most for %d: %.2f%% of the lines, "
+				    "%.2f%% of the tokens. ", ymd_year, ymd_l, ymd_t);
+		if (nr_dis) {
+			strbuf_addstr(&story, "The file where they disagree most is <code>");
+			html_text(&story, dis[0]->path);
+			strbuf_addf(&story, "</code> (distance %.2f%%). ", dis[0]->distance);
+		}
+		strbuf_addf(&story, "There are %s tokens for every non-blank, non-comment line.</p></div>",
+			    code_lines ? pct((double)tokens, 100.0 * (double)code_lines) : "-");
+
+		strbuf_addf(&sum, "files\t%zu\nlines\t%zu\ncode_lines\t%zu\ntokens\t%zu\n", nfiles, lines,
+			    code_lines, tokens);
+		strbuf_addf(&sum, "tokens_per_code_line\t%s\n", code_lines ? pct((double)tokens, 100.0 * (double)code_lines) : "-");
+		strbuf_addf(&sum, "authors_by_lines\t%zu\nauthors_by_tokens\t%zu\ntop\t%zu\ntop_in_both\t%zu\n"
+			    "top_same_rank\t%zu\ndistance\t%.2f\n", nr_by_lines, nr_by_tokens, nr_top, in_both,
+			    same_rank, overall);
+		strbuf_addf(&sum, "oldest_era_line_share\t%.2f\noldest_era_token_share\t%.2f\n", era_l[0], era_t[0]);
+		if (oldest != (size_t)-1)
+			strbuf_addf(&sum, "oldest_commit\t%s\noldest_commit_line_share\t%s\noldest_commit_token_share\t%s\n",
+				    commits[oldest].id, pct((double)commits[oldest].lines, (double)total_lines),
+				    pct((double)commits[oldest].tokens, (double)total_tokens));
+		if (nr_dis)
+			strbuf_addf(&sum, "most_disagreeing_distance\t%.2f\n", dis[0]->distance);
+		strbuf_addf(&sum, "verdict\t%s\n", same ? "same" : "different");
+		strbuf_addstr(&tsv, "figure\tvalue\n");
+		strbuf_addbuf(&tsv, &sum);
+		tsv_write("summary.tsv");
+	}
+
+	/* ---- the page ---- */
+	{
+		struct strbuf page = STRBUF_INIT, path = STRBUF_INIT;
+		static const char *const tables[] = {
+			"summary.tsv", "size.tsv", "authors.tsv", "top.tsv", "top-only.tsv", "eras.tsv",
+			"years.tsv", "commit-sizes.tsv", "changed-histogram.tsv", "churn-histogram.tsv",
+			"largest-commits.tsv", "files.tsv", "disagreement.tsv", "oldest-functions.tsv", NULL
+		};
+
+		strbuf_addstr(&page, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+			      "<meta name=\"viewport\" content=\"width=device-width\"><title>Lines and tokens: ");
+		html_text(&page, ctx->src.buf);
+		strbuf_addstr(&page, "</title><style>");
+		strbuf_addstr(&page, page_css);
+		strbuf_addstr(&page, "</style></head><body><h1>Lines and tokens: <code>");
+		html_text(&page, ctx->src.buf);
+		strbuf_addstr(&page, "</code></h1><p class=\"meta\">At ");
+		html_text(&page, rev);
+		strbuf_addf(&page, " (<span class=\"id\">%s</span>, token commit <span class=\"id\">%s</span>)",
+			    ctx->orig, ctx->token);
+		if (nr_pathspec) {
+			strbuf_addstr(&page, ", files matching");
+			for (i = 0; i < (size_t)nr_pathspec; i++) {
+				strbuf_addstr(&page, " <code>");
+				html_text(&page, pathspec[i]);
+				strbuf_addstr(&page, "</code>");
+			}
+		}
+		strbuf_addf(&page, ": %zu files, %zu lines, %zu tokens.", nfiles, lines, tokens);
+		if (nr_sources > 1)
+			strbuf_addf(&page, " A history stitched from %d repositories.", nr_sources);
+		strbuf_addstr(&page, "</p>");
+		strbuf_addbuf(&page, &story);
+		strbuf_addbuf(&page, &pg);
+		strbuf_addstr(&page, "<h2>The tables</h2><p>Each table is also a file of tab-separated values "
+			      "beside this page:");
+		for (i = 0; tables[i]; i++)
+			strbuf_addf(&page, " <a href=\"%s\">%s</a>", tables[i], tables[i]);
+		strbuf_addstr(&page, ".</p></body></html>\n");
+		strbuf_addf(&path, "%s/index.html", out_dir);
+		write_atomic(path.buf, page.buf, page.len);
+		strbuf_release(&page);
+		strbuf_release(&path);
+	}
+	free(langs);
+	free(years);
+	free(era_l);
+	free(era_t);
+	free(dis);
+	strbuf_release(&pg);
+	strbuf_release(&story);
+	strbuf_release(&sum);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	const char *dest = ".", *source = NULL, *rev = "HEAD";
+	const char **pathspec;
+	int nr_pathspec = 0, i;
+	struct blame_ctx ctx;
+	struct stat st;
+	size_t k, fresh = 0, skipped = 0;
+
+	pathspec = xcalloc((size_t)argc + 1, sizeof(*pathspec));
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-C") && i + 1 < argc)
+			dest = argv[++i];
+		else if (!strcmp(a, "--source") && i + 1 < argc)
+			source = argv[++i];
+		else if (!strncmp(a, "--source=", 9))
+			source = a + 9;
+		else if (!strncmp(a, "--top=", 6))
+			opt.top = atoi(a + 6);
+		else if (!strncmp(a, "--min-tokens=", 13))
+			opt.min_tokens = (size_t)strtoul(a + 13, NULL, 10);
+		else if (!strcmp(a, "-j") && i + 1 < argc)
+			opt.jobs = atoi(argv[++i]);
+		else if (!strncmp(a, "-j", 2) && a[2])
+			opt.jobs = atoi(a + 2);
+		else if (!strcmp(a, "-M"))
+			opt.move = 1;
+		else if (!strcmp(a, "-w"))
+			opt.ignore_ws = 1;
+		else if (!strcmp(a, "--stats"))
+			opt.stats = 1;
+		else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(report_usage, stdout);
+			return 0;
+		} else if (!strcmp(a, "--")) {
+			i++;
+			break;
+		} else
+			usage_die(report_usage, "unknown option '%s'", a);
+	}
+	if (opt.jobs < 1 || opt.jobs > 256)
+		usage_die(report_usage, "-j takes a number from 1 to 256");
+	if (opt.top < 1)
+		usage_die(report_usage, "--top takes a positive number");
+	if (i >= argc)
+		usage_die(report_usage, "no OUTDIR given");
+	out_dir = argv[i++];
+	if (i < argc)
+		rev = argv[i++];
+	for (; i < argc; i++)
+		pathspec[nr_pathspec++] = argv[i];
+
+	blame_open(&ctx, dest, source, rev);
+	if (opt.move) {
+		ctx.extra[0] = "-M";
+		ctx.nr_extra = 1;
+	}
+	read_config(ctx.gitdir.buf, source);
+	if (!nr_sources) {
+		sources = xcalloc(1, sizeof(*sources));
+		sources[0].path = xstrdup(ctx.src.buf);
+		nr_sources = 1;
+	}
+	strbuf_addf(&cache_dir, "%s/tokstream/report-cache", ctx.gitdir.buf);
+	{
+		struct strbuf d = STRBUF_INIT;
+
+		strbuf_addf(&d, "%s/tokstream", ctx.gitdir.buf);
+		make_dir(d.buf);
+		strbuf_release(&d);
+	}
+	make_dir(cache_dir.buf);
+	if (lstat(out_dir, &st)) {
+		if (mkdir(out_dir, 0755))
+			die_errno("cannot create '%s'", out_dir);
+	} else if (!S_ISDIR(st.st_mode)) {
+		die("'%s' is not a directory", out_dir);
+	}
+	setup_line_repo(&ctx);
+
+	list_files(&ctx, pathspec, nr_pathspec);
+	last_touch(ctx.gitdir.buf, ctx.token, "tokens", pathspec, nr_pathspec,
+		   offsetof(struct rfile, tok_last));
+	last_touch(line_repo.buf, ctx.orig, nr_sources > 1 ? "lines-stitched" : "lines", pathspec,
+		   nr_pathspec, offsetof(struct rfile, line_last));
+	file_keys();
+	for (k = 0; k < nr_files; k++) {
+		struct strbuf p = STRBUF_INIT;
+
+		entry_path(files[k].key, &p);
+		files[k].fresh = stat(p.buf, &st) != 0;
+		fresh += files[k].fresh;
+		strbuf_release(&p);
+	}
+	blame_fresh(&ctx);
+	for (k = 0; k < nr_files; k++) {
+		read_entry(&files[k]);
+		skipped += files[k].skipped;
+	}
+	commit_details();
+	commit_eras(&ctx);
+	commit_sizes(&ctx, pathspec, nr_pathspec);
+	write_report(&ctx, rev, pathspec, nr_pathspec);
+	if (opt.stats)
+		fprintf(stderr, "tokstream report: %zu files: %zu blamed, %zu from the cache, %zu without a view; "
+			"%zu commits in blame, %zu commits sized; %d workers\n",
+			nr_files, fresh, nr_files - fresh, skipped, nr_commits, nr_csizes, opt.jobs);
+	return 0;
+}
