@@ -162,3 +162,21 @@ size_t lex_heredoc(const unsigned char *s, size_t p, size_t n,
 	}
 	return n;
 }
+
+size_t lex_nested_comment(const unsigned char *s, size_t p, size_t n,
+			  const char *open, const char *close)
+{
+	size_t depth = 1, q;
+
+	for (q = p + 2; q + 1 < n; q++) {
+		if (s[q] == (unsigned char)open[0] && s[q + 1] == (unsigned char)open[1]) {
+			depth++;
+			q++;
+		} else if (s[q] == (unsigned char)close[0] && s[q + 1] == (unsigned char)close[1]) {
+			if (!--depth)
+				return q + 2;
+			q++;
+		}
+	}
+	return n;
+}

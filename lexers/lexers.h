@@ -83,6 +83,15 @@ size_t lex_nested(const unsigned char *s, size_t p, size_t n,
 size_t lex_heredoc(const unsigned char *s, size_t p, size_t n,
 		   const unsigned char *delim, size_t dlen, unsigned flags);
 
+/*
+ * End of a nesting block comment whose two-byte opener open[0..2) starts
+ * at p and whose closer is close[0..2) (Rust, Swift, Kotlin, Scala: slash
+ * star and star slash; Haskell "{-" "-}"): just past the closer that
+ * balances it, or n when it is unterminated.
+ */
+size_t lex_nested_comment(const unsigned char *s, size_t p, size_t n,
+			  const char *open, const char *close);
+
 /* Length of the UTF-8 sequence whose lead byte is c (1 for ASCII and junk). */
 static inline size_t lex_utf8_len(unsigned char c)
 {
@@ -114,6 +123,7 @@ extern const struct generic_syntax syntax_makefile, syntax_kconfig, syntax_tcl,
 	syntax_ruby, syntax_lua, syntax_sql, syntax_yaml, syntax_toml, syntax_ini,
 	syntax_json, syntax_css, syntax_html, syntax_asm, syntax_awk, syntax_m4,
 	syntax_cmake;
+extern const struct lexer lexer_perl;
 /* new lexers above this line */
 
 #endif
