@@ -124,6 +124,8 @@ extern const struct generic_syntax syntax_makefile, syntax_kconfig, syntax_tcl,
 	syntax_json, syntax_css, syntax_html, syntax_asm, syntax_awk, syntax_m4,
 	syntax_cmake;
 extern const struct lexer lexer_perl;
+extern const struct lexer lexer_go;
+extern const struct lexer lexer_rust;
 /* new lexers above this line */
 
 #endif

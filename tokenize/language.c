@@ -47,6 +47,8 @@ static const struct language languages[] = {
 	{ "awk", &lexer_generic, &syntax_awk, ".awk", NULL, NULL, "awk gawk mawk nawk" },
 	{ "m4", &lexer_generic, &syntax_m4, ".ac .m4", "configure.ac configure.in", NULL, NULL },
 	{ "cmake", &lexer_generic, &syntax_cmake, ".cmake", "CMakeLists.txt", NULL, NULL },
+	{ "go", &lexer_go, NULL, ".go", NULL, NULL, NULL },
+	{ "rust", &lexer_rust, NULL, ".rs", NULL, NULL, NULL },
 	/* new languages above this line */
 };
 

@@ -1,0 +1,206 @@
+/*
+ * The Go lexer, after the Go specification's lexical elements (and
+ * go/scanner): identifiers, numbers (decimal, 0x hex with hex floats and
+ * p exponents, 0o and legacy 0 octal, 0b binary, `_` separators, the
+ * imaginary suffix i), interpreted strings and runes (to the end of their
+ * line when unterminated), raw strings in backquotes (multi-line, to the
+ * end of the input when unterminated), // and block comments, and every
+ * operator by maximal munch.  Automatic semicolons are not tokens: they
+ * are not in the source.
+ */
+#include "lexers.h"
+
+enum {
+	G_OTHER,  /* a byte that is a token by itself */
+	G_SPACE,
+	G_IDENT,  /* A-Z a-z _ and every byte >= 0x80 (UTF-8 is never split) */
+	G_DIGIT,
+	G_QUOTE,  /* ' " */
+	G_BACKQUOTE,
+	G_SLASH,
+	G_DOT,
+	G_PUNCT
+};
+
+static unsigned char cclass[256];
+
+static void init_classes(void)
+{
+	int c;
+
+	for (c = 0; c < 256; c++) {
+		if (lex_is_space((unsigned char)c))
+			cclass[c] = G_SPACE;
+		else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			 c == '_' || c >= 0x80)
+			cclass[c] = G_IDENT;
+		else if (c >= '0' && c <= '9')
+			cclass[c] = G_DIGIT;
+	}
+	for (const char *p = "!%&()*+,-:;<=>[]^{|}~"; *p; p++)
+		cclass[(unsigned char)*p] = G_PUNCT;
+	cclass['"'] = G_QUOTE;
+	cclass['\''] = G_QUOTE;
+	cclass['`'] = G_BACKQUOTE;
+	cclass['/'] = G_SLASH;
+	cclass['.'] = G_DOT;
+}
+
+static inline int is_ident(unsigned char c)
+{
+	return cclass[c] == G_IDENT || cclass[c] == G_DIGIT;
+}
+
+static inline int is_hex(unsigned char c)
+{
+	return cclass[c] == G_DIGIT || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+
+/* Digits (of the kind is_digit accepts) and `_` separators from p. */
+static size_t scan_digits(const unsigned char *s, size_t p, size_t n, int hex)
+{
+	while (p < n && (s[p] == '_' || (hex ? is_hex(s[p]) : cclass[s[p]] == G_DIGIT)))
+		p++;
+	return p;
+}
+
+/*
+ * A number from p (a digit, or a dot before one).  In hex, the exponent
+ * is p/P; otherwise e/E.  Binary and octal digits are scanned as decimal
+ * ones, as go/scanner does before it reports the bad ones.  The imaginary
+ * suffix i comes last.
+ */
+static size_t scan_number(const unsigned char *s, size_t p, size_t n)
+{
+	int hex = 0;
+
+	if (s[p] == '0' && p + 1 < n) {
+		unsigned char x = s[p + 1] | 0x20;
+
+		if (x == 'x') {
+			hex = 1;
+			p += 2;
+		} else if (x == 'o' || x == 'b') {
+			p = scan_digits(s, p + 2, n, 0);
+			return p < n && s[p] == 'i' ? p + 1 : p;
+		}
+	}
+	p = scan_digits(s, p, n, hex);
+	if (p < n && s[p] == '.')
+		p = scan_digits(s, p + 1, n, hex);
+	if (p < n && ((s[p] | 0x20) == (hex ? 'p' : 'e'))) {
+		size_t q = p + 1;
+
+		if (q < n && (s[q] == '+' || s[q] == '-'))
+			q++;
+		if (q < n && cclass[s[q]] == G_DIGIT)
+			p = scan_digits(s, q, n, 0);
+	}
+	if (p < n && s[p] == 'i')
+		p++;
+	return p;
+}
+
+/* Longest operator at p (p < n), by maximal munch. */
+static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
+{
+	unsigned char c = s[p], c1 = p + 1 < n ? s[p + 1] : 0,
+		c2 = p + 2 < n ? s[p + 2] : 0;
+
+	switch (c) {
+	case '+': case '-': case '|':
+		return c1 == c || c1 == '=' ? 2 : 1;
+	case '&':
+		if (c1 == '^')
+			return c2 == '=' ? 3 : 2;
+		return c1 == '&' || c1 == '=' ? 2 : 1;
+	case '<':
+		if (c1 == '<')
+			return c2 == '=' ? 3 : 2;
+		return c1 == '=' || c1 == '-' ? 2 : 1;
+	case '>':
+		if (c1 == '>')
+			return c2 == '=' ? 3 : 2;
+		return c1 == '=' ? 2 : 1;
+	case '*': case '/': case '%': case '^': case '=': case '!': case ':':
+		return c1 == '=' ? 2 : 1;
+	case '.':
+		return c1 == '.' && c2 == '.' ? 3 : 1;
+	default:
+		return 1;
+	}
+}
+
+static int go_next(struct lexer_state *ls, struct token *tok)
+{
+	const unsigned char *s = ls->src;
+	size_t n = ls->len, p = ls->pos, e;
+	enum token_class cls;
+
+	if (!cclass['a'])
+		init_classes();
+	while (p < n && cclass[s[p]] == G_SPACE)
+		p++;
+	if (p >= n) {
+		ls->pos = n;
+		return 0;
+	}
+	switch (cclass[s[p]]) {
+	case G_IDENT:
+		for (e = p + 1; e < n && is_ident(s[e]); e++)
+			;
+		cls = TOKEN_WORD;
+		break;
+	case G_DIGIT:
+		e = scan_number(s, p, n);
+		cls = TOKEN_NUMBER;
+		break;
+	case G_DOT:
+		if (p + 1 < n && cclass[s[p + 1]] == G_DIGIT) {
+			e = scan_number(s, p, n);
+			cls = TOKEN_NUMBER;
+		} else {
+			e = p + scan_punct(s, p, n);
+			cls = TOKEN_PUNCT;
+		}
+		break;
+	case G_QUOTE:
+		e = lex_quoted(s, p, n, 0);
+		cls = TOKEN_STRING;
+		break;
+	case G_BACKQUOTE: {
+		const unsigned char *q = p + 1 < n ? memchr(s + p + 1, '`', n - p - 1) : NULL;
+
+		e = q ? (size_t)(q - s) + 1 : n;
+		cls = TOKEN_STRING;
+		break;
+	}
+	case G_SLASH:
+		if (p + 1 < n && s[p + 1] == '/') {
+			e = lex_line_comment(s, p, n, 0);
+			cls = TOKEN_COMMENT;
+		} else if (p + 1 < n && s[p + 1] == '*') {
+			e = lex_block_comment(s, p, n, "*/", 2);
+			cls = TOKEN_COMMENT;
+		} else {
+			e = p + scan_punct(s, p, n);
+			cls = TOKEN_PUNCT;
+		}
+		break;
+	case G_PUNCT:
+		e = p + scan_punct(s, p, n);
+		cls = TOKEN_PUNCT;
+		break;
+	default:
+		e = p + 1;
+		cls = TOKEN_OTHER;
+		break;
+	}
+	ls->pos = e;
+	tok->start = p;
+	tok->len = e - p;
+	tok->cls = cls;
+	return 1;
+}
+
+const struct lexer lexer_go = { "go", go_next };

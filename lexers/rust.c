@@ -1,0 +1,295 @@
+/*
+ * The Rust lexer, after the Reference's lexical structure (and rustc's
+ * rustc_lexer): identifiers and raw identifiers (r#match); strings, which
+ * may span lines (to the end of the input when unterminated), with the
+ * prefixes b and c; raw strings r"..." r#"..."# with any number of #, and
+ * br / cr raw strings; character and byte literals ('a', '\n', '\u{1F600}',
+ * b'x') told apart from lifetimes and labels ('a, 'static); nesting block
+ * comments; numbers with their suffixes (1u32, 1.0f64, 0x_FF); multi-byte
+ * operators by maximal munch (rustc's lexer gives single characters and
+ * its parser joins them; the joined ones are the tokens a reader sees); and
+ * a #! first line as a comment, unless it opens an inner attribute #![...].
+ */
+#include "lexers.h"
+
+enum {
+	R_OTHER,  /* a byte that is a token by itself */
+	R_SPACE,
+	R_IDENT,  /* A-Z a-z _ and every byte >= 0x80 (UTF-8 is never split) */
+	R_DIGIT,
+	R_DQUOTE,
+	R_SQUOTE,
+	R_SLASH,
+	R_DOT,
+	R_HASH,
+	R_PUNCT
+};
+
+static unsigned char cclass[256];
+
+static void init_classes(void)
+{
+	int c;
+
+	for (c = 0; c < 256; c++) {
+		if (lex_is_space((unsigned char)c))
+			cclass[c] = R_SPACE;
+		else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			 c == '_' || c >= 0x80)
+			cclass[c] = R_IDENT;
+		else if (c >= '0' && c <= '9')
+			cclass[c] = R_DIGIT;
+	}
+	for (const char *p = "!$%&()*+,-:;<=>?@[]^{|}~"; *p; p++)
+		cclass[(unsigned char)*p] = R_PUNCT;
+	cclass['"'] = R_DQUOTE;
+	cclass['\''] = R_SQUOTE;
+	cclass['/'] = R_SLASH;
+	cclass['.'] = R_DOT;
+	cclass['#'] = R_HASH;
+}
+
+static inline int is_ident(unsigned char c)
+{
+	return cclass[c] == R_IDENT || cclass[c] == R_DIGIT;
+}
+
+static size_t scan_ident(const unsigned char *s, size_t p, size_t n)
+{
+	while (p < n && is_ident(s[p]))
+		p++;
+	return p;
+}
+
+/*
+ * A raw string whose #s (any number, maybe none) start at p, after its r:
+ * just past the closing quote and as many #s, or n when unterminated.
+ * Returns 0 when the #s are not followed by a quote (not a raw string).
+ */
+static size_t scan_raw_string(const unsigned char *s, size_t p, size_t n)
+{
+	size_t hashes = 0, q;
+
+	while (p + hashes < n && s[p + hashes] == '#')
+		hashes++;
+	if (p + hashes >= n || s[p + hashes] != '"')
+		return 0;
+	for (q = p + hashes + 1; q < n; q++) {
+		if (s[q] == '"' && n - (q + 1) >= hashes) {
+			size_t k = 0;
+
+			while (k < hashes && s[q + 1 + k] == '#')
+				k++;
+			if (k == hashes)
+				return q + 1 + hashes;
+			q += k;  /* those #s cannot end a closer */
+		}
+	}
+	return n;
+}
+
+/*
+ * A character (or, after b, byte) literal from the quote at p: '\...'
+ * (an escape, to the closing quote on its line: '\n', '\x7f', '\u{1F600}'),
+ * or one UTF-8 character and a quote.  Returns 0 for anything else (a
+ * lifetime, or a stray quote).
+ */
+static size_t scan_char(const unsigned char *s, size_t p, size_t n)
+{
+	size_t q = p + 1, l;
+
+	if (q >= n)
+		return 0;
+	if (s[q] == '\\') {
+		for (q += 2; q < n && s[q] != '\'' && s[q] != '\n'; q++)
+			;
+		if (q < n && s[q] == '\'')
+			return q + 1;
+		/* unterminated: up to the end of the line, before a CR */
+		if (q > n)
+			return n;
+		return q > p + 2 && s[q - 1] == '\r' ? q - 1 : q;
+	}
+	l = lex_utf8_len(s[q]);
+	if (s[q] != '\n' && q + l < n && s[q + l] == '\'')
+		return q + l + 1;
+	return 0;
+}
+
+/*
+ * A number from the digit at p.  0x 0o 0b take the identifier characters
+ * that follow (digits, `_` and a suffix alike); a decimal takes a
+ * fraction (a dot not followed by another dot or an identifier, which
+ * would make a range or a method call), an exponent, then its suffix.
+ */
+static size_t scan_number(const unsigned char *s, size_t p, size_t n)
+{
+	if (s[p] == '0' && p + 1 < n && (s[p + 1] == 'x' || s[p + 1] == 'o' || s[p + 1] == 'b'))
+		return scan_ident(s, p + 2, n);
+	while (p < n && (cclass[s[p]] == R_DIGIT || s[p] == '_'))
+		p++;
+	if (p < n && s[p] == '.' && !(p + 1 < n && (s[p + 1] == '.' || cclass[s[p + 1]] == R_IDENT))) {
+		p++;
+		if (p < n && cclass[s[p]] == R_DIGIT)
+			while (p < n && (cclass[s[p]] == R_DIGIT || s[p] == '_'))
+				p++;
+	}
+	if (p < n && (s[p] == 'e' || s[p] == 'E')) {
+		size_t q = p + 1;
+
+		if (q < n && (s[q] == '+' || s[q] == '-'))
+			q++;
+		while (q < n && s[q] == '_')
+			q++;
+		if (q < n && cclass[s[q]] == R_DIGIT)
+			while (q < n && (cclass[s[q]] == R_DIGIT || s[q] == '_'))
+				p = ++q;
+	}
+	return scan_ident(s, p, n);
+}
+
+/* Is the #! at the start of the input a shebang line (not #![...])? */
+static int is_shebang(const unsigned char *s, size_t n)
+{
+	size_t p = 2;
+
+	if (n < 2 || s[0] != '#' || s[1] != '!')
+		return 0;
+	for (;;) {
+		while (p < n && lex_is_space(s[p]))
+			p++;
+		if (lex_starts(s, p, n, "//"))
+			p = lex_line_comment(s, p, n, 0);
+		else if (lex_starts(s, p, n, "/*"))
+			p = lex_nested_comment(s, p, n, "/*", "*/");
+		else
+			return !(p < n && s[p] == '[');
+	}
+}
+
+/* Longest operator at p (p < n), by maximal munch. */
+static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
+{
+	unsigned char c = s[p], c1 = p + 1 < n ? s[p + 1] : 0,
+		c2 = p + 2 < n ? s[p + 2] : 0;
+
+	switch (c) {
+	case ':':
+		return c1 == ':' ? 2 : 1;
+	case '-':
+		return c1 == '>' || c1 == '=' ? 2 : 1;
+	case '=':
+		return c1 == '=' || c1 == '>' ? 2 : 1;
+	case '<': case '>':
+		if (c1 == c)
+			return c2 == '=' ? 3 : 2;
+		return c1 == '=' ? 2 : 1;
+	case '&': case '|':
+		return c1 == c || c1 == '=' ? 2 : 1;
+	case '.':
+		if (c1 == '.')
+			return c2 == '.' || c2 == '=' ? 3 : 2;
+		return 1;
+	case '+': case '*': case '/': case '%': case '^': case '!':
+		return c1 == '=' ? 2 : 1;
+	default:
+		return 1;
+	}
+}
+
+static int rust_next(struct lexer_state *ls, struct token *tok)
+{
+	const unsigned char *s = ls->src;
+	size_t n = ls->len, p = ls->pos, e, r;
+	enum token_class cls;
+
+	if (!cclass['a'])
+		init_classes();
+	while (p < n && cclass[s[p]] == R_SPACE)
+		p++;
+	if (p >= n) {
+		ls->pos = n;
+		return 0;
+	}
+	switch (cclass[s[p]]) {
+	case R_IDENT:
+		e = scan_ident(s, p + 1, n);
+		cls = TOKEN_WORD;
+		if (e >= n)
+			break;
+		if (e - p <= 2 && s[e - 1] == 'r' && (e - p == 1 || s[p] == 'b' || s[p] == 'c') &&
+		    (s[e] == '"' || s[e] == '#')) {
+			/* r"..." r#"..."# br"..." cr#"..."# */
+			if ((r = scan_raw_string(s, e, n))) {
+				e = r;
+				cls = TOKEN_STRING;
+			} else if (e - p == 1 && s[e] == '#' && e + 1 < n &&
+				   cclass[s[e + 1]] == R_IDENT) {
+				e = scan_ident(s, e + 2, n);  /* r#match */
+			}
+		} else if (e - p == 1 && (s[p] == 'b' || s[p] == 'c') && s[e] == '"') {
+			e = lex_quoted(s, e, n, 1);
+			cls = TOKEN_STRING;
+		} else if (e - p == 1 && s[p] == 'b' && s[e] == '\'' && (r = scan_char(s, e, n))) {
+			e = r;
+			cls = TOKEN_STRING;
+		}
+		break;
+	case R_DIGIT:
+		e = scan_number(s, p, n);
+		cls = TOKEN_NUMBER;
+		break;
+	case R_DQUOTE:
+		e = lex_quoted(s, p, n, 1);
+		cls = TOKEN_STRING;
+		break;
+	case R_SQUOTE:
+		if ((e = scan_char(s, p, n))) {
+			cls = TOKEN_STRING;
+		} else if (p + 1 < n && cclass[s[p + 1]] == R_IDENT) {
+			e = scan_ident(s, p + 2, n);  /* 'a 'static 'outer */
+			cls = TOKEN_WORD;
+		} else {
+			e = p + 1;
+			cls = TOKEN_OTHER;
+		}
+		break;
+	case R_SLASH:
+		if (p + 1 < n && s[p + 1] == '/') {
+			e = lex_line_comment(s, p, n, 0);
+			cls = TOKEN_COMMENT;
+		} else if (p + 1 < n && s[p + 1] == '*') {
+			e = lex_nested_comment(s, p, n, "/*", "*/");
+			cls = TOKEN_COMMENT;
+		} else {
+			e = p + scan_punct(s, p, n);
+			cls = TOKEN_PUNCT;
+		}
+		break;
+	case R_HASH:
+		if (p == 0 && is_shebang(s, n)) {
+			e = lex_line_comment(s, p, n, 0);
+			cls = TOKEN_COMMENT;
+		} else {
+			e = p + 1;
+			cls = TOKEN_PUNCT;
+		}
+		break;
+	case R_DOT:
+	case R_PUNCT:
+		e = p + scan_punct(s, p, n);
+		cls = TOKEN_PUNCT;
+		break;
+	default:
+		e = p + 1;
+		cls = TOKEN_OTHER;
+		break;
+	}
+	ls->pos = e;
+	tok->start = p;
+	tok->len = e - p;
+	tok->cls = cls;
+	return 1;
+}
+
+const struct lexer lexer_rust = { "rust", rust_next };
