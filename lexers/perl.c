@@ -1,0 +1,751 @@
+/*
+ * The Perl lexer.
+ *
+ * Perl cannot be lexed without parsing it; this lexer makes the usual
+ * decisions from the previous significant token (comments, POD and
+ * here-document bodies do not count), which it keeps in lexer_state:
+ * mode holds its class (and whether the token before it was "sub"),
+ * aux[6] and aux[7] its start and length.  A term is expected at the
+ * start, after an operator or an opening bracket, after a '}' that ends
+ * its line (a block), and after a named operator such as split, grep, if,
+ * and, return; after a variable, a number, a string or a closing bracket
+ * an operator is.  That decides
+ *   - "/" : a regular expression /.../flags, or division (after any other
+ *     bareword too: "FOO / 2");
+ *   - "%", "&", "*" : the sigil of %hash, &code, *glob, or an operator;
+ *   - "<" : a readline <FH> <$fh> <>, or an operator; "<<" a here-document
+ *     <<"EOF" (also after a variable: print $fh <<EOF), or a shift;
+ *   - "-" : a file test "-e", a negative number "-1" and a "-bareword"
+ *     string (one token each, as PPI has them), or minus;
+ *   - "x4" : the repetition operator x and 4, "x=" an operator.
+ *
+ * One token each: POD (a line starting "=word" through the "=cut" line,
+ * or to the end of the file) and '#' comments (class comment); "__END__"
+ * or "__DATA__" and the rest of the file (comment, or string for
+ * __DATA__); '...', "...", `...`; the quote-like operators q qq qw qx m qr
+ * s tr y with any delimiter, bracketing delimiters nesting (q{a{b}c}),
+ * both parts of s{...}{...}, s/.../.../ and tr, and their modifiers, but
+ * not when the word is a hash key or a method name or is followed by "=>",
+ * "=", ";", ")", "}" or a ',' after blanks ($h{s}, ->y, s => 1, (q , 1));
+ * s,a,b, and qw,a b, with the comma right after the word are quote-like,
+ * as Perl takes them and as the core library writes them; after "=~" any
+ * delimiter goes; a here-document operator
+ * <<"EOF", <<'EOF', <<EOF, <<~EOF, <<\EOF and its body, which, as in the
+ * shell lexer, is the string token from the line after the operator's
+ * through the terminator line (up to 6 pending, in aux[0..5], count in
+ * depth; beyond that the body is lexed as code).  Unterminated strings run
+ * to the end of the file: Perl's are multi-line by nature.
+ *
+ * Variables are words: $x @x %x &x *x $#x $x::y $::x ${name} ${^NAME} $1
+ * $_ $$ $& $^W ...; before a '{' or another sigil ("@{", "$$x", "%$h") the
+ * sigil is a token of its own (a cast).  Names with "::" (Foo::Bar) are one
+ * word; the postfix dereferences ->@* ->$#* ->%* one token.  Numbers take
+ * '_', 0x, 0b, exponents and v-strings (1.2.3, v5.36.0); a prototype
+ * "($$;@)" after "sub NAME" is one token.
+ *
+ * t/agree/perl.sh measures the agreement with PPI on Perl's own library.
+ */
+#include "lexers.h"
+
+enum {
+	L_OTHER,
+	L_SPACE,
+	L_IDENT,
+	L_DIGIT,
+	L_DOLLAR,
+	L_AT,
+	L_SIGIL,    /* % & * */
+	L_QUOTE,    /* ' " ` */
+	L_HASH,
+	L_EQUALS,
+	L_SLASH,
+	L_LT,
+	L_MINUS,
+	L_DOT,
+	L_LPAREN,
+	L_PUNCT
+};
+
+#define MAX_PENDING 6
+#define MAX_DELIM 256
+#define PREV_START 6
+#define PREV_LEN 7
+#define MODE_CLASS 15u
+#define MODE_AFTER_SUB 16u
+
+enum expect { TERM, OPERATOR, BAREWORD };
+
+static unsigned char cclass[256];
+
+static void init_classes(void)
+{
+	int c;
+
+	for (c = 0; c < 256; c++) {
+		if (lex_is_space((unsigned char)c))
+			cclass[c] = L_SPACE;
+		else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			 c == '_' || c >= 0x80)
+			cclass[c] = L_IDENT;
+		else if (c >= '0' && c <= '9')
+			cclass[c] = L_DIGIT;
+	}
+	for (const char *p = "!)+,:;>?[\\]^{|}~"; *p; p++)
+		cclass[(unsigned char)*p] = L_PUNCT;
+	cclass['$'] = L_DOLLAR;
+	cclass['@'] = L_AT;
+	cclass['%'] = L_SIGIL;
+	cclass['&'] = L_SIGIL;
+	cclass['*'] = L_SIGIL;
+	cclass['\''] = L_QUOTE;
+	cclass['"'] = L_QUOTE;
+	cclass['`'] = L_QUOTE;
+	cclass['#'] = L_HASH;
+	cclass['='] = L_EQUALS;
+	cclass['/'] = L_SLASH;
+	cclass['<'] = L_LT;
+	cclass['-'] = L_MINUS;
+	cclass['.'] = L_DOT;
+	cclass['('] = L_LPAREN;
+}
+
+static inline int is_ident(unsigned char c)
+{
+	return cclass[c] == L_IDENT || cclass[c] == L_DIGIT;
+}
+
+static inline int is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline int is_alpha(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* Is s[b..b+len) the NUL-terminated word w? */
+static inline int word_is(const unsigned char *s, size_t b, size_t len, const char *w)
+{
+	return strlen(w) == len && !memcmp(s + b, w, len);
+}
+
+static int in_words(const unsigned char *s, size_t b, size_t len, const char *const *list)
+{
+	for (; *list; list++)
+		if (word_is(s, b, len, *list))
+			return 1;
+	return 0;
+}
+
+/* Named operators and functions after which a term (so /regex/) comes. */
+static const char *const term_words[] = {
+	"split", "grep", "map", "join", "push", "unshift", "return", "and", "or",
+	"not", "xor", "if", "elsif", "unless", "while", "until", "when", "print",
+	"lt", "gt", "le", "ge", "eq", "ne", "cmp", "x", "defined", "ref", NULL
+};
+
+static const char *const quote_words[] = {
+	"q", "qq", "qw", "qx", "m", "qr", "s", "tr", "y", NULL
+};
+
+/*
+ * What the previous significant token lets come next at p.  A '}' that
+ * ends its line is taken to end a block, so a statement follows.
+ */
+static enum expect expecting(const struct lexer_state *ls, size_t p)
+{
+	const unsigned char *s = ls->src;
+	size_t b = ls->aux[PREV_START], len = ls->aux[PREV_LEN];
+
+	switch (ls->mode & MODE_CLASS) {
+	case 0:
+		return TERM;
+	case TOKEN_NUMBER:
+	case TOKEN_STRING:
+		return OPERATOR;
+	case TOKEN_PUNCT:
+		if (len == 1 && s[b] == '}')
+			return memchr(s + b + 1, '\n', p - b - 1) ? TERM : OPERATOR;
+		return len == 1 && (s[b] == ')' || s[b] == ']') ? OPERATOR : TERM;
+	case TOKEN_WORD:
+		if (s[b] == '$' || s[b] == '@' || s[b] == '%' || s[b] == '&' || s[b] == '*')
+			return OPERATOR;
+		return in_words(s, b, len, term_words) ? TERM : BAREWORD;
+	default:
+		return TERM;
+	}
+}
+
+/* A name from p: identifier parts joined by "::", which may lead or trail. */
+static size_t scan_name(const unsigned char *s, size_t p, size_t n)
+{
+	for (;;) {
+		while (p < n && is_ident(s[p]))
+			p++;
+		if (p + 1 < n && s[p] == ':' && s[p + 1] == ':')
+			p += 2;
+		else
+			return p;
+	}
+}
+
+/* From the delimiter at p, the end of a part delimited by it (backslash escapes). */
+static size_t scan_delimited(const unsigned char *s, size_t p, size_t n)
+{
+	unsigned char d = s[p];
+
+	for (p++; p < n; p++) {
+		if (s[p] == d)
+			return p + 1;
+		if (s[p] == '\\' && p + 1 < n)
+			p++;
+	}
+	return n;
+}
+
+static unsigned char closing_bracket(unsigned char c)
+{
+	switch (c) {
+	case '(': return ')';
+	case '[': return ']';
+	case '{': return '}';
+	case '<': return '>';
+	default: return 0;
+	}
+}
+
+/* One part of a quote-like operator from its delimiter at p. */
+static size_t scan_part(const unsigned char *s, size_t p, size_t n)
+{
+	unsigned char close = closing_bracket(s[p]);
+
+	if (close)
+		return lex_nested(s, p, n, s[p], close, LEX_NEST_ESCAPES, NULL);
+	return scan_delimited(s, p, n);
+}
+
+/*
+ * The quote-like operator whose word s[b..e) was just read: the end of the
+ * whole construct, or 0 when the word is not used as one here.
+ */
+static size_t scan_quote_like(const struct lexer_state *ls, size_t b, size_t e)
+{
+	const unsigned char *s = ls->src;
+	size_t n = ls->len, d = e, len = e - b, pb = ls->aux[PREV_START];
+	int two = word_is(s, b, len, "s") || word_is(s, b, len, "tr") || word_is(s, b, len, "y");
+	int flags = two || word_is(s, b, len, "m") || word_is(s, b, len, "qr");
+	unsigned char c;
+
+	if ((ls->mode & MODE_CLASS) == TOKEN_PUNCT && ls->aux[PREV_LEN] == 2 &&
+	    s[pb] == '-' && s[pb + 1] == '>')
+		return 0;  /* a method: $obj->s(...) */
+	if ((ls->mode & MODE_CLASS) == TOKEN_WORD && word_is(s, pb, ls->aux[PREV_LEN], "sub"))
+		return 0;
+	while (d < n && lex_is_space(s[d]))
+		d++;
+	if (d >= n)
+		return 0;
+	c = s[d];
+	if ((ls->mode & MODE_CLASS) == TOKEN_PUNCT && ls->aux[PREV_LEN] == 2 &&
+	    (s[pb] == '=' || s[pb] == '!') && s[pb + 1] == '~') {
+		if (d > e && (c == '#' || is_ident(c)))
+			return 0;  /* after =~ any delimiter: s,a,b, */
+	} else if (c == '=' || (c == ',' && d > e) || c == ';' || c == ')' || c == '}' ||
+		   c == '>' || (d > e && (c == '#' || is_ident(c)))) {
+		return 0;  /* but s,a,b, and qw,a b, as the core library writes them */
+	}
+	e = scan_part(s, d, n);
+	if (two && e < n) {
+		if (closing_bracket(c)) {
+			while (e < n && lex_is_space(s[e]))
+				e++;
+			if (e < n)
+				e = scan_part(s, e, n);
+		} else {
+			e = scan_delimited(s, e - 1, n);
+		}
+	}
+	if (flags)
+		while (e < n && is_alpha(s[e]))
+			e++;
+	return e;
+}
+
+/*
+ * A here-document operator at p ("<<" then "~"?, and "EOF", "'EOF'",
+ * '"EOF"', "`EOF`", "\EOF", or a quoted one after blanks): 1 and its end,
+ * the delimiter and whether it is indented (<<~), or 0.
+ */
+static int heredoc_operator(const unsigned char *s, size_t p, size_t n, size_t *end,
+			    size_t *dstart, size_t *dlen, int *indent)
+{
+	size_t q = p + 2, d;
+
+	*indent = q < n && s[q] == '~';
+	q += (size_t)*indent;
+	if (q < n && s[q] == '\\')
+		q++;
+	else
+		while (q < n && (s[q] == ' ' || s[q] == '\t'))
+			q++;
+	if (q < n && (s[q] == '"' || s[q] == '\'' || s[q] == '`')) {
+		unsigned char quote = s[q];
+
+		for (d = q + 1; d < n && s[d] != quote && s[d] != '\n'; d++)
+			if (d - q > MAX_DELIM)
+				return 0;
+		if (d >= n || s[d] != quote)
+			return 0;
+		*dstart = q + 1;
+		*dlen = d - q - 1;
+		*end = d + 1;
+		return 1;
+	}
+	if (q >= n || cclass[s[q]] != L_IDENT || (q > p + 2 + (size_t)*indent && s[q - 1] != '\\'))
+		return 0;
+	for (d = q; d < n && is_ident(s[d]); d++)
+		if (d - q > MAX_DELIM)
+			return 0;
+	*dstart = q;
+	*dlen = d - q;
+	*end = d;
+	return 1;
+}
+
+/*
+ * May the "<<" at p open a here-document?  Where a term is expected; but
+ * also after a variable ("print $fh <<EOF") unless blanks come before the
+ * delimiter, since shifting by a string or a bareword makes no sense; not
+ * after a number or a closing ')' or ']'.
+ */
+static int heredoc_allowed(const struct lexer_state *ls, size_t p)
+{
+	const unsigned char *s = ls->src;
+	size_t b = ls->aux[PREV_START];
+	unsigned char c = p + 2 < ls->len ? s[p + 2] : 0;
+
+	if (expecting(ls, p) != OPERATOR)
+		return 1;
+	if ((ls->mode & MODE_CLASS) == TOKEN_NUMBER ||
+	    ((ls->mode & MODE_CLASS) == TOKEN_PUNCT && (s[b] == ')' || s[b] == ']')))
+		return 0;
+	return c == '"' || c == '\'' || c == '~' || cclass[c] == L_IDENT;
+}
+
+/* The end of the body of the oldest pending here-document, whose first line starts at p. */
+static size_t heredoc_body(struct lexer_state *ls, size_t p)
+{
+	size_t op = ls->aux[0], i, end, dstart, dlen;
+	int indent;
+
+	for (i = 1; i < ls->depth; i++)
+		ls->aux[i - 1] = ls->aux[i];
+	ls->depth--;
+	if (!heredoc_operator(ls->src, op, ls->len, &end, &dstart, &dlen, &indent))
+		return p;  /* cannot happen: it was checked when queued */
+	return lex_heredoc(ls->src, p, ls->len, ls->src + dstart, dlen,
+			   indent ? LEX_HEREDOC_INDENT : 0);
+}
+
+/*
+ * POD from the '=' at the start of a line at p: through the "=cut" line,
+ * or to the end of the file, without the whitespace that ends either.
+ */
+static size_t scan_pod(const unsigned char *s, size_t p, size_t n)
+{
+	size_t b = p, e;
+
+	for (;;) {
+		const unsigned char *nl = memchr(s + p, '\n', n - p);
+
+		e = nl ? (size_t)(nl - s) : n;
+		if (lex_starts(s, p, n, "=cut") && (p + 4 >= n || !is_ident(s[p + 4])))
+			break;
+		if (!nl)
+			break;
+		p = e + 1;
+	}
+	while (e > b + 1 && lex_is_space(s[e - 1]))
+		e--;
+	return e;
+}
+
+/* A number from the digit (or ".digit") at p, or a v-string's digits after "v". */
+static size_t scan_number(const unsigned char *s, size_t p, size_t n)
+{
+	if (p + 1 < n && s[p] == '0' && (s[p + 1] == 'x' || s[p + 1] == 'X' ||
+					 s[p + 1] == 'b' || s[p + 1] == 'B')) {
+		for (p += 2; p < n && (is_ident(s[p])); p++)
+			;
+		return p;
+	}
+	while (p < n && (is_digit(s[p]) || s[p] == '_'))
+		p++;
+	while (p + 1 < n && s[p] == '.' && is_digit(s[p + 1]))  /* 1.5, 1.2.3 */
+		for (p++; p < n && (is_digit(s[p]) || s[p] == '_'); p++)
+			;
+	if (p + 1 < n && (s[p] == 'e' || s[p] == 'E')) {
+		size_t q = p + 1;
+
+		if (q + 1 < n && (s[q] == '+' || s[q] == '-'))
+			q++;
+		if (q < n && is_digit(s[q]))
+			for (p = q; p < n && (is_digit(s[p]) || s[p] == '_'); p++)
+				;
+	}
+	return p;
+}
+
+/* Does the byte after a '$' make a punctuation variable ($&, $/, $0, ...)? */
+static inline int punct_var(unsigned char c)
+{
+	return c && strchr("&`'+!@/\\,;.<>()[]|?-~^=%:\"0", c) != NULL;
+}
+
+/* The variable at the sigil at p (p + 1 < n is not required). */
+static size_t scan_variable(const unsigned char *s, size_t p, size_t n)
+{
+	unsigned char sigil = s[p], c = p + 1 < n ? s[p + 1] : 0;
+	size_t q;
+
+	if (sigil == '$' && c == '#') {
+		if (p + 2 < n && (s[p + 2] == '{' || s[p + 2] == '$'))
+			return p + 2;
+		if (p + 2 < n && (cclass[s[p + 2]] == L_IDENT || s[p + 2] == ':'))
+			return scan_name(s, p + 2, n);
+		return p + 2;
+	}
+	if (c == '{') {  /* ${name}, ${^NAME}, or a cast */
+		q = p + 2;
+		while (q < n && (s[q] == ' ' || s[q] == '\t'))
+			q++;
+		if (q < n && s[q] == '^')
+			q++;
+		if (q < n && (cclass[s[q]] == L_IDENT || s[q] == ':')) {
+			q = scan_name(s, q, n);
+			while (q < n && (s[q] == ' ' || s[q] == '\t'))
+				q++;
+			if (q < n && s[q] == '}')
+				return q + 1;
+		}
+		return p + 1;
+	}
+	if (c == '$') {
+		if (sigil == '$' && !(p + 2 < n && (cclass[s[p + 2]] == L_IDENT ||
+						  s[p + 2] == '{' || s[p + 2] == '$' || s[p + 2] == ':')))
+			return p + 2;  /* $$, the process id */
+		return p + 1;
+	}
+	if (c == '^' && p + 2 < n && ((s[p + 2] >= 'A' && s[p + 2] <= 'Z') || s[p + 2] == '_' ||
+				      s[p + 2] == '[' || s[p + 2] == ']' || s[p + 2] == '?'))
+		return p + 3;
+	if (cclass[c] == L_IDENT || (c == ':' && p + 2 < n && s[p + 2] == ':'))
+		return scan_name(s, p + 1, n);
+	if (is_digit(c)) {
+		for (q = p + 1; q < n && is_digit(s[q]); q++)
+			;
+		return sigil == '$' ? q : p + 1;
+	}
+	if (sigil == '$' && punct_var(c))
+		return p + 2;
+	if ((sigil == '@' || sigil == '%') && (c == '-' || c == '+' || (c == '!' && sigil == '%')))
+		return p + 2;
+	return p + 1;
+}
+
+/* A readline or glob <FH>, <$fh>, <>, <<>> at p: its end, or 0. */
+static size_t scan_readline(const unsigned char *s, size_t p, size_t n)
+{
+	size_t q = p + 1;
+
+	if (lex_starts(s, p, n, "<<>>"))
+		return p + 4;
+	if (q < n && s[q] == '$')
+		q++;
+	while (q < n && (is_ident(s[q]) || s[q] == ':'))
+		q++;
+	return q < n && s[q] == '>' ? q + 1 : 0;
+}
+
+/* A prototype "($$;@)" from the '(' at p: its end, or 0. */
+static size_t scan_prototype(const unsigned char *s, size_t p, size_t n)
+{
+	size_t q;
+
+	for (q = p + 1; q < n && q - p < 64; q++) {
+		if (s[q] == ')')
+			return q + 1;
+		if (!strchr("$@%&*;\\[]+_ \t", s[q]) || !s[q])
+			return 0;
+	}
+	return 0;
+}
+
+/* Longest operator at p (p < n), by maximal munch. */
+static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
+{
+	unsigned char c = s[p], c1 = p + 1 < n ? s[p + 1] : 0,
+		c2 = p + 2 < n ? s[p + 2] : 0;
+
+	switch (c) {
+	case '<':
+		if (c1 == '=')
+			return c2 == '>' ? 3 : 2;
+		if (c1 == '<')
+			return c2 == '=' ? 3 : 2;
+		return 1;
+	case '>':
+		if (c1 == '>')
+			return c2 == '=' ? 3 : 2;
+		return c1 == '=' ? 2 : 1;
+	case '=':
+		return c1 == '=' || c1 == '>' || c1 == '~' ? 2 : 1;
+	case '!':
+		return c1 == '=' || c1 == '~' ? 2 : 1;
+	case '*': case '/': case '|': case '&':
+		if (c1 == c)
+			return c2 == '=' ? 3 : 2;
+		return c1 == '=' ? 2 : 1;
+	case '.':
+		if (c1 == '.')
+			return c2 == '.' ? 3 : 2;
+		return c1 == '=' ? 2 : 1;
+	case '-':
+		return c1 == '>' || c1 == '-' || c1 == '=' ? 2 : 1;
+	case '+':
+		return c1 == '+' || c1 == '=' ? 2 : 1;
+	case '^': case '%':
+		return c1 == '=' ? 2 : 1;
+	case ':':
+		return c1 == ':' ? 2 : 1;
+	case '~':
+		return c1 == '~' ? 2 : 1;
+	default:
+		return 1;
+	}
+}
+
+static int perl_next(struct lexer_state *ls, struct token *tok)
+{
+	const unsigned char *s = ls->src;
+	size_t n = ls->len, p = ls->pos, e;
+	enum token_class cls;
+	int significant = 1;
+
+	if (!cclass['a'])
+		init_classes();
+	for (;;) {
+		while (p < n && cclass[s[p]] == L_SPACE && !(s[p] == '\n' && ls->depth))
+			p++;
+		if (p < n && s[p] == '\n') {
+			size_t b = p + 1;
+
+			e = heredoc_body(ls, b);
+			while (b < e && lex_is_space(s[b]))
+				b++;
+			if (b < e) {
+				p = b;
+				cls = TOKEN_STRING;
+				significant = 0;
+				goto done;
+			}
+			p = e;
+			continue;
+		}
+		break;
+	}
+	if (p >= n) {
+		ls->pos = n;
+		return 0;
+	}
+	if ((ls->mode & MODE_CLASS) == TOKEN_PUNCT && ls->aux[PREV_LEN] == 2 &&
+	    s[ls->aux[PREV_START]] == '-' && s[ls->aux[PREV_START] + 1] == '>' &&
+	    strchr("$@%&*", s[p]) && s[p]) {
+		e = p + 1;
+		if (s[p] == '$' && e < n && s[e] == '#')
+			e++;
+		if (e < n && s[e] == '*') {  /* postfix dereference: ->@* */
+			e++;
+			cls = TOKEN_PUNCT;
+			goto done;
+		}
+	}
+	switch (cclass[s[p]]) {
+	case L_IDENT: {
+		size_t q;
+
+		for (e = p + 1; e < n && is_ident(s[e]); e++)
+			;
+		cls = TOKEN_WORD;
+		if (s[p] == 'x' && e > p + 1 && is_digit(s[p + 1]) && expecting(ls, p) == OPERATOR) {
+			for (q = p + 1; q < e && is_digit(s[q]); q++)
+				;
+			if (q == e) {  /* "-" x4: repetition */
+				e = p + 1;
+				break;
+			}
+		}
+		if (e == p + 1 && s[p] == 'x' && e < n && s[e] == '=' &&
+		    !(e + 1 < n && (s[e + 1] == '=' || s[e + 1] == '~' || s[e + 1] == '>')) &&
+		    expecting(ls, p) == OPERATOR) {
+			e++;  /* x= */
+			cls = TOKEN_PUNCT;
+			break;
+		}
+		if (in_words(s, p, e - p, quote_words) &&
+		    !(e + 1 < n && s[e] == ':' && s[e + 1] == ':') &&
+		    (q = scan_quote_like(ls, p, e))) {
+			e = q;
+			cls = TOKEN_STRING;
+			break;
+		}
+		e = scan_name(s, e, n);
+		if (word_is(s, p, e - p, "__END__") || word_is(s, p, e - p, "__DATA__")) {
+			cls = s[p + 2] == 'E' ? TOKEN_COMMENT : TOKEN_STRING;
+			for (e = n; e > p && lex_is_space(s[e - 1]); e--)
+				;
+		} else if (s[p] == 'v' && e - p >= 2 && is_digit(s[p + 1])) {
+			for (q = p + 1; q < e && is_digit(s[q]); q++)
+				;
+			if (q == e && e + 1 < n && s[e] == '.' && is_digit(s[e + 1])) {
+				e = scan_number(s, p + 1, n);  /* v5.36.0 */
+				cls = TOKEN_NUMBER;
+			}
+		}
+		break;
+	}
+	case L_DIGIT:
+		e = scan_number(s, p, n);
+		cls = TOKEN_NUMBER;
+		break;
+	case L_DOT:
+		if (p + 1 < n && is_digit(s[p + 1]) && expecting(ls, p) != OPERATOR) {
+			e = scan_number(s, p, n);
+			cls = TOKEN_NUMBER;
+		} else {
+			e = p + scan_punct(s, p, n);
+			cls = TOKEN_PUNCT;
+		}
+		break;
+	case L_DOLLAR:
+	case L_AT:
+		e = scan_variable(s, p, n);
+		cls = e - p == 1 ? TOKEN_PUNCT : TOKEN_WORD;
+		break;
+	case L_SIGIL:
+		if (expecting(ls, p) != OPERATOR && p + 1 < n && s[p + 1] != s[p] &&
+		    (cclass[s[p + 1]] == L_IDENT || s[p + 1] == '{' || s[p + 1] == '$' ||
+		     s[p + 1] == ':' || s[p + 1] == '^' ||
+		     (s[p] == '%' && (s[p + 1] == '+' || s[p + 1] == '-' || s[p + 1] == '!')))) {
+			e = scan_variable(s, p, n);
+			cls = e - p == 1 ? TOKEN_PUNCT : TOKEN_WORD;
+		} else {
+			e = p + scan_punct(s, p, n);
+			cls = TOKEN_PUNCT;
+		}
+		break;
+	case L_QUOTE:
+		e = lex_quoted(s, p, n, 1);
+		cls = TOKEN_STRING;
+		break;
+	case L_HASH:
+		e = lex_line_comment(s, p, n, 0);
+		cls = TOKEN_COMMENT;
+		significant = 0;
+		break;
+	case L_EQUALS:
+		if ((p == 0 || s[p - 1] == '\n') && p + 1 < n && is_alpha(s[p + 1])) {
+			e = scan_pod(s, p, n);
+			cls = TOKEN_COMMENT;
+			significant = 0;
+		} else {
+			e = p + scan_punct(s, p, n);
+			cls = TOKEN_PUNCT;
+		}
+		break;
+	case L_SLASH:
+		if (expecting(ls, p) == TERM) {
+			e = scan_delimited(s, p, n);
+			while (e < n && is_alpha(s[e]))
+				e++;
+			cls = TOKEN_STRING;
+		} else {
+			e = p + scan_punct(s, p, n);
+			cls = TOKEN_PUNCT;
+		}
+		break;
+	case L_LT: {
+		size_t dstart, dlen, r;
+		int indent;
+
+		cls = TOKEN_PUNCT;
+		if (p + 1 < n && s[p + 1] == '<' && heredoc_allowed(ls, p) &&
+		    heredoc_operator(s, p, n, &e, &dstart, &dlen, &indent)) {
+			cls = TOKEN_STRING;
+			if (ls->depth < MAX_PENDING)
+				ls->aux[ls->depth++] = p;
+		} else if (expecting(ls, p) != OPERATOR && (r = scan_readline(s, p, n))) {
+			e = r;
+			cls = TOKEN_STRING;
+		} else {
+			e = p + scan_punct(s, p, n);
+		}
+		break;
+	}
+	case L_MINUS: {
+		int term = expecting(ls, p) != OPERATOR;
+
+		cls = TOKEN_PUNCT;
+		if (term && p + 1 < n && strchr("rwxoRWXOezsfdlpSbcugktTBAMC", s[p + 1]) &&
+		    s[p + 1] && (p + 2 >= n || !is_ident(s[p + 2])) &&
+		    !(p + 2 < n && (s[p + 2] == '>' || s[p + 2] == '='))) {
+			e = p + 2;  /* a file test */
+		} else if (term && p + 1 < n && is_digit(s[p + 1])) {
+			e = scan_number(s, p + 1, n);
+			cls = TOKEN_NUMBER;
+		} else if (term && p + 1 < n && cclass[s[p + 1]] == L_IDENT) {
+			e = scan_name(s, p + 1, n);  /* -bareword, a string */
+			cls = TOKEN_WORD;
+		} else {
+			e = p + scan_punct(s, p, n);
+		}
+		break;
+	}
+	case L_LPAREN: {
+		size_t pb = ls->aux[PREV_START], pl = ls->aux[PREV_LEN], r;
+
+		e = p + 1;
+		cls = TOKEN_PUNCT;
+		if ((ls->mode & MODE_CLASS) == TOKEN_WORD &&
+		    (word_is(s, pb, pl, "sub") || (ls->mode & MODE_AFTER_SUB)) &&
+		    (r = scan_prototype(s, p, n)))
+			e = r;
+		break;
+	}
+	case L_PUNCT:
+		e = p + scan_punct(s, p, n);
+		cls = TOKEN_PUNCT;
+		break;
+	default:
+		e = p + 1;
+		cls = TOKEN_OTHER;
+		break;
+	}
+done:
+	if (significant) {
+		unsigned after_sub = (ls->mode & MODE_CLASS) == TOKEN_WORD &&
+			word_is(s, ls->aux[PREV_START], ls->aux[PREV_LEN], "sub");
+
+		ls->mode = (unsigned)cls | (after_sub ? MODE_AFTER_SUB : 0);
+		ls->aux[PREV_START] = p;
+		ls->aux[PREV_LEN] = e - p;
+	}
+	ls->pos = e;
+	tok->start = p;
+	tok->len = e - p;
+	tok->cls = cls;
+	return 1;
+}
+
+const struct lexer lexer_perl = { "perl", perl_next };
