@@ -1,0 +1,7 @@
+package main
+
+// crlf comment
+var s = `raw
+lines`
+var t = "x" /* c
+ */

@@ -1,0 +1,7 @@
+fn main() {
+    // crlf
+    let s = "a
+b"; /* c
+ */ let r = r"x
+";
+}

@@ -1,0 +1,2 @@
+let z = "never closed
+fn x() {}
