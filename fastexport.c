@@ -397,6 +397,18 @@ static struct {
 
 static uintmax_t next_view_mark = VIEW_MARK_BASE;
 
+/* Every blob record, so that a fresh start can free them all. */
+static struct {
+	struct blob **v;
+	size_t nr, alloc;
+} all_blobs;
+
+static struct blob *new_blob(void)
+{
+	ALLOC_GROW(all_blobs.v, all_blobs.nr + 1, all_blobs.alloc);
+	return all_blobs.v[all_blobs.nr++] = xcalloc(1, sizeof(struct blob));
+}
+
 static struct {
 	uintmax_t commits, tags, resets, blobs_in, views_out, raw_out, dropped;
 	uintmax_t files[64], tokens[64];
@@ -568,6 +580,9 @@ static void catfile_start(void)
 	int to[2], from[2];
 	pid_t pid;
 
+#ifdef TOKSTREAM_FUZZ
+	die("object not in the stream (the fuzzing build reads no repository)");
+#endif
 	if (pipe(to) || pipe(from))
 		die_errno("cannot create a pipe for git cat-file");
 	fflush(NULL);
@@ -655,6 +670,9 @@ static int source_has_blobs = -1;
 
 static void blob_release(struct blob *b)
 {
+#ifdef TOKSTREAM_FUZZ
+	source_has_blobs = 0;
+#endif
 	if (source_has_blobs < 0) {
 		char hex[41];
 		const char *argv[] = { "git", "cat-file", "-e", hex, NULL };
@@ -755,6 +773,31 @@ static uintmax_t write_view(struct blob *b, const struct language *lang)
  * stop_at_space, the first space).  The unquoted path goes to sb; *p
  * moves past it.
  */
+/*
+ * A path must be canonical: no empty component (a leading, doubled or
+ * trailing slash), no "." or ".." component.  Git trees cannot hold them
+ * (fast-import accepts "." and ".." and makes trees fsck rejects).  The
+ * empty path, the root, is left to the commands that allow it.
+ */
+static void check_path(const char *path)
+{
+	const char *p = path;
+
+	if (!*p)
+		return;
+	for (;;) {
+		size_t l = strcspn(p, "/");
+
+		if (!l)
+			die("path '%s' has an empty component", path);
+		if ((l == 1 && p[0] == '.') || (l == 2 && p[0] == '.' && p[1] == '.'))
+			die("path '%s' has a '%.*s' component", path, (int)l, p);
+		if (!p[l])
+			return;
+		p += l + 1;
+	}
+}
+
 static void parse_path(const char **p, const char *end, struct strbuf *sb, int stop_at_space)
 {
 	const char *s = *p;
@@ -808,6 +851,7 @@ static void parse_path(const char **p, const char *end, struct strbuf *sb, int s
 	}
 	if (memchr(sb->buf, '\0', sb->len))
 		die("path contains a NUL byte");
+	check_path(sb->buf);
 	*p = s;
 }
 
@@ -971,7 +1015,7 @@ static void release_named(void)
 
 static void parse_blob(void)
 {
-	struct blob *b = xcalloc(1, sizeof(*b));
+	struct blob *b = new_blob();
 	char *content;
 	size_t len;
 
@@ -1010,7 +1054,7 @@ static struct blob *blob_for_oid(const unsigned char *oid)
 	struct blob *b = oid_lookup(oid);
 
 	if (!b) {
-		b = xcalloc(1, sizeof(*b));
+		b = new_blob();
 		memcpy(b->oid, oid, 20);
 		/* unchanged copies of it exist in the destination only in identity mode */
 		b->raw_written = opt.identity;
@@ -1432,6 +1476,42 @@ static void copy_line(struct strbuf *sb)
 	strbuf_addch(sb, '\n');
 }
 
+/*
+ * An identity as fast-import takes it: "[NAME ]<EMAIL> WHEN", WHEN in the
+ * raw format ("SECONDS +ZONE") unless the stream chose another with
+ * feature date-format.  Checked here so that the filter fails where
+ * fast-import would, with the line number of the input.
+ */
+static int custom_date_format;
+
+static void check_ident(const char *s, const char *what)
+{
+	const char *lt = s + strcspn(s, "<>"), *gt, *p;
+
+	if (*lt != '<')
+		die("%s: missing < in the identity", what);
+	if (lt != s && lt[-1] != ' ')
+		die("%s: missing space before < in the identity", what);
+	gt = lt + 1 + strcspn(lt + 1, "<>");
+	if (*gt != '>')
+		die("%s: missing > in the identity", what);
+	if (gt[1] != ' ')
+		die("%s: missing space after > in the identity", what);
+	if (custom_date_format)
+		return;
+	p = gt + 2;
+	if (*p < '0' || *p > '9')
+		die("%s: invalid date '%s' (expected SECONDS +ZONE)", what, gt + 2);
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (p[0] != ' ' || (p[1] != '+' && p[1] != '-') || p[2] < '0' || p[2] > '9')
+		die("%s: invalid date '%s' (expected SECONDS +ZONE)", what, gt + 2);
+	for (p += 2; *p >= '0' && *p <= '9'; p++)
+		;
+	if (*p)
+		die("%s: invalid date '%s' (expected SECONDS +ZONE)", what, gt + 2);
+}
+
 static void parse_commit(void)
 {
 	static struct strbuf commit = STRBUF_INIT, path = STRBUF_INIT, path2 = STRBUF_INIT,
@@ -1459,11 +1539,13 @@ static void parse_commit(void)
 		read_command();
 	}
 	if (!strncmp(cmd.buf, "author ", 7)) {
+		check_ident(cmd.buf + 7, "author");
 		copy_line(&commit);
 		read_command();
 	}
 	if (strncmp(cmd.buf, "committer ", 10) || cmd_eof)
 		die("expected 'committer', got '%.*s'", 64, cmd_eof ? "end of input" : cmd.buf);
+	check_ident(cmd.buf + 10, "committer");
 	copy_line(&commit);
 	read_command();
 	if (!strncmp(cmd.buf, "gpgsig", 6) && (cmd.buf[6] == ' ' || !cmd.buf[6])) {
@@ -1604,6 +1686,7 @@ static void parse_tag(void)
 		read_command();
 	}
 	if (!strncmp(cmd.buf, "tagger ", 7)) {
+		check_ident(cmd.buf + 7, "tagger");
 		copy_line(&tag);
 		read_command();
 	}
@@ -1685,6 +1768,23 @@ static int seen_done_feature, wrote_done_feature, seen_data_command;
 static void parse_feature(void)
 {
 	const char *name = cmd.buf + 8;
+	static const char *const known[] = {
+		"date-format=", "export-marks=", "import-marks=", "import-marks-if-exists=",
+		"relative-marks", "no-relative-marks", "force", "notes", "done",
+		"get-mark", "cat-blob", "ls", NULL
+	};
+	size_t i;
+
+	for (i = 0; known[i]; i++) {
+		size_t l = strlen(known[i]);
+
+		if (known[i][l - 1] == '=' ? !strncmp(name, known[i], l) : !strcmp(name, known[i]))
+			break;
+	}
+	if (!known[i])
+		die("unknown feature '%s' (git fast-import would refuse it)", name);
+	if (!strncmp(name, "date-format=", 12))
+		custom_date_format = strcmp(name + 12, "raw") != 0;
 
 	if (!strcmp(name, "done")) {
 		seen_done_feature = 1;
@@ -1849,7 +1949,7 @@ static void import_state(const char *path)
 				mark_lookup(mark)->original_oid = xstrdup(end + 1);
 			continue;
 		} else {
-			struct blob *b = xcalloc(1, sizeof(*b));
+			struct blob *b = new_blob();
 
 			p = end + 1;
 			if (parse_oid_hex(p, strnlen(p, 40) == 40 ? 40 : 0, b->oid) || p[40] != ' ')
@@ -2020,6 +2120,71 @@ static void parse_options(int argc, char **argv)
 		}
 	}
 }
+
+#ifdef TOKSTREAM_FUZZ
+/*
+ * For t/fuzz/fuzz-stream.c: the filter from fd 0 to fd 1, each time from
+ * a fresh state, with die() jumping back to the harness.
+ */
+void fuzz_filter_reset(void)
+{
+	size_t i;
+
+	for (i = 0; i < all_blobs.nr; i++) {
+		struct blob *b = all_blobs.v[i];
+
+		while (b->views) {
+			struct view *v = b->views;
+
+			b->views = v->next;
+			free(v);
+		}
+		free(b->data);
+		free(b->original_oid);
+		free(b);
+	}
+	free(all_blobs.v);
+	memset(&all_blobs, 0, sizeof(all_blobs));
+	for (i = 0; i < marks.alloc; i++)
+		free(marks.slots[i].original_oid);
+	free(marks.slots);
+	memset(&marks, 0, sizeof(marks));
+	free(oids.slots);
+	memset(&oids, 0, sizeof(oids));
+	for (i = 0; i < refs_written.alloc; i++)
+		free(refs_written.names[i]);
+	free(refs_written.names);
+	memset(&refs_written, 0, sizeof(refs_written));
+	memset(&in, 0, sizeof(in));
+	memset(&stats, 0, sizeof(stats));
+	memset(&opt, 0, sizeof(opt));
+	out.len = 0;
+	out.bytes = 0;
+	strbuf_reset(&cmd);
+	cmd_pending = cmd_eof = 0;
+	cmd_line = 0;
+	command_name[0] = '\0';
+	comment_sink = NULL;
+	next_view_mark = VIEW_MARK_BASE;
+	nr_named = 0;
+	seen_done_feature = wrote_done_feature = seen_data_command = 0;
+	custom_date_format = 0;
+	last_progress = start_time = 0;
+	source_has_blobs = 0;
+}
+
+void fuzz_filter_run(void)
+{
+	die_position = position;
+	parse_stream();
+	die_position = NULL;
+	start_data_commands();
+	out_str("done\n");
+	out_flush();
+}
+
+#define main tokstream_main
+#endif
 
 int main(int argc, char **argv)
 {

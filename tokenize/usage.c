@@ -10,6 +10,7 @@
 const char *progname = "tokstream";
 void (*die_position)(char *buf, size_t size);
 void (*die_cleanup)(void);
+jmp_buf *die_jump;
 
 static void report(const char *kind, const char *fmt, va_list ap, const char *suffix)
 {
@@ -26,6 +27,8 @@ static _Noreturn void exit_fatal(int status)
 {
 	static int dying;
 
+	if (die_jump)
+		longjmp(*die_jump, status);
 	if (!dying++ && die_cleanup)
 		die_cleanup();
 	exit(status);

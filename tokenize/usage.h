@@ -5,6 +5,7 @@
 #ifndef USAGE_H
 #define USAGE_H
 
+#include <setjmp.h>
 #include <stddef.h>
 
 /* The program name printed before every message ("tokstream", "tokenize"). */
@@ -17,6 +18,8 @@ extern const char *progname;
 extern void (*die_position)(char *buf, size_t size);
 /* Called by die() just before exit, e.g. to reap child processes. */
 extern void (*die_cleanup)(void);
+/* When set, die() jumps here instead of exiting (the fuzzing harnesses). */
+extern jmp_buf *die_jump;
 
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void die_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
