@@ -17,7 +17,7 @@
 #     heredocs reassembled into one token, inline HTML split into words,
 #     whitespace dropped);
 #   - by `tokenize -l php --exact-comments FILE`.
-# The lists are aligned with difflib (t/agree/perl-php-compare.py);
+# The lists are aligned with GNU diff (t/agree/perl-php-compare.py);
 # agreement = identical tokens / token_get_all's count.  Known, deliberate
 # difference: "<?xml" is inline markup for tokstream, an open tag for PHP
 # with short_open_tag on.  Exits 1 below 99.9%.
