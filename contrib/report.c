@@ -2555,6 +2555,29 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			}
 			strbuf_addstr(&story, ". ");
 		}
+		{
+			int pass;
+
+			for (pass = 0; pass < 2; pass++) {
+				struct author **list = pass ? by_lines : by_tokens;
+				size_t nr = pass ? nr_by_lines : nr_by_tokens, shown = 0;
+
+				for (i = 0; i < nr && i < nr_top; i++) {
+					size_t other = pass ? list[i]->rank_tokens : list[i]->rank_lines;
+
+					if (other && other <= nr_top)
+						continue;
+					if (!shown++)
+						strbuf_addf(&story, "Only in the top %zu by %s: ", nr_top,
+							    pass ? "lines" : "tokens");
+					else
+						strbuf_addstr(&story, ", ");
+					html_text(&story, list[i]->name);
+				}
+				if (shown)
+					strbuf_addstr(&story, ". ");
+			}
+		}
 		strbuf_addf(&story, "Between the two counts, %.2f%% of the code changes hands (the total variation "
 			    "distance between the authors' shares by lines and by tokens).</p><p>", overall);
 		if (nr_sources > 1)

@@ -1,0 +1,316 @@
+#!/bin/sh
+test_description='tokstream report: lines against tokens, every figure known by construction'
+. ./test-lib.sh
+
+# commit_in REPO NAME DATE [git commit options]: commit what is staged in REPO as NAME
+commit_in () {
+	repo=$1 name=$2 date=$3 && shift 3 &&
+	mail=$(echo "$name" | tr -cd A-Za-z | tr A-Z a-z)@example.org &&
+	GIT_AUTHOR_DATE="$date" GIT_COMMITTER_DATE="$date" \
+	git -C "$repo" -c user.name="$name" -c user.email="$mail" commit -q \
+		--author="$name <$mail>" "$@"
+}
+
+commit_as () {
+	commit_in src "$@"
+}
+
+# The history (author dates in four years):
+#   Alice 2001  adds a.c (14 tokens, 5 lines) and b.py (11 tokens, 3 lines), and a .mailmap
+#   Bob   2010  re-indents a.c line 4 (a tab becomes spaces): a line, no token
+#   carol 2020  a.c: "int f" becomes "long f", one token for one (mailmapped to Carol)
+#   Dave  2020  b.py: "return y * 2" becomes "return y": removes 2 tokens, takes the line
+#   Erin  2021  on a side branch, b.py: adds "z = 1" (3 tokens, 1 line)
+#   Alice 2021  merges the side branch (a merge: no commit size)
+test_expect_success 'a history whose every figure is known' '
+	git init -q src &&
+	printf "/* comment */\nint f(int x)\n{\n\treturn x + 1;\n}\n" >src/a.c &&
+	printf "# note\ndef g(y):\n    return y * 2\n" >src/b.py &&
+	printf "Carol <carol@example.org> <carol@old.example.org>\n" >src/.mailmap &&
+	git -C src add a.c b.py .mailmap &&
+	commit_as Alice 2001-06-01T12:00:00Z -m "a.c, b.py" &&
+	printf "/* comment */\nint f(int x)\n{\n    return x + 1;\n}\n" >src/a.c &&
+	git -C src add a.c && commit_as Bob 2010-03-01T12:00:00Z -m "whitespace sweep" &&
+	printf "/* comment */\nlong f(int x)\n{\n    return x + 1;\n}\n" >src/a.c &&
+	git -C src add a.c &&
+	GIT_AUTHOR_DATE=2020-05-01T12:00:00Z GIT_COMMITTER_DATE=2020-05-01T12:00:00Z \
+		git -C src commit -q --author="carol <carol@old.example.org>" -m "f() returns a long" &&
+	printf "# note\ndef g(y):\n  return y\n" >src/b.py &&
+	git -C src add b.py && commit_as Dave 2020-07-01T12:00:00Z -m "g(): no doubling" &&
+	git -C src checkout -q -b side &&
+	printf "# note\ndef g(y):\n  return y\nz = 1\n" >src/b.py &&
+	git -C src add b.py && commit_as Erin 2021-02-01T12:00:00Z -m "z" &&
+	git -C src checkout -q main &&
+	GIT_AUTHOR_DATE=2021-03-01T12:00:00Z GIT_COMMITTER_DATE=2021-03-01T12:00:00Z \
+		git -C src merge -q --no-ff -m "merge side" side &&
+	"$TOKSTREAM" convert -q src tokens.git &&
+	"$TOKSTREAM" report -C tokens.git --top=3 --min-tokens=1 --stats out 2>stats &&
+	grep "2 files: 2 blamed, 0 from the cache" stats
+'
+
+test_expect_success 'size: tokens against non-blank, non-comment lines' '
+	cat >expect <<-\EOF &&
+	language	files	lines	code_lines	tokens	comment_tokens	tokens_per_code_line
+	c	1	5	4	14	1	3.50
+	python	1	4	3	12	1	4.00
+	total	2	9	7	26	2	3.71
+	EOF
+	test_cmp expect out/size.tsv
+'
+
+test_expect_success 'people: every author by lines and by tokens, mailmapped' '
+	cat >expect <<-\EOF &&
+	author	lines	line_share	line_rank	tokens	token_share	token_rank
+	Alice	5	55.56	1	22	84.62	1
+	Erin	1	11.11	5	3	11.54	2
+	Carol	1	11.11	3	1	3.85	3
+	Bob	1	11.11	2	0	0.00	-
+	Dave	1	11.11	4	0	0.00	-
+	EOF
+	test_cmp expect out/authors.tsv &&
+	! grep carol out/*.tsv out/index.html
+'
+
+test_expect_success 'people: the top N side by side, and who is in only one list' '
+	cat >expect <<-\EOF &&
+	rank	by_tokens	token_share	its_line_rank	by_lines	line_share	its_token_rank
+	1	Alice	84.62	1	Alice	55.56	1
+	2	Erin	11.54	5	Bob	11.11	-
+	3	Carol	3.85	3	Carol	11.11	3
+	EOF
+	test_cmp expect out/top.tsv &&
+	cat >expect <<-\EOF &&
+	author	in_top_by	rank	share	other_rank	other_share
+	Erin	tokens	2	11.54	5	11.11
+	Bob	lines	2	11.11	-	0.00
+	EOF
+	test_cmp expect out/top-only.tsv &&
+	printf "era\tsource\tlines\tline_share\ttokens\ttoken_share\n1\t%s\t9\t100.00\t26\t100.00\n" \
+		"$(pwd)/src" >expect &&
+	test_cmp expect out/eras.tsv
+'
+
+test_expect_success 'year of origin by lines and by tokens' '
+	cat >expect <<-\EOF &&
+	year	lines	line_share	tokens	token_share
+	2001	5	55.56	22	84.62
+	2010	1	11.11	0	0.00
+	2020	2	22.22	1	3.85
+	2021	1	11.11	3	11.54
+	EOF
+	test_cmp expect out/years.tsv
+'
+
+# Token commits that change a.c or b.py, merges left out: Alice +25, carol +1 -1,
+# Dave -2, Erin +3 (Bob changed no token: his commit is not there; .mailmap is no token file)
+test_expect_success 'commit sizes in tokens, churn, histograms' '
+	cat >expect <<-\EOF &&
+	figure	value	share
+	commits	4	100.00
+	added_le_3_and_removed_le_3	3	75.00
+	only_removed	1	25.00
+	added_1_and_removed_1	1	25.00
+	changed_le_10	3	75.00
+	median_changed	2.5	-
+	churn_zero	1	25.00
+	churn_1_to_10	1	25.00
+	churn_negative	1	25.00
+	EOF
+	test_cmp expect out/commit-sizes.tsv &&
+	grep -v "	0	0.00$" out/changed-histogram.tsv >actual &&
+	printf "bucket\tcommits\tshare\n2\t2\t50.00\n3\t1\t25.00\n11-30\t1\t25.00\n" >expect &&
+	test_cmp expect actual &&
+	grep -v "	0	0.00$" out/churn-histogram.tsv >actual &&
+	printf "bucket\tcommits\tshare\n-10..-1\t1\t25.00\n0\t1\t25.00\n1..10\t1\t25.00\n11..100\t1\t25.00\n" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'the largest commits, with their original ids' '
+	alice=$(git -C src rev-list --author=Alice --no-merges main) &&
+	erin=$(git -C src rev-list --author=Erin main) &&
+	carol=$(git -C src rev-list --author=carol main) &&
+	{
+		printf "rank\toriginal\ttoken\tadded\tremoved\tchanged\tauthor\tdate\tsummary\n" &&
+		printf "1\t%s\t%s\t25\t0\t25\tAlice\t2001-06-01\ta.c, b.py\n" $alice $("$TOKSTREAM" map -C tokens.git $alice) &&
+		printf "2\t%s\t%s\t3\t0\t3\tErin\t2021-02-01\tz\n" $erin $("$TOKSTREAM" map -C tokens.git $erin) &&
+		printf "3\t%s\t%s\t1\t1\t2\tCarol\t2020-05-01\tf() returns a long\n" $carol $("$TOKSTREAM" map -C tokens.git $carol)
+	} >expect &&
+	test_cmp expect out/largest-commits.tsv
+'
+
+# a.c by lines: Alice 3/5, Bob 1/5, Carol 1/5; by tokens: Alice 13/14, Carol 1/14:
+# distance (|13/14-3/5| + |1/14-1/5| + 1/5) / 2 = 23/70.  b.py: Alice 2/4, Dave 1/4,
+# Erin 1/4 against Alice 9/12, Erin 3/12: 1/4.  All: 69/234.
+test_expect_success 'where lines and tokens disagree: distances and both distributions' '
+	cat >expect <<-\EOF &&
+	path	language	lines	code_lines	tokens	authors_by_lines	authors_by_tokens	top_by_lines	top_line_share	top_by_tokens	top_token_share	distance
+	a.c	c	5	4	14	3	2	Alice	60.00	Alice	92.86	32.86
+	b.py	python	4	3	12	3	2	Alice	50.00	Alice	75.00	25.00
+	EOF
+	test_cmp expect out/files.tsv &&
+	cat >expect <<-\EOF &&
+	rank	path	distance	author	lines	line_share	tokens	token_share
+	1	a.c	32.86	Alice	3	60.00	13	92.86
+	1	a.c	32.86	Carol	1	20.00	1	7.14
+	1	a.c	32.86	Bob	1	20.00	0	0.00
+	2	b.py	25.00	Alice	2	50.00	9	75.00
+	2	b.py	25.00	Erin	1	25.00	3	25.00
+	2	b.py	25.00	Dave	1	25.00	0	0.00
+	EOF
+	test_cmp expect out/disagreement.tsv &&
+	grep "^distance	29.49$" out/summary.tsv
+'
+
+test_expect_success 'the oldest code: functions by tokens of the oldest commit' '
+	cat >expect <<-\EOF &&
+	rank	path	function	line	tokens	oldest_tokens	oldest_share
+	1	a.c	f	2	12	12	100.00
+	2	b.py	g	2	7	7	100.00
+	EOF
+	test_cmp expect out/oldest-functions.tsv
+'
+
+test_expect_success 'the summary states the story in numbers' '
+	alice=$(git -C src rev-list --author=Alice --no-merges main) &&
+	cat >expect <<-EOF &&
+	figure	value
+	commits	4
+	commits_changed_le_10	75.00
+	median_changed	2.5
+	files	2
+	lines	9
+	code_lines	7
+	tokens	26
+	tokens_per_code_line	3.71
+	authors_by_lines	5
+	authors_by_tokens	3
+	top	3
+	top_in_both	2
+	top_same_rank	2
+	distance	29.49
+	oldest_era_line_share	100.00
+	oldest_era_token_share	100.00
+	oldest_commit	$alice
+	oldest_commit_line_share	55.56
+	oldest_commit_token_share	84.62
+	most_disagreeing_distance	32.86
+	verdict	different
+	EOF
+	test_cmp expect out/summary.tsv &&
+	grep "Lines and tokens tell different stories here" out/index.html &&
+	grep "5 authors appear in blame by lines, 3 by tokens" out/index.html &&
+	grep "Of the top 3 by tokens, 2 are also in the top 3 by lines, 2 at the same rank" out/index.html &&
+	grep "Erin (5 by lines, 2 by tokens)" out/index.html &&
+	grep "Only in the top 3 by tokens: Erin. Only in the top 3 by lines: Bob." out/index.html &&
+	grep "29.49% of the code changes hands" out/index.html &&
+	grep "The oldest commit still holds 55.56% of the lines and 84.62% of the tokens" out/index.html
+'
+
+test_expect_success 'the page is self-contained and holds the SVG charts' '
+	test_path_is_file out/index.html &&
+	! grep -i "<script" out/index.html &&
+	! grep -i -E "https?:|src=|url\(|@import|<link" out/index.html &&
+	test $(grep -o "<svg class=\"chart\"" out/index.html | wc -l) -eq 3 &&
+	grep "aria-label=\"Share of the code by year of origin\"" out/index.html &&
+	grep "<title>2001, by tokens: 84.62%</title>" out/index.html &&
+	grep "aria-label=\"Commits by tokens changed (added + removed)\"" out/index.html &&
+	grep "aria-label=\"Commits by churn (tokens added minus removed)\"" out/index.html
+'
+
+test_expect_success 'a second run takes every file from the cache, which it leaves alone' '
+	(cd tokens.git/tokstream/report-cache && find . -type f | sort | xargs cksum) >before &&
+	"$TOKSTREAM" report -C tokens.git --top=3 --min-tokens=1 --stats out2 2>stats &&
+	grep "2 files: 0 blamed, 2 from the cache" stats &&
+	(cd tokens.git/tokstream/report-cache && find . -type f | sort | xargs cksum) >after &&
+	test_cmp before after &&
+	for f in out/*; do test_cmp "$f" "out2/${f#out/}" || return 1; done
+'
+
+test_expect_success 'without the cache, -j 2 gives the same report' '
+	rm -rf tokens.git/tokstream/report-cache &&
+	"$TOKSTREAM" report -C tokens.git --top=3 --min-tokens=1 -j 2 --stats out3 2>stats &&
+	grep "2 files: 2 blamed, 0 from the cache" stats &&
+	for f in out/*; do test_cmp "$f" "out3/${f#out/}" || return 1; done
+'
+
+test_expect_success 'a report of a later revision blames only the files that changed' '
+	printf "# note\ndef g(y):\n  return y\nz = 1\nw = 2\n" >src/b.py &&
+	git -C src add b.py && commit_as Frank 2022-01-01T12:00:00Z -m "w" &&
+	"$TOKSTREAM" convert -q src tokens.git &&
+	"$TOKSTREAM" report -C tokens.git --top=3 --min-tokens=1 --stats out4 2>stats &&
+	grep "2 files: 1 blamed, 1 from the cache" stats &&
+	grep "^2022	1	10.00	3	10.34$" out4/years.tsv &&
+	grep "^commits	5	100.00$" out4/commit-sizes.tsv &&
+	grep "^churn_1_to_10	2	40.00$" out4/commit-sizes.tsv &&
+	# the older revision again: all from the cache
+	"$TOKSTREAM" report -C tokens.git --top=3 --min-tokens=1 --stats out5 main^ 2>stats &&
+	grep "2 files: 0 blamed, 2 from the cache" stats &&
+	for f in out/*.tsv; do test_cmp "$f" "out5/${f#out/}" || return 1; done
+'
+
+test_expect_success 'a pathspec selects files for blame and for commit sizes' '
+	"$TOKSTREAM" report -C tokens.git --top=3 --min-tokens=1 out6 main^ a.c &&
+	grep "^total	1	5	4	14	1	3.50$" out6/size.tsv &&
+	# Alice +14, carol +1 -1
+	grep "^commits	2	100.00$" out6/commit-sizes.tsv &&
+	grep "^median_changed	8.0	-$" out6/commit-sizes.tsv
+'
+
+# era 1: Alice 2001 writes s.c; era 2 (its own repository) starts with Bob 2015
+# re-indenting line 1, changing "1" to "2" and adding "int b;"
+test_expect_success 'a stitched history: line blame crosses the seam too; era shares' '
+	git init -q old &&
+	printf "int a;\nint f(void)\n{\n\treturn 1;\n}\n" >old/s.c &&
+	git -C old add s.c && commit_in old Alice 2001-01-01T12:00:00Z -m "s.c" &&
+	git init -q new &&
+	printf "  int a;\nint f(void)\n{\n\treturn 2;\n}\nint b;\n" >new/s.c &&
+	git -C new add s.c && commit_in new Bob 2015-01-01T12:00:00Z -m "s.c, again" &&
+	"$TOKSTREAM" convert -q old new stitched.git &&
+	"$TOKSTREAM" report -C stitched.git --min-tokens=1 sout &&
+	printf "era\tsource\tlines\tline_share\ttokens\ttoken_share\n1\t%s\t3\t50.00\t12\t75.00\n2\t%s\t3\t50.00\t4\t25.00\n" \
+		"$(pwd)/old" "$(pwd)/new" >expect &&
+	test_cmp expect sout/eras.tsv &&
+	grep "^oldest_era_line_share	50.00$" sout/summary.tsv &&
+	grep "^oldest_era_token_share	75.00$" sout/summary.tsv &&
+	printf "rank\tpath\tfunction\tline\ttokens\toldest_tokens\toldest_share\n1\ts.c\tf\t2\t9\t8\t88.89\n" >expect &&
+	test_cmp expect sout/oldest-functions.tsv &&
+	grep "The oldest era holds 50.00% of the lines and 75.00% of the tokens" sout/index.html &&
+	grep "aria-label=\"Share of the code by era\"" sout/index.html
+'
+
+test_expect_success 'hostile author names, paths and messages are escaped' '
+	git init -q evil &&
+	printf "int x;\n" >"evil/<i>&\"q'\''.c" &&
+	printf "int y;\n" >"evil/tab	name.c" &&
+	git -C evil add . &&
+	commit_in evil "Eve \"&\" O'\''Hara" 2019-01-01T12:00:00Z -m "</table><script>alert(1)</script>" &&
+	"$TOKSTREAM" convert -q evil evil.git &&
+	"$TOKSTREAM" report -C evil.git --min-tokens=1 eout &&
+	! grep -i "<script" eout/index.html &&
+	! grep "<i>" eout/index.html &&
+	! grep "</table><script>" eout/index.html &&
+	grep "&lt;i&gt;&amp;&quot;q&#39;.c" eout/index.html &&
+	grep "Eve &quot;&amp;&quot; O&#39;Hara" eout/index.html &&
+	grep "&lt;/table&gt;&lt;script&gt;alert(1)&lt;/script&gt;" eout/index.html &&
+	grep "^tab\\\\tname.c	c	1	1	3	" eout/files.tsv &&
+	test $(wc -l <eout/files.tsv) -eq 3
+'
+
+test_expect_success 'the --lang options of the conversion apply' '
+	git init -q lang &&
+	printf "int x = 1;\n" >lang/a.foo &&
+	git -C lang add a.foo && commit_in lang Alice 2005-01-01T12:00:00Z -m a &&
+	"$TOKSTREAM" convert -q --lang=c:*.foo lang lang.git &&
+	"$TOKSTREAM" report -C lang.git lout &&
+	grep "^c	1	1	1	5	0	5.00$" lout/size.tsv
+'
+
+test_expect_success 'usage errors' '
+	test_expect_code 129 "$TOKSTREAM" report -C tokens.git 2>err &&
+	grep "no OUTDIR" err &&
+	test_expect_code 129 "$TOKSTREAM" report -C tokens.git -j 0 x 2>err &&
+	test_expect_code 129 "$TOKSTREAM" report --nosuch x 2>err &&
+	test_expect_code 128 "$TOKSTREAM" report -C tokens.git x nosuchrev 2>err
+'
+
+test_done
