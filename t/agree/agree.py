@@ -18,12 +18,16 @@ dropped, a line splice that clang glued to the front of a token is
 dropped (our lexer counts it as whitespace), and LF/CR inside a token are
 written as \\n and \\r as tokstream's view writes them.
 
-Our side: the view, one token per line; comments (tokens starting with
-// or /*) dropped.
+Our side: the view written with --positions, one token per line after
+its LINE:COL; comments (tokens starting with // or /*) dropped.
 
-The sequences are aligned as a diff aligns lines (difflib for small
+The token texts are aligned as a diff aligns lines (difflib for small
 differing regions, GNU diff for large ones); identical = clang tokens in
-matching blocks, agreement = identical / clang tokens.
+matching blocks, agreement = identical / clang tokens.  Each differing
+region is cut where both sides start a token at the same byte, and each
+piece is counted as one mismatch of a kind: the shapes of the tokens on
+both sides (ID, NUM, STR or the punctuator), or one of the spec's
+deliberate differences from clang ("by design", see by_design()).
 """
 
 import collections
@@ -356,13 +360,13 @@ def main():
         elif a == "--jobs":
             jobs = int(args.pop(0))
         elif a == "--every":
-            every = int(args.pop(0))
+            every = int(args.pop(0))        # for the corpora after it
         elif a == "--report":
             report = args.pop(0)
         elif a == "--min":
             minimum = float(args.pop(0))
         else:
-            corpora.append(a.rstrip("/") or "/")
+            corpora.append((a.rstrip("/") or "/", every))
     t0 = time.time()
     rep = open(report, "w") if report else None
     summary = []
@@ -372,7 +376,7 @@ def main():
     with open(sepfile, "wb") as f:
         f.write(SEPARATOR + b"\n")
     with multiprocessing.Pool(jobs) as pool:
-        for root in corpora:
+        for root, every in corpora:
             files = corpus_files(root, every)
             tc0 = time.time()
             n_files = n_tok = n_ident = n_ours = 0
@@ -405,7 +409,7 @@ def main():
                         e[3].append(ex)
             elapsed = time.time() - tc0
             n_design = sum(design.values())
-            summary.append((root, n_files, len(bad_files), n_tok, n_ident, n_ours,
+            summary.append((root if every == 1 else "%s (1/%d)" % (root, every), n_files, len(bad_files), n_tok, n_ident, n_ours,
                             n_design, elapsed, len(errors)))
             if minimum is not None and n_tok and 100.0 * n_ident / n_tok <= minimum:
                 failed = True
