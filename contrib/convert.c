@@ -53,8 +53,9 @@ static struct {
 	struct strbuf next;        /* the generation being built */
 	struct strbuf staging;     /* the staging repository */
 	int locked;
+	int took_over;             /* the lock of a run that died */
 	pid_t children[3];
-} run = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, 0, { 0, 0, 0 } };
+} run = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, 0, 0, { 0, 0, 0 } };
 
 static void remove_tree(const char *path);
 
@@ -137,6 +138,7 @@ static void take_lock(void)
 				    "if it is not running, remove '%s'", pid, run.gitdir.buf, run.lock.buf);
 		}
 		unlink(run.lock.buf); /* stale: its process is gone */
+		run.took_over = 1;
 	}
 	die("cannot take the lock '%s'", run.lock.buf);
 }
@@ -601,20 +603,15 @@ static int cmp_ref_update(const void *a, const void *b)
 	return c ? c : y->era - x->era; /* the newest era first */
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void prepare_refs(struct source *srcs, int nr, struct oid_map *commits, struct oid_map *tags,
-			 struct strbuf *out_script)
+			 struct strbuf *packed)
 {
 	const char *fer[] = { "git", "for-each-ref", "--format=%(objectname) %(objecttype) %(refname)", NULL };
-	const char *mine[] = { "git", "for-each-ref", "--format=%(refname)", NULL };
+	const char *mine[] = { "git", "for-each-ref", "--format=%(objectname) %(refname)", "refs/tokstream/", NULL };
 	struct strbuf out = STRBUF_INIT, have = STRBUF_INIT, script = STRBUF_INIT;
 	struct ref_update *u = NULL;
-	char **names = NULL, *p, *nl;
-	size_t nu = 0, au = 0, nn = 0, an = 0, i;
+	char *p, *nl;
+	size_t nu = 0, au = 0, i;
 	int k;
 
 	for (k = 0; k < nr; k++) {
@@ -654,58 +651,145 @@ static void prepare_refs(struct source *srcs, int nr, struct oid_map *commits, s
 			nu++;
 		}
 	}
-	qsort(u, nu, sizeof(*u), cmp_ref_update);
-	strbuf_reset(&script);
-	for (i = 0; i < nu; i++) {
-		if (i && !strcmp(u[i].name, u[i - 1].name))
-			continue; /* an older era's ref of a name a newer one has */
-		strbuf_addf(&script, "update %s %s\n", u[i].name, u[i].tok);
-		ALLOC_GROW(names, nn + 1, an);
-		names[nn++] = u[i].name;
-	}
+	/* DEST's own refs/tokstream/ stay as they are */
 	if (run_capture(mine, run.gitdir.buf, &have))
 		die("cannot list the refs of '%s'", run.gitdir.buf);
 	for (p = have.buf; (nl = strchr(p, '\n')); p = nl + 1) {
 		*nl = '\0';
-		if (strncmp(p, "refs/tokstream/", 15) &&
-		    !bsearch(&p, names, nn, sizeof(*names), cmp_str))
-			strbuf_addf(&script, "delete %s\n", p);
+		if (nl - p < 42 || p[40] != ' ')
+			continue;
+		ALLOC_GROW(u, nu + 1, au);
+		u[nu].name = xstrdup(p + 41);
+		memcpy(u[nu].tok, p, 40);
+		u[nu].tok[40] = '\0';
+		u[nu].era = nr;
+		nu++;
 	}
-	strbuf_addbuf(out_script, &script);
+	qsort(u, nu, sizeof(*u), cmp_ref_update);
+	/* every ref, sorted: the whole packed-refs file of the new generation */
+	strbuf_addstr(packed, "# pack-refs with: sorted \n");
+	for (i = 0; i < nu; i++) {
+		if (i && !strcmp(u[i].name, u[i - 1].name))
+			continue; /* an older era's ref of a name a newer one has */
+		strbuf_addf(packed, "%s %s\n", u[i].tok, u[i].name);
+	}
 	for (i = 0; i < nu; i++)
 		free(u[i].name);
 	free(u);
-	free(names);
 	strbuf_release(&out);
 	strbuf_release(&have);
 	strbuf_release(&script);
 }
 
-/* Sets DEST's refs by the script prepare_refs() made, in one transaction. */
-static void apply_refs(struct source *srcs, int nr, const struct strbuf *script)
+/*
+ * DEST's refs live in the generation: DEST/packed-refs is a symlink to
+ * tokstream/current/packed-refs and DEST keeps no loose refs, so the one
+ * rename that switches `current` switches the refs and the maps together.
+ * (Git writes packed-refs through the symlink: its lock files follow it.)
+ * Made before the switch, with the refs as they are; returns 1 when it can
+ * only be made after it (a first conversion into a DEST that has refs).
+ */
+#define PACKED_REFS_LINK "tokstream/current/packed-refs"
+
+/* Whether the directory dir (of refs) holds a loose ref. */
+static int has_loose_refs(const char *dir)
 {
-	const char *upd[] = { "git", "update-ref", "--stdin", NULL };
-	struct child c;
-	int fd[2];
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct strbuf sub = STRBUF_INIT;
+	int found = 0;
 
-	if (pipe(fd))
-		die_errno("pipe");
-	child_init(&c, upd);
-	c.dir = run.gitdir.buf;
-	c.in = fd[0];
-	c.close_fd[0] = fd[1];
-	start_command(&c);
-	close(fd[0]);
-	if (write(fd[1], script->buf, script->len) != (ssize_t)script->len)
-		die_errno("cannot write to git update-ref");
-	close(fd[1]);
-	if (finish_command(&c))
-		die("git update-ref failed in '%s'", run.gitdir.buf);
-	if (srcs[nr - 1].head_ref.len) {
-		const char *sym[] = { "git", "symbolic-ref", "HEAD", srcs[nr - 1].head_ref.buf, NULL };
+	if (!d)
+		return 0;
+	while (!found && (e = readdir(d))) {
+		struct stat st;
+		size_t l = strlen(e->d_name);
 
-		run_git(run.gitdir.buf, sym, "git symbolic-ref HEAD");
+		if (e->d_name[0] == '.' || (l > 5 && !strcmp(e->d_name + l - 5, ".lock")))
+			continue;
+		strbuf_reset(&sub);
+		strbuf_addf(&sub, "%s/%s", dir, e->d_name);
+		if (!lstat(sub.buf, &st))
+			found = S_ISDIR(st.st_mode) ? has_loose_refs(sub.buf) : 1;
 	}
+	closedir(d);
+	strbuf_release(&sub);
+	return found;
+}
+
+static int link_packed_refs(int fresh, const char *cur)
+{
+	const char *pack[] = { "git", "pack-refs", "--all", "--prune", NULL };
+	struct strbuf link = STRBUF_INIT, sb = STRBUF_INIT, to = STRBUF_INIT;
+	char target[256];
+	ssize_t n;
+	int later = 0, is_link;
+
+	strbuf_addf(&link, "%s/packed-refs", run.gitdir.buf);
+	n = readlink(link.buf, target, sizeof(target) - 1);
+	is_link = n == (ssize_t)strlen(PACKED_REFS_LINK) && !memcmp(target, PACKED_REFS_LINK, (size_t)n);
+	if (run.took_over) {
+		/* a run killed inside git pack-refs left its lock */
+		strbuf_addf(&to, "%s/packed-refs.lock", run.gitdir.buf);
+		unlink(to.buf);
+		strbuf_reset(&to);
+		strbuf_addf(&to, "%s/packed-refs.lock", cur);
+		unlink(to.buf);
+		strbuf_reset(&to);
+	}
+	strbuf_addf(&sb, "%s/refs", run.gitdir.buf);
+	/* fold loose refs in (a dangling link has none to fold: no run finished) */
+	if (has_loose_refs(sb.buf) && !(fresh && is_link))
+		run_git(run.gitdir.buf, pack, "git pack-refs");
+	strbuf_reset(&sb);
+	if (is_link)
+		goto done;
+	if (read_file(link.buf, &sb))
+		strbuf_reset(&sb);
+	if (!fresh) {
+		strbuf_addf(&to, "%s/packed-refs", cur);
+		write_file(to.buf, sb.buf, sb.len);
+	} else {
+		const char *p = sb.buf;
+
+		while (p && *p) {
+			if (*p != '#' && *p != '\n')
+				later = 1;
+			p = strchr(p, '\n');
+			if (p)
+				p++;
+		}
+		if (later)
+			goto done;
+	}
+	switch_symlink(PACKED_REFS_LINK, link.buf);
+done:
+	strbuf_release(&link);
+	strbuf_release(&sb);
+	strbuf_release(&to);
+	return later;
+}
+
+/* HEAD names the newest source's default branch. */
+static void set_head(struct source *srcs, int nr)
+{
+	struct strbuf path = STRBUF_INIT, tmp = STRBUF_INIT, want = STRBUF_INIT, have = STRBUF_INIT;
+
+	if (!srcs[nr - 1].head_ref.len)
+		return;
+	strbuf_addf(&want, "ref: %s\n", srcs[nr - 1].head_ref.buf);
+	strbuf_addf(&path, "%s/HEAD", run.gitdir.buf);
+	if (read_file(path.buf, &have) || strcmp(have.buf, want.buf)) {
+		/* renamed into place, as git does, but with no HEAD.lock a kill could leave */
+		strbuf_addf(&tmp, "%s/HEAD.tokstream-new", run.gitdir.buf);
+		write_file(tmp.buf, want.buf, want.len);
+		if (rename(tmp.buf, path.buf))
+			die_errno("cannot rename '%s'", tmp.buf);
+	}
+	strbuf_release(&path);
+	strbuf_release(&tmp);
+	strbuf_release(&want);
+	strbuf_release(&have);
 }
 
 /* What the views depend on besides the options: the format and the language table. */
@@ -744,7 +828,7 @@ int cmd_convert(int argc, char **argv)
 		cur = STRBUF_INIT, commit_map = STRBUF_INIT, tag_map = STRBUF_INIT,
 		tips = STRBUF_INIT, old_tips = STRBUF_INIT, self = STRBUF_INIT, gen_name = STRBUF_INIT,
 		ref_script = STRBUF_INIT;
-	int nr_filter_opts = 0, quiet = 0, progress = -1, stats = 0, i, k, nr_src, gen, fresh;
+	int link_later, nr_filter_opts = 0, quiet = 0, progress = -1, stats = 0, i, k, nr_src, gen, fresh;
 	struct source *srcs;
 	const char *dest;
 	struct oid_map commits, tags;
@@ -979,14 +1063,15 @@ int cmd_convert(int argc, char **argv)
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/tips", run.next.buf);
 	write_file(path.buf, tips.buf, tips.len);
-	/*
-	 * The refs are worked out before the switch, so that only the one
-	 * update-ref transaction stands between the switch and its end.
-	 */
+	/* the refs too: the switch of current is the switch of the refs */
+	link_later = link_packed_refs(fresh, cur.buf);
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/tag-map", run.next.buf);
 	oid_map_read(&tags, path.buf);
 	prepare_refs(srcs, nr_src, &commits, &tags, &ref_script);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/packed-refs", run.next.buf);
+	write_file(path.buf, ref_script.buf, ref_script.len);
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/gen-%d", run.dir.buf, gen + 1);
 	remove_tree(path.buf);
@@ -999,8 +1084,12 @@ int cmd_convert(int argc, char **argv)
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/commit-map", run.dir.buf);
 	switch_symlink("current/commit-map", path.buf);
-
-	apply_refs(srcs, nr_src, &ref_script);
+	if (link_later) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/packed-refs", run.gitdir.buf);
+		switch_symlink(PACKED_REFS_LINK, path.buf);
+	}
+	set_head(srcs, nr_src);
 
 	/* every older generation, also those a killed run left behind */
 	{
