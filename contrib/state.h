@@ -8,12 +8,15 @@
  *   gen-N/tag-map      the same for annotated tags
  *   gen-N/config       the filter options and the sources
  *   gen-N/tips         each source's default branch and its tip
+ *   gen-N/packed-refs  DEST's refs: DEST/packed-refs is a symlink to
+ *                      tokstream/current/packed-refs, DEST has no loose refs
  *   gen-N/src-K.*      per source: fast-export's and fast-import's marks,
  *                      and the filter's state
  *   lock               held while a conversion runs
  *
  * A run builds gen-(N+1) beside gen-N and switches `current` to it with
- * one rename: the moment the new conversion takes effect.
+ * one rename: the moment the new conversion, refs and maps together,
+ * takes effect.
  */
 #ifndef STATE_H
 #define STATE_H
