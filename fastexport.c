@@ -950,16 +950,23 @@ static struct mark_entry *require_mark(uintmax_t mark)
  * A commit-ish in from, merge, reset, tag and N: a mark, an object id or a
  * ref name.  Returns the blob it names, if it names one of ours.
  */
+/* The mark of the commit or tag being parsed: it names nothing until that is done. */
+static uintmax_t defining_mark;
+
 static struct blob *check_commitish(const char *s, int allow_blob)
 {
 	const char *end;
 	struct mark_entry *e;
+	uintmax_t mark;
 
 	if (!*s)
 		die("missing commit-ish");
 	if (*s != ':')
 		return NULL;
-	e = require_mark(parse_mark_ref(s + 1, &end));
+	mark = parse_mark_ref(s + 1, &end);
+	if (mark == defining_mark)
+		die("%s names the object being defined", s);
+	e = require_mark(mark);
 	if (*end)
 		die("invalid mark reference '%s'", s);
 	if (e->kind == OBJ_BLOB) {
@@ -968,6 +975,37 @@ static struct blob *check_commitish(const char *s, int allow_blob)
 		return e->blob;
 	}
 	return NULL;
+}
+
+/*
+ * A ref name as git check-ref-format takes it (fast-import refuses the
+ * others): no control characters, space, ~ ^ : ? * [ or backslash, no
+ * "..", "@{" or "//", no component that starts with "." or ends with
+ * ".lock", and no "/" or "." at the end.
+ */
+static void check_refname(const char *name, const char *what)
+{
+	const char *p, *comp = name;
+
+	if (!*name || !strcmp(name, "@"))
+		die("%s: invalid ref name '%s'", what, name);
+	for (p = name; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c < 0x20 || c == 0x7f || strchr(" ~^:?*[\\", c) ||
+		    (c == '.' && p[1] == '.') || (c == '@' && p[1] == '{') ||
+		    (c == '/' && p[1] == '/'))
+			die("%s: invalid ref name '%s'", what, name);
+		if (c == '/' || !p[1]) {
+			const char *e = c == '/' ? p : p + 1;
+
+			if (*comp == '.' || (e - comp >= 5 && !strncmp(e - 5, ".lock", 5)))
+				die("%s: invalid ref name '%s'", what, name);
+			comp = p + 1;
+		}
+	}
+	if (p[-1] == '/' || p[-1] == '.')
+		die("%s: invalid ref name '%s'", what, name);
 }
 
 static void define_mark_line(const char *line, enum object_kind kind, struct blob *blob,
@@ -1520,8 +1558,7 @@ static void parse_commit(void)
 	int has_parent = 0;
 
 	strbuf_reset(&commit);
-	if (!cmd.buf[7])
-		die("missing ref name");
+	check_refname(cmd.buf + 7, "commit");
 	comment_sink = &commit;
 	strbuf_reset(&ref);
 	strbuf_addstr(&ref, cmd.buf + 7);
@@ -1529,6 +1566,7 @@ static void parse_commit(void)
 	read_command();
 	if (!strncmp(cmd.buf, "mark ", 5)) {
 		define_mark_line(cmd.buf, OBJ_COMMIT, NULL, &mark);
+		defining_mark = mark;
 		copy_line(&commit);
 		read_command();
 	}
@@ -1612,6 +1650,7 @@ static void parse_commit(void)
 	out_buf(&commit);
 	out_str("\n");
 	release_named();
+	defining_mark = 0;
 	stats.commits++;
 }
 
@@ -1665,13 +1704,13 @@ static void parse_tag(void)
 	uintmax_t mark = 0;
 
 	strbuf_reset(&tag);
-	if (!cmd.buf[4])
-		die("missing tag name");
+	check_refname(cmd.buf + 4, "tag");
 	comment_sink = &tag;
 	copy_line(&tag);
 	read_command();
 	if (!strncmp(cmd.buf, "mark ", 5)) {
 		define_mark_line(cmd.buf, OBJ_TAG, NULL, &mark);
+		defining_mark = mark;
 		copy_line(&tag);
 		read_command();
 	}
@@ -1699,6 +1738,7 @@ static void parse_tag(void)
 	strbuf_addch(&tag, '\n');
 	comment_sink = NULL;
 	out_buf(&tag);
+	defining_mark = 0;
 	stats.tags++;
 }
 
@@ -1707,8 +1747,7 @@ static void parse_reset(void)
 	static struct strbuf reset = STRBUF_INIT;
 
 	strbuf_reset(&reset);
-	if (!cmd.buf[6])
-		die("missing ref name");
+	check_refname(cmd.buf + 6, "reset");
 	comment_sink = &reset;
 	copy_line(&reset);
 	if (read_command()) {
@@ -2169,6 +2208,7 @@ void fuzz_filter_reset(void)
 	nr_named = 0;
 	seen_done_feature = wrote_done_feature = seen_data_command = 0;
 	custom_date_format = 0;
+	defining_mark = 0;
 	last_progress = start_time = 0;
 	source_has_blobs = 0;
 }
