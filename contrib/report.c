@@ -316,6 +316,16 @@ static size_t *smap_put(struct smap *m, const char *key, size_t val, int *isnew)
 	return &e->val;
 }
 
+static void smap_release(struct smap *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->cap; i++)
+		free(m->v[i].key);
+	free(m->v);
+	memset(m, 0, sizeof(*m));
+}
+
 /* ---- escaping ------------------------------------------------------------- */
 
 /* A TSV field: backslash, tab, LF and CR as \\, \t, \n, \r. */
@@ -642,7 +652,7 @@ struct rfile {
 };
 
 static struct rfile *files;
-static size_t nr_files, alloc_files;
+static size_t nr_files, alloc_files, nr_no_view;
 
 static int cmp_file(const void *a, const void *b)
 {
@@ -698,6 +708,39 @@ static void list_files(struct blame_ctx *ctx, const char **pathspec, int nr_path
 		files[nr_files].blob[40] = '\0';
 		nr_files++;
 	}
+	/* a file without a view in the token tree has no token blame: no need to ask */
+	{
+		const char **lt = xcalloc((size_t)nr_pathspec + 8, sizeof(*lt));
+		struct smap views = { NULL, 0, 0 };
+		size_t k, kept = 0;
+
+		n = 0;
+		lt[n++] = "git";
+		lt[n++] = "ls-tree";
+		lt[n++] = "-r";
+		lt[n++] = "-z";
+		lt[n++] = "--name-only";
+		lt[n++] = ctx->token;
+		lt[n++] = "--";
+		for (i = 0; i < nr_pathspec; i++)
+			lt[n++] = pathspec[i];
+		strbuf_reset(&out);
+		if (run_capture(lt, ctx->gitdir.buf, &out))
+			die("git ls-tree failed in '%s'", ctx->gitdir.buf);
+		for (p = out.buf; p < out.buf + out.len; p += strlen(p) + 1)
+			smap_put(&views, p, 0, NULL);
+		for (k = 0; k < nr_files; k++) {
+			if (smap_get(&views, files[k].path)) {
+				files[kept++] = files[k];
+			} else {
+				free(files[k].path);
+				nr_no_view++;
+			}
+		}
+		nr_files = kept;
+		smap_release(&views);
+		free(lt);
+	}
 	qsort(files, nr_files, sizeof(*files), cmp_file);
 	free(ls);
 	strbuf_release(&out);
@@ -720,16 +763,6 @@ static void touch_set(struct touch *t, const char *path, const char *id)
 		t->nr++;
 	}
 	memcpy(t->ids[*v], id, 41);
-}
-
-static void smap_release(struct smap *m)
-{
-	size_t i;
-
-	for (i = 0; i < m->cap; i++)
-		free(m->v[i].key);
-	free(m->v);
-	memset(m, 0, sizeof(*m));
 }
 
 static void touch_release(struct touch *t)
@@ -2777,8 +2810,9 @@ int cmd_report(int argc, char **argv)
 	commit_sizes(&ctx, pathspec, nr_pathspec);
 	write_report(&ctx, rev, pathspec, nr_pathspec);
 	if (opt.stats)
-		fprintf(stderr, "tokstream report: %zu files: %zu blamed, %zu from the cache, %zu without a view; "
+		fprintf(stderr, "tokstream report: %zu files, %zu without a view; %zu blamed, %zu from the cache; "
 			"%zu commits in blame, %zu commits sized; %d workers\n",
-			nr_files, fresh, nr_files - fresh, skipped, nr_commits, nr_csizes, opt.jobs);
+			nr_files + nr_no_view, nr_no_view + skipped, fresh, nr_files - fresh,
+			nr_commits, nr_csizes, opt.jobs);
 	return 0;
 }

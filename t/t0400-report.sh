@@ -45,7 +45,7 @@ test_expect_success 'a history whose every figure is known' '
 		git -C src merge -q --no-ff -m "merge side" side &&
 	"$TOKSTREAM" convert -q src tokens.git &&
 	"$TOKSTREAM" report -C tokens.git --top=3 --min-tokens=1 --stats out 2>stats &&
-	grep "2 files: 2 blamed, 0 from the cache" stats
+	grep "; 2 blamed, 0 from the cache;" stats
 '
 
 test_expect_success 'size: tokens against non-blank, non-comment lines' '
@@ -220,7 +220,7 @@ test_expect_success 'the page is self-contained and holds the SVG charts' '
 test_expect_success 'a second run takes every file from the cache, which it leaves alone' '
 	(cd tokens.git/tokstream/report-cache && find . -type f | sort | xargs cksum) >before &&
 	"$TOKSTREAM" report -C tokens.git --top=3 --min-tokens=1 --stats out2 2>stats &&
-	grep "2 files: 0 blamed, 2 from the cache" stats &&
+	grep "; 0 blamed, 2 from the cache;" stats &&
 	(cd tokens.git/tokstream/report-cache && find . -type f | sort | xargs cksum) >after &&
 	test_cmp before after &&
 	for f in out/*; do test_cmp "$f" "out2/${f#out/}" || return 1; done
@@ -229,7 +229,7 @@ test_expect_success 'a second run takes every file from the cache, which it leav
 test_expect_success 'without the cache, -j 2 gives the same report' '
 	rm -rf tokens.git/tokstream/report-cache &&
 	"$TOKSTREAM" report -C tokens.git --top=3 --min-tokens=1 -j 2 --stats out3 2>stats &&
-	grep "2 files: 2 blamed, 0 from the cache" stats &&
+	grep "; 2 blamed, 0 from the cache;" stats &&
 	for f in out/*; do test_cmp "$f" "out3/${f#out/}" || return 1; done
 '
 
@@ -238,13 +238,13 @@ test_expect_success 'a report of a later revision blames only the files that cha
 	git -C src add b.py && commit_as Frank 2022-01-01T12:00:00Z -m "w" &&
 	"$TOKSTREAM" convert -q src tokens.git &&
 	"$TOKSTREAM" report -C tokens.git --top=3 --min-tokens=1 --stats out4 2>stats &&
-	grep "2 files: 1 blamed, 1 from the cache" stats &&
+	grep "; 1 blamed, 1 from the cache;" stats &&
 	grep "^2022	1	10.00	3	10.34$" out4/years.tsv &&
 	grep "^commits	5	100.00$" out4/commit-sizes.tsv &&
 	grep "^churn_1_to_10	2	40.00$" out4/commit-sizes.tsv &&
 	# the older revision again: all from the cache
 	"$TOKSTREAM" report -C tokens.git --top=3 --min-tokens=1 --stats out5 main^ 2>stats &&
-	grep "2 files: 0 blamed, 2 from the cache" stats &&
+	grep "; 0 blamed, 2 from the cache;" stats &&
 	for f in out/*.tsv; do test_cmp "$f" "out5/${f#out/}" || return 1; done
 '
 
