@@ -101,8 +101,8 @@ static size_t scan_ident(const unsigned char *s, size_t p, size_t n)
 }
 
 /*
- * A pp-number: a digit or ".digit", then identifier characters, dots,
- * exponent signs after e/E/p/P, and digit separators followed by an
+ * A pp-number: a digit or ".digit", then identifier characters but '$',
+ * dots, exponent signs after e/E/p/P, and digit separators followed by an
  * identifier character.
  */
 static size_t scan_number(const unsigned char *s, size_t p, size_t n)
@@ -115,7 +115,7 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 		if (q >= n)
 			break;
 		c = s[q];
-		if (is_ident(c) || c == '.') {
+		if ((is_ident(c) && c != '$') || c == '.') {
 			p = q + 1;
 			if (c == 'e' || c == 'E' || c == 'p' || c == 'P') {
 				r = skip_splices(s, p, n);
@@ -124,7 +124,7 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 			}
 		} else if (c == '\'') {
 			r = skip_splices(s, q + 1, n);
-			if (r >= n || !is_ident(s[r]))
+			if (r >= n || !is_ident(s[r]) || s[r] == '$')
 				break;
 			p = r + 1;
 		} else {
@@ -334,17 +334,19 @@ static int c_next(struct lexer_state *ls, struct token *tok)
 	b = p;
 	switch (cclass[s[p]]) {
 	case C_IDENT: {
+		size_t q;
 		int raw;
 
 		e = scan_ident(s, p + 1, n);
+		q = skip_splices(s, e, n);	/* the quote of a prefixed literal */
 		cls = TOKEN_WORD;
-		if (e < n && (s[e] == '"' || s[e] == '\'') && string_prefix(s, b, e, &raw)) {
+		if (q < n && (s[q] == '"' || s[q] == '\'') && string_prefix(s, b, e, &raw)) {
 			if (!raw) {
-				e = s[e] == '"' ? scan_ud_suffix(s, scan_quoted(s, e, n), n)
-						: scan_quoted(s, e, n);
+				e = s[q] == '"' ? scan_ud_suffix(s, scan_quoted(s, q, n), n)
+						: scan_quoted(s, q, n);
 				cls = TOKEN_STRING;
-			} else if (s[e] == '"') {
-				size_t r = scan_raw_string(s, e, n);
+			} else if (s[q] == '"') {
+				size_t r = scan_raw_string(s, q, n);
 
 				if (r) {
 					e = scan_ud_suffix(s, r, n);
