@@ -48,6 +48,7 @@ NEWLINE = re.compile(rb"\r\n|\n|\r")
 SPLICE = rb"\\[ \t\f\v]*(?:\r\n|\n\r|\n|\r)"
 LEADING_SPLICES = re.compile(rb"\A(?:" + SPLICE + rb")+")
 ALL_SPLICES = re.compile(SPLICE)
+VIEW_SPLICES = re.compile(rb"\\[ \t\f\v]*(?:\\r\\n|\\n\\r|\\n|\\r| )")  # as the view writes them
 WS = b" \t\n\v\f\r\0"
 SMALL = 4000          # difflib below this many differing tokens, GNU diff above
 MAX_HUNKS = 200       # hunks kept per file for the report
@@ -90,7 +91,7 @@ SEPARATOR = b"__tokstream_agree_separator__"
 
 
 def clang_records(paths, lang):
-    """{path: [(kind, line, col)]} of clang's raw tokens of the files."""
+    """{path: [(kind, line, col, match)]} of clang's raw tokens of the files."""
     args = ["clang", "-cc1", "-x", lang,
             "-std=gnu++2b" if lang == "c++" else "-std=gnu2x",
             "-dump-raw-tokens"] + paths
@@ -110,11 +111,20 @@ def clang_records(paths, lang):
             cur = recs.get(os.fsdecode(name))
             if cur is None or cur:
                 raise ValueError("clang output for an unexpected file %r" % name)
-        cur.append((m.group(1), int(m.group(3)), int(m.group(4))))
+        cur.append((m.group(1), int(m.group(3)), int(m.group(4)), m))
         pos = m.end()
     if r.returncode != 0:
         raise ValueError("clang exited %d" % r.returncode)
     return recs
+
+
+def spelling(m):
+    """The source spelling of the token of a clang record."""
+    rec = m.group(0)
+    u = rec.find(b" [UnClean='")
+    if u >= 0:
+        return rec[u + 11:rec.rindex(b"']\tLoc=<")]
+    return rec[len(m.group(1)) + 2:rec.rindex(b"'\t", 0, rec.rindex(b"\tLoc=<") + 1)]
 
 
 def clang_tokens(recs, src):
@@ -122,19 +132,21 @@ def clang_tokens(recs, src):
     whitespace out."""
     starts = [0] + [m.end() for m in NEWLINE.finditer(src)]
     offs = []
-    for kind, line, col in recs:
+    for kind, line, col, m in recs:
         if line > len(starts):
             raise ValueError("clang location past the end: line %d" % line)
         offs.append(starts[line - 1] + col - 1)
-    offs.append(len(src))
+    if recs:
+        # The last token ends where its spelling does: clang prints no
+        # record for a line splice or blanks between it and the end.
+        off = offs[-1]
+        offs.append(min(len(src), off + len(spelling(recs[-1][3]))))
     toks = []
-    for i, (kind, line, col) in enumerate(recs):
+    for i, (kind, line, col, m) in enumerate(recs):
         off, end = offs[i], offs[i + 1]
         if end < off:
             raise ValueError("clang locations out of order at line %d" % line)
         text = src[off:end]
-        if kind == b"comment" or (kind == b"unknown" and text[:2] == b"/*"):
-            continue        # an unterminated block comment is `unknown` to clang
         if kind == b"unknown" and not ALL_SPLICES.sub(b"", text).strip(WS):
             continue
         if text[:1] == b"\\":
@@ -142,6 +154,8 @@ def clang_tokens(recs, src):
             if m:
                 off += m.end()
                 text = text[m.end():]
+        if kind == b"comment" or (kind == b"unknown" and text[:2] == b"/*"):
+            continue        # an unterminated block comment is `unknown` to clang
         if b"\n" in text or b"\r" in text:
             text = text.replace(b"\n", b"\\n").replace(b"\r", b"\\r")
         toks.append((kind, line, text, off))
@@ -169,7 +183,8 @@ def parse_view(view, src):
     toks = []
     for ln in view.split(b"\n")[:-1]:
         pos, t = ln.split(b"\t", 1)
-        if t[:2] == b"//" or t[:2] == b"/*":
+        if t[:1] == b"/" and t != b"/" and t != b"/=" and (
+                t[1:2] in (b"/", b"*") or VIEW_SPLICES.sub(b"", t)[:2] in (b"//", b"/*")):
             continue
         line, col = pos.split(b":")
         toks.append((starts[int(line) - 1] + int(col) - 1, t))
