@@ -397,6 +397,76 @@ static struct {
 
 static uintmax_t next_view_mark = VIEW_MARK_BASE;
 
+/*
+ * A set of strings (up to a LF or NUL), open addressing.  A removed name
+ * is left as an empty tombstone, which no name matches and which keeps the
+ * probe chains of the others whole.
+ */
+struct strset {
+	char **names;
+	size_t nr, alloc; /* alloc is a power of two */
+};
+
+static size_t hash_str(const char *s, size_t len)
+{
+	size_t h = 1469598103934665603ULL, i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h;
+}
+
+static size_t strset_slot(struct strset *set, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = hash_str(name, len) & (set->alloc - 1); set->names[i]; i = (i + 1) & (set->alloc - 1))
+		if (strlen(set->names[i]) == len && !memcmp(set->names[i], name, len))
+			break;
+	return i;
+}
+
+static int strset_has(struct strset *set, const char *name)
+{
+	return set->alloc && set->names[strset_slot(set, name, strcspn(name, "\n"))] != NULL;
+}
+
+static void strset_add(struct strset *set, const char *name)
+{
+	size_t len = strcspn(name, "\n"), i;
+
+	if (2 * (set->nr + 1) > set->alloc) {
+		char **old = set->names;
+		size_t oldn = set->alloc;
+
+		set->alloc = oldn ? 2 * oldn : 64;
+		set->names = xcalloc(set->alloc, sizeof(char *));
+		set->nr = 0;
+		for (i = 0; i < oldn; i++) {
+			if (old[i] && old[i][0]) {
+				set->names[strset_slot(set, old[i], strlen(old[i]))] = old[i];
+				set->nr++;
+			} else {
+				free(old[i]);
+			}
+		}
+		free(old);
+	}
+	i = strset_slot(set, name, len);
+	if (set->names[i])
+		return;
+	set->names[i] = xmalloc(len + 1);
+	memcpy(set->names[i], name, len);
+	set->names[i][len] = '\0';
+	set->nr++;
+}
+
+static void strset_remove(struct strset *set, const char *name)
+{
+	if (strset_has(set, name))
+		set->names[strset_slot(set, name, strcspn(name, "\n"))][0] = '\0';
+}
+
 /* Every blob record, so that a fresh start can free them all. */
 static struct {
 	struct blob **v;
@@ -1130,6 +1200,12 @@ static struct blob *resolve_dataref(const char *ref, size_t len)
 	return blob_for_oid(oid);
 }
 
+/*
+ * The files the token tree lacks because they were dropped (no lexer
+ * claims them, or binary): a rename or copy of one has nothing to move.
+ */
+static struct strset dropped_paths;
+
 /* Appends to the commit the file command that puts content b at path. */
 static void add_file(struct strbuf *commit, const char *mode, const char *path_text,
 		     size_t path_text_len, const char *path, struct blob *b)
@@ -1140,6 +1216,7 @@ static void add_file(struct strbuf *commit, const char *mode, const char *path_t
 		blob_load(b);
 	switch (treatment_of(path, b, &lang)) {
 	case DROP:
+		strset_add(&dropped_paths, path);
 		/* the path may hold a view from before: it must go */
 		strbuf_addstr(commit, "D ");
 		strbuf_add(commit, path_text, path_text_len);
@@ -1147,11 +1224,13 @@ static void add_file(struct strbuf *commit, const char *mode, const char *path_t
 		stats.dropped++;
 		return;
 	case RAW:
+		strset_remove(&dropped_paths, path);
 		write_raw(b);
 		strbuf_addf(commit, "M %s ", mode);
 		raw_ref(b, commit);
 		break;
 	case VIEW:
+		strset_remove(&dropped_paths, path);
 		strbuf_addf(commit, "M %s :%ju", mode, write_view(b, lang));
 		break;
 	}
@@ -1213,6 +1292,10 @@ static void parse_filemodify(struct strbuf *commit, struct strbuf *path)
 		parse_data(&data);
 		blob_set_content(&tmp, data.buf, data.len);
 		t = mode_bits == 0120000 ? RAW : treatment_of(path->buf, &tmp, &lang);
+		if (t == DROP)
+			strset_add(&dropped_paths, path->buf);
+		else
+			strset_remove(&dropped_paths, path->buf);
 		if (t == DROP) {
 			strbuf_addf(commit, "D %s\n", saved_path);
 			stats.dropped++;
@@ -1353,11 +1436,12 @@ static void parse_copy_rename(struct strbuf *commit, struct strbuf *src, struct 
 {
 	const char *p = cmd.buf + 2, *end = cmd.buf + cmd.len;
 	char op = cmd.buf[0];
+	const char *dst_text;
 
 	parse_path(&p, end, src, 1);
 	if (p >= end || *p != ' ')
 		die("%c: missing destination path", op);
-	p++;
+	dst_text = ++p;
 	parse_path(&p, end, dst, 0);
 	if (p != end)
 		die("%c: garbage after the destination path", op);
@@ -1369,6 +1453,14 @@ static void parse_copy_rename(struct strbuf *commit, struct strbuf *src, struct 
 		    op == 'R' ? "renaming" : "copying", src->buf, dst->buf,
 		    is_git_file(src->buf) ? "unchanged" : a ? a->name : "by content",
 		    is_git_file(dst->buf) ? "unchanged" : b ? b->name : "by content");
+	}
+	if (strset_has(&dropped_paths, src->buf)) {
+		/* not in the token tree: what lands at dst has no view either */
+		strbuf_addf(commit, "D %.*s\n", (int)(end - dst_text), dst_text);
+		strset_add(&dropped_paths, dst->buf);
+		if (op == 'R')
+			strset_remove(&dropped_paths, src->buf);
+		return;
 	}
 	strbuf_add(commit, cmd.buf, cmd.len);
 	strbuf_addch(commit, '\n');
@@ -1428,76 +1520,24 @@ static void back_channel_check(void)
 
 /*
  * The refs this stream has given commits: a commit without "from" on
- * any other ref is a root.
+ * any other ref is a root.  A reset without "from" empties the branch:
+ * fast-import makes its next commit a root again.
  */
-static struct {
-	char **names;
-	size_t nr, alloc; /* open addressing; alloc is a power of two */
-} refs_written;
-
-static size_t hash_str(const char *s)
-{
-	size_t h = 1469598103934665603ULL;
-
-	for (; *s && *s != '\n'; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
-static size_t ref_slot(const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = hash_str(name) & (refs_written.alloc - 1); refs_written.names[i];
-	     i = (i + 1) & (refs_written.alloc - 1))
-		if (strlen(refs_written.names[i]) == len && !strncmp(refs_written.names[i], name, len))
-			break;
-	return i;
-}
+static struct strset refs_written;
 
 static int ref_written(const char *name)
 {
-	return refs_written.alloc &&
-	       refs_written.names[ref_slot(name, strcspn(name, "\n"))] != NULL;
+	return strset_has(&refs_written, name);
 }
 
 static void ref_mark_written(const char *name)
 {
-	size_t len = strcspn(name, "\n"), i;
-
-	if (2 * (refs_written.nr + 1) > refs_written.alloc) {
-		char **old = refs_written.names;
-		size_t oldn = refs_written.alloc;
-
-		refs_written.alloc = oldn ? 2 * oldn : 64;
-		refs_written.names = xcalloc(refs_written.alloc, sizeof(char *));
-		for (i = 0; i < oldn; i++)
-			if (old[i] && old[i][0])
-				refs_written.names[ref_slot(old[i], strlen(old[i]))] = old[i];
-		free(old);
-	}
-	i = ref_slot(name, len);
-	if (refs_written.names[i])
-		return;
-	refs_written.names[i] = xmalloc(len + 1);
-	memcpy(refs_written.names[i], name, len);
-	refs_written.names[i][len] = '\0';
-	refs_written.nr++;
+	strset_add(&refs_written, name);
 }
 
-/*
- * A reset without 'from' empties the branch: fast-import makes its next
- * commit a root again.  The name is left as an empty tombstone, which no
- * name matches and which keeps the probe chains of the others whole.
- */
 static void ref_unmark_written(const char *name)
 {
-	size_t i;
-
-	if (!ref_written(name))
-		return;
-	i = ref_slot(name, strcspn(name, "\n"));
-	refs_written.names[i][0] = '\0';
+	strset_remove(&refs_written, name);
 }
 
 static int graft_applies(const char *original_oid)
@@ -2161,6 +2201,16 @@ static void parse_options(int argc, char **argv)
 }
 
 #ifdef TOKSTREAM_FUZZ
+static void strset_clear(struct strset *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->alloc; i++)
+		free(set->names[i]);
+	free(set->names);
+	memset(set, 0, sizeof(*set));
+}
+
 /*
  * For t/fuzz/fuzz-stream.c: the filter from fd 0 to fd 1, each time from
  * a fresh state, with die() jumping back to the harness.
@@ -2190,10 +2240,8 @@ void fuzz_filter_reset(void)
 	memset(&marks, 0, sizeof(marks));
 	free(oids.slots);
 	memset(&oids, 0, sizeof(oids));
-	for (i = 0; i < refs_written.alloc; i++)
-		free(refs_written.names[i]);
-	free(refs_written.names);
-	memset(&refs_written, 0, sizeof(refs_written));
+	strset_clear(&refs_written);
+	strset_clear(&dropped_paths);
 	memset(&in, 0, sizeof(in));
 	memset(&stats, 0, sizeof(stats));
 	memset(&opt, 0, sizeof(opt));

@@ -577,4 +577,46 @@ test_expect_success 'hand-written streams: inline data and trees named by id bec
 	grep "^160000 commit 1111111111111111111111111111111111111111	sub$" tree
 '
 
+test_expect_success 'a rename or copy of a dropped file moves nothing and leaves no view' '
+	cat >dropped.stream <<-\EOF &&
+	blob
+	mark :1
+	data 4
+	bin
+
+	blob
+	mark :2
+	data 12
+	int x = 1;
+
+	commit refs/heads/main
+	mark :3
+	committer C O Mitter <c@example.com> 1700000000 +0000
+	data 2
+	a
+	M 100644 :1 notes.xyz
+	M 100644 :2 other.c
+
+	commit refs/heads/main
+	mark :4
+	committer C O Mitter <c@example.com> 1700000060 +0000
+	data 2
+	b
+	from :3
+	R notes.xyz moved.xyz
+	C notes.xyz copy.xyz
+
+	done
+	EOF
+	"$TOKSTREAM" <dropped.stream >dropped.out &&
+	grep "^D moved.xyz$" dropped.out &&
+	grep "^D copy.xyz$" dropped.out &&
+	! grep "^[RC] " dropped.out &&
+	git init -q --bare dropped.git &&
+	git -C dropped.git fast-import --quiet <dropped.out &&
+	git -C dropped.git ls-tree -r --name-only main >tree &&
+	echo other.c >expect &&
+	test_cmp expect tree
+'
+
 test_done
