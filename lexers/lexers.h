@@ -102,6 +102,16 @@ static inline size_t lex_utf8_len(unsigned char c)
 	return c >= 0xc0 && c < 0xe0 ? 2 : 1;
 }
 
+/*
+ * Length of a UTF-8 byte order mark at p when p is the start of the input
+ * (3), else 0: lexers give it a token of its own (TOKEN_OTHER), so that it
+ * is not glued to the first word.
+ */
+static inline size_t lex_bom(const unsigned char *s, size_t p, size_t n)
+{
+	return p == 0 && n >= 3 && s[0] == 0xef && s[1] == 0xbb && s[2] == 0xbf ? 3 : 0;
+}
+
 /* Does s[p..n) start with the NUL-terminated string lit? */
 static inline int lex_starts(const unsigned char *s, size_t p, size_t n, const char *lit)
 {
