@@ -603,8 +603,8 @@ test_expect_success 'a rename or copy of a dropped file moves nothing and leaves
 	data 2
 	b
 	from :3
-	R notes.xyz moved.xyz
 	C notes.xyz copy.xyz
+	R notes.xyz moved.xyz
 
 	done
 	EOF
