@@ -147,6 +147,10 @@ static int go_next(struct lexer_state *ls, struct token *tok)
 	}
 	switch (cclass[s[p]]) {
 	case G_IDENT:
+		if ((e = lex_bom(s, p, n))) {
+			cls = TOKEN_OTHER;
+			break;
+		}
 		for (e = p + 1; e < n && is_ident(s[e]); e++)
 			;
 		cls = TOKEN_WORD;

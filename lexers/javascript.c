@@ -19,6 +19,9 @@
  * after all, and no more regular expressions are tried on that line, so
  * that a wrong guess costs linear time.
  *
+ * A byte order mark at the start is a token of its own; a #! line at the
+ * start (after it, if any) is a comment.
+ *
  * JSX text (between tags) is not lexed as text; it comes out as words and
  * punctuation, and an apostrophe in it opens a string to the end of the line.
  */
@@ -328,7 +331,7 @@ static size_t scan_token(const unsigned char *s, size_t p, size_t n,
 		*cls = TOKEN_PUNCT;
 		return p + scan_punct(s, p, n);
 	case J_HASH:
-		if (p == 0 && n > 1 && s[1] == '!') {
+		if (p == lex_bom(s, 0, n) && lex_starts(s, p, n, "#!")) {
 			*cls = TOKEN_COMMENT;
 			return lex_line_comment(s, p, n, 0);
 		}
@@ -454,6 +457,14 @@ static int js_next(struct lexer_state *ls, struct token *tok)
 	if (p >= n) {
 		ls->pos = n;
 		return 0;
+	}
+	if ((e = lex_bom(s, p, n))) {
+		/* not significant: the start of the input it remains */
+		ls->pos = e;
+		tok->start = p;
+		tok->len = e;
+		tok->cls = TOKEN_OTHER;
+		return 1;
 	}
 	pv.start = ls->aux[0];
 	pv.len = ls->aux[1];

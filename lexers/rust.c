@@ -8,7 +8,8 @@
  * comments; numbers with their suffixes (1u32, 1.0f64, 0x_FF); multi-byte
  * operators by maximal munch (rustc's lexer gives single characters and
  * its parser joins them; the joined ones are the tokens a reader sees); and
- * a #! first line as a comment, unless it opens an inner attribute #![...].
+ * a #! first line as a comment, unless it opens an inner attribute #![...];
+ * a byte order mark at the start is a token of its own.
  */
 #include "lexers.h"
 
@@ -148,13 +149,12 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 	return scan_ident(s, p, n);
 }
 
-/* Is the #! at the start of the input a shebang line (not #![...])? */
-static int is_shebang(const unsigned char *s, size_t n)
+/* Is the #! at p, the start of the input, a shebang line (not #![...])? */
+static int is_shebang(const unsigned char *s, size_t p, size_t n)
 {
-	size_t p = 2;
-
-	if (n < 2 || s[0] != '#' || s[1] != '!')
+	if (!lex_starts(s, p, n, "#!"))
 		return 0;
+	p += 2;
 	for (;;) {
 		while (p < n && lex_is_space(s[p]))
 			p++;
@@ -213,6 +213,10 @@ static int rust_next(struct lexer_state *ls, struct token *tok)
 	}
 	switch (cclass[s[p]]) {
 	case R_IDENT:
+		if ((e = lex_bom(s, p, n))) {
+			cls = TOKEN_OTHER;
+			break;
+		}
 		e = scan_ident(s, p + 1, n);
 		cls = TOKEN_WORD;
 		if (e >= n)
@@ -267,7 +271,7 @@ static int rust_next(struct lexer_state *ls, struct token *tok)
 		}
 		break;
 	case R_HASH:
-		if (p == 0 && is_shebang(s, n)) {
+		if (p == lex_bom(s, 0, n) && is_shebang(s, p, n)) {
 			e = lex_line_comment(s, p, n, 0);
 			cls = TOKEN_COMMENT;
 		} else {
