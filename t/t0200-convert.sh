@@ -34,6 +34,7 @@ test_expect_success 'setup: a history with branches, a merge, tags, renames, del
 		printf "/* a b */\nint ab = 1;\n" >"lib/a b.c" &&
 		printf "s = \"quoted\"  # q\n" >"q\"uote.py" &&
 		printf "int old_one;\n" >old.c &&
+		printf "int lead;\n" >./-lead.c &&
 		printf "\001\000\002binary" >data.bin &&
 		printf "free text\n" >notes.unknown &&
 		git add . &&
@@ -87,6 +88,25 @@ test_expect_success 'a source path with a leading dash and no -- is not taken fo
 	test_expect_code 129 "$TOKSTREAM" convert "$SRC" notmade.git 2>err &&
 	grep "unknown option .-weird dir." err &&
 	test_path_is_missing notmade.git
+'
+
+test_expect_success 'convert into an existing empty bare repository' '
+	git init -q --bare empty.git &&
+	"$TOKSTREAM" convert --quiet "./$SRC" empty.git &&
+	refs "$DEST" >expect &&
+	refs empty.git >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'convert into a bare repository that has refs: DEST mirrors the source' '
+	git clone -q --bare "./$SRC" has-refs.git &&
+	git -C has-refs.git update-ref refs/heads/foreign trunk &&
+	"$TOKSTREAM" convert --quiet "./$SRC" has-refs.git &&
+	refs "$DEST" >expect &&
+	refs has-refs.git >actual &&
+	test_cmp expect actual &&
+	test "$(readlink has-refs.git/packed-refs)" = tokstream/current/packed-refs &&
+	test -z "$(find has-refs.git/refs -type f)"
 '
 
 test_expect_success 'commit-map is a symlink into the current generation' '
@@ -179,19 +199,19 @@ test_expect_success 'HEAD of DEST names the branch HEAD of the source names' '
 
 test_expect_success 'the trees hold token views of the files, renames and deletions applied' '
 	git -C "$DEST" ls-tree -r -z --name-only trunk | tr "\000" "\n" >actual &&
-	test_write_lines feature.py "lib/renamed b.c" "q\"uote.py" src/main.c >expect &&
+	test_write_lines ./-lead.c feature.py "lib/renamed b.c" "q\"uote.py" src/main.c | sed "s|^\./||" >expect &&
 	test_cmp expect actual &&
 	(
 		cd "./$SRC" &&
-		for f in feature.py "lib/renamed b.c" "q\"uote.py" src/main.c
+		for f in ./-lead.c feature.py "lib/renamed b.c" "q\"uote.py" src/main.c
 		do
 			"$TOKENIZE" "$f" >../expect &&
-			git -C "../$DEST" cat-file blob "trunk:$f" >../actual &&
+			git -C "../$DEST" cat-file blob "trunk:${f#./}" >../actual &&
 			test_cmp ../expect ../actual || return 1
 		done
 	) &&
 	git -C "$DEST" ls-tree -r -z --name-only v1.0 | tr "\000" "\n" >actual &&
-	test_write_lines "lib/a b.c" old.c "q\"uote.py" src/main.c >expect &&
+	test_write_lines ./-lead.c "lib/a b.c" old.c "q\"uote.py" src/main.c | sed "s|^\./||" >expect &&
 	test_cmp expect actual
 '
 
