@@ -137,8 +137,8 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 /*
  * A quoted literal from the opening quote at p: backslash escapes the next
  * character, line splices continue the literal.  Unterminated, it ends
- * before the end of its line, so that the apostrophe in `#error don't`
- * does not swallow the rest of the file.
+ * before the end of its line (LF or CR), so that the apostrophe in
+ * `#error don't` does not swallow the rest of the file.
  */
 static size_t scan_quoted(const unsigned char *s, size_t p, size_t n)
 {
@@ -149,7 +149,7 @@ static size_t scan_quoted(const unsigned char *s, size_t p, size_t n)
 
 		if (c == q)
 			return p + 1;
-		if (c == '\n' || (c == '\r' && p + 1 < n && s[p + 1] == '\n'))
+		if (c == '\n' || c == '\r')
 			return p;
 		if (c == '\\') {
 			size_t l = splice_len(s, p, n);
@@ -289,6 +289,45 @@ static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 			     p3 < n ? s[p3] : 0) - 1];
 }
 
+/* Is the character before p a '*' at or after b, line splices aside? */
+static int star_before(const unsigned char *s, size_t b, size_t p)
+{
+	for (;;) {
+		if (p == b)
+			return 0;
+		if (s[p - 1] == '*')
+			return 1;
+		if (s[p - 1] != '\n' && s[p - 1] != '\r')
+			return 0;
+		p--;	/* back over a splice's newline, blanks and backslash */
+		if (p > b && (s[p - 1] == '\n' || s[p - 1] == '\r') && s[p - 1] != s[p])
+			p--;
+		while (p > b && is_hspace(s[p - 1]))
+			p--;
+		if (p == b || s[p - 1] != '\\')
+			return 0;
+		p--;
+	}
+}
+
+/* End of a block comment whose body starts at b: past its star-slash. */
+static size_t scan_block_comment(const unsigned char *s, size_t b, size_t n)
+{
+	size_t q = b;
+
+	while (q < n) {
+		const unsigned char *sl = memchr(s + q, '/', n - q);
+
+		if (!sl)
+			break;
+		q = (size_t)(sl - s);
+		if (star_before(s, b, q))
+			return q + 1;
+		q++;
+	}
+	return n;
+}
+
 /*
  * End of a line comment from p: its line, without a CR before the LF,
  * continued past a line splice (backslash, maybe blanks, newline).
@@ -383,7 +422,7 @@ static int c_next(struct lexer_state *ls, struct token *tok)
 			e = scan_line_comment(s, e + 1, n);
 			cls = TOKEN_COMMENT;
 		} else if (e < n && s[e] == '*') {
-			e = lex_block_comment_from(s, p, n, e + 1 - p, "*/", 2);
+			e = scan_block_comment(s, e + 1, n);
 			cls = TOKEN_COMMENT;
 		} else {
 			e = scan_punct(s, p, n);
