@@ -154,7 +154,8 @@ def clang_tokens(recs, src):
             if m:
                 off += m.end()
                 text = text[m.end():]
-        if kind == b"comment" or (kind == b"unknown" and text[:2] == b"/*"):
+        if kind == b"comment" or (kind == b"unknown" and text[:1] == b"/" and
+                                  ALL_SPLICES.sub(b"", text[:64])[:2] == b"/*"):
             continue        # an unterminated block comment is `unknown` to clang
         if b"\n" in text or b"\r" in text:
             text = text.replace(b"\n", b"\\n").replace(b"\r", b"\\r")
