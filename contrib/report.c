@@ -2017,8 +2017,9 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 
 		if (n > nr_top)
 			n = nr_top;
-		strbuf_addf(&pg, "<h2 id=\"people\">2. People</h2><p>%zu authors appear in blame by lines, "
-			    "%zu by tokens (names through the mailmap).</p>", nr_by_lines, nr_by_tokens);
+		strbuf_addf(&pg, "<h2 id=\"people\">2. People</h2><p>%zu %s in blame by lines, "
+			    "%zu by tokens (names through the mailmap).</p>", nr_by_lines,
+			    nr_by_lines == 1 ? "author appears" : "authors appear", nr_by_tokens);
 		strbuf_addf(&pg, "<h3>The top %zu by tokens and by lines</h3><table>", nr_top);
 		th_row(&pg, cols);
 		tsv_header(cols);
@@ -2097,6 +2098,8 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			}
 		}
 		strbuf_addstr(&pg, "</table>");
+		if (tsv.len == strlen("author\tin_top_by\trank\tshare\tother_rank\tother_share\n"))
+			strbuf_addstr(&pg, "<p>None: both lists hold the same authors.</p>");
 		tsv_write("top-only.tsv");
 	}
 	/* eras */
@@ -2114,8 +2117,10 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			et[commits[i].era - 1] += commits[i].tokens;
 		}
 		tsv_header(cols);
-		strbuf_addstr(&pg, "<h3>Eras</h3><p>The share of the code from each source of a stitched "
-			      "history (era 1 is the oldest).</p><table>");
+		strbuf_addstr(&pg, nr_sources > 1 ?
+			      "<h3>Eras</h3><p>The share of the code from each source of a stitched "
+			      "history (era 1 is the oldest).</p><table>" :
+			      "<h3>Eras</h3><p>One source, one era: the history is not stitched.</p><table>");
 		th_row(&pg, cols);
 		for (e = 0; e < nr_sources; e++) {
 			era_l[e] = total_lines ? 100.0 * (double)el[e] / (double)total_lines : 0;
@@ -2574,9 +2579,12 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		strbuf_addf(&story, "<div class=\"story\"><p><b>%s</b> ", same ?
 			    "By and large, lines and tokens tell the same story here." :
 			    "Lines and tokens tell different stories here.");
-		strbuf_addf(&story, "%zu authors appear in blame by lines, %zu by tokens. Of the top %zu by "
-			    "tokens, %zu are also in the top %zu by lines, %zu at the same rank. ",
-			    nr_by_lines, nr_by_tokens, ntop, in_both, nr_top, same_rank);
+		strbuf_addf(&story, "%zu %s in blame by lines, %zu by tokens. Of the top %zu by "
+			    "tokens, %zu %s also in the top %zu by lines, %zu at the same rank. ",
+			    nr_by_lines, nr_by_lines == 1 ? "author appears" : "authors appear", nr_by_tokens,
+			    ntop, in_both, in_both == 1 ? "is" : "are", nr_top, same_rank);
+		if (nr_by_lines <= 1 && nr_by_tokens <= 1)
+			strbuf_addstr(&story, "(With one author, the two counts cannot disagree about people.) ");
 		if (nmoves) {
 			strbuf_addstr(&story, "The largest rank changes: ");
 			for (i = 0; i < nmoves; i++) {
@@ -2623,7 +2631,7 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		if (ymd_year)
 			strbuf_addf(&story, "By year of origin the counts differ most for %d: %.2f%% of the lines, "
 				    "%.2f%% of the tokens. ", ymd_year, ymd_l, ymd_t);
-		if (nr_dis) {
+		if (nr_dis && dis[0]->distance > 0) {
 			strbuf_addstr(&story, "The file where they disagree most is <code>");
 			html_text(&story, dis[0]->path);
 			strbuf_addf(&story, "</code> (distance %.2f%%). ", dis[0]->distance);
