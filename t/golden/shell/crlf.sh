@@ -1,0 +1,6 @@
+echo ${a:-${b:-"x}"}} # crlf comment
+cat <<EOF | tr a b
+body line
+EOF
+ls \
+  -l
