@@ -894,9 +894,21 @@ int cmd_convert(int argc, char **argv)
 	}
 
 	if (stat(dest, &st)) {
-		const char *init[] = { "git", "init", "--quiet", "--bare", dest, NULL };
+		/* made beside DEST and renamed into place: a kill leaves no half repository */
+		struct strbuf to = STRBUF_INIT, tmp = STRBUF_INIT;
+		const char *init[] = { "git", "init", "--quiet", "--bare", NULL, NULL };
 
+		strbuf_addstr(&to, dest);
+		while (to.len > 1 && to.buf[to.len - 1] == '/')
+			strbuf_setlen(&to, to.len - 1);
+		strbuf_addf(&tmp, "%s.tokstream-init", to.buf);
+		remove_tree(tmp.buf);
+		init[4] = tmp.buf;
 		run_git(NULL, init, "git init --bare");
+		if (rename(tmp.buf, to.buf))
+			die_errno("cannot rename '%s' to '%s'", tmp.buf, to.buf);
+		strbuf_release(&to);
+		strbuf_release(&tmp);
 	}
 	git_dir_of(dest, &run.gitdir);
 	{

@@ -271,6 +271,14 @@ in_background () {
 	echo $! >bg.pid
 }
 
+# kill_group PID: SIGKILL to the process group PID leads (or to PID
+# itself when setsid has not yet made the group)
+kill_group () {
+	kill -KILL -$1 2>/dev/null ||
+	kill -KILL $1 2>/dev/null ||
+	echo "the run had ended"
+}
+
 # state_of DEST: its refs, HEAD, current generation and map, to compare
 state_of () {
 	if test -f "$1/HEAD"
@@ -316,15 +324,16 @@ test_expect_success 'setup: the states before and after the update' '
 	state_of before.git >state.before &&
 	state_of after.git >state.after &&
 	! cmp -s state.before state.after &&
-	start=$(date +%s%N) &&
 	cp -R before.git timing.git &&
+	start=$(date +%s%N) &&
 	"$TOKSTREAM" convert --quiet big timing.git &&
 	run_ms=$(( ($(date +%s%N) - start) / 1000000 )) &&
 	echo "an update takes $run_ms ms" &&
 	test "$run_ms" -gt 100
 '
 
-for fraction in 10 35 60 85 97
+# (at 150% the run is over: DEST is as after it)
+for fraction in 10 35 60 70 85 97 150
 do
 	test_expect_success "an update killed (SIGKILL, whole group) at $fraction% of its time" '
 		rm -rf killed.git &&
@@ -332,28 +341,12 @@ do
 		in_background setsid "$TOKSTREAM" convert --quiet big killed.git &&
 		pid=$(cat bg.pid) &&
 		sleep $(awk "BEGIN { print $run_ms * $fraction / 100000 }") &&
-		{ kill -KILL -$pid 2>/dev/null || echo "the run had ended"; } &&
+		kill_group $pid &&
 		{ wait $pid; true; } &&
 		check_killed killed.git state.before state.after &&
 		finish_after_kill big killed.git after.git
 	'
 done
-
-test_expect_success 'a first conversion killed early leaves no refs and no map' '
-	rm -rf first.git &&
-	in_background setsid "$TOKSTREAM" convert --quiet big first.git &&
-	pid=$(cat bg.pid) &&
-	sleep $(awk "BEGIN { print $run_ms / 4000 }") &&
-	kill -KILL -$pid &&
-	{ wait $pid; true; } &&
-	if test -d first.git
-	then
-		test -z "$(git -C first.git for-each-ref)" &&
-		test_path_is_missing first.git/tokstream/current &&
-		test_path_is_missing first.git/tokstream/commit-map
-	fi &&
-	finish_after_kill big first.git after.git
-'
 
 # A git that counts nothing but matches its arguments against the
 # pattern in git-kill (kill the process group before running), git-kill-after
@@ -450,6 +443,50 @@ for point in \
 do
 	test_expect_success "an update killed at: $point" '
 		kill_at "${point%% *}" "${point#* }"
+	'
+done
+
+# check_first_killed DEST: a first conversion into DEST was killed: DEST
+# is missing, or a repository without refs, current and map
+check_first_killed () {
+	if test -e "$1"
+	then
+		git -C "$1" rev-parse --is-bare-repository >bare &&
+		echo true >expect &&
+		test_cmp expect bare &&
+		test -z "$(git -C "$1" for-each-ref)" &&
+		test_path_is_missing "$1/tokstream/current" &&
+		test_path_is_missing "$1/tokstream/commit-map"
+	fi
+}
+
+test_expect_success 'a first conversion killed early leaves no refs and no map' '
+	rm -rf first.git &&
+	in_background setsid "$TOKSTREAM" convert --quiet big first.git &&
+	pid=$(cat bg.pid) &&
+	sleep $(awk "BEGIN { print $run_ms / 4000 }") &&
+	kill_group $pid &&
+	{ wait $pid; true; } &&
+	check_first_killed first.git &&
+	finish_after_kill big first.git after.git
+'
+
+for point in 'kill init --quiet --bare *first.git.tokstream-init' \
+	'kill-after init --quiet --bare *first.git.tokstream-init' \
+	'kill-after fast-export *' 'kill for-each-ref --format=%(objectname) %(objecttype) %(refname)'
+do
+	test_expect_success "a first conversion killed at: $point" '
+		rm -rf first.git &&
+		echo "${point#* }" >"git-${point%% *}" &&
+		test_when_finished "rm -f git-${point%% *}" &&
+		{
+			PATH="$TRASH_DIRECTORY/bin:$PATH" setsid "$TOKSTREAM" convert --quiet small first.git
+			test $? = 137 || { echo "the run was not killed"; false; }
+		} &&
+		rm "git-${point%% *}" &&
+		check_first_killed first.git &&
+		finish_after_kill small first.git small-after.git &&
+		test_path_is_missing first.git.tokstream-init
 	'
 done
 
