@@ -2819,7 +2819,7 @@ int cmd_report(int argc, char **argv)
 	write_report(&ctx, rev, pathspec, nr_pathspec);
 	if (opt.stats)
 		fprintf(stderr, "tokstream report: %zu files, %zu without a view; %zu blamed, %zu from the cache; "
-			"%zu commits in blame, %zu commits sized; %d workers\n",
+			"%zu commits in blame, %zu commits sized; -j %d\n",
 			nr_files + nr_no_view, nr_no_view + skipped, fresh, nr_files - fresh,
 			nr_commits, nr_csizes, opt.jobs);
 	return 0;

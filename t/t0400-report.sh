@@ -248,6 +248,13 @@ test_expect_success 'a report of a later revision blames only the files that cha
 	for f in out/*.tsv; do test_cmp "$f" "out5/${f#out/}" || return 1; done
 '
 
+test_expect_success '-w: line blame ignores the whitespace sweep, token blame never saw it' '
+	"$TOKSTREAM" report -C tokens.git -w --top=3 --min-tokens=1 outw main^ &&
+	! grep "^Bob	" outw/authors.tsv &&
+	grep "^Alice	6	66.67	1	22	84.62	1$" outw/authors.tsv &&
+	grep "^Bob	1	11.11	2	0	0.00	-$" out/authors.tsv
+'
+
 test_expect_success 'a pathspec selects files for blame and for commit sizes' '
 	"$TOKSTREAM" report -C tokens.git --top=3 --min-tokens=1 out6 main^ a.c &&
 	grep "^total	1	5	4	14	1	3.50$" out6/size.tsv &&
