@@ -590,6 +590,13 @@ int blame_file(struct blame_ctx *ctx, const char *path, struct blame_result *res
 		/* the view may have been made with --exact-comments */
 		strbuf_reset(&view);
 		view_build(&view, res->lang, res->content.buf, res->content.len, VIEW_EXACT_COMMENTS);
+		if (stored.len == res->content.len && !memcmp(stored.buf, res->content.buf, stored.len)) {
+			/* kept as it is: a symbolic link, or a file --keep-other kept */
+			*err = "the token repository keeps it unchanged (a symbolic link?): it has no token view";
+			strbuf_release(&view);
+			strbuf_release(&stored);
+			return -1;
+		}
 		if (stored.len != view.len || memcmp(stored.buf, view.buf, view.len))
 			die("the token view of '%s' in %s does not match the file at %s: "
 			    "was it converted by another version of tokstream or with other --lang options?",
