@@ -69,6 +69,14 @@ static struct {
 	uintmax_t progress_total;
 } opt;
 
+/*
+ * The commit being parsed is on a notes ref (refs/notes/...): its files
+ * are notes, kept unchanged, and those named by an annotated commit's
+ * original id become N commands (see flush_notes()).  notes_inline: it
+ * has inline data, and is written as it is.
+ */
+static int on_notes_ref, notes_inline;
+
 /* ---- input ------------------------------------------------------------ */
 
 static struct {
@@ -340,6 +348,22 @@ static void out_line(const struct strbuf *sb)
 	out_write("\n", 1);
 }
 
+static void out_line_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void out_line_printf(const char *fmt, ...)
+{
+	char buf[128];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0 || n >= (int)sizeof(buf) - 1)
+		BUG("out_line_printf: line too long");
+	buf[n++] = '\n';
+	out_write(buf, (size_t)n);
+}
+
 static void out_data(const void *p, size_t n)
 {
 	char hdr[40];
@@ -379,6 +403,7 @@ struct mark_entry {
 	enum object_kind kind;
 	struct blob *blob;
 	char *original_oid;      /* of commits and tags, when the stream names it */
+	int queued;              /* a notes commit not yet written */
 };
 
 static struct {
@@ -465,6 +490,71 @@ static void strset_remove(struct strset *set, const char *name)
 {
 	if (strset_has(set, name))
 		set->names[strset_slot(set, name, strcspn(name, "\n"))][0] = '\0';
+}
+
+/*
+ * The marks of commits by their original ids, for notes: a notes tree
+ * names the commits it annotates by their original ids, which the token
+ * repository does not have.
+ */
+static struct {
+	struct orig_commit {
+		unsigned char oid[20];
+		uintmax_t mark; /* 0: empty slot */
+	} *slots;
+	size_t nr, alloc;
+} orig_commits;
+
+static struct orig_commit *orig_commit_slot(const unsigned char *oid)
+{
+	size_t i;
+
+	memcpy(&i, oid, sizeof(i));
+	for (i &= orig_commits.alloc - 1; orig_commits.slots[i].mark; i = (i + 1) & (orig_commits.alloc - 1))
+		if (!memcmp(orig_commits.slots[i].oid, oid, 20))
+			break;
+	return &orig_commits.slots[i];
+}
+
+static int parse_oid_hex(const char *s, size_t len, unsigned char *oid);
+
+static void orig_commit_add(const char *hex, uintmax_t mark)
+{
+	unsigned char oid[20];
+	size_t i;
+
+	if (parse_oid_hex(hex, strlen(hex), oid))
+		return;
+	if (2 * (orig_commits.nr + 1) > orig_commits.alloc) {
+		struct orig_commit *old = orig_commits.slots;
+		size_t oldn = orig_commits.alloc;
+
+		orig_commits.alloc = oldn ? 2 * oldn : 1024;
+		orig_commits.slots = xcalloc(orig_commits.alloc, sizeof(*old));
+		for (i = 0; i < oldn; i++)
+			if (old[i].mark)
+				*orig_commit_slot(old[i].oid) = old[i];
+		free(old);
+	}
+	if (!orig_commit_slot(oid)->mark)
+		orig_commits.nr++;
+	memcpy(orig_commit_slot(oid)->oid, oid, 20);
+	orig_commit_slot(oid)->mark = mark;
+}
+
+/* The mark of the commit a notes path (fanned out or not) names, or 0. */
+static uintmax_t note_target(const char *path)
+{
+	char hex[41];
+	unsigned char oid[20];
+	size_t n = 0;
+
+	for (; *path && n < 41; path++)
+		if (*path != '/')
+			hex[n++] = *path;
+	if (*path || n != 40 || !orig_commits.alloc || parse_oid_hex(hex, 40, oid))
+		return 0;
+	return orig_commit_slot(oid)->mark;
 }
 
 /* Every blob record, so that a fresh start can free them all. */
@@ -1023,6 +1113,8 @@ static struct mark_entry *require_mark(uintmax_t mark)
 /* The mark of the commit or tag being parsed: it names nothing until that is done. */
 static uintmax_t defining_mark;
 
+static void flush_notes(void);
+
 static struct blob *check_commitish(const char *s, int allow_blob)
 {
 	const char *end;
@@ -1039,6 +1131,9 @@ static struct blob *check_commitish(const char *s, int allow_blob)
 	e = require_mark(mark);
 	if (*end)
 		die("invalid mark reference '%s'", s);
+	/* a notes commit names its queued parent: it waits with it */
+	if (e->queued && !on_notes_ref)
+		flush_notes();
 	if (e->kind == OBJ_BLOB) {
 		if (!allow_blob)
 			die("%s names a blob, not a commit", s);
@@ -1206,6 +1301,7 @@ static struct blob *resolve_dataref(const char *ref, size_t len)
  */
 static struct strset dropped_paths;
 
+
 /* Appends to the commit the file command that puts content b at path. */
 static void add_file(struct strbuf *commit, const char *mode, const char *path_text,
 		     size_t path_text_len, const char *path, struct blob *b)
@@ -1277,6 +1373,7 @@ static void parse_filemodify(struct strbuf *commit, struct strbuf *path)
 		die("M: garbage after the path");
 
 	if (ref_len == 6 && !memcmp(ref, "inline", 6)) {
+		notes_inline |= on_notes_ref;
 		struct blob tmp = { 0 };
 		const struct language *lang;
 		enum treatment t;
@@ -1350,7 +1447,7 @@ static void parse_filemodify(struct strbuf *commit, struct strbuf *path)
 	{
 		struct blob *b = resolve_dataref(ref, ref_len);
 
-		if (mode_bits == 0120000 || opt.identity) {
+		if (mode_bits == 0120000 || opt.identity || on_notes_ref) {
 			write_raw(b);
 			strbuf_addf(commit, "M %s ", mode);
 			raw_ref(b, commit);
@@ -1477,6 +1574,7 @@ static void parse_notemodify(struct strbuf *commit)
 	ref_len = (size_t)(sp - ref);
 	check_commitish(sp + 1, 0);
 	if (ref_len == 6 && !memcmp(ref, "inline", 6)) {
+		notes_inline |= on_notes_ref;
 		strbuf_add(commit, cmd.buf, cmd.len);
 		strbuf_addch(commit, '\n');
 		if (!read_command())
@@ -1590,18 +1688,108 @@ static void check_ident(const char *s, const char *what)
 		die("%s: invalid date '%s' (expected SECONDS +ZONE)", what, gt + 2);
 }
 
+/*
+ * Commits on notes refs wait until the end (or until something names
+ * them): git fast-export writes them before the commits they annotate,
+ * whose marks their notes must name, for fast-import to file each note
+ * under the token commit's id.  Their file commands are then rewritten:
+ * "M MODE REF PATH" becomes "N REF :MARK" and "D PATH" a null-note N
+ * when PATH is the original id of a commit of the stream.
+ */
+static struct strbuf notes_queue = STRBUF_INIT;
+static uintmax_t *queued_marks;
+static size_t nr_queued_marks, alloc_queued_marks;
+
+
+static void queue_add(const char *p, size_t n)
+{
+	strbuf_add(&notes_queue, &n, sizeof(n));
+	strbuf_add(&notes_queue, p, n);
+}
+
+static void queue_notes_commit(const struct strbuf *commit, size_t files_start, uintmax_t mark)
+{
+	/* a record: the header (up to the message and parents), then the file commands */
+	queue_add(commit->buf, files_start);
+	queue_add(commit->buf + files_start, commit->len - files_start);
+	if (mark) {
+		mark_lookup(mark)->queued = 1;
+		ALLOC_GROW(queued_marks, nr_queued_marks + 1, alloc_queued_marks);
+		queued_marks[nr_queued_marks++] = mark;
+	}
+}
+
+static const char *queue_take(const char *p, const char **data, size_t *n)
+{
+	memcpy(n, p, sizeof(*n));
+	*data = p + sizeof(*n);
+	return *data + *n;
+}
+
+static void flush_notes(void)
+{
+	struct strbuf line = STRBUF_INIT;
+	const char *p = notes_queue.buf, *end = notes_queue.buf + notes_queue.len;
+	size_t i;
+
+	for (i = 0; i < nr_queued_marks; i++)
+		mark_lookup(queued_marks[i])->queued = 0;
+	nr_queued_marks = 0;
+	while (p < end) {
+		const char *head, *files, *l, *files_end, *nl;
+		size_t head_len, files_len;
+
+		p = queue_take(p, &head, &head_len);
+		p = queue_take(p, &files, &files_len);
+		out_write(head, head_len);
+		files_end = files + files_len;
+		for (l = files; l < files_end; l = nl + 1) {
+			uintmax_t target = 0;
+			const char *path = NULL, *ref = NULL;
+
+			nl = memchr(l, '\n', (size_t)(files_end - l));
+			if (!nl)
+				BUG("a queued notes commit without its last LF");
+			strbuf_reset(&line);
+			strbuf_add(&line, l, (size_t)(nl - l));
+			if (!strncmp(line.buf, "M ", 2)) {
+				ref = strchr(line.buf + 2, ' ');
+				path = ref ? strchr(ref + 1, ' ') : NULL;
+				if (path)
+					target = note_target(path + 1);
+			} else if (!strncmp(line.buf, "D ", 2)) {
+				target = note_target(line.buf + 2);
+			}
+			if (target && path) {
+				out_str("N ");
+				out_write(ref + 1, (size_t)(path - ref - 1));
+				out_line_printf(" :%ju", target);
+			} else if (target) {
+				out_line_printf("N 0000000000000000000000000000000000000000 :%ju", target);
+			} else {
+				out_line(&line);
+			}
+		}
+		out_str("\n");
+	}
+	strbuf_reset(&notes_queue);
+	strbuf_release(&line);
+}
+
 static void parse_commit(void)
 {
 	static struct strbuf commit = STRBUF_INIT, path = STRBUF_INIT, path2 = STRBUF_INIT,
 		original = STRBUF_INIT, ref = STRBUF_INIT;
 	uintmax_t mark = 0;
 	int has_parent = 0;
+	size_t files_start;
 
 	strbuf_reset(&commit);
 	check_refname(cmd.buf + 7, "commit");
 	comment_sink = &commit;
 	strbuf_reset(&ref);
 	strbuf_addstr(&ref, cmd.buf + 7);
+	on_notes_ref = !opt.identity && !strncmp(ref.buf, "refs/notes/", 11);
 	copy_line(&commit);
 	read_command();
 	if (!strncmp(cmd.buf, "mark ", 5)) {
@@ -1655,14 +1843,18 @@ static void parse_commit(void)
 		read_command();
 		has_parent = 1;
 	}
-	if (mark && original.len)
+	if (mark && original.len) {
 		mark_lookup(mark)->original_oid = xstrdup(original.buf);
+		orig_commit_add(original.buf, mark);
+	}
 	if (!has_parent && !ref_written(ref.buf) && graft_applies(original.buf)) {
 		/* the grafted root's tree is its own: nothing of the parent's stays */
 		strbuf_addf(&commit, "from %s\ndeleteall\n", opt.graft_parent);
 		opt.graft_parent = NULL;
 	}
 	ref_mark_written(ref.buf);
+	files_start = commit.len;
+	notes_inline = 0;
 	for (; !cmd_eof; read_command()) {
 		const char *s = cmd.buf;
 
@@ -1687,10 +1879,15 @@ static void parse_commit(void)
 	if (!cmd_eof)
 		unread_command();
 	comment_sink = NULL;
-	out_buf(&commit);
-	out_str("\n");
+	if (on_notes_ref && !notes_inline) {
+		queue_notes_commit(&commit, files_start, mark);
+	} else {
+		out_buf(&commit);
+		out_str("\n");
+	}
 	release_named();
 	defining_mark = 0;
+	on_notes_ref = 0;
 	stats.commits++;
 }
 
@@ -2024,8 +2221,11 @@ static void import_state(const char *path)
 			die("%s:%ju: corrupt line", path, lineno);
 		if (p[0] != 'b') {
 			mark_define(mark, p[0] == 'c' ? OBJ_COMMIT : OBJ_TAG, NULL);
-			if (*end == ' ')
+			if (*end == ' ') {
 				mark_lookup(mark)->original_oid = xstrdup(end + 1);
+				if (p[0] == 'c')
+					orig_commit_add(end + 1, mark);
+			}
 			continue;
 		} else {
 			struct blob *b = new_blob();
@@ -2257,6 +2457,12 @@ void fuzz_filter_reset(void)
 	seen_done_feature = wrote_done_feature = seen_data_command = 0;
 	custom_date_format = 0;
 	defining_mark = 0;
+	on_notes_ref = 0;
+	free(orig_commits.slots);
+	memset(&orig_commits, 0, sizeof(orig_commits));
+	strbuf_reset(&notes_queue);
+	nr_queued_marks = 0;
+	notes_inline = 0;
 	last_progress = start_time = 0;
 	source_has_blobs = 0;
 }
@@ -2266,6 +2472,7 @@ void fuzz_filter_run(void)
 	die_position = position;
 	parse_stream();
 	die_position = NULL;
+	flush_notes();
 	start_data_commands();
 	out_str("done\n");
 	out_flush();
@@ -2296,6 +2503,7 @@ int main(int argc, char **argv)
 	die_position = NULL;
 	if (opt.graft_parent && opt.graft_root)
 		die("--graft: no root commit with original id %s in the stream", opt.graft_root);
+	flush_notes();
 	start_data_commands();
 	if (opt.export_state)
 		export_state(opt.export_state);

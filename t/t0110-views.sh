@@ -619,4 +619,28 @@ test_expect_success 'a rename or copy of a dropped file moves nothing and leaves
 	test_cmp expect tree
 '
 
+test_expect_success 'notes follow their commits into the token repository, and a removed note goes' '
+	git init -q notes-src &&
+	echo "int a;" >notes-src/a.c &&
+	git -C notes-src add a.c && git -C notes-src commit -qm one &&
+	git -C notes-src notes add -m "first note" &&
+	echo "int b;" >>notes-src/a.c &&
+	git -C notes-src commit -qam two &&
+	git -C notes-src notes add -m "second note" &&
+	git -C notes-src notes add -m "a note to remove" HEAD~1 -f &&
+	git -C notes-src notes remove HEAD~1 &&
+	git -C notes-src notes add -m "a note kept" HEAD~1 &&
+	git -C notes-src fast-export --all --show-original-ids --reencode=no >notes.stream &&
+	"$TOKSTREAM" <notes.stream >notes.out &&
+	grep "^N :" notes.out &&
+	git init -q --bare notes.git &&
+	git -C notes.git fast-import --quiet <notes.out &&
+	git -C notes.git notes show main >actual &&
+	echo "second note" >expect && test_cmp expect actual &&
+	git -C notes.git notes show main~1 >actual &&
+	echo "a note kept" >expect && test_cmp expect actual &&
+	git -C notes.git notes list >list &&
+	test_line_count = 2 list
+'
+
 test_done
