@@ -39,7 +39,7 @@ check_sub_test_lib_test () {
 }
 
 test_expect_success 'the trash directory is the current directory and HOME' '
-	test "$(pwd)" = "$TEST_DIRECTORY/trash.t0000-basic" &&
+	test "$(pwd)" = "$TEST_OUTPUT_DIRECTORY/trash.t0000-basic" &&
 	test "$HOME" = "$(pwd)" &&
 	test "$TRASH_DIRECTORY" = "$(pwd)" &&
 	test_path_is_file "$TEST_DIRECTORY/t0000-basic.sh" &&
