@@ -505,20 +505,26 @@ static void pct_escape(struct strbuf *sb, const char *s)
 	}
 }
 
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* The inverse of pct_escape(): %XX (two upper-case hex digits) is a byte. */
 static char *pct_unescape(const char *s, size_t n)
 {
 	char *out = xmalloc(n + 1), *d = out;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (s[i] == '%' && i + 2 < n + 1 && i + 2 <= n) {
-			unsigned v;
-
-			if (sscanf(s + i + 1, "%2X", &v) == 1) {
-				*d++ = (char)v;
-				i += 2;
-				continue;
-			}
+		if (s[i] == '%' && i + 2 < n && hex_digit(s[i + 1]) >= 0 && hex_digit(s[i + 2]) >= 0) {
+			*d++ = (char)(hex_digit(s[i + 1]) << 4 | hex_digit(s[i + 2]));
+			i += 2;
+			continue;
 		}
 		*d++ = s[i];
 	}
