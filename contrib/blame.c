@@ -121,12 +121,10 @@ static void trim_newline(struct strbuf *sb)
 static void recorded_source(const char *gitdir, struct strbuf *src)
 {
 	struct strbuf path = STRBUF_INIT, cfg = STRBUF_INIT;
-	const char *argv[] = { "cat", NULL, NULL };
 	char *p, *last = NULL;
 
 	strbuf_addf(&path, "%s/tokstream/current/config", gitdir);
-	argv[1] = path.buf;
-	if (run_capture(argv, NULL, &cfg))
+	if (strbuf_read_file(&cfg, path.buf))
 		die("'%s' records no source: give --source=SRC", gitdir);
 	for (p = cfg.buf; (p = strstr(p, "\nsource ")); p++)
 		last = p + 8;

@@ -166,30 +166,7 @@ static void write_file(const char *path, const char *data, size_t len)
 
 static int read_file(const char *path, struct strbuf *sb)
 {
-	int fd = open(path, O_RDONLY);
-
-	strbuf_reset(sb);
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return -1;
-		die_errno("cannot read '%s'", path);
-	}
-	for (;;) {
-		ssize_t n;
-
-		strbuf_grow(sb, 65536);
-		n = read(fd, sb->buf + sb->len, strbuf_avail(sb));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			die_errno("cannot read '%s'", path);
-		if (!n)
-			break;
-		sb->len += (size_t)n;
-	}
-	sb->buf[sb->len] = '\0';
-	close(fd);
-	return 0;
+	return strbuf_read_file(sb, path);
 }
 
 static void copy_file(const char *from, const char *to)

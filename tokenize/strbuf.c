@@ -1,10 +1,13 @@
 #include "strbuf.h"
 #include "usage.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 char strbuf_slopbuf[1];
 
@@ -114,4 +117,32 @@ char *strbuf_detach(struct strbuf *sb, size_t *len)
 		*len = sb->len;
 	strbuf_init(sb, 0);
 	return res;
+}
+
+int strbuf_read_file(struct strbuf *sb, const char *path)
+{
+	int fd = open(path, O_RDONLY);
+
+	strbuf_reset(sb);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return -1;
+		die_errno("cannot read '%s'", path);
+	}
+	for (;;) {
+		ssize_t n;
+
+		strbuf_grow(sb, 65536);
+		n = read(fd, sb->buf + sb->len, strbuf_avail(sb));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			die_errno("cannot read '%s'", path);
+		if (!n)
+			break;
+		sb->len += (size_t)n;
+	}
+	sb->buf[sb->len] = '\0';
+	close(fd);
+	return 0;
 }

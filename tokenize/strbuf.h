@@ -28,6 +28,11 @@ void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/*
+ * Replace the contents of sb with the file at path.  Returns 0, or -1 when
+ * the file does not exist; dies on any other error.
+ */
+int strbuf_read_file(struct strbuf *sb, const char *path);
 /* Detach the buffer; the caller owns it and must free() it. */
 char *strbuf_detach(struct strbuf *sb, size_t *len);
 
