@@ -131,4 +131,16 @@ test_expect_success 'errors: unknown revision, file without a view, not a token 
 	test_expect_code 129 "$TOKSTREAM" blame -C tokens.git 2>err
 '
 
+test_expect_success 'identities go through the source'\''s .mailmap, kept unchanged in the token tree' '
+	printf "Carol Lewis <carol@lewis.example> Carol <Carol@example.org>\n" >src/.mailmap &&
+	git -C src add .mailmap && git -C src commit -qm mailmap &&
+	"$TOKSTREAM" convert -q src tokens.git &&
+	git -C tokens.git show HEAD:.mailmap >mailmap &&
+	test_cmp src/.mailmap mailmap &&
+	"$TOKSTREAM" blame -C tokens.git --porcelain add.c >porcelain &&
+	grep "^author Carol Lewis$" porcelain &&
+	grep "^author-mail <carol@lewis.example>$" porcelain &&
+	! grep "^author Carol$" porcelain
+'
+
 test_done
