@@ -92,6 +92,18 @@ size_t lex_heredoc(const unsigned char *s, size_t p, size_t n,
 size_t lex_nested_comment(const unsigned char *s, size_t p, size_t n,
 			  const char *open, const char *close);
 
+/*
+ * Fill a lexer's 256-entry class table: whitespace (lex_is_space) gets
+ * space, the identifier bytes (A-Z a-z _, every byte >= 0x80 so UTF-8 is
+ * never split, and the bytes of extra_ident, e.g. "$") get ident, 0-9 get
+ * digit; the other entries are left as they are (a static table's zero,
+ * the lexer's "other" class).  lex_set_classes gives each byte of bytes
+ * the class cls.
+ */
+void lex_fill_classes(unsigned char table[256], unsigned char space,
+		      unsigned char ident, unsigned char digit, const char *extra_ident);
+void lex_set_classes(unsigned char table[256], const char *bytes, unsigned char cls);
+
 /* Length of the UTF-8 sequence whose lead byte is c (1 for ASCII and junk). */
 static inline size_t lex_utf8_len(unsigned char c)
 {
