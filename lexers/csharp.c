@@ -35,19 +35,8 @@ static unsigned char cclass[256];
 
 static void init_classes(void)
 {
-	int c;
-
-	for (c = 0; c < 256; c++) {
-		if (lex_is_space((unsigned char)c))
-			cclass[c] = K_SPACE;
-		else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			 c == '_' || c >= 0x80)
-			cclass[c] = K_IDENT;
-		else if (c >= '0' && c <= '9')
-			cclass[c] = K_DIGIT;
-	}
-	for (const char *p = "!%&()*+,-:;<=>?[]^{|}~#"; *p; p++)
-		cclass[(unsigned char)*p] = K_PUNCT;
+	lex_fill_classes(cclass, K_SPACE, K_IDENT, K_DIGIT, "");
+	lex_set_classes(cclass, "!%&()*+,-:;<=>?[]^{|}~#", K_PUNCT);
 	cclass['"'] = K_DQUOTE;
 	cclass['\''] = K_SQUOTE;
 	cclass['@'] = K_AT;

@@ -26,19 +26,8 @@ static unsigned char cclass[256];
 
 static void init_classes(void)
 {
-	int c;
-
-	for (c = 0; c < 256; c++) {
-		if (lex_is_space((unsigned char)c))
-			cclass[c] = G_SPACE;
-		else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			 c == '_' || c >= 0x80)
-			cclass[c] = G_IDENT;
-		else if (c >= '0' && c <= '9')
-			cclass[c] = G_DIGIT;
-	}
-	for (const char *p = "!%&()*+,-:;<=>[]^{|}~"; *p; p++)
-		cclass[(unsigned char)*p] = G_PUNCT;
+	lex_fill_classes(cclass, G_SPACE, G_IDENT, G_DIGIT, "");
+	lex_set_classes(cclass, "!%&()*+,-:;<=>[]^{|}~", G_PUNCT);
 	cclass['"'] = G_QUOTE;
 	cclass['\''] = G_QUOTE;
 	cclass['`'] = G_BACKQUOTE;

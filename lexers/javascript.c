@@ -45,19 +45,8 @@ static unsigned char cclass[256];
 
 static void init_classes(void)
 {
-	int c;
-
-	for (c = 0; c < 256; c++) {
-		if (lex_is_space((unsigned char)c))
-			cclass[c] = J_SPACE;
-		else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			 c == '_' || c == '$' || c >= 0x80)
-			cclass[c] = J_IDENT;
-		else if (c >= '0' && c <= '9')
-			cclass[c] = J_DIGIT;
-	}
-	for (const char *p = "!%&()*+,-:;<=>?@[]^{|}~"; *p; p++)
-		cclass[(unsigned char)*p] = J_PUNCT;
+	lex_fill_classes(cclass, J_SPACE, J_IDENT, J_DIGIT, "$");
+	lex_set_classes(cclass, "!%&()*+,-:;<=>?@[]^{|}~", J_PUNCT);
 	cclass['"'] = J_QUOTE;
 	cclass['\''] = J_QUOTE;
 	cclass['`'] = J_BACKQUOTE;

@@ -79,19 +79,8 @@ static unsigned char cclass[256];
 
 static void init_classes(void)
 {
-	int c;
-
-	for (c = 0; c < 256; c++) {
-		if (lex_is_space((unsigned char)c))
-			cclass[c] = L_SPACE;
-		else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			 c == '_' || c >= 0x80)
-			cclass[c] = L_IDENT;
-		else if (c >= '0' && c <= '9')
-			cclass[c] = L_DIGIT;
-	}
-	for (const char *p = "!)+,:;>?[\\]^{|}~"; *p; p++)
-		cclass[(unsigned char)*p] = L_PUNCT;
+	lex_fill_classes(cclass, L_SPACE, L_IDENT, L_DIGIT, "");
+	lex_set_classes(cclass, "!)+,:;>?[\\]^{|}~", L_PUNCT);
 	cclass['$'] = L_DOLLAR;
 	cclass['@'] = L_AT;
 	cclass['%'] = L_SIGIL;

@@ -48,19 +48,8 @@ static unsigned char cclass[256];
 
 static void init_classes(void)
 {
-	int c;
-
-	for (c = 0; c < 256; c++) {
-		if (lex_is_space((unsigned char)c))
-			cclass[c] = P_SPACE;
-		else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			 c == '_' || c >= 0x80)
-			cclass[c] = P_IDENT;
-		else if (c >= '0' && c <= '9')
-			cclass[c] = P_DIGIT;
-	}
-	for (const char *p = "!%&)*+,-:;<=>?@[]^{|}~"; *p; p++)
-		cclass[(unsigned char)*p] = P_PUNCT;
+	lex_fill_classes(cclass, P_SPACE, P_IDENT, P_DIGIT, "");
+	lex_set_classes(cclass, "!%&)*+,-:;<=>?@[]^{|}~", P_PUNCT);
 	cclass['$'] = P_DOLLAR;
 	cclass['\''] = P_SQUOTE;
 	cclass['"'] = P_DQUOTE;

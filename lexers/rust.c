@@ -30,19 +30,8 @@ static unsigned char cclass[256];
 
 static void init_classes(void)
 {
-	int c;
-
-	for (c = 0; c < 256; c++) {
-		if (lex_is_space((unsigned char)c))
-			cclass[c] = R_SPACE;
-		else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			 c == '_' || c >= 0x80)
-			cclass[c] = R_IDENT;
-		else if (c >= '0' && c <= '9')
-			cclass[c] = R_DIGIT;
-	}
-	for (const char *p = "!$%&()*+,-:;<=>?@[]^{|}~"; *p; p++)
-		cclass[(unsigned char)*p] = R_PUNCT;
+	lex_fill_classes(cclass, R_SPACE, R_IDENT, R_DIGIT, "");
+	lex_set_classes(cclass, "!$%&()*+,-:;<=>?@[]^{|}~", R_PUNCT);
 	cclass['"'] = R_DQUOTE;
 	cclass['\''] = R_SQUOTE;
 	cclass['/'] = R_SLASH;

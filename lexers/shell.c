@@ -58,8 +58,7 @@ static void init_classes(void)
 
 	for (c = 0; c < 256; c++)
 		cclass[c] = lex_is_space((unsigned char)c) ? S_SPACE : S_WORD;
-	for (const char *p = "|&;()<>"; *p; p++)
-		cclass[(unsigned char)*p] = S_OP;
+	lex_set_classes(cclass, "|&;()<>", S_OP);
 	cclass['\''] = S_SQUOTE;
 	cclass['"'] = S_DQUOTE;
 	cclass['`'] = S_BACKQUOTE;
