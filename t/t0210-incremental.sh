@@ -229,7 +229,7 @@ test_expect_success 'only the current generation is kept, and no staging or lock
 # The interruption tests: a larger history, and a git on PATH that can
 # kill the conversion (its whole process group) or hold it at a chosen
 # command.
-test_expect_success 'setup: a larger history (600 commits of 4 files) and its first half converted' '
+test_expect_success 'setup: a larger history (600 commits of 4 files) and only its first half converted' '
 	awk "BEGIN {
 		t = 1112911993
 		for (i = 1; i <= 600; i++) {
@@ -254,11 +254,12 @@ test_expect_success 'setup: a larger history (600 commits of 4 files) and its fi
 	git init -q -b main big &&
 	git -C big fast-import --quiet <big.stream &&
 	test "$(git -C big rev-list --count main)" = 600 &&
-	git -C big branch half main~300 &&
+	git -C big for-each-ref --format="update %(refname) %(objectname)" >all-refs &&
+	git -C big tag -d r400 r500 r600 &&
 	git -C big update-ref refs/heads/main main~300 &&
 	"$TOKSTREAM" convert --quiet big before.git &&
-	git -C big update-ref refs/heads/main "$(git -C big rev-parse refs/tags/r600)" &&
-	git -C big branch -D half &&
+	test "$(git -C before.git rev-list --count --all)" = 300 &&
+	git -C big update-ref --stdin <all-refs &&
 	cp -R before.git after.git &&
 	"$TOKSTREAM" convert --quiet big after.git &&
 	same_as_fresh big after.git
