@@ -14,7 +14,9 @@
  * The language of a blob is known only from the path a commit gives it,
  * and blobs come before the commits that name them: blobs are held until
  * a commit names them, then one view per (blob, language) is emitted
- * before that commit.
+ * before that commit.  Held contents stay in memory up to --max-held
+ * bytes; past it they go to an unlinked temporary file (see "held
+ * blobs" below).
  */
 #include "tokenize/language.h"
 #include "tokenize/run-command.h"
@@ -25,6 +27,7 @@
 #include "contrib/commands.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -42,6 +45,8 @@ static const char usage_text[] =
 	"    --exact-comments       keep the whitespace inside comments\n"
 	"    --lang LANG:GLOB       tokenize paths matching GLOB as LANG (none: drop them)\n"
 	"    --source GITDIR        read blobs the stream names by object id from GITDIR\n"
+	"    --max-held SIZE        hold at most SIZE bytes of blobs in memory (k, m, g),\n"
+	"                           the rest in a temporary file (default: 1/8 of memory)\n"
 	"    --stats                print counts at the end (on stderr)\n"
 	"    --progress             report progress on stderr\n"
 	"    --quiet                neither stats nor progress\n"
@@ -235,16 +240,21 @@ static uintmax_t parse_count(const char *s, const char *what)
 	return v;
 }
 
+/* Where the bytes of a data command go, piece by piece as they arrive. */
+typedef void data_fn(void *ctx, const char *p, size_t n);
+
 /*
  * The data command (the current line): both the exact-count and the
- * delimited form.  The bytes are read as they arrive, so a lying count
- * allocates no more than the input holds.
+ * delimited form.  The bytes are handed to add() as they arrive, in
+ * pieces of at most the input buffer (a line, for the delimited form), so
+ * a lying count allocates nothing before the bytes are there and a large
+ * blob can go to the spill file instead of memory.  begin(), if given, is
+ * told the count before the bytes (counted 0: the delimited form).
  */
-static void parse_data(struct strbuf *out)
+static void parse_data_to(void (*begin)(uintmax_t count, int counted), data_fn *add, void *ctx)
 {
 	const char *arg;
 
-	strbuf_reset(out);
 	if (!skip_prefix(cmd.buf, "data ", &arg))
 		die("expected 'data', got '%.*s'", 64, cmd.buf);
 	if (strlen(arg) != cmd.len - 5)
@@ -255,38 +265,54 @@ static void parse_data(struct strbuf *out)
 		strbuf_addstr(&delim, arg + 2);
 		if (!delim.len)
 			die("data: empty delimiter");
+		if (begin)
+			begin(0, 0);
 		for (;;) {
 			if (!read_line(&l))
 				die("data: end of input before the delimiter '%s'", delim.buf);
 			if (l.len == delim.len && !memcmp(l.buf, delim.buf, l.len))
 				break;
-			strbuf_add(out, l.buf, l.len);
-			strbuf_addch(out, '\n');
+			add(ctx, l.buf, l.len);
+			add(ctx, "\n", 1);
 		}
 		strbuf_release(&delim);
 		strbuf_release(&l);
 	} else {
-		uintmax_t want = parse_count(arg, "data");
+		uintmax_t want = parse_count(arg, "data"), got = 0;
 
+		if (begin)
+			begin(want, 1);
 		while (want) {
 			size_t take;
 
 			if (in.pos == in.end && !fill())
-				die("data: end of input after %zu of %ju bytes",
-				    out->len, (uintmax_t)out->len + want);
+				die("data: end of input after %ju of %ju bytes", got, got + want);
 			take = in.end - in.pos;
 			if (take > want)
 				take = (size_t)want;
-			strbuf_add(out, in.buf + in.pos, take);
+			add(ctx, in.buf + in.pos, take);
 			for (const char *p = in.buf + in.pos, *e = p + take;
 			     (p = memchr(p, '\n', (size_t)(e - p))); p++)
 				in.line++;
 			in.pos += take;
 			in.bytes += take;
 			want -= take;
+			got += take;
 		}
 	}
 	skip_optional_lf();
+}
+
+static void add_to_strbuf(void *ctx, const char *p, size_t n)
+{
+	strbuf_add(ctx, p, n);
+}
+
+/* The data command's bytes into out (messages, inline files: held whole). */
+static void parse_data(struct strbuf *out)
+{
+	strbuf_reset(out);
+	parse_data_to(NULL, add_to_strbuf, out);
 }
 
 /* ---- output ----------------------------------------------------------- */
@@ -387,8 +413,11 @@ struct view {
 struct blob {
 	unsigned char oid[20];
 	uintmax_t mark;          /* the input mark, 0 if none */
-	char *data;              /* content while held, else NULL */
+	char *data;              /* content while held in memory, else NULL */
 	size_t len;
+	off_t spill_off;         /* where the content is in the spill file */
+	struct blob *held_prev, *held_next; /* held in memory: oldest first */
+	unsigned spilled : 1;    /* held in the spill file (data is NULL) */
 	unsigned binary : 1;
 	unsigned raw_written : 1;
 	unsigned named : 1;      /* named by the commit being parsed */
@@ -709,13 +738,376 @@ static void oid_to_hex(const unsigned char *oid, char *hex)
 	hex[40] = '\0';
 }
 
-static void blob_set_content(struct blob *b, char *data, size_t len)
+/* ---- held blobs: in memory up to --max-held, past it in the spill file --- */
+
+/*
+ * A blob is held from its blob command until the commit that names it is
+ * written (for good, when no source repository can give it again).  Held
+ * contents stay in memory while they total at most max_held bytes; past
+ * that, the oldest go to the spill file, a temporary file unlinked as soon
+ * as it is created, so that no exit, not even SIGKILL, leaves it behind.
+ * A blob larger than the limit (or than BIG_BLOB) goes there as its bytes
+ * arrive and is never whole in memory.  A spilled blob is read back
+ * (pread) when a view is made of it, and copied out in pieces when it is
+ * written unchanged.
+ */
+
+/*
+ * Blobs larger than this are treated as binary files (dropped, or kept
+ * unchanged), as Git treats files above core.bigFileThreshold (512 MiB
+ * by default) as binary: a lexer needs the whole content and its view in
+ * memory at once, and no source file is this large.  A fixed size, not
+ * one derived from --max-held: the token history must not depend on the
+ * memory a run was given.
+ */
+#define BIG_BLOB ((size_t)512 << 20)
+
+/*
+ * The first bytes of a blob are kept as they arrive, to classify it
+ * without reading it back: content_is_binary() looks at 8000 bytes,
+ * language_for_shebang() at 256.
+ */
+#define HEAD_BYTES 8000
+
+/* The pieces in which spilled contents are written and copied out. */
+#define SPILL_CHUNK ((size_t)1 << 20)
+
+static uintmax_t max_held;       /* --max-held, or default_max_held() */
+static int max_held_given;
+
+static struct {
+	struct blob *first, *last;   /* held in memory, oldest first */
+	uintmax_t bytes;             /* their total size */
+} held;
+
+static struct {
+	int fd;                      /* -1: not created yet */
+	const char *dir;
+	off_t end;                   /* bytes written */
+	uintmax_t live;              /* bytes of the blobs held there */
+	uintmax_t blobs, bytes;      /* spilled so far, for --stats */
+} spill = { -1, NULL, 0, 0, 0, 0 };
+
+/* A sensible limit: an eighth of the memory this process may use. */
+static uintmax_t default_max_held(void)
 {
-	b->data = data;
-	b->len = len;
-	b->binary = content_is_binary(data, len) != 0;
-	b->shebang = language_for_shebang(data, len);
+	uintmax_t mem = 0, limit;
+	FILE *f;
+
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+	long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
+
+	if (pages > 0 && page_size > 0)
+		mem = (uintmax_t)pages * (uintmax_t)page_size;
+#endif
+	/* a container's memory limit (cgroup v2), when it is lower */
+	f = fopen("/sys/fs/cgroup/memory.max", "r");
+	if (f) {
+		if (fscanf(f, "%ju", &limit) == 1 && limit && (!mem || limit < mem))
+			mem = limit;
+		fclose(f);
+	}
+	return mem ? mem / 8 : (uintmax_t)256 << 20;
+}
+
+/*
+ * A size as Git's options take one: decimal digits, optionally followed
+ * by k, m or g (powers of 1024).  Returns -1 if s is not one.
+ */
+static int parse_size(const char *s, uintmax_t *size)
+{
+	uintmax_t v = 0, unit = 1;
+	const char *p = s;
+
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (UINTMAX_MAX - (uintmax_t)(*p - '0')) / 10)
+			return -1;
+		v = v * 10 + (uintmax_t)(*p - '0');
+	}
+	switch (*p) {
+	case 'k': case 'K':
+		unit = (uintmax_t)1 << 10;
+		p++;
+		break;
+	case 'm': case 'M':
+		unit = (uintmax_t)1 << 20;
+		p++;
+		break;
+	case 'g': case 'G':
+		unit = (uintmax_t)1 << 30;
+		p++;
+		break;
+	}
+	if (*p || v > UINTMAX_MAX / unit)
+		return -1;
+	*size = v * unit;
+	return 0;
+}
+
+static void spill_open(void)
+{
+	struct strbuf path = STRBUF_INIT;
+	const char *dir = getenv("TMPDIR");
+
+	spill.dir = dir && *dir ? dir : "/tmp";
+	strbuf_addf(&path, "%s/tokstream-spill-XXXXXX", spill.dir);
+	spill.fd = mkstemp(path.buf);
+	if (spill.fd < 0)
+		die_errno("cannot create a spill file in '%s' (set TMPDIR, or raise --max-held)",
+			  spill.dir);
+	/* unlinked at once: no exit leaves it behind */
+	if (unlink(path.buf))
+		die_errno("cannot unlink the spill file '%s'", path.buf);
+	if (fcntl(spill.fd, F_SETFD, FD_CLOEXEC))
+		die_errno("fcntl on the spill file");
+	strbuf_release(&path);
+}
+
+static void spill_write(const char *p, size_t n)
+{
+	if (spill.fd < 0)
+		spill_open();
+	while (n) {
+		ssize_t w = pwrite(spill.fd, p, n, spill.end);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			die_errno("cannot write to the spill file in '%s'", spill.dir);
+		}
+		p += w;
+		n -= (size_t)w;
+		spill.end += w;
+	}
+}
+
+static void spill_read(off_t off, char *buf, size_t n)
+{
+	while (n) {
+		ssize_t r = pread(spill.fd, buf, n, off);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			die_errno("cannot read the spill file in '%s'", spill.dir);
+		}
+		if (!r)
+			BUG("the spill file is shorter than what was written to it");
+		buf += r;
+		n -= (size_t)r;
+		off += r;
+	}
+}
+
+/* b no longer needs the spill file; when no blob does, it is emptied. */
+static void spill_drop(struct blob *b)
+{
+	b->spilled = 0;
+	spill.live -= b->len;
+	if (!spill.live && spill.end) {
+		if (ftruncate(spill.fd, 0))
+			die_errno("cannot truncate the spill file in '%s'", spill.dir);
+		spill.end = 0;
+	}
+}
+
+static void held_append(struct blob *b)
+{
+	b->held_prev = held.last;
+	b->held_next = NULL;
+	if (held.last)
+		held.last->held_next = b;
+	else
+		held.first = b;
+	held.last = b;
+	held.bytes += b->len;
+}
+
+static void held_unlink(struct blob *b)
+{
+	if (b->held_prev)
+		b->held_prev->held_next = b->held_next;
+	else
+		held.first = b->held_next;
+	if (b->held_next)
+		b->held_next->held_prev = b->held_prev;
+	else
+		held.last = b->held_prev;
+	b->held_prev = b->held_next = NULL;
+	held.bytes -= b->len;
+}
+
+/* Moves the content of b, held in memory, to the spill file. */
+static void spill_blob(struct blob *b)
+{
+	b->spill_off = spill.end;
+	spill_write(b->data, b->len);
+	held_unlink(b);
+	free(b->data);
+	b->data = NULL;
+	b->spilled = 1;
+	spill.live += b->len;
+	spill.blobs++;
+	spill.bytes += b->len;
+}
+
+/* Spills the oldest held blobs until n more bytes fit in memory. */
+static void make_room(uintmax_t n)
+{
+	while (held.first && held.bytes + n > max_held)
+		spill_blob(held.first);
+}
+
+static void blob_classify(struct blob *b, const char *head, size_t head_len, size_t len)
+{
+	b->binary = len > BIG_BLOB || content_is_binary(head, head_len);
+	b->shebang = language_for_shebang(head, head_len);
 	b->classified = 1;
+}
+
+/* The content of the blob being read: in memory, or past the limit in the spill file. */
+static struct {
+	struct strbuf buf;       /* in memory; when spilling, what is not written yet */
+	int spilling;
+	off_t off;               /* where it starts in the spill file */
+	size_t len;
+	char head[HEAD_BYTES];
+	size_t head_len;
+} sink = { STRBUF_INIT, 0, 0, 0, { 0 }, 0 };
+
+static void sink_spill(void)
+{
+	if (spill.fd < 0)
+		spill_open();
+	sink.spilling = 1;
+	sink.off = spill.end;
+	spill_write(sink.buf.buf, sink.buf.len);
+	strbuf_release(&sink.buf);
+}
+
+/* A blob of count bytes (if counted) begins. */
+static void sink_begin(uintmax_t count, int counted)
+{
+	strbuf_reset(&sink.buf);
+	sink.spilling = 0;
+	sink.len = sink.head_len = 0;
+	if (counted && count > SIZE_MAX)
+		die("data: %ju bytes do not fit in memory on this machine", count);
+	if (counted && (count > max_held || count > BIG_BLOB))
+		sink_spill();
+}
+
+static void sink_add(void *ctx, const char *p, size_t n)
+{
+	(void)ctx;
+	if (sink.head_len < HEAD_BYTES) {
+		size_t k = n < HEAD_BYTES - sink.head_len ? n : HEAD_BYTES - sink.head_len;
+
+		memcpy(sink.head + sink.head_len, p, k);
+		sink.head_len += k;
+	}
+	if (n > SIZE_MAX - sink.len)
+		die("data: the blob does not fit in memory on this machine");
+	sink.len += n;
+	if (!sink.spilling) {
+		make_room(sink.len);
+		if (sink.len > max_held || sink.len > BIG_BLOB)
+			sink_spill();
+	}
+	strbuf_add(&sink.buf, p, n);
+	if (sink.spilling && sink.buf.len >= SPILL_CHUNK) {
+		spill_write(sink.buf.buf, sink.buf.len);
+		strbuf_reset(&sink.buf);
+	}
+}
+
+/* The blob is complete: b gets its content, held in memory or spilled. */
+static void sink_end(struct blob *b)
+{
+	b->len = sink.len;
+	blob_classify(b, sink.head, sink.head_len, sink.len);
+	if (sink.spilling) {
+		spill_write(sink.buf.buf, sink.buf.len);
+		strbuf_release(&sink.buf);
+		b->spill_off = sink.off;
+		b->spilled = 1;
+		spill.live += b->len;
+		spill.blobs++;
+		spill.bytes += b->len;
+	} else {
+		/* the growth slack would count against the limit unseen */
+		if (sink.buf.alloc - sink.buf.len > sink.buf.len / 8 + 64) {
+			sink.buf.alloc = sink.buf.len + 1;
+			sink.buf.buf = xrealloc(sink.buf.buf, sink.buf.alloc);
+		}
+		b->data = strbuf_detach(&sink.buf, NULL);
+		held_append(b);
+	}
+}
+
+/* The Git object id of b, read back in pieces if it is spilled. */
+static void blob_oid(struct blob *b)
+{
+	static char chunk[1 << 16];
+	struct sha1_ctx c;
+	char hdr[32];
+	int n;
+	size_t done;
+
+	if (!b->spilled) {
+		git_blob_oid(b->data, b->len, b->oid);
+		return;
+	}
+	n = snprintf(hdr, sizeof(hdr), "blob %zu", b->len);
+	sha1_init(&c);
+	sha1_update(&c, hdr, (size_t)n + 1);
+	for (done = 0; done < b->len;) {
+		size_t k = b->len - done < sizeof(chunk) ? b->len - done : sizeof(chunk);
+
+		spill_read(b->spill_off + (off_t)done, chunk, k);
+		sha1_update(&c, chunk, k);
+		done += k;
+	}
+	sha1_final(&c, b->oid);
+}
+
+static struct strbuf readback = STRBUF_INIT;
+
+/*
+ * The whole content of b in memory, read back from the spill file if it
+ * is there: valid until blob_content_done().
+ */
+static const char *blob_content(struct blob *b)
+{
+	if (b->data)
+		return b->data;
+	if (!b->spilled)
+		BUG("the content of a blob that is not held");
+	strbuf_reset(&readback);
+	strbuf_grow(&readback, b->len);
+	spill_read(b->spill_off, readback.buf, b->len);
+	strbuf_setlen(&readback, b->len);
+	return readback.buf;
+}
+
+static void blob_content_done(void)
+{
+	if (readback.alloc > SPILL_CHUNK)
+		strbuf_release(&readback);
+}
+
+/* Frees what holds b's content. */
+static void blob_unhold(struct blob *b)
+{
+	if (b->data) {
+		held_unlink(b);
+		free(b->data);
+		b->data = NULL;
+	} else if (b->spilled) {
+		spill_drop(b);
+	}
 }
 
 /* ---- reading objects the stream names by id: git cat-file --batch ----- */
@@ -773,14 +1165,14 @@ static void catfile_start(void)
 }
 
 /*
- * Reads object oid of the given type from the source repository into
- * *data (malloc'd).  Dies with a message that names the object.
+ * Asks the source repository for object oid of the given type; returns
+ * its size, whose bytes follow on catfile.from.  Dies with a message that
+ * names the object.
  */
-static void catfile_read(const unsigned char *oid, const char *type, char **data, size_t *len)
+static size_t catfile_request(const unsigned char *oid, const char *type)
 {
 	char hex[41], line[256], *sp, *end;
 	uintmax_t size;
-	size_t got;
 
 	oid_to_hex(oid, hex);
 	if (!catfile.pid)
@@ -800,23 +1192,50 @@ static void catfile_read(const unsigned char *oid, const char *type, char **data
 	size = strtoumax(sp + 2 + strlen(type), &end, 10);
 	if (*end != '\n' || size > SIZE_MAX - 1)
 		die("git cat-file: unexpected answer for %s", hex);
-	*len = (size_t)size;
-	*data = xmalloc(*len + 1);
-	got = fread(*data, 1, *len, catfile.from);
-	if (got != *len || fgetc(catfile.from) != '\n')
-		die("git cat-file: short read of %s", hex);
+	return (size_t)size;
 }
 
-/* Make sure b's content is at hand (it was released, or never in the stream). */
+static void catfile_short_read(const unsigned char *oid)
+{
+	char hex[41];
+
+	oid_to_hex(oid, hex);
+	die("git cat-file: short read of %s", hex);
+}
+
+/* Reads object oid of the given type from the source repository into *data (malloc'd). */
+static void catfile_read(const unsigned char *oid, const char *type, char **data, size_t *len)
+{
+	*len = catfile_request(oid, type);
+	*data = xmalloc(*len + 1);
+	if (fread(*data, 1, *len, catfile.from) != *len || fgetc(catfile.from) != '\n')
+		catfile_short_read(oid);
+}
+
+/*
+ * Make sure b's content is held (it was released, or never in the
+ * stream): read from the source in pieces, as a blob of the stream is.
+ */
 static void blob_load(struct blob *b)
 {
-	char *data;
-	size_t len;
+	static char chunk[1 << 16];
+	size_t left;
 
-	if (b->data)
+	if (b->data || b->spilled)
 		return;
-	catfile_read(b->oid, "blob", &data, &len);
-	blob_set_content(b, data, len);
+	left = catfile_request(b->oid, "blob");
+	sink_begin(left, 1);
+	while (left) {
+		size_t k = left < sizeof(chunk) ? left : sizeof(chunk);
+
+		if (fread(chunk, 1, k, catfile.from) != k)
+			catfile_short_read(b->oid);
+		sink_add(NULL, chunk, k);
+		left -= k;
+	}
+	if (fgetc(catfile.from) != '\n')
+		catfile_short_read(b->oid);
+	sink_end(b);
 }
 
 /*
@@ -842,8 +1261,7 @@ static void blob_release(struct blob *b)
 	}
 	if (!source_has_blobs)
 		return;
-	free(b->data);
-	b->data = NULL;
+	blob_unhold(b);
 }
 
 /* ---- writing blobs: raw copies and views ------------------------------- */
@@ -859,6 +1277,29 @@ static void raw_ref(struct blob *b, struct strbuf *ref)
 		oid_to_hex(b->oid, hex);
 		strbuf_addstr(ref, hex);
 	}
+}
+
+/* A data command with b's content, copied in pieces if it is spilled. */
+static void out_blob(struct blob *b)
+{
+	static char chunk[1 << 16];
+	char hdr[40];
+	size_t done;
+
+	if (b->data) {
+		out_data(b->data, b->len);
+		return;
+	}
+	snprintf(hdr, sizeof(hdr), "data %zu\n", b->len);
+	out_str(hdr);
+	for (done = 0; done < b->len;) {
+		size_t k = b->len - done < sizeof(chunk) ? b->len - done : sizeof(chunk);
+
+		spill_read(b->spill_off + (off_t)done, chunk, k);
+		out_write(chunk, k);
+		done += k;
+	}
+	out_write("\n", 1);
 }
 
 static void write_raw(struct blob *b)
@@ -878,7 +1319,7 @@ static void write_raw(struct blob *b)
 		out_str(b->original_oid);
 		out_str("\n");
 	}
-	out_data(b->data, b->len);
+	out_blob(b);
 	b->raw_written = 1;
 	stats.raw_out++;
 }
@@ -910,7 +1351,8 @@ static uintmax_t write_view(struct blob *b, const struct language *lang)
 			return v->mark;
 	blob_load(b);
 	strbuf_reset(&view_buf);
-	tokens = view_build(&view_buf, lang, b->data, b->len, opt.view_flags);
+	tokens = view_build(&view_buf, lang, blob_content(b), b->len, opt.view_flags);
+	blob_content_done();
 	v = xmalloc(sizeof(*v));
 	v->lang = lang;
 	v->mark = next_view_mark++;
@@ -1219,8 +1661,6 @@ static void release_named(void)
 static void parse_blob(void)
 {
 	struct blob *b = new_blob();
-	char *content;
-	size_t len;
 
 	read_command();
 	if (!strncmp(cmd.buf, "mark ", 5)) {
@@ -1233,15 +1673,14 @@ static void parse_blob(void)
 	}
 	if (cmd_eof)
 		die("end of input before the blob's data");
-	parse_data(&data);
-	content = strbuf_detach(&data, &len);
-	blob_set_content(b, content, len);
+	parse_data_to(sink_begin, sink_add, NULL);
+	sink_end(b);
 	/*
 	 * git fast-export's original-oid of a blob is its object id; other
 	 * exporters' identifiers are not, so compute it.
 	 */
 	if (!b->original_oid || parse_oid_hex(b->original_oid, strlen(b->original_oid), b->oid))
-		git_blob_oid(content, len, b->oid);
+		blob_oid(b);
 	if (!b->mark)
 		oid_insert(b);
 	stats.blobs_in++;
@@ -1387,7 +1826,7 @@ static void parse_filemodify(struct strbuf *commit, struct strbuf *path)
 		if (!read_command())
 			die("M: end of input before inline data");
 		parse_data(&data);
-		blob_set_content(&tmp, data.buf, data.len);
+		blob_classify(&tmp, data.buf, data.len, data.len);
 		t = mode_bits == 0120000 ? RAW : treatment_of(path->buf, &tmp, &lang);
 		if (t == DROP)
 			strset_add(&dropped_paths, path->buf);
@@ -2111,8 +2550,27 @@ static void show_progress(int final)
 		(double)in.bytes / (1 << 20), final ? ", done.\n" : "\n");
 }
 
+/* The peak resident memory of this process in KiB (VmHWM), 0 if unknown. */
+static uintmax_t peak_memory(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	uintmax_t kib = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "VmHWM:", 6)) {
+			kib = strtoumax(line + 6, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return kib;
+}
+
 static void show_stats(void)
 {
+	uintmax_t peak;
 	size_t i;
 
 	if (!opt.stats || opt.quiet)
@@ -2122,6 +2580,10 @@ static void show_stats(void)
 	fprintf(stderr, "tokstream: blobs in %ju, token blobs out %ju, unchanged blobs out %ju, files dropped %ju\n",
 		stats.blobs_in, stats.views_out, stats.raw_out, stats.dropped);
 	fprintf(stderr, "tokstream: bytes in %ju, bytes out %ju\n", in.bytes, out.bytes);
+	fprintf(stderr, "tokstream: max held %ju, spilled blobs %ju, spilled bytes %ju\n",
+		max_held, spill.blobs, spill.bytes);
+	if ((peak = peak_memory()))
+		fprintf(stderr, "tokstream: peak memory %ju KiB\n", peak);
 	for (i = 0; i < 64 && stats.langs[i]; i++)
 		fprintf(stderr, "tokstream: %-12s files %ju, tokens %ju\n",
 			stats.langs[i]->name, stats.files[i], stats.tokens[i]);
@@ -2382,6 +2844,14 @@ static void parse_options(int argc, char **argv)
 			}
 			if (!*opt.graft_parent)
 				usage_die(usage_text, "--graft needs a PARENT");
+		} else if (!strncmp(a, "--max-held=", 11) || !strcmp(a, "--max-held")) {
+			const char *size = a[10] ? a + 11 : (++i < argc ? argv[i] : NULL);
+
+			if (!size)
+				usage_die(usage_text, "--max-held needs a SIZE");
+			if (parse_size(size, &max_held))
+				usage_die(usage_text, "--max-held=%s: not a size (digits, then k, m or g)", size);
+			max_held_given = 1;
 		} else if (!strncmp(a, "--import-state=", 15)) {
 			opt.import_state = a + 15;
 		} else if (!strncmp(a, "--export-state=", 15)) {
@@ -2465,6 +2935,16 @@ void fuzz_filter_reset(void)
 	notes_inline = 0;
 	last_progress = start_time = 0;
 	source_has_blobs = 0;
+	/* small, so that the harness reaches the spill file too */
+	max_held = 4096;
+	memset(&held, 0, sizeof(held));
+	if (spill.fd >= 0)
+		close(spill.fd);
+	spill.fd = -1;
+	spill.end = 0;
+	spill.live = spill.blobs = spill.bytes = 0;
+	strbuf_release(&sink.buf);
+	strbuf_release(&readback);
 }
 
 void fuzz_filter_run(void)
@@ -2496,6 +2976,8 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return cmd_report(argc - 1, argv + 1);
 	parse_options(argc, argv);
+	if (!max_held_given)
+		max_held = default_max_held();
 	if (opt.import_state)
 		import_state(opt.import_state);
 	die_position = position;
