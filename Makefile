@@ -20,12 +20,14 @@ CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-rec
 LDFLAGS += -fsanitize=address,undefined
 endif
 
-LIB_OBJS = tokenize/strbuf.o tokenize/usage.o tokenize/sha1.o tokenize/run-command.o tokenize/language.o tokenize/view.o \
+LIB_OBJS = tokenize/strbuf.o tokenize/quote.o tokenize/usage.o tokenize/sha1.o tokenize/run-command.o tokenize/language.o tokenize/view.o \
 	$(patsubst %.c,%.o,$(wildcard lexers/*.c))
-TOKSTREAM_OBJS = fastexport.o contrib/convert.o contrib/map.o contrib/state.o contrib/blame.o contrib/html.o contrib/functions.o contrib/report.o
+TOKSTREAM_OBJS = fastexport.o contrib/smap.o contrib/replay.o contrib/convert.o contrib/map.o contrib/state.o contrib/blame.o contrib/html.o contrib/functions.o contrib/report.o
 HEADERS = $(wildcard tokenize/*.h lexers/*.h contrib/*.h)
 
 PROGRAMS = tokstream tokenize/tokenize
+# programs the tests use to reach inside (as Git's t/helper)
+TEST_PROGRAMS = t/helper/test-replay
 
 all: $(PROGRAMS)
 
@@ -35,13 +37,16 @@ tokstream: $(TOKSTREAM_OBJS) $(LIB_OBJS)
 tokenize/tokenize: tokenize/tokenize.o $(LIB_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS)
 
+t/helper/test-replay: t/helper/test-replay.o contrib/replay.o contrib/smap.o $(LIB_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS)
+
 %.o: %.c $(HEADERS)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 demo: all
 	sh contrib/demo.sh
 
-test: all
+test: all $(TEST_PROGRAMS)
 	cd t && $(PROVE) $(PROVE_OPTS) ./t[0-9]*.sh
 
 install: all
@@ -49,7 +54,7 @@ install: all
 	cp $(PROGRAMS) $(DESTDIR)$(bindir)/
 
 clean:
-	rm -f $(PROGRAMS) *.o tokenize/*.o lexers/*.o contrib/*.o
+	rm -f $(PROGRAMS) $(TEST_PROGRAMS) *.o tokenize/*.o lexers/*.o contrib/*.o t/helper/*.o
 	rm -rf t/trash* t/out
 
 .PHONY: all demo test install clean

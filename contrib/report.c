@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "blame.h"
 #include "functions.h"
+#include "smap.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/sha1.h"
 #include "../tokenize/usage.h"
@@ -183,147 +184,6 @@ static int run_with_input(const char **argv, const char *dir, const struct strbu
 	fclose(in);
 	status = finish_command(&c);
 	return status;
-}
-
-/* Reads the NUL-separated records of a child's output as they come. */
-struct reader {
-	struct child c;
-	int fd;
-	char buf[65536];
-	size_t pos, len;
-	int eof;
-};
-
-static void reader_start(struct reader *r, const char **argv, const char *dir)
-{
-	int fd[2];
-
-	if (pipe(fd))
-		die_errno("pipe");
-	child_init(&r->c, argv);
-	r->c.dir = dir;
-	r->c.out = fd[1];
-	r->c.close_fd[0] = fd[0];
-	start_command(&r->c);
-	close(fd[1]);
-	r->fd = fd[0];
-	r->pos = r->len = 0;
-	r->eof = 0;
-}
-
-/* The next record (without its NUL) in rec; 0 at the end. */
-static int reader_next(struct reader *r, struct strbuf *rec)
-{
-	strbuf_reset(rec);
-	for (;;) {
-		char *nul;
-
-		if (r->pos < r->len) {
-			nul = memchr(r->buf + r->pos, '\0', r->len - r->pos);
-			if (nul) {
-				strbuf_add(rec, r->buf + r->pos, (size_t)(nul - (r->buf + r->pos)));
-				r->pos = (size_t)(nul - r->buf) + 1;
-				return 1;
-			}
-			strbuf_add(rec, r->buf + r->pos, r->len - r->pos);
-			r->pos = r->len;
-		}
-		if (r->eof)
-			return rec->len > 0;
-		{
-			ssize_t n = read(r->fd, r->buf, sizeof(r->buf));
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				r->eof = 1;
-				continue;
-			}
-			r->pos = 0;
-			r->len = (size_t)n;
-		}
-	}
-}
-
-static int reader_finish(struct reader *r)
-{
-	close(r->fd);
-	return finish_command(&r->c);
-}
-
-/* ---- a map of strings to numbers ---------------------------------------- */
-
-struct smap {
-	struct smap_entry {
-		char *key;
-		size_t val;
-	} *v;
-	size_t nr, cap;
-};
-
-static size_t str_hash(const char *s)
-{
-	size_t h = 2166136261u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
-static struct smap_entry *smap_slot(struct smap *m, const char *key)
-{
-	size_t i = str_hash(key) & (m->cap - 1);
-
-	while (m->v[i].key && strcmp(m->v[i].key, key))
-		i = (i + 1) & (m->cap - 1);
-	return &m->v[i];
-}
-
-static size_t *smap_get(struct smap *m, const char *key)
-{
-	struct smap_entry *e;
-
-	if (!m->cap)
-		return NULL;
-	e = smap_slot(m, key);
-	return e->key ? &e->val : NULL;
-}
-
-/* The value of key, inserted as val when it is new (*isnew says which). */
-static size_t *smap_put(struct smap *m, const char *key, size_t val, int *isnew)
-{
-	struct smap_entry *e;
-
-	if (2 * (m->nr + 1) > m->cap) {
-		struct smap_entry *old = m->v;
-		size_t oldcap = m->cap, i;
-
-		m->cap = m->cap ? 2 * m->cap : 64;
-		m->v = xcalloc(m->cap, sizeof(*m->v));
-		for (i = 0; i < oldcap; i++)
-			if (old[i].key)
-				*smap_slot(m, old[i].key) = old[i];
-		free(old);
-	}
-	e = smap_slot(m, key);
-	if (isnew)
-		*isnew = !e->key;
-	if (!e->key) {
-		e->key = xstrdup(key);
-		e->val = val;
-		m->nr++;
-	}
-	return &e->val;
-}
-
-static void smap_release(struct smap *m)
-{
-	size_t i;
-
-	for (i = 0; i < m->cap; i++)
-		free(m->v[i].key);
-	free(m->v);
-	memset(m, 0, sizeof(*m));
 }
 
 /* ---- escaping ------------------------------------------------------------- */
@@ -842,7 +702,7 @@ static void last_touch(const char *dir, const char *tip, const char *name,
 		for (i = 0; i < (size_t)nr_pathspec; i++)
 			argv[n++] = pathspec[i];
 		reader_start(r, argv, dir);
-		while (reader_next(r, &rec)) {
+		while (reader_next(r, &rec, '\0')) {
 			const char *p = rec.buf;
 
 			if (*p == '\001') {
@@ -1403,7 +1263,7 @@ static void commit_sizes(struct blame_ctx *ctx, const char **pathspec, int nr_pa
 		argv[n++] = pathspec[i];
 	reader_start(r, argv, ctx->gitdir.buf);
 	for (;;) {
-		int more = reader_next(r, &rec);
+		int more = reader_next(r, &rec, '\0');
 		const char *p = rec.buf;
 
 		if (!more || *p == '\001') {

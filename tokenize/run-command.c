@@ -116,3 +116,61 @@ int run_capture_quiet(const char **argv, const char *dir, struct strbuf *out)
 {
 	return capture(argv, dir, out, 1);
 }
+
+void reader_start(struct reader *r, const char **argv, const char *dir)
+{
+	int fd[2];
+
+	if (pipe(fd))
+		die_errno("pipe");
+	child_init(&r->c, argv);
+	r->c.dir = dir;
+	r->c.out = fd[1];
+	r->c.close_fd[0] = fd[0];
+	start_command(&r->c);
+	close(fd[1]);
+	r->fd = fd[0];
+	r->pos = r->len = 0;
+	r->eof = 0;
+}
+
+int reader_next(struct reader *r, struct strbuf *rec, int sep)
+{
+	strbuf_reset(rec);
+	for (;;) {
+		char *end;
+
+		if (r->pos < r->len) {
+			end = memchr(r->buf + r->pos, sep, r->len - r->pos);
+			if (end) {
+				strbuf_add(rec, r->buf + r->pos, (size_t)(end - (r->buf + r->pos)));
+				r->pos = (size_t)(end - r->buf) + 1;
+				return 1;
+			}
+			strbuf_add(rec, r->buf + r->pos, r->len - r->pos);
+			r->pos = r->len;
+		}
+		if (r->eof)
+			return rec->len > 0;
+		{
+			ssize_t n = read(r->fd, r->buf, sizeof(r->buf));
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				die_errno("cannot read the output of %s", r->c.argv[0]);
+			if (!n) {
+				r->eof = 1;
+				continue;
+			}
+			r->pos = 0;
+			r->len = (size_t)n;
+		}
+	}
+}
+
+int reader_finish(struct reader *r)
+{
+	close(r->fd);
+	return finish_command(&r->c);
+}

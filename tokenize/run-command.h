@@ -23,4 +23,23 @@ int run_capture(const char **argv, const char *dir, struct strbuf *out);
 /* The same, with the child's stderr silenced: for questions whose "no" is an answer. */
 int run_capture_quiet(const char **argv, const char *dir, struct strbuf *out);
 
+/*
+ * The output of a child, record by record as it comes: records end with
+ * a separator byte ('\n' for lines, '\0' for -z output).
+ */
+struct reader {
+	struct child c;
+	int fd;
+	char buf[65536];
+	size_t pos, len;
+	int eof;
+};
+
+/* Starts argv in dir with its stdout going to r. */
+void reader_start(struct reader *r, const char **argv, const char *dir);
+/* The next record, without its separator, in rec; 0 at the end. */
+int reader_next(struct reader *r, struct strbuf *rec, int sep);
+/* Closes the pipe and waits: the child's exit status. */
+int reader_finish(struct reader *r);
+
 #endif

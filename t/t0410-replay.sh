@@ -1,0 +1,237 @@
+#!/bin/sh
+
+test_description='the forward replay gives every line the commit git blame gives it
+
+report blames every file at once by replaying the history forwards
+(contrib/replay.c) instead of running git blame file by file.  Here
+both run on histories made to be hard: merges that take one side, the
+other side or both, merges identical to their second parent, octopus
+and criss-cross merges, renames on one side of a merge and on both,
+paths swapped by renames, files deleted and brought back, type changes,
+empty files, files without a last newline, CR line ends, NUL bytes and
+odd names; then a history of 300 random commits on random branches.
+For every file at the tip the replay must name, line by line, the
+commits git blame --porcelain names, with and without -w.'
+
+. ./test-lib.sh
+
+REPLAY=$REPO_ROOT/t/helper/test-replay
+
+# blame_all DIR REV [-w]: "PATH COMMIT" for every line of every file at
+# REV, by git blame, into expect; by the replay, into actual
+blame_all () {
+	git -C "$1" ls-tree -r -z --name-only "$2" | tr "\0" "\n" >files &&
+	: >expect &&
+	while IFS= read -r f
+	do
+		git -C "$1" blame $3 --porcelain "$2" -- "$f" >porcelain &&
+		F="$f" awk "length(\$1) == 40 && \$1 ~ /^[0-9a-f]+\$/ && NF >= 3 { print ENVIRON[\"F\"] \" \" \$1 }" \
+			porcelain >>expect || return 1
+	done <files &&
+	tr "\n" "\0" <files | xargs -0 "$REPLAY" $3 "$1" "$2" >actual
+}
+
+# edit FILE LINE TEXT: replace line LINE of FILE with TEXT
+edit () {
+	awk -v n="$2" -v t="$3" "NR == n { print t; next } { print }" "$1" >"$1.new" &&
+	mv "$1.new" "$1"
+}
+
+commit () {
+	test_tick &&
+	git add -A . &&
+	git commit -q --allow-empty -m "$1"
+}
+
+# merge_any BRANCH ours|theirs: merge, settling any conflict with one side
+# (what cannot be settled stays as git left it, markers and all)
+merge_any () {
+	test_tick &&
+	git merge -q --no-edit "$1" >/dev/null 2>&1 ||
+	{
+		git checkout -q "--$2" . 2>/dev/null
+		git add -A . &&
+		git commit -q --no-edit -m "merge $1"
+	}
+}
+
+test_expect_success 'setup: merges, renames and odd files' '
+	git init -q -b main hard &&
+	(
+		cd hard &&
+		test_write_lines a b c d e f g h i j >f.c &&
+		test_write_lines 1 2 3 4 5 >g.c &&
+		test_write_lines x y z >"name with spaces" &&
+		printf "no last newline" >nonl &&
+		printf "cr\r\nline\r\nends\r\n" >crlf &&
+		printf "nul\000byte\nsecond\n" >nul &&
+		: >empty &&
+		commit root &&
+
+		git checkout -q -b side &&
+		edit f.c 2 B && edit g.c 5 FIVE &&
+		commit "side: two edits" &&
+		git mv g.c renamed-on-side.c &&
+		commit "side: a rename" &&
+
+		git checkout -q main &&
+		edit f.c 9 I && echo k >>f.c &&
+		printf "no last newline, edited" >nonl &&
+		commit "main: edits" &&
+		git merge -q --no-edit side &&
+		edit f.c 5 merged-E &&
+		commit "main: after the merge" &&
+
+		git checkout -q -b ident main~1 &&
+		edit f.c 1 A &&
+		commit "ident: one edit" &&
+		git checkout -q main &&
+		git merge -q -s ours --no-edit ident &&
+		git checkout -q -b ident2 main~1 && edit f.c 10 J && commit "ident2: one edit" &&
+		git checkout -q main &&
+		git merge -q --no-commit -s ours ident2 &&
+		git read-tree -u --reset ident2 &&
+		commit "a merge identical to its second parent" &&
+		test "$(git rev-parse HEAD^{tree})" = "$(git rev-parse ident2^{tree})" &&
+
+		git checkout -q -b o1 main && echo o1 >>f.c && commit o1 &&
+		git checkout -q -b o2 main && echo o2 >o2.c && commit o2 &&
+		git checkout -q -b o3 main && echo o3 >o3.c && edit "name with spaces" 2 Y && commit o3 &&
+		git checkout -q main &&
+		git merge -q --no-edit o1 o2 o3 &&
+
+		git checkout -q -b x1 main && edit f.c 3 x1-C && commit x1 &&
+		git checkout -q -b x2 main && edit f.c 7 x2-G && commit x2 &&
+		git checkout -q x1 && git merge -q --no-edit x2 &&
+		git checkout -q x2 && git merge -q --no-edit x1~1 && edit f.c 8 x2-H && commit "x2: more" &&
+		git checkout -q main && git merge -q --no-edit x1 &&
+		git merge -q --no-edit x2 &&
+
+		git mv f.c tmp.c && git mv renamed-on-side.c f.c && git mv tmp.c renamed-on-side.c &&
+		commit "swap two files by renames" &&
+		git rm -q o2.c && commit "delete o2.c" &&
+		echo o2 >o2.c && commit "bring o2.c back" &&
+		rm o3.c && ln -s f.c o3.c && commit "o3.c becomes a link" &&
+		echo "now text" >empty && commit "the empty file gets a line" &&
+		test_write_lines "	indented" tail >>crlf && commit "crlf: lines" &&
+		sed -e "s/^	indented/        indented/" crlf >crlf.new && mv crlf.new crlf &&
+		commit "crlf: tabs to spaces" &&
+		printf "quoted\n" >"a \"quoted\" \\\\ name" &&
+		printf "tab\n" >"$(printf "tab\tname")" &&
+		printf "utf8\n" >"caf$(printf "\303\251")" &&
+		commit "odd names" &&
+		git checkout -q -b both main~3 &&
+		git mv nul nul-renamed && commit "both: rename" &&
+		git checkout -q main && git mv nul nul-renamed-too && commit "main: rename" &&
+		merge_any both ours &&
+		commit "an empty commit"
+	) &&
+	test "$(git -C hard rev-list --merges --count HEAD)" -ge 8
+'
+
+test_expect_success 'every line of every file: the replay names git blame'"'"'s commit' '
+	blame_all hard HEAD &&
+	test_line_count -gt 30 expect &&
+	test "$(awk "{ print \$NF }" expect | sort -u | wc -l)" -ge 8 &&
+	test_cmp expect actual
+'
+
+test_expect_success 'the same with -w, where the whitespace sweep is no change' '
+	blame_all hard HEAD -w &&
+	test_cmp expect actual &&
+	mv actual actual.w &&
+	blame_all hard HEAD &&
+	! cmp -s actual actual.w
+'
+
+test_expect_success 'an older revision and a side branch, not only the tip' '
+	blame_all hard main~4 &&
+	test_cmp expect actual &&
+	blame_all hard side &&
+	test_cmp expect actual
+'
+
+test_expect_success 'setup: 300 random commits on random branches, merged at random' '
+	git init -q -b main random &&
+	(
+		cd random &&
+		seed=12345 &&
+		rand () {
+			seed=$(( (seed * 1103515245 + 12345) % 2147483648 )) &&
+			r=$(( seed / 65536 % $1 ))
+		} &&
+		for i in 0 1 2 3 4 5
+		do
+			awk -v i=$i "BEGIN { for (k = 1; k <= 30; k++) print \"file \" i \" line \" k }" >file$i.c || return 1
+		done &&
+		commit root &&
+		branches=main &&
+		n=0 &&
+		while test $n -lt 300
+		do
+			rand 10 &&
+			if test $r -eq 0
+			then
+				b=b$n && git checkout -q -b $b && branches="$branches $b"
+			elif test $r -eq 1
+			then
+				rand 6 && f=file$r.c &&
+				rand 9 && g=file$r-moved.c &&
+				if test -f $f && ! test -f $g
+				then
+					git mv $f $g
+				fi
+			elif test $r -le 3
+			then
+				set -- $branches && rand $# && shift $r &&
+				rand 2 &&
+				if test $r = 0
+				then
+					merge_any $1 ours
+				else
+					merge_any $1 theirs
+				fi
+			else
+				set -- $(ls *.c) && rand $# && shift $r && f=$1 &&
+				lines=$(wc -l <$f) &&
+				rand $((lines + 1)) &&
+				edit $f $r "commit $n line $r" &&
+				rand 3 &&
+				if test $r -eq 0
+				then
+					sed -e "s/^/ /" $f >$f.new && mv $f.new $f
+				fi
+			fi &&
+			commit "commit $n" &&
+			if test $((n % 7)) -eq 6
+			then
+				set -- $branches && rand $# && shift $r &&
+				git checkout -q $1
+			fi &&
+			n=$((n + 1)) || return 1
+		done &&
+		git checkout -q main &&
+		for b in $branches
+		do
+			merge_any $b ours || return 1
+		done
+	) &&
+	test "$(git -C random rev-list --merges --count main)" -ge 20
+'
+
+test_expect_success 'the random history: the replay names git blame'"'"'s commit, with and without -w' '
+	blame_all random main &&
+	test_line_count -gt 150 expect &&
+	test_cmp expect actual &&
+	blame_all random main -w &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a path that is no file at the tip is an error, and a bad revision dies cleanly' '
+	test_must_fail "$REPLAY" hard HEAD no-such-file 2>err &&
+	grep "no-such-file" err &&
+	test_must_fail "$REPLAY" hard no-such-rev f.c 2>err &&
+	grep "fatal:" err
+'
+
+test_done

@@ -1,0 +1,40 @@
+#include "quote.h"
+
+const char *unquote_c_style(struct strbuf *out, const char *s, const char *end)
+{
+	for (s++; s < end; s++) {
+		if (*s == '"')
+			return s + 1;
+		if (*s != '\\') {
+			strbuf_addch(out, *s);
+			continue;
+		}
+		if (++s >= end)
+			return NULL;
+		switch (*s) {
+		case 'a': strbuf_addch(out, '\a'); break;
+		case 'b': strbuf_addch(out, '\b'); break;
+		case 'f': strbuf_addch(out, '\f'); break;
+		case 'n': strbuf_addch(out, '\n'); break;
+		case 'r': strbuf_addch(out, '\r'); break;
+		case 't': strbuf_addch(out, '\t'); break;
+		case 'v': strbuf_addch(out, '\v'); break;
+		case '"': case '\\': strbuf_addch(out, *s); break;
+		case '0': case '1': case '2': case '3': {
+			int v = 0, k;
+
+			for (k = 0; k < 3; k++, s++) {
+				if (s >= end || *s < '0' || *s > '7')
+					return NULL;
+				v = v * 8 + (*s - '0');
+			}
+			s--;
+			strbuf_addch(out, v);
+			break;
+		}
+		default:
+			return NULL;
+		}
+	}
+	return NULL;
+}
