@@ -111,6 +111,27 @@ struct commit_info **parse_porcelain(struct commit_table *t, char *buf, size_t *
 	return line_commit;
 }
 
+struct commit_info **replay_commits(struct commit_table *t, const struct replay *r,
+				    const char *path, size_t *nr_lines)
+{
+	const uint32_t *lines = replay_file(r, path, nr_lines);
+	struct commit_info **line_commit, *last = NULL;
+	uint32_t last_id = 0;
+	size_t k;
+
+	if (!lines)
+		return NULL;
+	line_commit = xcalloc(*nr_lines + 1, sizeof(*line_commit));
+	for (k = 0; k < *nr_lines; k++) {
+		if (!last || lines[k] != last_id) {
+			last = commit_by_token(t, replay_commit(r, lines[k]));
+			last_id = lines[k];
+		}
+		line_commit[k] = last;
+	}
+	return line_commit;
+}
+
 static void trim_newline(struct strbuf *sb)
 {
 	while (sb->len && sb->buf[sb->len - 1] == '\n')
@@ -601,18 +622,24 @@ int blame_file(struct blame_ctx *ctx, const char *path, struct blame_result *res
 			    path, ctx->token, ctx->orig);
 	}
 
-	argv_blame[n++] = "git";
-	argv_blame[n++] = "blame";
-	argv_blame[n++] = "--porcelain";
-	for (j = 0; j < ctx->nr_extra; j++)
-		argv_blame[n++] = ctx->extra[j];
-	argv_blame[n++] = ctx->token;
-	argv_blame[n++] = "--";
-	argv_blame[n++] = path;
-	argv_blame[n] = NULL;
-	if (run_capture(argv_blame, ctx->gitdir.buf, &out))
-		die("git blame of '%s' failed in the token repository", path);
-	line_commit = parse_porcelain(&res->commits, out.buf, &nr_lines);
+	if (ctx->replay) {
+		line_commit = replay_commits(&res->commits, ctx->replay, path, &nr_lines);
+		if (!line_commit)
+			die("'%s' is not in the replay of the token repository", path);
+	} else {
+		argv_blame[n++] = "git";
+		argv_blame[n++] = "blame";
+		argv_blame[n++] = "--porcelain";
+		for (j = 0; j < ctx->nr_extra; j++)
+			argv_blame[n++] = ctx->extra[j];
+		argv_blame[n++] = ctx->token;
+		argv_blame[n++] = "--";
+		argv_blame[n++] = path;
+		argv_blame[n] = NULL;
+		if (run_capture(argv_blame, ctx->gitdir.buf, &out))
+			die("git blame of '%s' failed in the token repository", path);
+		line_commit = parse_porcelain(&res->commits, out.buf, &nr_lines);
+	}
 
 	/* original ids for the token commits */
 	for (k = 0; k < res->commits.nr; k++) {

@@ -6,6 +6,7 @@
 #define BLAME_H
 
 #include <stddef.h>
+#include "replay.h"
 #include "state.h"
 #include "../tokenize/language.h"
 #include "../tokenize/strbuf.h"
@@ -39,6 +40,7 @@ struct blame_ctx {
 	const char *token;       /* the same, in the token repository */
 	const char *extra[4];    /* -M, -C, -w for git blame */
 	int nr_extra;
+	struct replay *replay;   /* when set, token blames come from it, not from git blame */
 };
 
 struct blame_result {
@@ -58,5 +60,12 @@ void blame_result_release(struct blame_result *res);
 
 /* The porcelain parser, shared with line blame. */
 struct commit_info **parse_porcelain(struct commit_table *t, char *buf, size_t *nr_lines);
+
+/*
+ * The same from a replay (replay.h): the commit of each line of path at
+ * its tip, or NULL when path is no file there.  The commits carry ids only.
+ */
+struct commit_info **replay_commits(struct commit_table *t, const struct replay *r,
+				    const char *path, size_t *nr_lines);
 
 #endif

@@ -44,14 +44,21 @@ static const char report_usage[] =
 	"    -j N               blame files with N processes\n"
 	"    -M                 passed to both blames: moved lines and tokens\n"
 	"    -w                 passed to the line blame: ignore whitespace\n"
+	"    --replay=auto|always|never   blame every file in one pass over the history (default: auto)\n"
 	"    --stats            on stderr: files blamed, files from the cache\n";
 
 #define CACHE_VERSION "tokstream-report 1"
 
+enum replay_mode { REPLAY_AUTO, REPLAY_ALWAYS, REPLAY_NEVER };
+
 static struct {
 	int top, jobs, stats, move, ignore_ws;
 	size_t min_tokens;
-} opt = { 20, 1, 0, 0, 0, 100 };
+	enum replay_mode replay;
+} opt = { 20, 1, 0, 0, 0, 100, REPLAY_AUTO };
+
+/* the line blame of every file, when the history is replayed (replay.c) */
+static struct replay *line_replay;
 
 /* ---- small helpers -------------------------------------------------------- */
 
@@ -810,20 +817,26 @@ static void blame_one(struct blame_ctx *ctx, struct rfile *f, struct strbuf *ent
 		blame_result_release(&res);
 		return;
 	}
-	argv[n++] = "git";
-	argv[n++] = "blame";
-	argv[n++] = "--porcelain";
-	if (opt.move)
-		argv[n++] = "-M";
-	if (opt.ignore_ws)
-		argv[n++] = "-w";
-	argv[n++] = ctx->orig;
-	argv[n++] = "--";
-	argv[n++] = f->path;
-	argv[n] = NULL;
-	if (run_capture(argv, line_repo.buf, &out))
-		die("git blame of '%s' failed in '%s'", f->path, line_repo.buf);
-	lc = parse_porcelain(&lt, out.buf, &nr_lines);
+	if (line_replay) {
+		lc = replay_commits(&lt, line_replay, f->path, &nr_lines);
+		if (!lc)
+			die("'%s' is not in the replay of '%s'", f->path, line_repo.buf);
+	} else {
+		argv[n++] = "git";
+		argv[n++] = "blame";
+		argv[n++] = "--porcelain";
+		if (opt.move)
+			argv[n++] = "-M";
+		if (opt.ignore_ws)
+			argv[n++] = "-w";
+		argv[n++] = ctx->orig;
+		argv[n++] = "--";
+		argv[n++] = f->path;
+		argv[n] = NULL;
+		if (run_capture(argv, line_repo.buf, &out))
+			die("git blame of '%s' failed in '%s'", f->path, line_repo.buf);
+		lc = parse_porcelain(&lt, out.buf, &nr_lines);
+	}
 
 	/* lines as git blame counts them: a last line without LF is one */
 	for (i = 0; i < res.content.len; i++)
@@ -952,6 +965,18 @@ static void blame_fresh(struct blame_ctx *ctx)
 	for (k = 0; k < nr_files; k++)
 		if (files[k].fresh)
 			todo[nr_todo++] = k;
+
+	/*
+	 * One pass over each history costs about what git blame costs for
+	 * the files that history touches, so it pays once more than a few
+	 * files are to be blamed; -M needs git blame's search.
+	 */
+	if (!opt.move && nr_todo &&
+	    (opt.replay == REPLAY_ALWAYS ||
+	     (opt.replay == REPLAY_AUTO && (nr_todo >= 32 || nr_todo * 4 >= nr_files)))) {
+		ctx->replay = replay_history(ctx->gitdir.buf, ctx->token, 0);
+		line_replay = replay_history(line_repo.buf, ctx->orig, opt.ignore_ws);
+	}
 	jobs = (size_t)opt.jobs > nr_todo ? (int)nr_todo : opt.jobs;
 	if (jobs < 1)
 		jobs = 1;
@@ -989,6 +1014,11 @@ static void blame_fresh(struct blame_ctx *ctx)
 	}
 	free(todo);
 	free(pids);
+	if (line_replay) {
+		replay_free(ctx->replay);
+		replay_free(line_replay);
+		ctx->replay = line_replay = NULL;
+	}
 }
 
 /* ---- everything together ------------------------------------------------ */
@@ -2605,6 +2635,12 @@ int cmd_report(int argc, char **argv)
 			opt.ignore_ws = 1;
 		else if (!strcmp(a, "--stats"))
 			opt.stats = 1;
+		else if (!strcmp(a, "--replay=auto"))
+			opt.replay = REPLAY_AUTO;
+		else if (!strcmp(a, "--replay=always") || !strcmp(a, "--replay"))
+			opt.replay = REPLAY_ALWAYS;
+		else if (!strcmp(a, "--replay=never") || !strcmp(a, "--no-replay"))
+			opt.replay = REPLAY_NEVER;
 		else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(report_usage, stdout);
 			return 0;
