@@ -59,6 +59,7 @@ static struct {
 
 /* the line blame of every file, when the history is replayed (replay.c) */
 static struct replay *line_replay;
+static const char *blamed_by = "nothing";
 
 /* ---- small helpers -------------------------------------------------------- */
 
@@ -976,6 +977,9 @@ static void blame_fresh(struct blame_ctx *ctx)
 	     (opt.replay == REPLAY_AUTO && (nr_todo >= 32 || nr_todo * 4 >= nr_files)))) {
 		ctx->replay = replay_history(ctx->gitdir.buf, ctx->token, 0);
 		line_replay = replay_history(line_repo.buf, ctx->orig, opt.ignore_ws);
+		blamed_by = "one replay of each history";
+	} else if (nr_todo) {
+		blamed_by = "git blame of each file";
 	}
 	jobs = (size_t)opt.jobs > nr_todo ? (int)nr_todo : opt.jobs;
 	if (jobs < 1)
@@ -2715,8 +2719,8 @@ int cmd_report(int argc, char **argv)
 	write_report(&ctx, rev, pathspec, nr_pathspec);
 	if (opt.stats)
 		fprintf(stderr, "tokstream report: %zu files, %zu without a view; %zu blamed, %zu from the cache; "
-			"%zu commits in blame, %zu commits sized; -j %d\n",
+			"%zu commits in blame, %zu commits sized; -j %d; blamed by %s\n",
 			nr_files + nr_no_view, nr_no_view + skipped, fresh, nr_files - fresh,
-			nr_commits, nr_csizes, opt.jobs);
+			nr_commits, nr_csizes, opt.jobs, blamed_by);
 	return 0;
 }

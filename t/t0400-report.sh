@@ -325,6 +325,36 @@ test_expect_success 'a symbolic link named like a source file has no view: skipp
 	grep "keeps it unchanged" err
 '
 
+# report_both DEST OUTDIR REV [OPTIONS]: the report of REV by one replay
+# of each history and by git blame file by file, each without a cache
+report_both () {
+	dest=$1 out=$2 rev=$3 &&
+	shift 3 &&
+	rm -rf "$dest/tokstream/report-cache" "$out.replay" "$out.git" &&
+	"$TOKSTREAM" report -C "$dest" --replay=always --stats "$@" "$out.replay" $rev 2>stats.replay &&
+	grep "blamed by one replay of each history" stats.replay &&
+	rm -rf "$dest/tokstream/report-cache" &&
+	"$TOKSTREAM" report -C "$dest" --replay=never --stats "$@" "$out.git" $rev 2>stats.git &&
+	grep "blamed by git blame of each file" stats.git
+}
+
+test_expect_success 'one replay of each history gives the report git blame file by file gives' '
+	report_both tokens.git both HEAD --top=3 --min-tokens=1 &&
+	diff -r both.replay both.git &&
+	report_both tokens.git bothw main^ -w --top=3 --min-tokens=1 &&
+	diff -r bothw.replay bothw.git &&
+	report_both stitched.git boths HEAD --min-tokens=1 &&
+	diff -r boths.replay boths.git &&
+	report_both evil.git bothe HEAD --min-tokens=1 &&
+	diff -r bothe.replay bothe.git
+'
+
+test_expect_success '-M needs git blame: the replay is not used' '
+	rm -rf tokens.git/tokstream/report-cache &&
+	"$TOKSTREAM" report -C tokens.git -M --replay=always --stats --min-tokens=1 outm 2>stats &&
+	grep "blamed by git blame of each file" stats
+'
+
 test_expect_success 'usage errors' '
 	test_expect_code 129 "$TOKSTREAM" report -C tokens.git 2>err &&
 	grep "no OUTDIR" err &&
