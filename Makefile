@@ -67,4 +67,10 @@ agree: all
 fuzz: all
 	sh t/fuzz/run.sh
 
-.PHONY: agree fuzz
+# The speed measures, each beside its pair (README "Speed", t/bench/run.sh).
+# BENCH_RUNS=N runs (default 5); CORPUS=kernel adds the Linux point-release
+# history (downloaded with apt-get download on first use).
+bench: all
+	BENCH_RUNS='$(BENCH_RUNS)' CORPUS='$(CORPUS)' bash t/bench/run.sh
+
+.PHONY: agree fuzz bench

@@ -1,0 +1,407 @@
+#!/bin/bash
+# make bench: the speed measures of issue 7, each against its pair, in one run.
+#
+#   make bench [BENCH_RUNS=N] [CORPUS="kernel /path/to/repo.git ..."]
+#   bash t/bench/run.sh             (from anywhere, after make)
+#
+# Every measure is a pair of commands run on the same input: the pairs are
+# interleaved (run 1 of every pair, then run 2 of every pair, ...), the two
+# sides of a pair alternate which goes first, and the ratio is taken run by
+# run, so that load from other jobs on this shared machine hits both sides
+# of a ratio alike.  The table shows medians over the runs: the figure, its
+# pair, the median of the run-by-run ratios with their range, the target,
+# and whether it is met.  It exits 0 when a target is missed: this is a
+# benchmark, not a test.  CPU time is user + system of the command and all
+# its children (getrusage), wall time from bash's $EPOCHREALTIME.
+#
+# The measures:
+#   lex-*     tokenize/tokenize over a corpus of real code, its files given
+#             by name (its language comes from the file name), against
+#             `tr -s '[:space:]' '\n'` over the same bytes concatenated into
+#             one file beforehand (tr pays for no file handling: the
+#             stricter pair for tokenize).  Corpora: the C and header files
+#             of a Linux tree ($KERNEL_SRC, default /var/tmp/linux-source-6.1,
+#             when it is unpacked there), /usr/include, the Python standard
+#             library, the JDK's lib/src.zip (the first JDK under
+#             /usr/lib/jvm whose src.zip is a real file), /usr/lib/node_modules.
+#             A missing corpus is skipped with the line that installs it.
+#   filter    for each history: `tokstream --source=SRC < STREAM > TOKENS`
+#             (STREAM from git fast-export with convert's options, made
+#             anew every run) against `git fast-import < TOKENS` into a
+#             fresh repository with convert's settings.
+#   e2e       `tokstream convert SRC DEST` against the same fast-export
+#             piped unchanged into git fast-import (fresh DEST each time),
+#             wall time and CPU time.
+#   mem       tokstream's peak resident set (the runs of the filter measure)
+#             against the largest commit's new blobs (the blobs of the
+#             stream that precede one commit, which the filter holds) + 64 MiB.
+# Histories: always a mirror clone of this project's own history, made at
+# the start so that commits others make meanwhile do not change it; and
+# the histories named in CORPUS: `kernel` is the Linux point-release
+# history of t/bench/kernel-history.sh, built in $BENCH_DIR on first use
+# (downloading $KERNEL_VERSIONS with apt-get download, about 140 MB each)
+# and reused after; any other word is the path of a git repository.  With
+# `kernel` and no unpacked tree at $KERNEL_SRC, the newest release of that
+# history is the C lexing corpus.
+#
+# Environment: BENCH_RUNS (default 5), BENCH_DIR (default
+# /var/tmp/tokstream-bench: scratch space, the built kernel history, and
+# bench-DATE.txt with the table and the raw figures of each run),
+# CORPUS, KERNEL_SRC, KERNEL_VERSIONS.
+# Needs /usr/bin/time, git and python3 (apt-get install -y time git
+# python3); unzip, if there,
+# unpacks the JDK sources (python3 does otherwise).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+TOKSTREAM=$root/tokstream
+TOKENIZE=$root/tokenize/tokenize
+runs=${BENCH_RUNS:-5}
+dir=${BENCH_DIR:-/var/tmp/tokstream-bench}
+corpus=${CORPUS:-}
+kernel_src=${KERNEL_SRC:-/var/tmp/linux-source-6.1}
+kernel_versions=${KERNEL_VERSIONS:-6.1.170-3 6.1.176-1 6.1.187-1 6.1.190-1 6.1.192-3}
+export_opts=(--all --signed-tags=strip --tag-of-filtered-object=rewrite --reencode=no
+	--show-original-ids --mark-tags --use-done-feature)
+import_cmd=(git -c fastimport.unpackLimit=0 fast-import --quiet --force --done)
+
+missing=
+[ -x /usr/bin/time ] || missing="$missing /usr/bin/time (apt-get install -y time);"
+command -v git >/dev/null || missing="$missing git (apt-get install -y git);"
+command -v python3 >/dev/null || missing="$missing python3 (apt-get install -y python3);"
+if [ -n "$missing" ]; then
+	echo "bench: missing:$missing" >&2
+	exit 2
+fi
+for p in "$TOKSTREAM" "$TOKENIZE"; do
+	[ -x "$p" ] || { echo "bench: $p is not built (make)" >&2; exit 2; }
+done
+case $runs in ''|*[!0-9]*|0) echo "bench: BENCH_RUNS must be a positive number" >&2; exit 2 ;; esac
+
+mkdir -p "$dir"
+s=$(mktemp -d "$dir/run.XXXXXX")
+trap 'rm -rf "$s"' EXIT
+# Copies, so that a rebuild in this checkout during the run (others work
+# here too) changes neither the programs measured nor the runs' results.
+mkdir "$s/bin"
+cp "$TOKSTREAM" "$TOKENIZE" "$s/bin/"
+TOKSTREAM=$s/bin/tokstream
+TOKENIZE=$s/bin/tokenize
+results=$s/results      # ID SIDE RUN WALL CPU RSS_KB
+: >"$results"
+measures=()             # IDs in table order
+declare -A label fig_a fig_b target kind bytes files
+note() { echo "bench: $*" >&2; }
+
+# timed ID SIDE RUN 'COMMAND' -- runs COMMAND, records its wall and CPU time.
+# The CPU time is what bash's `times` reports for the children of a
+# subshell that ran only COMMAND: getrusage, to the millisecond (the filter
+# of a small history takes a few hundredths of a second, below the 10 ms of
+# /usr/bin/time's format; a wrapper process such as python's would add its
+# own pre-exec cost and memory to the child's).
+timed() {
+	local t0 t1 c
+	t0=$EPOCHREALTIME
+	c=$( (eval "$4" >/dev/null || exit 1; times) | tail -1) || {
+		note "failed: $4"
+		exit 1
+	}
+	t1=$EPOCHREALTIME
+	echo "$1 $2 $3 $t0 $t1 $c" | awk '{
+		cpu = 0
+		for (i = 6; i <= 7; i++) { split($i, m, /[ms]/); cpu += m[1] * 60 + m[2] }
+		printf "%s %s %s %.4f %.4f 0\n", $1, $2, $3, $5 - $4, cpu
+	}' >>"$results"
+}
+
+# peak ID RUN 'COMMAND' -- records the peak resident set of COMMAND's
+# largest process, from /usr/bin/time (a run of its own: time's process
+# would count in the CPU time).
+peak() {
+	eval "/usr/bin/time -f %M -o '$s/rss' $3" >/dev/null || {
+		note "failed: $3"
+		exit 1
+	}
+	echo "$1 a $2 0 0 $(tail -1 "$s/rss")" >>"$results"
+}
+
+# ---- lexing corpora ----
+lex_corpus() {           # ID LABEL DIR FIND-PREDICATES...
+	local id=$1 what=$2 top=$3
+	shift 3
+	local k n
+	find "$top" \( -name site-packages -o -name dist-packages \) -prune -o -type f \( "$@" \) -print0 | sort -z >"$s/$id.files"
+	files[$id]=$(tr -dc '\0' <"$s/$id.files" | wc -c)
+	if [ "${files[$id]}" = 0 ]; then
+		note "$what: no files under $top, skipped"
+		return
+	fi
+	xargs -0 cat <"$s/$id.files" >"$s/$id.once"
+	n=$(stat -c %s "$s/$id.once")
+	# A small corpus is taken K times over (at least 100 MB in all), so that
+	# each side runs long enough to measure.
+	k=$(( (100000000 + n - 1) / n ))
+	: >"$s/$id.list"
+	: >"$s/$id.cat"
+	for _ in $(seq "$k"); do
+		cat "$s/$id.files" >>"$s/$id.list"
+		cat "$s/$id.once" >>"$s/$id.cat"
+	done
+	rm -f "$s/$id.once"
+	bytes[$id]=$((n * k))
+	# Every file must be claimed by the lexer meant, or the pair measures nothing.
+	xargs -0 "$TOKENIZE" <"$s/$id.files" 2>"$s/$id.err" >/dev/null || true
+	if [ -s "$s/$id.err" ]; then
+		note "$what: tokenize complained:"
+		head -3 "$s/$id.err" >&2
+		exit 1
+	fi
+	measures+=("$id")
+	label[$id]="lexing $what ($(printf "%'d" "${files[$id]}") files, $(awk -v b="$n" 'BEGIN { printf "%.0f", b / 1e6 }') MB$([ "$k" = 1 ] || echo ", taken $k times"))"
+	fig_a[$id]="tokenize CPU s"
+	fig_b[$id]="tr -s CPU s"
+	target[$id]=1.0
+	kind[$id]=cpu
+}
+
+run_lex() {              # ID RUN
+	local id=$1 r=$2
+	local a="xargs -0 '$TOKENIZE' <'$s/$id.list' >/dev/null"
+	local b="tr -s '[:space:]' '\\n' <'$s/$id.cat' >/dev/null"
+	if [ $((r % 2)) = 1 ]; then
+		timed "$id" a "$r" "$a"; timed "$id" b "$r" "$b"
+	else
+		timed "$id" b "$r" "$b"; timed "$id" a "$r" "$a"
+	fi
+}
+
+# ---- histories ----
+histories=()
+declare -A src largest commits
+add_history() {          # NAME GITDIR
+	local h=$1 g=$2
+	histories+=("$h")
+	src[$h]=$g
+	commits[$h]=$(git -C "$g" rev-list --count --all)
+	# The blobs the filter holds at once: those before one commit in the stream.
+	git -C "$g" fast-export "${export_opts[@]}" >"$s/$h.stream"
+	largest[$h]=$(python3 - "$s/$h.stream" <<-'EOF'
+		import sys
+		f = open(sys.argv[1], 'rb')
+		held = largest = 0
+		in_blob = False
+		for line in iter(f.readline, b''):
+		    if line.startswith(b'blob'):
+		        in_blob = True
+		    elif line.startswith(b'commit '):
+		        largest = max(largest, held)
+		        held = 0
+		        in_blob = False
+		    elif line.startswith((b'tag ', b'reset ')):
+		        in_blob = False
+		    elif line.startswith(b'data '):
+		        n = int(line[5:])
+		        if in_blob:
+		            held += n
+		            in_blob = False
+		        f.seek(n, 1)
+		print(max(largest, held))
+	EOF
+	)
+	bytes[$h]=$(stat -c %s "$s/$h.stream")
+	rm -f "$s/$h.stream"
+	local desc="$h (${commits[$h]} commits, $(awk -v b="${bytes[$h]}" 'BEGIN { printf "%.0f", b / 1e6 }') MB stream)"
+	measures+=("filter-$h" "e2e-wall-$h" "e2e-cpu-$h" "mem-$h")
+	label[filter-$h]="filter, $desc"
+	fig_a[filter-$h]="tokstream CPU s"; fig_b[filter-$h]="fast-import CPU s"
+	target[filter-$h]=0.10; kind[filter-$h]=cpu
+	label[e2e-wall-$h]="end to end, wall, $h"
+	fig_a[e2e-wall-$h]="convert wall s"; fig_b[e2e-wall-$h]="export|import wall s"
+	target[e2e-wall-$h]=1.0; kind[e2e-wall-$h]=wall
+	label[e2e-cpu-$h]="end to end, CPU, $h"
+	fig_a[e2e-cpu-$h]="convert CPU s"; fig_b[e2e-cpu-$h]="export|import CPU s"
+	target[e2e-cpu-$h]=1.0; kind[e2e-cpu-$h]=cpu
+	label[mem-$h]="memory, $h (largest commit's new blobs $(awk -v b="${largest[$h]}" 'BEGIN { printf "%.1f", b / 1048576 }') MiB)"
+	fig_a[mem-$h]="tokstream peak RSS MiB"; fig_b[mem-$h]="new blobs + 64 MiB"
+	target[mem-$h]=1.0; kind[mem-$h]=rss
+}
+
+run_history() {          # NAME RUN
+	local h=$1 r=$2 g=${src[$1]}
+	local conv="'$TOKSTREAM' convert --quiet '$g' '$s/conv.git'"
+	local copy="git init -q --bare '$s/copy.git' && git -C '$g' fast-export ${export_opts[*]} | (cd '$s/copy.git' && ${import_cmd[*]})"
+	rm -rf "$s/fi.git" "$s/conv.git" "$s/copy.git"
+	timed "export-$h" a "$r" "git -C '$g' fast-export ${export_opts[*]} >'$s/stream'"
+	timed "filter-$h" a "$r" "'$TOKSTREAM' --quiet --source='$g' <'$s/stream' >'$s/tokens'"
+	peak "mem-$h" "$r" "'$TOKSTREAM' --quiet --source='$g' <'$s/stream'"
+	rm -f "$s/stream"
+	git init -q --bare "$s/fi.git"
+	timed "filter-$h" b "$r" "cd '$s/fi.git' && ${import_cmd[*]} <'$s/tokens'"
+	echo "tokens-$h a $r 0 0 $(stat -c %s "$s/tokens")" >>"$results"
+	rm -rf "$s/tokens" "$s/fi.git"
+	if [ $((r % 2)) = 1 ]; then
+		timed "e2e-$h" a "$r" "$conv"; timed "e2e-$h" b "$r" "$copy"
+	else
+		timed "e2e-$h" b "$r" "$copy"; timed "e2e-$h" a "$r" "$conv"
+	fi
+	rm -rf "$s/conv.git" "$s/copy.git"
+}
+
+# ---- set up ----
+started=$(date -u '+%Y-%m-%d %H:%M UTC')
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+note "preparing corpora in $s"
+
+for w in $corpus; do
+	if [ "$w" = kernel ] && [ ! -d "$dir/kernel-history.git" ]; then
+		note "building the kernel point-release history ($kernel_versions)"
+		# shellcheck disable=SC2086
+		bash "$here/kernel-history.sh" --fetch "$dir/kernel-history.git" $kernel_versions
+	fi
+done
+if [ ! -d "$kernel_src" ] && [ -d "$dir/kernel-history.git" ] && [[ " $corpus " = *" kernel "* ]]; then
+	kernel_src=$s/linux
+	mkdir -p "$kernel_src"
+	git --git-dir="$dir/kernel-history.git" archive main | tar -x -C "$kernel_src"
+fi
+
+if [ -d "$kernel_src" ]; then
+	lex_corpus lex-c-linux "C, Linux $(sed -n 's/^SUBLEVEL = /6.1./p' "$kernel_src/Makefile" 2>/dev/null) .c .h" "$kernel_src" -name '*.c' -o -name '*.h'
+else
+	note "no Linux tree at $kernel_src: C lexing on /usr/include only (apt-get install -y linux-source-6.1 && tar -C /var/tmp -xJf /usr/src/linux-source-6.1.tar.xz, or CORPUS=kernel)"
+fi
+lex_corpus lex-c-include "C, /usr/include .h" /usr/include -name '*.h'
+# The standard library of python3 on PATH, as t/agree/python.sh takes it.
+pystdlib=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
+lex_corpus lex-python "Python, $pystdlib" "$pystdlib" -name '*.py'
+jdk_zip=
+for z in /usr/lib/jvm/*/lib/src.zip; do
+	if [ -f "$z" ] && [ -r "$(readlink -f "$z")" ]; then
+		jdk_zip=$(readlink -f "$z")
+		break
+	fi
+done
+if [ -n "$jdk_zip" ]; then
+	mkdir -p "$s/jdk"
+	if command -v unzip >/dev/null; then
+		unzip -q "$jdk_zip" '*.java' -d "$s/jdk"
+	else
+		python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); z.extractall(sys.argv[2], [n for n in z.namelist() if n.endswith(".java")])' "$jdk_zip" "$s/jdk"
+	fi
+	lex_corpus lex-java "Java, $(echo "$jdk_zip" | sed 's|/usr/lib/jvm/||; s|/lib/src.zip||')" "$s/jdk" -name '*.java'
+else
+	note "no JDK sources: Java lexing skipped (apt-get install -y openjdk-17-source)"
+fi
+if [ -d /usr/lib/node_modules ]; then
+	lex_corpus lex-js "JavaScript, /usr/lib/node_modules" /usr/lib/node_modules -name '*.js' -o -name '*.mjs' -o -name '*.cjs'
+else
+	note "no /usr/lib/node_modules: JavaScript lexing skipped (apt-get install -y npm)"
+fi
+
+git clone -q --mirror "$root" "$s/own.git"
+add_history tokstream "$s/own.git"
+for w in $corpus; do
+	case $w in
+	kernel) add_history linux-6.1-releases "$dir/kernel-history.git" ;;
+	*)
+		git -C "$w" rev-parse --git-dir >/dev/null 2>&1 || { note "CORPUS: $w is not a git repository"; exit 2; }
+		add_history "$(basename "$w" .git)" "$(cd "$w" && pwd)"
+		;;
+	esac
+done
+
+# ---- the runs ----
+for r in $(seq 1 "$runs"); do
+	note "run $r of $runs"
+	for id in "${measures[@]}"; do
+		case $id in lex-*) run_lex "$id" "$r" ;; esac
+	done
+	for h in "${histories[@]}"; do
+		run_history "$h" "$r"
+	done
+done
+load_end=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# ---- the table ----
+# Pairs the two sides of each run (e2e-wall and e2e-cpu share the e2e
+# runs); medians of values and of run-by-run ratios.
+table() {
+	for id in "${measures[@]}"; do
+		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "${kind[$id]}" "${target[$id]}" "${fig_a[$id]}" "${fig_b[$id]}" "${label[$id]}"
+	done | awk -F'\t' -v results="$results" -v runs="$runs" -v largest_file="$s/largest" '
+	function median(list,   n, v, i, j, t) {
+		n = split(list, v, " ")
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && v[j-1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t }
+		return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+	}
+	function range(list,   n, v, i, lo, hi) {
+		n = split(list, v, " "); lo = hi = v[1]
+		for (i = 2; i <= n; i++) { if (v[i] + 0 < lo + 0) lo = v[i]; if (v[i] + 0 > hi + 0) hi = v[i] }
+		return sprintf("%.3f-%.3f", lo, hi)
+	}
+	BEGIN {
+		while ((getline line < largest_file) > 0) {
+			split(line, f, " ")
+			largest[f[1]] = f[2]
+		}
+		while ((getline line < results) > 0) {
+			split(line, f, " ")
+			wall[f[1], f[2], f[3]] = f[4]; cpu[f[1], f[2], f[3]] = f[5]; rss[f[1], f[2], f[3]] = f[6]
+		}
+		printf "| measure | figure | median | pair | median | ratio (median, range) | target | met |\n"
+		printf "|---|---|---|---|---|---|---|---|\n"
+	}
+	{
+		id = $1; k = $2; tgt = $3; sa = sb = rl = ""
+		src = id; sub(/^e2e-(wall|cpu)-/, "e2e-", src)
+		for (r = 1; r <= runs; r++) {
+			if (k == "rss") {
+				h = id; sub(/^mem-/, "", h)
+				a = rss[src, "a", r] / 1024; b = largest[h] / 1048576 + 64
+			} else if (k == "wall") {
+				a = wall[src, "a", r]; b = wall[src, "b", r]
+			} else {
+				a = cpu[src, "a", r]; b = cpu[src, "b", r]
+			}
+			sa = sa " " a; sb = sb " " b; rl = rl " " (b > 0 ? a / b : 0)
+		}
+		mr = median(rl)
+		printf "| %s | %s | %.3f | %s | %.3f | %.3f (%s) | <= %s | %s |\n", $6, $4, median(sa), $5, median(sb), mr, range(rl), tgt, (mr <= tgt ? "yes" : "**no**")
+	}'
+}
+for h in "${histories[@]}"; do echo "$h ${largest[$h]}"; done >"$s/largest"
+out=$dir/bench-$(date -u +%Y%m%d-%H%M%S).txt
+{
+	echo "tokstream bench, $started, $runs runs, $(nproc) cores ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), load average $load_start at the start, $load_end at the end"
+	echo "tokstream at $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- . 2>/dev/null || echo ' (with uncommitted changes in the working tree)')"
+	echo
+	table
+	echo
+	echo "Rates (medians), for the scale estimate:"
+	for id in "${measures[@]}"; do
+		case $id in lex-*)
+			awk -v id="$id" -v b="${bytes[$id]}" -v l="${label[$id]}" '$1 == id && $2 == "a" { print $5 }' "$results" | sort -n |
+				awk -v b="${bytes[$id]}" -v l="${label[$id]}" '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "  %s: tokenize %.1f MB/s of CPU\n", l, b / m / 1e6 }'
+			awk -v id="$id" '$1 == id && $2 == "b" { print $5 }' "$results" | sort -n |
+				awk -v b="${bytes[$id]}" '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "      tr -s %.1f MB/s of CPU\n", b / m / 1e6 }'
+			;;
+		esac
+	done
+	for h in "${histories[@]}"; do
+		med() { awk -v id="$1" -v side="$2" -v col="$3" '$1 == id && $2 == side { print $col }' "$results" | sort -n |
+			awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+		ex=$(med "export-$h" a 5); fi=$(med "filter-$h" a 5); im=$(med "filter-$h" b 5); tok=$(med "tokens-$h" a 6)
+		awk -v h="$h" -v c="${commits[$h]}" -v sb="${bytes[$h]}" -v tb="$tok" -v ex="$ex" -v fi="$fi" -v im="$im" 'BEGIN {
+			printf "  %s: %d commits, stream %.1f MB in, %.1f MB out\n", h, c, sb / 1e6, tb / 1e6
+			printf "      fast-export %.2f s CPU (%.1f MB/s); tokstream %.2f s CPU (%.1f MB/s in, %.0f commits/s); fast-import of the tokens %.2f s CPU (%.1f MB/s)\n",
+				ex, sb / 1e6 / (ex > 0 ? ex : 1e-9), fi, sb / 1e6 / (fi > 0 ? fi : 1e-9), c / (fi > 0 ? fi : 1e-9), im, tb / 1e6 / (im > 0 ? im : 1e-9)
+		}'
+	done
+	echo
+	echo "Raw figures (ID SIDE RUN WALL CPU RSS_KB; side a is the figure, b its pair):"
+	sed 's/^/  /' "$results"
+} >"$out"
+sed '/^Raw figures/,$d' "$out"
+echo "(table and raw figures kept in $out)"
