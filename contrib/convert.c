@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 static const char convert_usage[] =
@@ -178,10 +179,39 @@ static void copy_file(const char *from, const char *to)
 	strbuf_release(&sb);
 }
 
+/*
+ * After a git command that writes into DEST failed: when the file system
+ * of path (in DEST) is full (under 1 MiB free), say so, as the cause to
+ * act on.
+ */
+static void die_if_full(const char *what, int status, const char *path)
+{
+	struct statvfs fs;
+	uintmax_t avail;
+
+	if (!path || statvfs(path, &fs))
+		return;
+	avail = (uintmax_t)fs.f_bavail * fs.f_frsize;
+	if (avail < ((uintmax_t)1 << 20))
+		die("%s failed (exit %d): the file system of '%s' is full (%ju KiB free); "
+		    "free some space and run again", what, status, path, avail / 1024);
+}
+
+/* Runs a git command that writes in DEST: run.dir, or (git init) its last argument. */
 static void run_git(const char *dir, const char **argv, const char *what)
 {
-	if (run_capture(argv, dir, NULL))
+	int status = run_capture(argv, dir, NULL);
+
+	if (status) {
+		const char *where = run.dir.len ? run.dir.buf : NULL;
+		int i;
+
+		for (i = 0; !where && argv[i]; i++)
+			if (!argv[i + 1])
+				where = argv[i];
+		die_if_full(what, status, where);
 		die("%s failed", what);
+	}
 }
 
 /* The absolute path of dir (which must exist). */
@@ -202,6 +232,61 @@ struct source {
 	struct strbuf tip;       /* that branch's commit */
 };
 
+/*
+ * A partial clone (a remote.NAME.promisor, or extensions.partialClone)
+ * may lack objects that its promisor remote sends on demand: fast-export
+ * would fetch them one at a time, or die halfway when the remote is gone.  Such a source is
+ * refused, naming the first missing object; git rev-list --missing=print
+ * never fetches.  A partial clone that has every object goes on.
+ */
+static void check_not_partial(const char *path, const char *arg)
+{
+	const char *cfg[] = { "git", "config", "--get-regexp",
+			      "^(remote\\..*\\.promisor|extensions\\.partialclone)$", NULL };
+	const char *walk[] = { "git", "rev-list", "--objects", "--all", "--missing=print", NULL };
+	struct strbuf cfg_out = STRBUF_INIT, missing = STRBUF_INIT;
+	struct child c;
+	int fd[2], bol = 1, in_missing = 0, done = 0, status;
+	char buf[65536];
+	ssize_t n, i;
+
+	if (run_capture_quiet(cfg, path, &cfg_out)) {
+		strbuf_release(&cfg_out);
+		return;
+	}
+	if (pipe(fd))
+		die_errno("pipe");
+	child_init(&c, walk);
+	c.dir = path;
+	c.out = fd[1];
+	c.close_fd[0] = fd[0];
+	start_command(&c);
+	close(fd[1]);
+	while (!done && ((n = read(fd[0], buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))) {
+		for (i = 0; i < n && !done; i++) {
+			if (in_missing) {
+				if (buf[i] == '\n')
+					done = 1;
+				else
+					strbuf_addch(&missing, buf[i]);
+			} else if (bol && buf[i] == '?') {
+				in_missing = 1;
+			}
+			bol = buf[i] == '\n';
+		}
+	}
+	close(fd[0]);
+	status = finish_command(&c);
+	if (in_missing)
+		die("source '%s' is a partial clone and lacks object %s: "
+		    "its objects are incomplete; convert a full clone (one made without --filter)",
+		    arg, missing.buf);
+	if (status)
+		die("git rev-list --objects --all --missing=print failed in '%s' (exit %d)", arg, status);
+	strbuf_release(&cfg_out);
+	strbuf_release(&missing);
+}
+
 static void inspect_source(struct source *src, const char *arg)
 {
 	const char *bare[] = { "git", "rev-parse", "--is-shallow-repository", NULL };
@@ -221,6 +306,7 @@ static void inspect_source(struct source *src, const char *arg)
 	if (run_capture(bare, src->path.buf, &out) || !strncmp(out.buf, "true", 4))
 		die("source '%s' is a shallow clone: its history is incomplete; "
 		    "convert a full clone (git fetch --unshallow)", arg);
+	check_not_partial(src->path.buf, arg);
 	run_capture(head, src->path.buf, &src->head_ref);
 	while (src->head_ref.len && src->head_ref.buf[src->head_ref.len - 1] == '\n')
 		strbuf_setlen(&src->head_ref, src->head_ref.len - 1);
@@ -372,12 +458,27 @@ static void convert_source(struct source *src, int k, const char *self, const ch
 	run.children[1] = 0;
 	s3 = finish_command(&c_fi);
 	run.children[2] = 0;
-	if (s1)
+	/*
+	 * The stage that failed first: a stage dies of SIGPIPE (or the filter
+	 * of a write error) when the next one is gone, so a broken pipe is
+	 * named last.  fast-import on a full disk is named as such: its tmp
+	 * pack stays in the staging repository until the next run.
+	 */
+	if (s1 && s1 != 128 + SIGPIPE)
 		die("git fast-export of '%s' failed (exit %d)", src->path.buf, s1);
+	if (s3) {
+		struct strbuf what = STRBUF_INIT;
+
+		strbuf_addf(&what, "git fast-import converting '%s'", src->path.buf);
+		die_if_full(what.buf, s3, run.dir.buf);
+		strbuf_release(&what);
+	}
 	if (s2)
 		die("the filter failed on '%s' (exit %d)", src->path.buf, s2);
 	if (s3)
 		die("git fast-import failed (exit %d) converting '%s'", s3, src->path.buf);
+	if (s1)
+		die("git fast-export of '%s' failed (exit %d)", src->path.buf, s1);
 	free(ft);
 	strbuf_release(&exp_marks);
 	strbuf_release(&imp_marks);

@@ -144,6 +144,7 @@ BUG () {
 test_atexit_ () {
 	test_code_=$?
 	test -n "$test_output_file_" && rm -f "$test_output_file_"
+	test -n "$test_valgrind_dir_" && rm -rf "$test_valgrind_dir_"
 	if test -n "$test_exit_ok_"
 	then
 		exit $test_code_
@@ -177,6 +178,29 @@ then
 	say "Bail out! $TOKENIZE is not built: run make first"
 	test_exit_ok_=t
 	exit 1
+fi
+
+# TOKSTREAM_VALGRIND=1: $TOKSTREAM runs under valgrind's memcheck.  Any
+# memcheck error makes it exit 126, which no test accepts (test_must_fail
+# and test_expect_code refuse it, and a success expected is not one), and
+# memcheck's report goes to its stderr.  The wrapper lives outside the
+# trash directory; the tests that call tokstream through PATH, and the
+# children convert starts, are not wrapped.
+test_valgrind_dir_=
+if test -n "$TOKSTREAM_VALGRIND" && test "$TOKSTREAM_VALGRIND" != 0
+then
+	command -v valgrind >/dev/null 2>&1 || {
+		say "Bail out! TOKSTREAM_VALGRIND is set and valgrind is not on PATH"
+		test_exit_ok_=t
+		exit 1
+	}
+	test_valgrind_dir_=${TMPDIR:-/tmp}/tokstream-valgrind.$this_test.$$
+	mkdir -p "$test_valgrind_dir_" &&
+	printf '#!/bin/sh\nexec valgrind -q --tool=memcheck --error-exitcode=126 --leak-check=no --track-origins=no --trace-children=no "%s" "$@"\n' \
+		"$REPO_ROOT/tokstream" >"$test_valgrind_dir_/tokstream" &&
+	chmod +x "$test_valgrind_dir_/tokstream" ||
+		error "cannot write the valgrind wrapper in $test_valgrind_dir_"
+	TOKSTREAM=$test_valgrind_dir_/tokstream
 fi
 
 # Prerequisites.
@@ -410,6 +434,7 @@ test_skip () {
 test_done () {
 	test_exit_ok_=t
 	test -n "$test_output_file_" && rm -f "$test_output_file_"
+	test -n "$test_valgrind_dir_" && rm -rf "$test_valgrind_dir_"
 	test $test_fixed = 0 ||
 		say "# $test_fixed known breakage(s) vanished; please update test(s)"
 	test $test_broken = 0 ||
