@@ -1,15 +1,20 @@
 #include "view.h"
 #include "language.h"
 
+#include <stdint.h>
+
 /*
- * The writers below need room for the worst case of a token: every byte
- * escaped to two, and the LF.  view_reserve() makes that room with one
- * comparison per token, so the copy loops need no checks of their own.
+ * The writers below copy a word (8 bytes) at a time, so they need room for
+ * the worst case of a token (every byte escaped to two, and the LF) plus a
+ * word of slack: view_reserve() makes that room with one comparison per
+ * token, so the copy loops need no checks of their own.
  */
+#define VIEW_SLACK 16
+
 static inline char *view_reserve(struct strbuf *out, size_t len)
 {
-	if (out->alloc - out->len < 2 * len + 3)
-		strbuf_grow(out, 2 * len + 2);
+	if (out->alloc - out->len < 2 * len + VIEW_SLACK)
+		strbuf_grow(out, 2 * len + VIEW_SLACK);
 	return out->buf + out->len;
 }
 
@@ -17,56 +22,170 @@ static inline void view_commit(struct strbuf *out, char *end)
 {
 	*end++ = '\n';
 	out->len = (size_t)(end - out->buf);
-	out->buf[out->len] = '\0';
 }
 
-/* LF and CR become the two characters \n and \r; nothing else changes. */
-static char *copy_escaped(char *d, const unsigned char *p, size_t len)
+/*
+ * Word-at-a-time tests (the classic "has a zero byte" trick) on 8 bytes
+ * read as a little-endian number, so that byte i of memory is bits
+ * 8i..8i+7 on every machine (compilers make word_load one load on
+ * little-endian ones).  word_below14: the high bit of each byte below 14
+ * (LF, CR, the other whitespace but space, and controls); word_blanks:
+ * the same or a space.  The lowest bit set is always exact (bits above it
+ * may be set in vain), so the callers only ever use the lowest.
+ */
+#define WORD_ONES  0x0101010101010101u
+#define WORD_HIGHS 0x8080808080808080u
+
+static inline uint64_t word_load(const unsigned char *p)
 {
-	size_t i;
+	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+		(uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
+		(uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+}
 
-	for (i = 0; i < len; i++) {
-		unsigned char c = p[i];
+static inline uint64_t word_below14(uint64_t x)
+{
+	return (x - WORD_ONES * 14) & ~x & WORD_HIGHS;
+}
 
-		if (c > '\r' || (c != '\n' && c != '\r')) {
-			*d++ = (char)c;
-		} else {
+static inline uint64_t word_blanks(uint64_t x)
+{
+	uint64_t y = x ^ (WORD_ONES * ' ');
+
+	return ((y - WORD_ONES) & ~y & WORD_HIGHS) | word_below14(x);
+}
+
+/* The bits of the first k bytes (k < 8). */
+static inline uint64_t word_head(size_t k)
+{
+	return ((uint64_t)1 << (8 * k)) - 1;
+}
+
+/* Index of the byte of the lowest bit set in m (m != 0). */
+static inline size_t word_first(uint64_t m)
+{
+#if defined(__GNUC__)
+	return (size_t)__builtin_ctzll(m) / 8;
+#else
+	size_t i = 0;
+
+	while (!(m & 0x80))
+		m >>= 8, i++;
+	return i;
+#endif
+}
+
+/*
+ * LF and CR become the two characters \n and \r; nothing else changes.
+ * While the source (which ends at end) has a word left, the bytes up to
+ * the next one below 14 are copied a word at a time (the bytes past them
+ * land in the slack, to be overwritten).
+ */
+static char *copy_escaped(char *d, const unsigned char *p, size_t len,
+			  const unsigned char *end)
+{
+	const unsigned char *e = p + len;
+
+	while (p < e) {
+		unsigned char c;
+
+		if (end - p >= 8) {
+			uint64_t m = word_below14(word_load(p));
+			size_t k = m ? word_first(m) : 8;
+
+			if (k > (size_t)(e - p))
+				k = (size_t)(e - p);
+			memcpy(d, p, 8);
+			d += k;
+			p += k;
+			if (p == e || k == 8)
+				continue;
+		}
+		c = *p++;
+		if (c == '\n' || c == '\r') {
 			*d++ = '\\';
 			*d++ = c == '\n' ? 'n' : 'r';
+		} else {
+			*d++ = (char)c;
 		}
 	}
 	return d;
 }
 
-/* Runs of whitespace become one space; trailing whitespace goes. */
-static char *copy_folded(char *d, const unsigned char *p, size_t len)
+/*
+ * Runs of whitespace become one space; trailing whitespace goes.  While
+ * the source (which ends at end) has a word left, the bytes up to the next
+ * blank are copied a word at a time (the bytes past them land in the
+ * slack, to be overwritten).
+ */
+static char *copy_folded(char *d, const unsigned char *p, size_t len,
+			 const unsigned char *end)
 {
-	size_t i, end = len;
+	const unsigned char *e;
 
-	while (end > 0 && lex_is_space(p[end - 1]))
-		end--;
-	for (i = 0; i < end; i++) {
-		if (lex_is_space(p[i])) {
-			while (i + 1 < end && lex_is_space(p[i + 1]))
-				i++;
+	while (len > 0 && lex_is_space(p[len - 1]))
+		len--;
+	e = p + len;
+	while (p < e) {
+		if (lex_is_space(*p)) {
 			*d++ = ' ';
+			while (lex_is_space(*++p))	/* the comment ends in a non-blank */
+				;
+		} else if (end - p >= 8) {
+			uint64_t x = word_load(p), m = word_blanks(x);
+			size_t k = m ? word_first(m) : 8;
+
+			if (k > (size_t)(e - p))
+				k = (size_t)(e - p);
+			memcpy(d, p, 8);
+			if (!k)		/* a control byte below 14 that is not a blank */
+				k = 1;
+			d += k;
+			p += k;
 		} else {
-			*d++ = (char)p[i];
+			*d++ = (char)*p++;
 		}
 	}
 	return d;
+}
+
+/* One token of a source that ends at end. */
+static void add_token(struct strbuf *out, const unsigned char *tok, size_t len,
+		      const unsigned char *end, enum token_class cls, unsigned flags)
+{
+	char *d = view_reserve(out, len);
+
+	if (cls == TOKEN_COMMENT && !(flags & VIEW_EXACT_COMMENTS))
+		d = copy_folded(d, tok, len, end);
+	else
+		d = copy_escaped(d, tok, len, end);
+	view_commit(out, d);
+}
+
+/*
+ * The common case, inline: a token of less than 8 bytes that is not a
+ * comment, has no byte below 14 and has a word of source from its start
+ * is one load and one store.  Returns 0 when the token is not that case.
+ */
+static inline int add_short_token(struct strbuf *out, const unsigned char *tok, size_t len,
+				  const unsigned char *end, enum token_class cls)
+{
+	char *d;
+
+	if (len >= 8 || end - tok < 8 || cls == TOKEN_COMMENT ||
+	    (word_below14(word_load(tok)) & word_head(len)))
+		return 0;
+	d = view_reserve(out, len);
+	memcpy(d, tok, 8);
+	view_commit(out, d + len);
+	return 1;
 }
 
 void view_add_token(struct strbuf *out, const unsigned char *tok, size_t len,
 		    enum token_class cls, unsigned flags)
 {
-	char *d = view_reserve(out, len);
-
-	if (cls == TOKEN_COMMENT && !(flags & VIEW_EXACT_COMMENTS))
-		d = copy_folded(d, tok, len);
-	else
-		d = copy_escaped(d, tok, len);
-	view_commit(out, d);
+	add_token(out, tok, len, tok + len, cls, flags);
+	out->buf[out->len] = '\0';
 }
 
 size_t view_build(struct strbuf *out, const struct language *lang,
@@ -75,11 +194,17 @@ size_t view_build(struct strbuf *out, const struct language *lang,
 	struct lexer_state ls;
 	struct token tok;
 	size_t count = 0, line = 1, line_start = 0, scanned = 0;
-	const unsigned char *s = src;
+	const unsigned char *s = src, *end = s + len;
 
 	lexer_init(&ls, src, len, lang->syntax);
-	while (language_next_token(lang, &ls, &tok)) {
-		if (flags & VIEW_POSITIONS) {
+	if (!(flags & VIEW_POSITIONS)) {
+		while (language_next_token(lang, &ls, &tok)) {
+			if (!add_short_token(out, s + tok.start, tok.len, end, tok.cls))
+				add_token(out, s + tok.start, tok.len, end, tok.cls, flags);
+			count++;
+		}
+	} else {
+		while (language_next_token(lang, &ls, &tok)) {
 			const unsigned char *nl;
 
 			while ((nl = memchr(s + scanned, '\n', tok.start - scanned))) {
@@ -88,9 +213,11 @@ size_t view_build(struct strbuf *out, const struct language *lang,
 			}
 			scanned = tok.start;
 			strbuf_addf(out, "%zu:%zu\t", line, tok.start - line_start + 1);
+			add_token(out, s + tok.start, tok.len, end, tok.cls, flags);
+			count++;
 		}
-		view_add_token(out, s + tok.start, tok.len, tok.cls, flags);
-		count++;
 	}
+	if (count)
+		out->buf[out->len] = '\0';
 	return count;
 }
