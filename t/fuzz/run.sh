@@ -2,7 +2,9 @@
 # make fuzz: build the libFuzzer harnesses with clang and run each for
 # FUZZ_SECONDS (default 60) on seed corpora made from the test fixtures.
 # Fails on the first finding; the crashing input is kept under
-# t/fuzz/findings/ (turn it into a regression test in t/).
+# t/fuzz/findings/ (git ignores it): copy it to t/fuzz/regressions/ as
+# stream-WHAT, which t/t0125-fuzz-regressions.sh runs and the stream
+# corpus starts from.
 #
 #   make fuzz                      # every harness, 60 s each
 #   make fuzz FUZZ_SECONDS=30      # as CI runs it
@@ -37,7 +39,7 @@ seed_lexers () {
 
 seed_stream () {
 	mkdir -p "$1"
-	for f in t/fixtures/streams/* t/fuzz/seeds/stream/*; do
+	for f in t/fixtures/streams/* t/fuzz/seeds/stream/* t/fuzz/regressions/stream-*; do
 		[ -f "$f" ] && cp "$f" "$1/"
 	done
 	# a real stream: this project's own recent history
