@@ -12,9 +12,9 @@ stream cut at every offset, the whole sweep, is always refused cleanly.'
 
 . ./test-lib.sh
 
-test_expect_success 'every stream finding of the fuzzers: refused cleanly, or accepted as git fast-import accepts it' '
-	ls "$TEST_DIRECTORY"/fuzz/regressions/stream-* >inputs &&
-	test_file_not_empty inputs &&
+# check_streams LIST: each stream input named in LIST is refused cleanly,
+# or accepted as git fast-import accepts it
+check_streams () {
 	while read f
 	do
 		echo "== ${f##*/}" &&
@@ -26,16 +26,16 @@ test_expect_success 'every stream finding of the fuzzers: refused cleanly, or ac
 			git init -q --bare fi.git &&
 			if git -C fi.git fast-import --quiet <out 2>fi-err
 			then
-				echo "accepted by git fast-import"
+			echo "accepted by git fast-import"
 			else
-				# the same refusal, for the same reason, without the filter
-				cat fi-err &&
-				grep "^fatal: Path .* not in branch$" fi-err >why &&
-				git init -q --bare raw.git &&
-				test_must_fail git -C raw.git fast-import --quiet <"$f" 2>raw-err &&
-				grep "^fatal: Path .* not in branch$" raw-err >raw-why &&
-				test_cmp raw-why why &&
-				echo "refused by git fast-import as the unfiltered input is: $(cat why)"
+			# the same refusal, for the same reason, without the filter
+			cat fi-err &&
+			grep "^fatal: Path .* not in branch$" fi-err >why &&
+			git init -q --bare raw.git &&
+			test_must_fail git -C raw.git fast-import --quiet <"$f" 2>raw-err &&
+			grep "^fatal: Path .* not in branch$" raw-err >raw-why &&
+			test_cmp raw-why why &&
+			echo "refused by git fast-import as the unfiltered input is: $(cat why)"
 			fi
 		else
 			test_expect_code 128 "$TOKSTREAM" <"$f" >out 2>err &&
@@ -43,8 +43,26 @@ test_expect_success 'every stream finding of the fuzzers: refused cleanly, or ac
 			grep "^tokstream: fatal: " err &&
 			! grep "^done$" out
 		fi || { echo "FAILED: $f"; return 1; }
-	done <inputs
+	done <"$1"
+}
+
+test_expect_success 'every stream finding of the fuzzers: refused cleanly, or accepted as git fast-import accepts it' '
+	ls "$TEST_DIRECTORY"/fuzz/regressions/stream-* | grep -v "/stream-open-" >inputs &&
+	test_file_not_empty inputs &&
+	check_streams inputs
 '
+
+# Findings not fixed yet: the filter accepts what git fast-import refuses
+# (a "from" that is neither a ref nor a mark, an unknown "option git", an
+# option after data commands, a mark of a blob as a commit).
+for f in "$TEST_DIRECTORY"/fuzz/regressions/stream-open-*
+do
+	test -f "$f" || continue
+	test_expect_failure "open fuzz finding ${f##*/}: refused cleanly, or accepted as git fast-import accepts it" '
+		echo "$f" >inputs &&
+		check_streams inputs
+	'
+done
 
 test_expect_success 'setup: a real exported history with the done feature' '
 	git init -q src &&

@@ -33,9 +33,18 @@ static int gap_ok(const unsigned char *s, size_t from, size_t to)
 	for (i = from; i < to; i++) {
 		if (lex_is_space(s[i]))
 			continue;
-		if (s[i] == '\\' && i + 1 < to && (s[i + 1] == '\n' ||
-		    (s[i + 1] == '\r' && i + 2 < to && s[i + 2] == '\n')))
-			continue;
+		/*
+		 * a line splice as clang takes it: a backslash, maybe blanks,
+		 * then LF, CRLF or a lone CR
+		 */
+		if (s[i] == '\\') {
+			size_t j = i + 1;
+
+			while (j < to && (s[j] == ' ' || s[j] == '\t' || s[j] == '\f' || s[j] == '\v'))
+				j++;
+			if (j < to && (s[j] == '\n' || s[j] == '\r'))
+				continue;
+		}
 		return 0;
 	}
 	return 1;

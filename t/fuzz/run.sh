@@ -3,8 +3,8 @@
 # FUZZ_SECONDS (default 60) on seed corpora made from the test fixtures.
 # Fails on the first finding; the crashing input is kept under
 # t/fuzz/findings/ (git ignores it): copy it to t/fuzz/regressions/ as
-# stream-WHAT, which t/t0125-fuzz-regressions.sh runs and the stream
-# corpus starts from.
+# stream-WHAT (t/t0125-fuzz-regressions.sh runs each) or lexers-WHAT;
+# the corpora start from them, so every later run replays them.
 #
 #   make fuzz                      # every harness, 60 s each
 #   make fuzz FUZZ_SECONDS=30      # as CI runs it
@@ -20,7 +20,12 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p t/fuzz/findings
 
 flags="-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all"
-lib="tokenize/strbuf.c tokenize/usage.c tokenize/language.c tokenize/view.c $(ls lexers/*.c)"
+# the sources of the Makefile's object lists, as make expands them
+make_var () {
+	printf 'print-fuzz-var:\n\t@echo $(%s)\n' "$1" | make -s -f Makefile -f - print-fuzz-var |
+		sed 's/\.o\>/.c/g'
+}
+lib=$(make_var LIB_OBJS)
 
 seed_lexers () {
 	mkdir -p "$1"
@@ -34,6 +39,10 @@ seed_lexers () {
 		[ -n "$idx" ] || idx=1
 		{ printf "\\$(printf %o $((idx - 1)))"; cat "$f"; } >"$1/seed$i"
 		i=$((i + 1))
+	done
+	# the lexer findings, their language byte first already
+	for f in t/fuzz/regressions/lexers-*; do
+		[ -f "$f" ] && cp "$f" "$1/"
 	done
 }
 
@@ -52,9 +61,8 @@ for h in $harnesses; do
 	echo "== fuzz-$h: building"
 	case $h in
 	lexers) $CC $flags -o "$work/fuzz-$h" t/fuzz/fuzz-lexers.c $lib ;;
-	stream) objs=$(sed -n 's/^TOKSTREAM_OBJS = //p' Makefile | sed 's/\.o/.c/g')
-		$CC $flags -DTOKSTREAM_FUZZ -o "$work/fuzz-$h" t/fuzz/fuzz-stream.c $objs \
-			tokenize/sha1.c tokenize/run-command.c $lib ;;
+	stream) objs=$(make_var TOKSTREAM_OBJS)
+		$CC $flags -DTOKSTREAM_FUZZ -o "$work/fuzz-$h" t/fuzz/fuzz-stream.c $objs $lib ;;
 	*) echo "unknown harness $h" >&2; exit 2 ;;
 	esac
 	# die() exits the real program; in the stream harness it jumps back over
