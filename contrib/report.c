@@ -60,6 +60,7 @@ static struct {
 /* the line blame of every file, when the history is replayed (replay.c) */
 static struct replay *line_replay;
 static const char *blamed_by = "nothing";
+static int whole_tree_selected;
 
 /* ---- small helpers -------------------------------------------------------- */
 
@@ -961,7 +962,7 @@ static void blame_fresh(struct blame_ctx *ctx)
 {
 	size_t *todo = xcalloc(nr_files + 1, sizeof(*todo)), nr_todo = 0, k;
 	pid_t *pids = xcalloc((size_t)opt.jobs, sizeof(*pids));
-	int w, jobs;
+	int w, jobs, use_replay = 0;
 
 	for (k = 0; k < nr_files; k++)
 		if (files[k].fresh)
@@ -969,12 +970,15 @@ static void blame_fresh(struct blame_ctx *ctx)
 
 	/*
 	 * One pass over each history costs about what git blame costs for
-	 * the files that history touches, so it pays once more than a few
-	 * files are to be blamed; -M needs git blame's search.
+	 * every file of the tree, so it pays when the whole tree is selected
+	 * and more than a few of its files are to be blamed; -M needs git
+	 * blame's search.
 	 */
-	if (!opt.move && nr_todo &&
-	    (opt.replay == REPLAY_ALWAYS ||
-	     (opt.replay == REPLAY_AUTO && (nr_todo >= 32 || nr_todo * 4 >= nr_files)))) {
+	if (opt.replay == REPLAY_ALWAYS)
+		use_replay = !opt.move && nr_todo;
+	else if (opt.replay == REPLAY_AUTO)
+		use_replay = !opt.move && whole_tree_selected && (nr_todo >= 32 || nr_todo * 4 >= nr_files);
+	if (use_replay) {
 		ctx->replay = replay_history(ctx->gitdir.buf, ctx->token, 0);
 		line_replay = replay_history(line_repo.buf, ctx->orig, opt.ignore_ws);
 		blamed_by = "one replay of each history";
@@ -2695,6 +2699,7 @@ int cmd_report(int argc, char **argv)
 	setup_line_repo(&ctx);
 
 	list_files(&ctx, pathspec, nr_pathspec);
+	whole_tree_selected = !nr_pathspec;
 	last_touch(ctx.gitdir.buf, ctx.token, "tokens", pathspec, nr_pathspec,
 		   offsetof(struct rfile, tok_last));
 	last_touch(line_repo.buf, ctx.orig, nr_sources > 1 ? "lines-stitched" : "lines", pathspec,
