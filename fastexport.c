@@ -19,6 +19,7 @@
  * blobs" below).
  */
 #include "tokenize/language.h"
+#include "tokenize/quote.h"
 #include "tokenize/run-command.h"
 #include "tokenize/sha1.h"
 #include "tokenize/strbuf.h"
@@ -1406,43 +1407,11 @@ static void parse_path(const char **p, const char *end, struct strbuf *sb, int s
 
 	strbuf_reset(sb);
 	if (s < end && *s == '"') {
-		for (s++; ; s++) {
-			if (s >= end)
-				die("unterminated quoted path");
-			if (*s == '"')
-				break;
-			if (*s != '\\') {
-				strbuf_addch(sb, *s);
-				continue;
-			}
-			if (++s >= end)
-				die("unterminated quoted path");
-			switch (*s) {
-			case 'a': strbuf_addch(sb, '\a'); break;
-			case 'b': strbuf_addch(sb, '\b'); break;
-			case 'f': strbuf_addch(sb, '\f'); break;
-			case 'n': strbuf_addch(sb, '\n'); break;
-			case 'r': strbuf_addch(sb, '\r'); break;
-			case 't': strbuf_addch(sb, '\t'); break;
-			case 'v': strbuf_addch(sb, '\v'); break;
-			case '"': case '\\': strbuf_addch(sb, *s); break;
-			case '0': case '1': case '2': case '3': {
-				int v = 0, k;
+		const char *err;
 
-				for (k = 0; k < 3; k++, s++) {
-					if (s >= end || *s < '0' || *s > '7')
-						die("invalid octal escape in quoted path");
-					v = v * 8 + (*s - '0');
-				}
-				s--;
-				strbuf_addch(sb, v);
-				break;
-			}
-			default:
-				die("invalid escape '\\%c' in quoted path", *s);
-			}
-		}
-		s++;
+		s = unquote_c_style(sb, s, end, &err);
+		if (!s)
+			die("%s", err);
 	} else {
 		const char *e = stop_at_space ? memchr(s, ' ', (size_t)(end - s)) : NULL;
 

@@ -198,9 +198,11 @@ static void read_commits(struct replay *r, const char *dir, const char *tip)
 /* A path of a raw entry, plain (up to a tab or the end) or quoted. */
 static const char *raw_path(const char *p, const char *end, struct strbuf *out)
 {
+	const char *err;
+
 	strbuf_reset(out);
 	if (*p == '"')
-		return unquote_c_style(out, p, end);
+		return unquote_c_style(out, p, end, &err);
 	{
 		const char *tab = memchr(p, '\t', (size_t)(end - p));
 
@@ -253,7 +255,7 @@ static int header_side(const char **p, const char *end, const char *prefix, cons
 
 	if (**p == '"') {
 		struct strbuf sb = STRBUF_INIT;
-		const char *q = unquote_c_style(&sb, *p, end);
+		const char *err, *q = unquote_c_style(&sb, *p, end, &err);
 		int same = q && sb.len == pl + l && !memcmp(sb.buf, prefix, pl) &&
 			!memcmp(sb.buf + pl, path, l);
 

@@ -1,7 +1,8 @@
 #include "quote.h"
 
-const char *unquote_c_style(struct strbuf *out, const char *s, const char *end)
+const char *unquote_c_style(struct strbuf *out, const char *s, const char *end, const char **err)
 {
+	*err = "unterminated quoted path";
 	for (s++; s < end; s++) {
 		if (*s == '"')
 			return s + 1;
@@ -24,8 +25,10 @@ const char *unquote_c_style(struct strbuf *out, const char *s, const char *end)
 			int v = 0, k;
 
 			for (k = 0; k < 3; k++, s++) {
-				if (s >= end || *s < '0' || *s > '7')
+				if (s >= end || *s < '0' || *s > '7') {
+					*err = "invalid octal escape in quoted path";
 					return NULL;
+				}
 				v = v * 8 + (*s - '0');
 			}
 			s--;
@@ -33,6 +36,7 @@ const char *unquote_c_style(struct strbuf *out, const char *s, const char *end)
 			break;
 		}
 		default:
+			*err = "invalid escape in quoted path";
 			return NULL;
 		}
 	}

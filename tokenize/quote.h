@@ -7,8 +7,8 @@
 /*
  * Unquotes the quoted path at s (s[0] is '"') into out (appended).
  * Returns the byte after the closing quote, or NULL when it is malformed
- * or runs past end.
+ * or runs past end, with *err saying which.
  */
-const char *unquote_c_style(struct strbuf *out, const char *s, const char *end);
+const char *unquote_c_style(struct strbuf *out, const char *s, const char *end, const char **err);
 
 #endif
