@@ -16,7 +16,8 @@ enum {
 	C_DIGIT,
 	C_DQUOTE,
 	C_SQUOTE,
-	C_PUNCT,
+	C_PUNCT,  /* may start a punctuator of several characters */
+	C_PUNCT1, /* always a punctuator by itself: ( ) [ ] { } , ; ? ~ */
 	C_SLASH,
 	C_DOT,
 	C_BACKSLASH
@@ -24,9 +25,25 @@ enum {
 
 static unsigned char cclass[256];
 
+/*
+ * The bytes of a pp-number: NUM_PLAIN for those that just go on (digits,
+ * letters, _, bytes >= 0x80, '.'), NUM_EXP for e E p P (a sign may
+ * follow), NUM_SPECIAL for the digit separator and the backslash that may
+ * start a splice.
+ */
+enum { NUM_END, NUM_PLAIN, NUM_EXP, NUM_SPECIAL };
+static unsigned char numclass[256];
+
 static void init_classes(void)
 {
 	int c;
+
+	for (c = 0; c < 256; c++)
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '_' || c == '.' || c >= 0x80)
+			numclass[c] = NUM_PLAIN;
+	lex_set_classes(numclass, "eEpP", NUM_EXP);
+	lex_set_classes(numclass, "'\\", NUM_SPECIAL);
 
 	for (c = 0; c < 256; c++) {
 		if (lex_is_space((unsigned char)c))
@@ -37,8 +54,10 @@ static void init_classes(void)
 		else if (c >= '0' && c <= '9')
 			cclass[c] = C_DIGIT;
 	}
-	for (const char *p = "!%&()*+,-:;<=>?[]^{|}~#"; *p; p++)
+	for (const char *p = "!%&*+-:<=>^|#"; *p; p++)
 		cclass[(unsigned char)*p] = C_PUNCT;
+	for (const char *p = "()[]{},;?~"; *p; p++)
+		cclass[(unsigned char)*p] = C_PUNCT1;
 	cclass['"'] = C_DQUOTE;
 	cclass['\''] = C_SQUOTE;
 	cclass['/'] = C_SLASH;
@@ -103,15 +122,21 @@ static size_t scan_ident(const unsigned char *s, size_t p, size_t n)
 /*
  * A pp-number: a digit or ".digit", then identifier characters but '$',
  * dots, exponent signs after e/E/p/P, and digit separators followed by an
- * identifier character.
+ * identifier character.  Runs of the bytes that just go on (numclass
+ * NUM_PLAIN) take one lex_span.
  */
+
 static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 {
 	p++;
 	for (;;) {
-		size_t q = skip_splices(s, p, n), r;
+		size_t q, r;
 		unsigned char c;
 
+		p = lex_span(s, p, n, numclass, NUM_PLAIN, NUM_PLAIN);
+		if (p >= n || numclass[s[p]] == NUM_END)
+			break;
+		q = skip_splices(s, p, n);
 		if (q >= n)
 			break;
 		c = s[q];
@@ -279,7 +304,7 @@ static int punct_len(unsigned char c, unsigned char c1, unsigned char c2, unsign
 }
 
 /* End of the longest punctuator at p (p < n), line splices inside it included. */
-static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
+static size_t scan_punct_spliced(const unsigned char *s, size_t p, size_t n)
 {
 	size_t p1 = skip_splices(s, p + 1, n), p2 = skip_splices(s, p1 + 1, n),
 		p3 = skip_splices(s, p2 + 1, n);
@@ -287,6 +312,14 @@ static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 
 	return end[punct_len(s[p], p1 < n ? s[p1] : 0, p2 < n ? s[p2] : 0,
 			     p3 < n ? s[p3] : 0) - 1];
+}
+
+/* The same, without the splices when no backslash can make one. */
+static inline size_t scan_punct(const unsigned char *s, size_t p, size_t n)
+{
+	if (n - p >= 4 && s[p + 1] != '\\' && s[p + 2] != '\\' && s[p + 3] != '\\')
+		return p + (size_t)punct_len(s[p], s[p + 1], s[p + 2], s[p + 3]);
+	return scan_punct_spliced(s, p, n);
 }
 
 /* Is the character before p a '*' at or after b, line splices aside? */
@@ -349,7 +382,37 @@ static size_t scan_line_comment(const unsigned char *s, size_t p, size_t n)
 	}
 }
 
-static int c_next(struct lexer_state *ls, struct token *tok)
+/*
+ * The rest of a token that starts with the identifier characters s[b..e)
+ * and goes on with a line splice or a quote: more identifier characters,
+ * or a literal with an encoding prefix (L"", u8'', R"()").
+ */
+static size_t scan_word_or_literal(const unsigned char *s, size_t b, size_t e, size_t n,
+				   enum token_class *cls)
+{
+	size_t q;
+	int raw;
+
+	e = scan_ident(s, e, n);
+	q = skip_splices(s, e, n);	/* the quote of a prefixed literal */
+	if (q < n && (s[q] == '"' || s[q] == '\'') && string_prefix(s, b, e, &raw)) {
+		if (!raw) {
+			e = s[q] == '"' ? scan_ud_suffix(s, scan_quoted(s, q, n), n)
+					: scan_quoted(s, q, n);
+			*cls = TOKEN_STRING;
+		} else if (s[q] == '"') {
+			size_t r = scan_raw_string(s, q, n);
+
+			if (r) {
+				e = scan_ud_suffix(s, r, n);
+				*cls = TOKEN_STRING;
+			}
+		}
+	}
+	return e;
+}
+
+LEX_TOKEN_FN c_token(struct lexer_state *ls, struct token *tok)
 {
 	const unsigned char *s = ls->src;
 	size_t n = ls->len, p = ls->pos, b, e;
@@ -360,8 +423,7 @@ static int c_next(struct lexer_state *ls, struct token *tok)
 	for (;;) {
 		size_t sp;
 
-		while (p < n && cclass[s[p]] == C_SPACE)
-			p++;
+		p = lex_span(s, p, n, cclass, C_SPACE, C_SPACE);
 		if (!(sp = splice_len(s, p, n)))
 			break;
 		p += sp;
@@ -372,29 +434,12 @@ static int c_next(struct lexer_state *ls, struct token *tok)
 	}
 	b = p;
 	switch (cclass[s[p]]) {
-	case C_IDENT: {
-		size_t q;
-		int raw;
-
-		e = scan_ident(s, p + 1, n);
-		q = skip_splices(s, e, n);	/* the quote of a prefixed literal */
+	case C_IDENT:
+		e = lex_span(s, p + 1, n, cclass, C_IDENT, C_DIGIT);
 		cls = TOKEN_WORD;
-		if (q < n && (s[q] == '"' || s[q] == '\'') && string_prefix(s, b, e, &raw)) {
-			if (!raw) {
-				e = s[q] == '"' ? scan_ud_suffix(s, scan_quoted(s, q, n), n)
-						: scan_quoted(s, q, n);
-				cls = TOKEN_STRING;
-			} else if (s[q] == '"') {
-				size_t r = scan_raw_string(s, q, n);
-
-				if (r) {
-					e = scan_ud_suffix(s, r, n);
-					cls = TOKEN_STRING;
-				}
-			}
-		}
+		if (e < n && (s[e] == '\\' || s[e] == '"' || s[e] == '\''))
+			e = scan_word_or_literal(s, b, e, n, &cls);
 		break;
-	}
 	case C_DIGIT:
 		e = scan_number(s, p, n);
 		cls = TOKEN_NUMBER;
@@ -429,6 +474,10 @@ static int c_next(struct lexer_state *ls, struct token *tok)
 			cls = TOKEN_PUNCT;
 		}
 		break;
+	case C_PUNCT1:
+		e = p + 1;
+		cls = TOKEN_PUNCT;
+		break;
 	case C_PUNCT:
 		e = scan_punct(s, p, n);
 		cls = TOKEN_PUNCT;
@@ -445,4 +494,4 @@ static int c_next(struct lexer_state *ls, struct token *tok)
 	return 1;
 }
 
-const struct lexer lexer_c = { "c", c_next };
+LEX_DEFINE(lexer_c, "c", c_token);

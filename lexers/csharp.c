@@ -263,7 +263,7 @@ static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 	}
 }
 
-static int csharp_next(struct lexer_state *ls, struct token *tok)
+LEX_TOKEN_FN csharp_token(struct lexer_state *ls, struct token *tok)
 {
 	const unsigned char *s = ls->src;
 	size_t n = ls->len, p = ls->pos, e;
@@ -349,4 +349,4 @@ static int csharp_next(struct lexer_state *ls, struct token *tok)
 	return 1;
 }
 
-const struct lexer lexer_csharp = { "csharp", csharp_next };
+LEX_DEFINE(lexer_csharp, "csharp", csharp_token);

@@ -349,7 +349,7 @@ static size_t scan_operator(const struct generic_index *ix, const struct generic
 	return p + 1;
 }
 
-static int generic_next(struct lexer_state *ls, struct token *tok)
+LEX_TOKEN_FN generic_token(struct lexer_state *ls, struct token *tok)
 {
 	const struct generic_syntax *syn = ls->syntax ? ls->syntax : &syntax_plain;
 	const struct generic_index *ix = index_for(ls, syn);
@@ -418,7 +418,7 @@ done:
 	return 1;
 }
 
-const struct lexer lexer_generic = { "generic", generic_next };
+LEX_DEFINE(lexer_generic, "generic", generic_token);
 
 /*
  * The syntaxes.  Each notes what it leaves out; the rule for all of them

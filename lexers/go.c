@@ -120,7 +120,7 @@ static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 	}
 }
 
-static int go_next(struct lexer_state *ls, struct token *tok)
+LEX_TOKEN_FN go_token(struct lexer_state *ls, struct token *tok)
 {
 	const unsigned char *s = ls->src;
 	size_t n = ls->len, p = ls->pos, e;
@@ -196,4 +196,4 @@ static int go_next(struct lexer_state *ls, struct token *tok)
 	return 1;
 }
 
-const struct lexer lexer_go = { "go", go_next };
+LEX_DEFINE(lexer_go, "go", go_token);

@@ -140,7 +140,7 @@ static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 	}
 }
 
-static int java_next(struct lexer_state *ls, struct token *tok)
+LEX_TOKEN_FN java_token(struct lexer_state *ls, struct token *tok)
 {
 	const unsigned char *s = ls->src;
 	size_t n = ls->len, p = ls->pos, b, e;
@@ -214,4 +214,4 @@ static int java_next(struct lexer_state *ls, struct token *tok)
 	return 1;
 }
 
-const struct lexer lexer_java = { "java", java_next };
+LEX_DEFINE(lexer_java, "java", java_token);

@@ -432,7 +432,7 @@ static size_t scan_template(const unsigned char *s, size_t p, size_t n)
 }
 
 /* aux[0..6]: the previous significant token (struct prev); aux[7]: horizon. */
-static int js_next(struct lexer_state *ls, struct token *tok)
+LEX_TOKEN_FN js_token(struct lexer_state *ls, struct token *tok)
 {
 	const unsigned char *s = ls->src;
 	size_t n = ls->len, p = ls->pos, e;
@@ -479,4 +479,4 @@ static int js_next(struct lexer_state *ls, struct token *tok)
 	return 1;
 }
 
-const struct lexer lexer_javascript = { "javascript", js_next };
+LEX_DEFINE(lexer_javascript, "javascript", js_token);

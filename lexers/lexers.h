@@ -13,7 +13,41 @@
 struct lexer {
 	const char *name;
 	lex_fn *next;
+	lex_many_fn *many;
 };
+
+static inline void lex_set_prev(struct lexer_state *ls, const struct token *tok)
+{
+	ls->prev = tok->cls;
+	ls->prev_start = tok->start;
+	ls->prev_len = tok->len;
+}
+
+/*
+ * Define the struct lexer var named name from fn, the lexer's function
+ * from one position to the next token (declared LEX_TOKEN_FN, a lex_fn):
+ * its many function has fn inlined into its loop, and its next function
+ * is many for one token.
+ */
+#if defined(__GNUC__)
+#define LEX_TOKEN_FN static inline __attribute__((always_inline)) int
+#else
+#define LEX_TOKEN_FN static inline int
+#endif
+#define LEX_DEFINE(var, name, fn)					\
+	static size_t fn##_many(struct lexer_state *ls, struct token *tok, size_t max) \
+	{								\
+		size_t i;						\
+									\
+		for (i = 0; i < max && fn(ls, tok + i); i++)		\
+			lex_set_prev(ls, tok + i);			\
+		return i;						\
+	}								\
+	static int fn##_next(struct lexer_state *ls, struct token *tok) \
+	{								\
+		return fn##_many(ls, tok, 1) != 0;			\
+	}								\
+	const struct lexer var = { name, fn##_next, fn##_many }
 
 /*
  * End of a line comment starting at p: the end of its line, without a
@@ -103,6 +137,29 @@ size_t lex_nested_comment(const unsigned char *s, size_t p, size_t n,
 void lex_fill_classes(unsigned char table[256], unsigned char space,
 		      unsigned char ident, unsigned char digit, const char *extra_ident);
 void lex_set_classes(unsigned char table[256], const char *bytes, unsigned char cls);
+
+/*
+ * End of the run of bytes from p (p <= n) whose class in table is lo..hi:
+ * the loop of identifiers and whitespace, unrolled to one bounds check
+ * per four bytes.
+ */
+static inline size_t lex_span(const unsigned char *s, size_t p, size_t n,
+			      const unsigned char table[256], unsigned lo, unsigned hi)
+{
+	for (; n - p >= 4; p += 4) {
+		if (table[s[p]] - lo > hi - lo)
+			return p;
+		if (table[s[p + 1]] - lo > hi - lo)
+			return p + 1;
+		if (table[s[p + 2]] - lo > hi - lo)
+			return p + 2;
+		if (table[s[p + 3]] - lo > hi - lo)
+			return p + 3;
+	}
+	while (p < n && table[s[p]] - lo <= hi - lo)
+		p++;
+	return p;
+}
 
 /* Length of the UTF-8 sequence whose lead byte is c (1 for ASCII and junk). */
 static inline size_t lex_utf8_len(unsigned char c)

@@ -515,7 +515,7 @@ static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 	}
 }
 
-static int perl_next(struct lexer_state *ls, struct token *tok)
+LEX_TOKEN_FN perl_token(struct lexer_state *ls, struct token *tok)
 {
 	const unsigned char *s = ls->src;
 	size_t n = ls->len, p = ls->pos, e;
@@ -737,4 +737,4 @@ done:
 	return 1;
 }
 
-const struct lexer lexer_perl = { "perl", perl_next };
+LEX_DEFINE(lexer_perl, "perl", perl_token);

@@ -308,7 +308,7 @@ static size_t scan_html(const unsigned char *s, size_t p, size_t n, enum token_c
 	return p + 1;
 }
 
-static int php_next(struct lexer_state *ls, struct token *tok)
+LEX_TOKEN_FN php_token(struct lexer_state *ls, struct token *tok)
 {
 	const unsigned char *s = ls->src;
 	size_t n = ls->len, p = ls->pos, e;
@@ -439,4 +439,4 @@ done:
 	return 1;
 }
 
-const struct lexer lexer_php = { "php", php_next };
+LEX_DEFINE(lexer_php, "php", php_token);

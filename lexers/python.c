@@ -433,7 +433,7 @@ static inline size_t continuation_len(const unsigned char *s, size_t p, size_t n
 	return 0;
 }
 
-static int python_next(struct lexer_state *ls, struct token *tok)
+LEX_TOKEN_FN python_token(struct lexer_state *ls, struct token *tok)
 {
 	const unsigned char *s = ls->src;
 	size_t n = ls->len, p = ls->pos, b, e;
@@ -511,4 +511,4 @@ static int python_next(struct lexer_state *ls, struct token *tok)
 	return 1;
 }
 
-const struct lexer lexer_python = { "python", python_next };
+LEX_DEFINE(lexer_python, "python", python_token);

@@ -186,7 +186,7 @@ static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 	}
 }
 
-static int rust_next(struct lexer_state *ls, struct token *tok)
+LEX_TOKEN_FN rust_token(struct lexer_state *ls, struct token *tok)
 {
 	const unsigned char *s = ls->src;
 	size_t n = ls->len, p = ls->pos, e, r;
@@ -285,4 +285,4 @@ static int rust_next(struct lexer_state *ls, struct token *tok)
 	return 1;
 }
 
-const struct lexer lexer_rust = { "rust", rust_next };
+LEX_DEFINE(lexer_rust, "rust", rust_token);

@@ -292,7 +292,7 @@ static size_t heredoc_body(struct lexer_state *ls, size_t p)
 	return lex_heredoc(ls->src, p, ls->len, buf, (size_t)len, a & 1 ? LEX_HEREDOC_TABS : 0);
 }
 
-static int shell_next(struct lexer_state *ls, struct token *tok)
+LEX_TOKEN_FN shell_token(struct lexer_state *ls, struct token *tok)
 {
 	const unsigned char *s = ls->src;
 	size_t n = ls->len, p = ls->pos, e, k;
@@ -388,4 +388,4 @@ done:
 	return 1;
 }
 
-const struct lexer lexer_shell = { "shell", shell_next };
+LEX_DEFINE(lexer_shell, "shell", shell_token);

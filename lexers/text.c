@@ -70,15 +70,15 @@ static int lex_prose(struct lexer_state *ls, struct token *tok, int tex)
 	return 1;
 }
 
-static int text_next(struct lexer_state *ls, struct token *tok)
+LEX_TOKEN_FN text_token(struct lexer_state *ls, struct token *tok)
 {
 	return lex_prose(ls, tok, 0);
 }
 
-static int tex_next(struct lexer_state *ls, struct token *tok)
+LEX_TOKEN_FN tex_token(struct lexer_state *ls, struct token *tok)
 {
 	return lex_prose(ls, tok, 1);
 }
 
-const struct lexer lexer_text = { "text", text_next };
-const struct lexer lexer_tex = { "tex", tex_next };
+LEX_DEFINE(lexer_text, "text", text_token);
+LEX_DEFINE(lexer_tex, "tex", tex_token);

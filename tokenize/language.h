@@ -61,9 +61,7 @@ static inline int language_next_token(const struct language *lang,
 {
 	if (!lang->lexer->next(ls, tok))
 		return 0;
-	ls->prev = tok->cls;
-	ls->prev_start = tok->start;
-	ls->prev_len = tok->len;
+	lex_set_prev(ls, tok);
 	return 1;
 }
 

@@ -51,6 +51,14 @@ struct lexer_state {
 /* Returns 1 and fills *tok, or 0 at the end of the input. */
 typedef int lex_fn(struct lexer_state *ls, struct token *tok);
 
+/*
+ * The same tokens, up to max of them in one call (into tok[0..max)):
+ * returns how many, 0 at the end of the input.  It keeps ls->prev,
+ * prev_start and prev_len as language_next_token does, and saves a call
+ * per token.
+ */
+typedef size_t lex_many_fn(struct lexer_state *ls, struct token *tok, size_t max);
+
 void lexer_init(struct lexer_state *ls, const void *src, size_t len,
 		const struct generic_syntax *syntax);
 

@@ -55,10 +55,10 @@ static inline uint64_t word_blanks(uint64_t x)
 	return ((y - WORD_ONES) & ~y & WORD_HIGHS) | word_below14(x);
 }
 
-/* The bits of the first k bytes (k < 8). */
+/* The bits of the first k bytes (1 <= k <= 8). */
 static inline uint64_t word_head(size_t k)
 {
-	return ((uint64_t)1 << (8 * k)) - 1;
+	return ~(uint64_t)0 >> (64 - 8 * k);
 }
 
 /* Index of the byte of the lowest bit set in m (m != 0). */
@@ -149,36 +149,19 @@ static char *copy_folded(char *d, const unsigned char *p, size_t len,
 	return d;
 }
 
-/* One token of a source that ends at end. */
+/* The encoding of one token of a source that ends at end, at d (with room). */
+static char *copy_token(char *d, const unsigned char *tok, size_t len,
+			const unsigned char *end, enum token_class cls, unsigned flags)
+{
+	if (cls == TOKEN_COMMENT && !(flags & VIEW_EXACT_COMMENTS))
+		return copy_folded(d, tok, len, end);
+	return copy_escaped(d, tok, len, end);
+}
+
 static void add_token(struct strbuf *out, const unsigned char *tok, size_t len,
 		      const unsigned char *end, enum token_class cls, unsigned flags)
 {
-	char *d = view_reserve(out, len);
-
-	if (cls == TOKEN_COMMENT && !(flags & VIEW_EXACT_COMMENTS))
-		d = copy_folded(d, tok, len, end);
-	else
-		d = copy_escaped(d, tok, len, end);
-	view_commit(out, d);
-}
-
-/*
- * The common case, inline: a token of less than 8 bytes that is not a
- * comment, has no byte below 14 and has a word of source from its start
- * is one load and one store.  Returns 0 when the token is not that case.
- */
-static inline int add_short_token(struct strbuf *out, const unsigned char *tok, size_t len,
-				  const unsigned char *end, enum token_class cls)
-{
-	char *d;
-
-	if (len >= 8 || end - tok < 8 || cls == TOKEN_COMMENT ||
-	    (word_below14(word_load(tok)) & word_head(len)))
-		return 0;
-	d = view_reserve(out, len);
-	memcpy(d, tok, 8);
-	view_commit(out, d + len);
-	return 1;
+	view_commit(out, copy_token(view_reserve(out, len), tok, len, end, cls, flags));
 }
 
 void view_add_token(struct strbuf *out, const unsigned char *tok, size_t len,
@@ -186,6 +169,54 @@ void view_add_token(struct strbuf *out, const unsigned char *tok, size_t len,
 {
 	add_token(out, tok, len, tok + len, cls, flags);
 	out->buf[out->len] = '\0';
+}
+
+/*
+ * The tokens of a whole source, without positions, taken from the lexer
+ * VIEW_BATCH at a time: the room for a batch is made once, and the loop
+ * does the common case inline: a token of at most 16 bytes that is not a
+ * comment, has no byte below 14 and has two words of source from its
+ * start is two loads and two stores.
+ */
+#define VIEW_BATCH 64
+
+static size_t add_tokens(struct strbuf *out, const struct language *lang,
+			 struct lexer_state *ls, unsigned flags)
+{
+	const unsigned char *s = ls->src, *end = s + ls->len;
+	/* tokens starting before fast have two words of source */
+	size_t fast = ls->len >= 16 ? ls->len - 15 : 0, count = 0, got, i;
+	struct token toks[VIEW_BATCH];
+	char *d;
+
+	while ((got = lang->lexer->many(ls, toks, VIEW_BATCH))) {
+		size_t need = got + VIEW_SLACK;
+
+		for (i = 0; i < got; i++)
+			need += 2 * toks[i].len;
+		if (out->alloc - out->len < need)
+			strbuf_grow(out, need);
+		d = out->buf + out->len;
+		for (i = 0; i < got; i++) {
+			const unsigned char *t = s + toks[i].start;
+			size_t len = toks[i].len;
+
+			if (len - 1 < 16 && toks[i].start < fast && toks[i].cls != TOKEN_COMMENT &&
+			    !(word_below14(word_load(t)) & word_head(len < 8 ? len : 8)) &&
+			    (len <= 8 || !(word_below14(word_load(t + 8)) & word_head(len - 8)))) {
+				memcpy(d, t, 16);
+				d += len;
+			} else {
+				d = copy_token(d, t, len, end, toks[i].cls, flags);
+			}
+			*d++ = '\n';
+		}
+		out->len = (size_t)(d - out->buf);
+		count += got;
+	}
+	if (count)
+		out->buf[out->len] = '\0';
+	return count;
 }
 
 size_t view_build(struct strbuf *out, const struct language *lang,
@@ -197,25 +228,19 @@ size_t view_build(struct strbuf *out, const struct language *lang,
 	const unsigned char *s = src, *end = s + len;
 
 	lexer_init(&ls, src, len, lang->syntax);
-	if (!(flags & VIEW_POSITIONS)) {
-		while (language_next_token(lang, &ls, &tok)) {
-			if (!add_short_token(out, s + tok.start, tok.len, end, tok.cls))
-				add_token(out, s + tok.start, tok.len, end, tok.cls, flags);
-			count++;
-		}
-	} else {
-		while (language_next_token(lang, &ls, &tok)) {
-			const unsigned char *nl;
+	if (!(flags & VIEW_POSITIONS))
+		return add_tokens(out, lang, &ls, flags);
+	while (language_next_token(lang, &ls, &tok)) {
+		const unsigned char *nl;
 
-			while ((nl = memchr(s + scanned, '\n', tok.start - scanned))) {
-				line++;
-				scanned = line_start = (size_t)(nl - s) + 1;
-			}
-			scanned = tok.start;
-			strbuf_addf(out, "%zu:%zu\t", line, tok.start - line_start + 1);
-			add_token(out, s + tok.start, tok.len, end, tok.cls, flags);
-			count++;
+		while ((nl = memchr(s + scanned, '\n', tok.start - scanned))) {
+			line++;
+			scanned = line_start = (size_t)(nl - s) + 1;
 		}
+		scanned = tok.start;
+		strbuf_addf(out, "%zu:%zu\t", line, tok.start - line_start + 1);
+		add_token(out, s + tok.start, tok.len, end, tok.cls, flags);
+		count++;
 	}
 	if (count)
 		out->buf[out->len] = '\0';
