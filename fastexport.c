@@ -163,6 +163,7 @@ static int read_line(struct strbuf *sb)
  * at the end of input.
  */
 static void out_line(const struct strbuf *sb);
+static void start_data_commands(void);
 
 /*
  * fast-import ignores a line that begins with '#' wherever it reads a
@@ -186,6 +187,8 @@ static int read_command(void)
 			strbuf_addbuf(comment_sink, &cmd);
 			strbuf_addch(comment_sink, '\n');
 		} else {
+			/* fast-import counts a comment as a data command: no feature or option after it */
+			start_data_commands();
 			out_line(&cmd);
 		}
 	}
@@ -1517,16 +1520,20 @@ static struct mark_entry *require_mark(uintmax_t mark)
 	return e;
 }
 
-/*
- * A commit-ish in from, merge, reset, tag and N: a mark, an object id or a
- * ref name.  Returns the blob it names, if it names one of ours.
- */
 /* The mark of the commit or tag being parsed: it names nothing until that is done. */
 static uintmax_t defining_mark;
 
 static void flush_notes(void);
+static void check_refname(const char *name, const char *what);
+static int ref_written(const char *name);
 
-static struct blob *check_commitish(const char *s, int allow_blob)
+/*
+ * A commit-ish in from, merge, reset, tag and N: a mark, an object id or a
+ * ref name.  A mark must name a commit, as fast-import requires, except
+ * in a tag (any_object), which may tag a blob or a tag; returns the blob
+ * it names, if it names one of ours.
+ */
+static struct blob *check_commitish(const char *s, int any_object)
 {
 	const char *end;
 	struct mark_entry *e;
@@ -1534,8 +1541,27 @@ static struct blob *check_commitish(const char *s, int allow_blob)
 
 	if (!*s)
 		die("missing commit-ish");
-	if (*s != ':')
-		return NULL;
+	if (*s != ':') {
+		size_t n = strlen(s);
+
+		/*
+		 * What fast-import can resolve: an object id, a branch this
+		 * stream made, or REF^0 (a ref of the repository it writes).
+		 */
+		if ((n == 40 || n == 64) && strspn(s, "0123456789abcdef") == n)
+			return NULL;
+		if (ref_written(s))
+			return NULL;
+		if (n > 2 && !strcmp(s + n - 2, "^0")) {
+			char *ref = xstrdup(s);
+
+			ref[n - 2] = '\0';
+			check_refname(ref, "commit-ish");
+			free(ref);
+			return NULL;
+		}
+		die("'%.*s' is no mark, no object id, no branch this stream made and no REF^0", 64, s);
+	}
 	mark = parse_mark_ref(s + 1, &end);
 	if (mark == defining_mark)
 		die("%s names the object being defined", s);
@@ -1545,12 +1571,9 @@ static struct blob *check_commitish(const char *s, int allow_blob)
 	/* a notes commit names its queued parent: it waits with it */
 	if (e->queued && !on_notes_ref)
 		flush_notes();
-	if (e->kind == OBJ_BLOB) {
-		if (!allow_blob)
-			die("%s names a blob, not a commit", s);
-		return e->blob;
-	}
-	return NULL;
+	if (!any_object && e->kind != OBJ_COMMIT)
+		die("%s names a %s, not a commit", s, e->kind == OBJ_BLOB ? "blob" : "tag");
+	return e->kind == OBJ_BLOB ? e->blob : NULL;
 }
 
 /*
@@ -2327,10 +2350,10 @@ static size_t signature_start(const char *msg, size_t len)
 	return found;
 }
 
-/* A commit-ish that may name a blob (tag and reset): write the blob first. */
-static void copy_target(struct strbuf *sb, const char *keyword, const char *target)
+/* The target of a tag, or the commit of a reset; a blob a tag names is written first. */
+static void copy_target(struct strbuf *sb, const char *keyword, const char *target, int any_object)
 {
-	struct blob *b = check_commitish(target, 1);
+	struct blob *b = check_commitish(target, any_object);
 
 	if (!b) {
 		copy_line(sb);
@@ -2361,7 +2384,7 @@ static void parse_tag(void)
 	}
 	if (strncmp(cmd.buf, "from ", 5) || cmd_eof)
 		die("expected 'from', got '%.*s'", 64, cmd_eof ? "end of input" : cmd.buf);
-	copy_target(&tag, "from", cmd.buf + 5);
+	copy_target(&tag, "from", cmd.buf + 5, 1);
 	read_command();
 	if (!strncmp(cmd.buf, "original-oid ", 13)) {
 		if (mark)
@@ -2397,7 +2420,7 @@ static void parse_reset(void)
 	copy_line(&reset);
 	if (read_command()) {
 		if (!strncmp(cmd.buf, "from ", 5)) {
-			copy_target(&reset, "from", cmd.buf + 5);
+			copy_target(&reset, "from", cmd.buf + 5, 0);
 			ref_mark_written(reset.buf + 6);
 		} else {
 			ref_unmark_written(reset.buf + 6);
@@ -2713,6 +2736,48 @@ static void import_state(const char *path)
 
 /* ---- main --------------------------------------------------------------- */
 
+/* "n", "nk", "nm", "ng": what fast-import takes for a size or a count */
+static int is_number(const char *v, int unit)
+{
+	size_t n = strspn(v, "0123456789");
+
+	if (!n)
+		return 0;
+	if (unit && v[n] && strchr("kKmMgG", v[n]))
+		n++;
+	return !v[n];
+}
+
+/*
+ * An option for git (options for other programs fast-import ignores):
+ * one that fast-import takes in a stream, or it would refuse the stream.
+ */
+static void check_option(const char *option)
+{
+	static const struct {
+		const char *name;
+		int value;       /* 0: none; 1: a count; 2: a size; 3: a path */
+	} known[] = {
+		{ "quiet", 0 }, { "stats", 0 }, { "allow-unsafe-features", 0 },
+		{ "depth=", 1 }, { "active-branches=", 1 }, { "max-pack-size=", 2 },
+		{ "big-file-threshold=", 2 }, { "export-pack-edges=", 3 },
+	};
+	size_t i;
+
+	if (strncmp(option, "git ", 4))
+		return;
+	option += 4;
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		size_t n = strlen(known[i].name);
+
+		if (!known[i].value ? !strcmp(option, known[i].name) :
+		    !strncmp(option, known[i].name, n) &&
+		    (known[i].value == 3 ? option[n] != '\0' : is_number(option + n, known[i].value == 2)))
+			return;
+	}
+	die("option 'git %.*s' is one git fast-import does not take in a stream", 64, option);
+}
+
 static void parse_stream(void)
 {
 	while (read_command()) {
@@ -2731,6 +2796,7 @@ static void parse_stream(void)
 		} else if (!strncmp(s, "option ", 7)) {
 			if (seen_data_command)
 				die("option command after data commands");
+			check_option(s + 7);
 			out_line(&cmd);
 		} else if (!strcmp(s, "blob")) {
 			start_data_commands();

@@ -52,9 +52,8 @@ test_expect_success 'every stream finding of the fuzzers: refused cleanly, or ac
 	check_streams inputs
 '
 
-# Findings not fixed yet: the filter accepts what git fast-import refuses
-# (a "from" that is neither a ref nor a mark, an unknown "option git", an
-# option after data commands, a mark of a blob as a commit).
+# Findings not fixed yet (the filter accepts what git fast-import refuses)
+# are kept as stream-open-*: known breakages until they are fixed.
 for f in "$TEST_DIRECTORY"/fuzz/regressions/stream-open-*
 do
 	test -f "$f" || continue
