@@ -395,7 +395,7 @@ out=$dir/bench-$(date -u +%Y%m%d-%H%M%S).txt
 		ex=$(med "export-$h" a 5); fi=$(med "filter-$h" a 5); im=$(med "filter-$h" b 5); tok=$(med "tokens-$h" a 6)
 		awk -v h="$h" -v c="${commits[$h]}" -v sb="${bytes[$h]}" -v tb="$tok" -v ex="$ex" -v fi="$fi" -v im="$im" 'BEGIN {
 			printf "  %s: %d commits, stream %.1f MB in, %.1f MB out\n", h, c, sb / 1e6, tb / 1e6
-			printf "      fast-export %.2f s CPU (%.1f MB/s); tokstream %.2f s CPU (%.1f MB/s in, %.0f commits/s); fast-import of the tokens %.2f s CPU (%.1f MB/s)\n",
+			printf "      fast-export %.2f s CPU (%.1f MB/s); tokstream %.2f s CPU (%.1f MB/s in, %.1f commits/s); fast-import of the tokens %.2f s CPU (%.1f MB/s)\n",
 				ex, sb / 1e6 / (ex > 0 ? ex : 1e-9), fi, sb / 1e6 / (fi > 0 ? fi : 1e-9), c / (fi > 0 ? fi : 1e-9), im, tb / 1e6 / (im > 0 ? im : 1e-9)
 		}'
 	done
