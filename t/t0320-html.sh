@@ -285,16 +285,7 @@ test_expect_success 'a symbolic link where a page or a cache file goes is replac
 	test_cmp expect listing
 '
 
-# The real browser: headless Chromium driven by playwright-core, from
-# t/browser/node_modules (npm install --prefix t/browser --no-save
-# --no-audit --no-fund playwright-core, with PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1).
-test_lazy_prereq BROWSER '
-	test -x /usr/bin/chromium &&
-	(cd "$TEST_DIRECTORY/browser" && node -e "require(\"playwright-core\")") >/dev/null 2>&1
-'
-test_have_prereq BROWSER ||
-say "# BROWSER missing: needs /usr/bin/chromium and playwright-core in t/browser/node_modules" \
-	"(PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --prefix t/browser --no-save --no-audit --no-fund playwright-core)"
+say_if_no_browser
 
 test_expect_success BROWSER 'in Chromium: tip, colours, colour switch, legend, click, and nothing hostile runs' '
 	"$TOKSTREAM" html -C tokens.git --commit-url="$URL" browser-out &&

@@ -355,6 +355,32 @@ test_expect_success '-M needs git blame: the replay is not used' '
 	grep "blamed by git blame of each file" stats
 '
 
+say_if_no_browser
+
+# report_in_browser --page FILE [--chart LABEL]... [--text T]...: the
+# checks of t/browser/check-report.js, its log shown when one fails
+report_in_browser () {
+	if node "$TEST_DIRECTORY/browser/check-report.js" --shots shots "$@" >browser.log 2>&1
+	then
+		grep "^# all checks passed" browser.log
+	else
+		cat browser.log
+		return 1
+	fi
+}
+
+test_expect_success BROWSER 'in Chromium: the charts are drawn, nothing loads or runs, hostile names show as text' '
+	report_in_browser --page out/index.html \
+		--chart "Share of the code by year of origin" \
+		--chart "Commits by tokens changed (added + removed)" \
+		--chart "Commits by churn (tokens added minus removed)" &&
+	report_in_browser --page sout/index.html --chart "Share of the code by era" &&
+	report_in_browser --page eout/index.html --chart "Share of the code by year of origin" \
+		--text "Eve \"&\" O'"'"'Hara" --text "</table><script>alert(1)</script>" &&
+	test_file_not_empty shots/report.png &&
+	! report_in_browser --page out/index.html --chart "no such chart"
+'
+
 test_expect_success 'usage errors' '
 	test_expect_code 129 "$TOKSTREAM" report -C tokens.git 2>err &&
 	grep "no OUTDIR" err &&

@@ -576,3 +576,19 @@ write_script () {
 	} >"$1" &&
 	chmod +x "$1"
 }
+
+# The real browser of t0320 and t0400: headless Chromium driven by
+# playwright-core, from t/browser/node_modules (npm install --prefix
+# t/browser --no-save --no-audit --no-fund playwright-core, with
+# PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1).
+test_lazy_prereq BROWSER '
+	test -x /usr/bin/chromium &&
+	(cd "$TEST_DIRECTORY/browser" && node -e "require(\"playwright-core\")") >/dev/null 2>&1
+'
+
+# say_if_no_browser: says, visibly, why the browser tests will skip
+say_if_no_browser () {
+	test_have_prereq BROWSER ||
+	say "# BROWSER missing: needs /usr/bin/chromium and playwright-core in t/browser/node_modules" \
+		"(PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --prefix t/browser --no-save --no-audit --no-fund playwright-core)"
+}
