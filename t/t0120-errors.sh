@@ -125,6 +125,16 @@ test_expect_success 'unknown commands' '
 	expect_fatal 9 X "unknown command '"'"'X no such file command'"'"'"
 '
 
+test_expect_success 'lines of megabytes: one short fatal line each' '
+	awk "BEGIN { for (i = 0; i < 4 * 1024 * 1024; i++) printf \"x\"; print \"\" }" >in &&
+	expect_fatal 1 "x\{40\}" "unknown command" &&
+	test $(wc -c <err) -lt 400 &&
+	{ printf "commit refs/heads/main\nmark :2\ncommitter " &&
+	  awk "BEGIN { for (i = 0; i < 3 * 1024 * 1024; i++) printf \"n\"; print \" 1700000000 +0000\" }"; } >in &&
+	expect_fatal 3 commit "committer" &&
+	test $(wc -c <err) -lt 400
+'
+
 test_expect_success 'unknown commit headers' '
 	printf "commit refs/heads/main\nmark :1\nfrobnicator F <f@example.com> 1 +0000\ncommitter C <c@example.com> 1 +0000\ndata 0\n" >in &&
 	expect_fatal 3 commit "expected '"'"'committer'"'"', got '"'"'frobnicator F" &&
