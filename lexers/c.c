@@ -16,11 +16,11 @@ enum {
 	C_DIGIT,
 	C_DQUOTE,
 	C_SQUOTE,
+	C_BACKSLASH, /* the three that may go on a token of identifier characters */
 	C_PUNCT,  /* may start a punctuator of several characters */
 	C_PUNCT1, /* always a punctuator by itself: ( ) [ ] { } , ; ? ~ */
 	C_SLASH,
-	C_DOT,
-	C_BACKSLASH
+	C_DOT
 };
 
 static unsigned char cclass[256];
@@ -420,24 +420,22 @@ LEX_TOKEN_FN c_token(struct lexer_state *ls, struct token *tok)
 
 	if (!cclass['a'])
 		init_classes();
-	for (;;) {
-		size_t sp;
-
+	for (;;) {	/* until a token: past whitespace and line splices */
 		p = lex_span(s, p, n, cclass, C_SPACE, C_SPACE);
-		if (!(sp = splice_len(s, p, n)))
+		if (p >= n) {
+			ls->pos = n;
+			return 0;
+		}
+		if (s[p] != '\\' || !(e = splice_len(s, p, n)))
 			break;
-		p += sp;
-	}
-	if (p >= n) {
-		ls->pos = n;
-		return 0;
+		p += e;
 	}
 	b = p;
 	switch (cclass[s[p]]) {
 	case C_IDENT:
 		e = lex_span(s, p + 1, n, cclass, C_IDENT, C_DIGIT);
 		cls = TOKEN_WORD;
-		if (e < n && (s[e] == '\\' || s[e] == '"' || s[e] == '\''))
+		if (e < n && (unsigned)(cclass[s[e]] - C_DQUOTE) <= C_BACKSLASH - C_DQUOTE)
 			e = scan_word_or_literal(s, b, e, n, &cls);
 		break;
 	case C_DIGIT:

@@ -79,13 +79,16 @@ struct prev {
 	size_t parens;         /* open parentheses */
 };
 
+/* js_token keeps it in lexer_state.aux[0..6], all zero at the start. */
+_Static_assert(sizeof(struct prev) <= 7 * sizeof(size_t), "struct prev fits in aux[0..6]");
+
 static int is_word(const unsigned char *s, const struct prev *pv, const char *w)
 {
 	return pv->cls == TOKEN_WORD && pv->len == strlen(w) &&
 		!memcmp(s + pv->start, w, pv->len);
 }
 
-static void prev_update(struct prev *pv, const unsigned char *s, size_t b, size_t e,
+LEX_INLINE void prev_update(struct prev *pv, const unsigned char *s, size_t b, size_t e,
 			enum token_class cls)
 {
 	int after_dot = pv->cls == TOKEN_PUNCT &&
@@ -211,6 +214,7 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 /* An identifier from p, with \uXXXX and \u{...} escapes. */
 static size_t scan_ident(const unsigned char *s, size_t p, size_t n)
 {
+	p = lex_span(s, p, n, cclass, J_IDENT, J_DIGIT);
 	while (p < n) {
 		if (is_ident(s[p]))
 			p++;
@@ -222,12 +226,10 @@ static size_t scan_ident(const unsigned char *s, size_t p, size_t n)
 	return p;
 }
 
-/* Longest punctuator at p (p < n), by maximal munch. */
-static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
+/* Length of the longest punctuator c c1 c2 c3 starts with, by maximal munch. */
+static inline size_t punct_len(unsigned char c, unsigned char c1, unsigned char c2,
+			       unsigned char c3)
 {
-	unsigned char c = s[p], c1 = p + 1 < n ? s[p + 1] : 0,
-		c2 = p + 2 < n ? s[p + 2] : 0, c3 = p + 3 < n ? s[p + 3] : 0;
-
 	switch (c) {
 	case '.':
 		return c1 == '.' && c2 == '.' ? 3 : 1;
@@ -271,6 +273,14 @@ static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 	}
 }
 
+/* Length of the longest punctuator at p (p < n). */
+static inline size_t scan_punct(const unsigned char *s, size_t p, size_t n)
+{
+	if (n - p >= 4)
+		return punct_len(s[p], s[p + 1], s[p + 2], s[p + 3]);
+	return punct_len(s[p], p + 1 < n ? s[p + 1] : 0, p + 2 < n ? s[p + 2] : 0, 0);
+}
+
 static size_t scan_template(const unsigned char *s, size_t p, size_t n);
 
 /*
@@ -278,8 +288,8 @@ static size_t scan_template(const unsigned char *s, size_t p, size_t n);
  * previous significant token pv decides what a `/` is; *horizon is where
  * regular expressions may be tried again after one failed to close.
  */
-static size_t scan_token(const unsigned char *s, size_t p, size_t n,
-			 const struct prev *pv, size_t *horizon, enum token_class *cls)
+LEX_INLINE size_t scan_token(const unsigned char *s, size_t p, size_t n,
+			     const struct prev *pv, size_t *horizon, enum token_class *cls)
 {
 	size_t e;
 
@@ -431,7 +441,10 @@ static size_t scan_template(const unsigned char *s, size_t p, size_t n)
 	return n;
 }
 
-/* aux[0..6]: the previous significant token (struct prev); aux[7]: horizon. */
+/*
+ * aux[0..6]: the previous significant token (struct prev, copied in and
+ * out whole: it fits); aux[7]: horizon.
+ */
 LEX_TOKEN_FN js_token(struct lexer_state *ls, struct token *tok)
 {
 	const unsigned char *s = ls->src;
@@ -441,8 +454,7 @@ LEX_TOKEN_FN js_token(struct lexer_state *ls, struct token *tok)
 
 	if (!cclass['a'])
 		init_classes();
-	while (p < n && cclass[s[p]] == J_SPACE)
-		p++;
+	p = lex_span(s, p, n, cclass, J_SPACE, J_SPACE);
 	if (p >= n) {
 		ls->pos = n;
 		return 0;
@@ -455,22 +467,11 @@ LEX_TOKEN_FN js_token(struct lexer_state *ls, struct token *tok)
 		tok->cls = TOKEN_OTHER;
 		return 1;
 	}
-	pv.start = ls->aux[0];
-	pv.len = ls->aux[1];
-	pv.cls = (enum token_class)ls->aux[2];
-	pv.after_dot = (int)(ls->aux[3] & 1);
-	pv.closes_stmt = (int)(ls->aux[3] >> 1);
-	pv.paren_bits = ls->aux[4];
-	pv.parens = ls->aux[5];
+	memcpy(&pv, ls->aux, sizeof(pv));
 	e = scan_token(s, p, n, &pv, &ls->aux[7], &cls);
 	if (cls != TOKEN_COMMENT) {
 		prev_update(&pv, s, p, e, cls);
-		ls->aux[0] = pv.start;
-		ls->aux[1] = pv.len;
-		ls->aux[2] = (size_t)pv.cls;
-		ls->aux[3] = (size_t)pv.after_dot | (size_t)pv.closes_stmt << 1;
-		ls->aux[4] = pv.paren_bits;
-		ls->aux[5] = pv.parens;
+		memcpy(ls->aux, &pv, sizeof(pv));
 	}
 	ls->pos = e;
 	tok->start = p;

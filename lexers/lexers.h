@@ -24,16 +24,19 @@ static inline void lex_set_prev(struct lexer_state *ls, const struct token *tok)
 }
 
 /*
- * Define the struct lexer var named name from fn, the lexer's function
- * from one position to the next token (declared LEX_TOKEN_FN, a lex_fn):
- * its many function has fn inlined into its loop, and its next function
- * is many for one token.
+ * LEX_INLINE: a helper of a lexer's hot path that must be inlined, as the
+ * function from one position to the next token (declared LEX_TOKEN_FN, a
+ * lex_fn) is inlined into the loop of many.  LEX_DEFINE defines the
+ * struct lexer var named name from that function fn: many gives up to max
+ * tokens in one call, next is many for one token.
  */
 #if defined(__GNUC__)
-#define LEX_TOKEN_FN static inline __attribute__((always_inline)) int
+#define LEX_INLINE static inline __attribute__((always_inline))
 #else
-#define LEX_TOKEN_FN static inline int
+#define LEX_INLINE static inline
 #endif
+#define LEX_TOKEN_FN LEX_INLINE int
+
 #define LEX_DEFINE(var, name, fn)					\
 	static size_t fn##_many(struct lexer_state *ls, struct token *tok, size_t max) \
 	{								\

@@ -29,9 +29,9 @@ static inline void view_commit(struct strbuf *out, char *end)
  * read as a little-endian number, so that byte i of memory is bits
  * 8i..8i+7 on every machine (compilers make word_load one load on
  * little-endian ones).  word_below14: the high bit of each byte below 14
- * (LF, CR, the other whitespace but space, and controls); word_blanks:
- * the same or a space.  The lowest bit set is always exact (bits above it
- * may be set in vain), so the callers only ever use the lowest.
+ * (LF, CR, the other whitespace but space, and controls); the lowest bit
+ * set is always exact (bits above it may be set in vain), so the callers
+ * only ever use the lowest, or ask whether there is any.
  */
 #define WORD_ONES  0x0101010101010101u
 #define WORD_HIGHS 0x8080808080808080u
@@ -48,18 +48,19 @@ static inline uint64_t word_below14(uint64_t x)
 	return (x - WORD_ONES * 14) & ~x & WORD_HIGHS;
 }
 
-static inline uint64_t word_blanks(uint64_t x)
+/* The high bit of exactly the bytes of x that are spaces (no borrows). */
+static inline uint64_t word_spaces(uint64_t x)
 {
 	uint64_t y = x ^ (WORD_ONES * ' ');
 
-	return ((y - WORD_ONES) & ~y & WORD_HIGHS) | word_below14(x);
+	return ~(((y & ~WORD_HIGHS) + ~WORD_HIGHS) | y) & WORD_HIGHS;
 }
 
-/* The bits of the first k bytes (1 <= k <= 8). */
-static inline uint64_t word_head(size_t k)
-{
-	return ~(uint64_t)0 >> (64 - 8 * k);
-}
+/* word_heads[k]: the bits of the first k bytes. */
+static const uint64_t word_heads[9] = {
+	0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff,
+	0xffffffffffff, 0xffffffffffffff, 0xffffffffffffffff
+};
 
 /* Index of the byte of the lowest bit set in m (m != 0). */
 static inline size_t word_first(uint64_t m)
@@ -114,37 +115,43 @@ static char *copy_escaped(char *d, const unsigned char *p, size_t len,
 
 /*
  * Runs of whitespace become one space; trailing whitespace goes.  While
- * the source (which ends at end) has a word left, the bytes up to the next
- * blank are copied a word at a time (the bytes past them land in the
- * slack, to be overwritten).
+ * the source (which ends at end) has a word left, a word that needs no
+ * change (no blank but spaces, no two of them together, none after a
+ * blank) is copied whole, as most words of prose are; any other word is
+ * done a byte at a time, without branches on the bytes.
  */
 static char *copy_folded(char *d, const unsigned char *p, size_t len,
 			 const unsigned char *end)
 {
 	const unsigned char *e;
+	unsigned in_blank = 0;	/* the byte before p was a blank */
 
 	while (len > 0 && lex_is_space(p[len - 1]))
 		len--;
 	e = p + len;
 	while (p < e) {
-		if (lex_is_space(*p)) {
-			*d++ = ' ';
-			while (lex_is_space(*++p))	/* the comment ends in a non-blank */
-				;
-		} else if (end - p >= 8) {
-			uint64_t x = word_load(p), m = word_blanks(x);
-			size_t k = m ? word_first(m) : 8;
+		size_t k = e - p < 8 ? (size_t)(e - p) : 8, i;
 
-			if (k > (size_t)(e - p))
-				k = (size_t)(e - p);
-			memcpy(d, p, 8);
-			if (!k)		/* a control byte below 14 that is not a blank */
-				k = 1;
-			d += k;
-			p += k;
-		} else {
-			*d++ = (char)*p++;
+		if (end - p >= 8) {
+			uint64_t x = word_load(p), sp = word_spaces(x) & word_heads[k];
+
+			if (!(word_below14(x) & word_heads[k]) && !(sp & sp << 8) &&
+			    !(in_blank && (sp & 0x80))) {
+				memcpy(d, p, 8);
+				d += k;
+				p += k;
+				in_blank = (unsigned)(sp >> (8 * k - 1)) & 1;
+				continue;
+			}
 		}
+		for (i = 0; i < k; i++) {
+			unsigned blank = lex_is_space(p[i]);
+
+			*d = blank ? ' ' : (char)p[i];
+			d += !(blank & in_blank);
+			in_blank = blank;
+		}
+		p += k;
 	}
 	return d;
 }
@@ -173,12 +180,14 @@ void view_add_token(struct strbuf *out, const unsigned char *tok, size_t len,
 
 /*
  * The tokens of a whole source, without positions, taken from the lexer
- * VIEW_BATCH at a time: the room for a batch is made once, and the loop
- * does the common case inline: a token of at most 16 bytes that is not a
- * comment, has no byte below 14 and has two words of source from its
- * start is two loads and two stores.
+ * VIEW_BATCH at a time, with the common case inline: a token of at most
+ * 16 bytes that is not a comment, has no byte below 14 and has two words
+ * of source from its start is two loads and one 16-byte copy.  Room is
+ * made for a batch of such tokens at once (VIEW_SHORT bytes each, and the
+ * slack); a longer token makes the room it needs beyond that.
  */
 #define VIEW_BATCH 64
+#define VIEW_SHORT 17
 
 static size_t add_tokens(struct strbuf *out, const struct language *lang,
 			 struct lexer_state *ls, unsigned flags)
@@ -190,23 +199,26 @@ static size_t add_tokens(struct strbuf *out, const struct language *lang,
 	char *d;
 
 	while ((got = lang->lexer->many(ls, toks, VIEW_BATCH))) {
-		size_t need = got + VIEW_SLACK;
-
-		for (i = 0; i < got; i++)
-			need += 2 * toks[i].len;
-		if (out->alloc - out->len < need)
-			strbuf_grow(out, need);
+		if (out->alloc - out->len < got * VIEW_SHORT + VIEW_SLACK)
+			strbuf_grow(out, got * VIEW_SHORT + VIEW_SLACK);
 		d = out->buf + out->len;
 		for (i = 0; i < got; i++) {
 			const unsigned char *t = s + toks[i].start;
-			size_t len = toks[i].len;
+			size_t len = toks[i].len, lo = len < 8 ? len : 8;
 
 			if (len - 1 < 16 && toks[i].start < fast && toks[i].cls != TOKEN_COMMENT &&
-			    !(word_below14(word_load(t)) & word_head(len < 8 ? len : 8)) &&
-			    (len <= 8 || !(word_below14(word_load(t + 8)) & word_head(len - 8)))) {
+			    !((word_below14(word_load(t)) & word_heads[lo]) |
+			      (word_below14(word_load(t + 8)) & word_heads[len - lo]))) {
 				memcpy(d, t, 16);
 				d += len;
 			} else {
+				size_t need = 2 * len + 1 + (got - i - 1) * VIEW_SHORT + VIEW_SLACK;
+
+				if (out->alloc - (size_t)(d - out->buf) < need) {
+					out->len = (size_t)(d - out->buf);
+					strbuf_grow(out, need);
+					d = out->buf + out->len;
+				}
 				d = copy_token(d, t, len, end, toks[i].cls, flags);
 			}
 			*d++ = '\n';
