@@ -122,8 +122,13 @@ static int glob_in_list(const char *list, const char *s, enum glob_kind kind)
 		size_t l = strcspn(p, " ");
 		int wild = strcspn(p, "*?[ ") < l;
 
-		if (l < sizeof(glob) &&
-		    (kind == ALL_GLOBS || wild == (kind == NAME_GLOBS))) {
+		if (l >= sizeof(glob) || (kind != ALL_GLOBS && wild != (kind == NAME_GLOBS))) {
+			/* not an item of this kind */
+		} else if (!wild && !memchr(p, '\\', l)) {
+			/* no wildcard, no escape: it matches only itself */
+			if (!strncmp(p, s, l) && !s[l])
+				return 1;
+		} else {
 			memcpy(glob, p, l);
 			glob[l] = '\0';
 			if (!fnmatch(glob, s, 0))

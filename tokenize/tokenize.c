@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,25 +25,6 @@ static const char usage_text[] =
 	"    --exact-comments       keep the whitespace inside comments\n"
 	"    --list                 list the languages and the paths each claims\n";
 
-static void read_fd(int fd, struct strbuf *sb, const char *name)
-{
-	for (;;) {
-		ssize_t n;
-
-		strbuf_grow(sb, 65536);
-		n = read(fd, sb->buf + sb->len, strbuf_avail(sb));
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			die_errno("cannot read '%s'", name);
-		}
-		if (!n)
-			break;
-		sb->len += (size_t)n;
-	}
-	sb->buf[sb->len] = '\0';
-}
-
 static void write_all(const char *buf, size_t len)
 {
 	while (len) {
@@ -56,6 +38,43 @@ static void write_all(const char *buf, size_t len)
 		buf += n;
 		len -= (size_t)n;
 	}
+}
+
+/* view_flush_fn: out goes to stdout in blocks. */
+static void write_view(struct strbuf *out, void *data)
+{
+	(void)data;
+	write_all(out->buf, out->len);
+	strbuf_reset(out);
+}
+
+/*
+ * The whole of fd into sb: in one read, when fd is a file whose size fstat
+ * tells.  On an error, the views in pending are written before dying.
+ */
+static void read_fd(int fd, struct strbuf *sb, const char *name, struct strbuf *pending)
+{
+	struct stat st;
+
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0)
+		strbuf_grow(sb, (size_t)st.st_size + 1);
+	for (;;) {
+		ssize_t n;
+
+		if (strbuf_avail(sb) < 4096)
+			strbuf_grow(sb, 65536);
+		n = read(fd, sb->buf + sb->len, strbuf_avail(sb));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			write_view(pending, NULL);
+			die_errno("cannot read '%s'", name);
+		}
+		if (!n)
+			break;
+		sb->len += (size_t)n;
+	}
+	sb->buf[sb->len] = '\0';
 }
 
 int main(int argc, char **argv)
@@ -108,9 +127,9 @@ int main(int argc, char **argv)
 	if (i >= argc) {
 		if (!forced)
 			usage_die(usage_text, "reading stdin needs -l LANG");
-		read_fd(0, &src, "stdin");
-		view_build(&out, forced, src.buf, src.len, flags);
-		write_all(out.buf, out.len);
+		read_fd(0, &src, "stdin", &out);
+		view_build_flushing(&out, forced, src.buf, src.len, flags, write_view, NULL);
+		write_view(&out, NULL);
 		return 0;
 	}
 	for (; i < argc; i++) {
@@ -119,24 +138,27 @@ int main(int argc, char **argv)
 		int fd = strcmp(path, "-") ? open(path, O_RDONLY) : 0;
 
 		if (fd < 0) {
+			write_view(&out, NULL);	/* the views before it come first */
 			fprintf(stderr, "tokenize: error: cannot open '%s': %s\n", path, strerror(errno));
 			status = 1;
 			continue;
 		}
 		strbuf_reset(&src);
-		read_fd(fd, &src, path);
+		read_fd(fd, &src, path, &out);
 		if (fd)
 			close(fd);
 		lang = forced ? forced : language_for_file(path, src.buf, src.len);
 		if (!lang || lang == &language_none) {
-			if (!forced)
+			if (!forced) {
+				write_view(&out, NULL);
 				fprintf(stderr, "tokenize: warning: no language claims '%s', skipped (use -l)\n", path);
+			}
 			continue;
 		}
-		strbuf_reset(&out);
-		view_build(&out, lang, src.buf, src.len, flags);
-		write_all(out.buf, out.len);
+		/* the views of small files are written together */
+		view_build_flushing(&out, lang, src.buf, src.len, flags, write_view, NULL);
 	}
+	write_view(&out, NULL);
 	strbuf_release(&src);
 	strbuf_release(&out);
 	return status;

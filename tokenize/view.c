@@ -190,7 +190,8 @@ void view_add_token(struct strbuf *out, const unsigned char *tok, size_t len,
 #define VIEW_SHORT 17
 
 static size_t add_tokens(struct strbuf *out, const struct language *lang,
-			 struct lexer_state *ls, unsigned flags)
+			 struct lexer_state *ls, unsigned flags,
+			 view_flush_fn *flush, void *data)
 {
 	const unsigned char *s = ls->src, *end = s + ls->len;
 	/* tokens starting before fast have two words of source */
@@ -225,14 +226,17 @@ static size_t add_tokens(struct strbuf *out, const struct language *lang,
 		}
 		out->len = (size_t)(d - out->buf);
 		count += got;
+		if (flush && out->len >= VIEW_FLUSH_SIZE)
+			flush(out, data);
 	}
 	if (count)
 		out->buf[out->len] = '\0';
 	return count;
 }
 
-size_t view_build(struct strbuf *out, const struct language *lang,
-		  const void *src, size_t len, unsigned flags)
+size_t view_build_flushing(struct strbuf *out, const struct language *lang,
+			   const void *src, size_t len, unsigned flags,
+			   view_flush_fn *flush, void *data)
 {
 	struct lexer_state ls;
 	struct token tok;
@@ -241,7 +245,7 @@ size_t view_build(struct strbuf *out, const struct language *lang,
 
 	lexer_init(&ls, src, len, lang->syntax);
 	if (!(flags & VIEW_POSITIONS))
-		return add_tokens(out, lang, &ls, flags);
+		return add_tokens(out, lang, &ls, flags, flush, data);
 	while (language_next_token(lang, &ls, &tok)) {
 		const unsigned char *nl;
 
@@ -253,8 +257,16 @@ size_t view_build(struct strbuf *out, const struct language *lang,
 		strbuf_addf(out, "%zu:%zu\t", line, tok.start - line_start + 1);
 		add_token(out, s + tok.start, tok.len, end, tok.cls, flags);
 		count++;
+		if (flush && out->len >= VIEW_FLUSH_SIZE)
+			flush(out, data);
 	}
 	if (count)
 		out->buf[out->len] = '\0';
 	return count;
+}
+
+size_t view_build(struct strbuf *out, const struct language *lang,
+		  const void *src, size_t len, unsigned flags)
+{
+	return view_build_flushing(out, lang, src, len, flags, NULL, NULL);
 }

@@ -35,4 +35,15 @@ void view_add_token(struct strbuf *out, const unsigned char *tok, size_t len,
 size_t view_build(struct strbuf *out, const struct language *lang,
 		  const void *src, size_t len, unsigned flags);
 
+/*
+ * The same, handing out to flush(out, data) whenever it holds at least
+ * VIEW_FLUSH_SIZE bytes; flush empties it (tokenize writes it out), so a
+ * large source is written in blocks of about that size, not held whole.
+ */
+#define VIEW_FLUSH_SIZE (256 * 1024)
+typedef void view_flush_fn(struct strbuf *out, void *data);
+size_t view_build_flushing(struct strbuf *out, const struct language *lang,
+			   const void *src, size_t len, unsigned flags,
+			   view_flush_fn *flush, void *data);
+
 #endif
