@@ -1,5 +1,5 @@
 #!/bin/bash
-# make bench: the speed measures of issue 7, each against its pair, in one run.
+# make bench: the speed measures of tokstream, each against its pair, in one run.
 #
 #   make bench [BENCH_RUNS=N] [CORPUS="kernel /path/to/repo.git ..."]
 #   bash t/bench/run.sh             (from anywhere, after make)
