@@ -39,11 +39,6 @@ static void init_classes(void)
 	cclass['.'] = J_DOT;
 }
 
-static inline int is_ident(unsigned char c)
-{
-	return cclass[c] == J_IDENT || cclass[c] == J_DIGIT;
-}
-
 static inline int is_digit(unsigned char c)
 {
 	return c >= '0' && c <= '9';
@@ -107,12 +102,10 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 	return p < n && (s[p] | 0x20) == 'l' ? p + 1 : p;
 }
 
-/* Longest operator or separator at p (p < n), by maximal munch. */
-static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
+/* Length of the longest operator or separator c c1 c2 c3 starts with, by maximal munch. */
+static inline size_t punct_len(unsigned char c, unsigned char c1, unsigned char c2,
+			       unsigned char c3)
 {
-	unsigned char c = s[p], c1 = p + 1 < n ? s[p + 1] : 0,
-		c2 = p + 2 < n ? s[p + 2] : 0, c3 = p + 3 < n ? s[p + 3] : 0;
-
 	switch (c) {
 	case '>':
 		if (c1 == '>') {
@@ -140,6 +133,14 @@ static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 	}
 }
 
+/* The same at p (p < n), without bounds checks when 4 bytes are left. */
+static inline size_t scan_punct(const unsigned char *s, size_t p, size_t n)
+{
+	if (n - p >= 4)
+		return punct_len(s[p], s[p + 1], s[p + 2], s[p + 3]);
+	return punct_len(s[p], p + 1 < n ? s[p + 1] : 0, p + 2 < n ? s[p + 2] : 0, 0);
+}
+
 LEX_TOKEN_FN java_token(struct lexer_state *ls, struct token *tok)
 {
 	const unsigned char *s = ls->src;
@@ -148,8 +149,7 @@ LEX_TOKEN_FN java_token(struct lexer_state *ls, struct token *tok)
 
 	if (!cclass['a'])
 		init_classes();
-	while (p < n && cclass[s[p]] == J_SPACE)
-		p++;
+	p = lex_span(s, p, n, cclass, J_SPACE, J_SPACE);
 	if (p >= n) {
 		ls->pos = n;
 		return 0;
@@ -157,9 +157,7 @@ LEX_TOKEN_FN java_token(struct lexer_state *ls, struct token *tok)
 	b = p;
 	switch (cclass[s[p]]) {
 	case J_IDENT:
-		e = p + 1;
-		while (e < n && is_ident(s[e]))
-			e++;
+		e = lex_span(s, p + 1, n, cclass, J_IDENT, J_DIGIT);
 		cls = TOKEN_WORD;
 		break;
 	case J_DIGIT:

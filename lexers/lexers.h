@@ -8,6 +8,7 @@
 
 #include "../tokenize/lexer.h"
 
+#include <stdint.h>
 #include <string.h>
 
 struct lexer {
@@ -140,6 +141,70 @@ size_t lex_nested_comment(const unsigned char *s, size_t p, size_t n,
 void lex_fill_classes(unsigned char table[256], unsigned char space,
 		      unsigned char ident, unsigned char digit, const char *extra_ident);
 void lex_set_classes(unsigned char table[256], const char *bytes, unsigned char cls);
+
+/*
+ * Word-at-a-time tests (the "has a zero byte" tricks) on 8 bytes read as
+ * a little-endian number, so that byte i of memory is bits 8i..8i+7 on
+ * every machine (compilers make lex_word_load one load on little-endian
+ * ones).  Each gives the high bit of the bytes that pass.
+ * lex_word_below14 (the bytes below 14: LF, CR, the other whitespace but
+ * space, controls) is exact for the lowest byte that passes and for
+ * whether any does (a borrow may set bits above the lowest); the others
+ * are exact for every byte.
+ */
+#define LEX_WORD_ONES  0x0101010101010101u
+#define LEX_WORD_HIGHS 0x8080808080808080u
+#define LEX_WORD_LOWS  0x7f7f7f7f7f7f7f7fu
+
+static inline uint64_t lex_word_load(const unsigned char *p)
+{
+	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+		(uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
+		(uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+}
+
+static inline uint64_t lex_word_below14(uint64_t x)
+{
+	return (x - LEX_WORD_ONES * 14) & ~x & LEX_WORD_HIGHS;
+}
+
+/* The bytes equal to c. */
+static inline uint64_t lex_word_eq(uint64_t x, unsigned char c)
+{
+	uint64_t y = x ^ (LEX_WORD_ONES * c);
+
+	return ~(((y & LEX_WORD_LOWS) + LEX_WORD_LOWS) | y) & LEX_WORD_HIGHS;
+}
+
+/* The whitespace bytes (lex_is_space): space, and 9..13. */
+static inline uint64_t lex_word_blanks(uint64_t x)
+{
+	uint64_t t = x & LEX_WORD_LOWS;
+
+	return lex_word_eq(x, ' ') |
+		((t + LEX_WORD_ONES * (0x80 - '\t')) & ~(t + LEX_WORD_ONES * (0x7f - '\r')) &
+		 ~x & LEX_WORD_HIGHS);
+}
+
+/* lex_word_heads[k]: the bits of the first k bytes. */
+static const uint64_t lex_word_heads[9] = {
+	0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff,
+	0xffffffffffff, 0xffffffffffffff, 0xffffffffffffffff
+};
+
+/* Index of the byte of the lowest bit set in m (m != 0). */
+static inline size_t lex_word_first(uint64_t m)
+{
+#if defined(__GNUC__)
+	return (size_t)__builtin_ctzll(m) / 8;
+#else
+	size_t i = 0;
+
+	while (!(m & 0x80))
+		m >>= 8, i++;
+	return i;
+#endif
+}
 
 /*
  * End of the run of bytes from p (p <= n) whose class in table is lo..hi:

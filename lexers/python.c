@@ -398,12 +398,9 @@ static size_t scan_string(const unsigned char *s, size_t p, size_t n, unsigned f
 	return lex_quoted(s, p, n, 0);
 }
 
-/* Longest operator at p (p < n), by maximal munch. */
-static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
+/* Length of the longest operator c c1 c2 starts with, by maximal munch. */
+static inline size_t punct_len(unsigned char c, unsigned char c1, unsigned char c2)
 {
-	unsigned char c = s[p], c1 = p + 1 < n ? s[p + 1] : 0,
-		c2 = p + 2 < n ? s[p + 2] : 0;
-
 	switch (c) {
 	case '*': case '/': case '<': case '>':
 		if (c1 == c)
@@ -419,6 +416,14 @@ static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 	default:
 		return 1;
 	}
+}
+
+/* The same at p (p < n), without bounds checks when 3 bytes are left. */
+static inline size_t scan_punct(const unsigned char *s, size_t p, size_t n)
+{
+	if (n - p >= 3)
+		return punct_len(s[p], s[p + 1], s[p + 2]);
+	return punct_len(s[p], p + 1 < n ? s[p + 1] : 0, 0);
 }
 
 /* Length of a backslash-newline (line continuation) at p, or 0. */
@@ -445,8 +450,7 @@ LEX_TOKEN_FN python_token(struct lexer_state *ls, struct token *tok)
 	for (;;) {
 		size_t cl;
 
-		while (p < n && cclass[s[p]] == P_SPACE)
-			p++;
+		p = lex_span(s, p, n, cclass, P_SPACE, P_SPACE);
 		if (!(cl = continuation_len(s, p, n)))
 			break;
 		p += cl;
@@ -460,9 +464,7 @@ LEX_TOKEN_FN python_token(struct lexer_state *ls, struct token *tok)
 	case P_IDENT: {
 		unsigned flags;
 
-		e = p + 1;
-		while (e < n && is_ident(s[e]))
-			e++;
+		e = lex_span(s, p + 1, n, cclass, P_IDENT, P_DIGIT);
 		cls = TOKEN_WORD;
 		if (b == 0 && lex_starts(s, 0, n, "\xef\xbb\xbf")) {
 			e = 3;  /* a byte order mark is not part of the first word */

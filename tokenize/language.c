@@ -119,13 +119,20 @@ static int glob_in_list(const char *list, const char *s, enum glob_kind kind)
 	char glob[256];
 
 	while (p && *p) {
-		size_t l = strcspn(p, " ");
-		int wild = strcspn(p, "*?[ ") < l;
+		size_t l;
+		int wild = 0, escape = 0;
 
+		/* the item's length, whether it has a wildcard or an escape, in one pass */
+		for (l = 0; p[l] && p[l] != ' '; l++) {
+			if (p[l] == '*' || p[l] == '?' || p[l] == '[')
+				wild = 1;
+			else if (p[l] == '\\')
+				escape = 1;
+		}
 		if (l >= sizeof(glob) || (kind != ALL_GLOBS && wild != (kind == NAME_GLOBS))) {
 			/* not an item of this kind */
-		} else if (!wild && !memchr(p, '\\', l)) {
-			/* no wildcard, no escape: it matches only itself */
+		} else if (!wild && !escape) {
+			/* it matches only itself */
 			if (!strncmp(p, s, l) && !s[l])
 				return 1;
 		} else {
@@ -134,8 +141,8 @@ static int glob_in_list(const char *list, const char *s, enum glob_kind kind)
 			if (!fnmatch(glob, s, 0))
 				return 1;
 		}
-		p += l;
-		p += strspn(p, " ");
+		for (p += l; *p == ' '; p++)
+			;
 	}
 	return 0;
 }

@@ -25,58 +25,6 @@ static inline void view_commit(struct strbuf *out, char *end)
 }
 
 /*
- * Word-at-a-time tests (the classic "has a zero byte" trick) on 8 bytes
- * read as a little-endian number, so that byte i of memory is bits
- * 8i..8i+7 on every machine (compilers make word_load one load on
- * little-endian ones).  word_below14: the high bit of each byte below 14
- * (LF, CR, the other whitespace but space, and controls); the lowest bit
- * set is always exact (bits above it may be set in vain), so the callers
- * only ever use the lowest, or ask whether there is any.
- */
-#define WORD_ONES  0x0101010101010101u
-#define WORD_HIGHS 0x8080808080808080u
-
-static inline uint64_t word_load(const unsigned char *p)
-{
-	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
-		(uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
-		(uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
-}
-
-static inline uint64_t word_below14(uint64_t x)
-{
-	return (x - WORD_ONES * 14) & ~x & WORD_HIGHS;
-}
-
-/* The high bit of exactly the bytes of x that are spaces (no borrows). */
-static inline uint64_t word_spaces(uint64_t x)
-{
-	uint64_t y = x ^ (WORD_ONES * ' ');
-
-	return ~(((y & ~WORD_HIGHS) + ~WORD_HIGHS) | y) & WORD_HIGHS;
-}
-
-/* word_heads[k]: the bits of the first k bytes. */
-static const uint64_t word_heads[9] = {
-	0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff,
-	0xffffffffffff, 0xffffffffffffff, 0xffffffffffffffff
-};
-
-/* Index of the byte of the lowest bit set in m (m != 0). */
-static inline size_t word_first(uint64_t m)
-{
-#if defined(__GNUC__)
-	return (size_t)__builtin_ctzll(m) / 8;
-#else
-	size_t i = 0;
-
-	while (!(m & 0x80))
-		m >>= 8, i++;
-	return i;
-#endif
-}
-
-/*
  * LF and CR become the two characters \n and \r; nothing else changes.
  * While the source (which ends at end) has a word left, the bytes up to
  * the next one below 14 are copied a word at a time (the bytes past them
@@ -91,8 +39,8 @@ static char *copy_escaped(char *d, const unsigned char *p, size_t len,
 		unsigned char c;
 
 		if (end - p >= 8) {
-			uint64_t m = word_below14(word_load(p));
-			size_t k = m ? word_first(m) : 8;
+			uint64_t m = lex_word_below14(lex_word_load(p));
+			size_t k = m ? lex_word_first(m) : 8;
 
 			if (k > (size_t)(e - p))
 				k = (size_t)(e - p);
@@ -115,10 +63,11 @@ static char *copy_escaped(char *d, const unsigned char *p, size_t len,
 
 /*
  * Runs of whitespace become one space; trailing whitespace goes.  While
- * the source (which ends at end) has a word left, a word that needs no
- * change (no blank but spaces, no two of them together, none after a
- * blank) is copied whole, as most words of prose are; any other word is
- * done a byte at a time, without branches on the bytes.
+ * the source (which ends at end) has a word left, it is done a word at a
+ * time: a word without blanks, or with single spaces that follow no blank
+ * (most words of prose), is copied whole; any other is copied up to its
+ * first blank, then that blank's run gives one space (unless it goes on a
+ * run of the word before) and is skipped to its end or the word's.
  */
 static char *copy_folded(char *d, const unsigned char *p, size_t len,
 			 const unsigned char *end)
@@ -133,16 +82,25 @@ static char *copy_folded(char *d, const unsigned char *p, size_t len,
 		size_t k = e - p < 8 ? (size_t)(e - p) : 8, i;
 
 		if (end - p >= 8) {
-			uint64_t x = word_load(p), sp = word_spaces(x) & word_heads[k];
+			uint64_t x = lex_word_load(p), head = lex_word_heads[k] & LEX_WORD_HIGHS,
+				bl = lex_word_blanks(x) & head, rest;
 
-			if (!(word_below14(x) & word_heads[k]) && !(sp & sp << 8) &&
-			    !(in_blank && (sp & 0x80))) {
-				memcpy(d, p, 8);
+			memcpy(d, p, 8);
+			if (!(bl & ~lex_word_eq(x, ' ')) && !(bl & bl << 8) &&
+			    !(in_blank && (bl & 0x80))) {
 				d += k;
 				p += k;
-				in_blank = (unsigned)(sp >> (8 * k - 1)) & 1;
+				in_blank = (unsigned)(bl >> (8 * k - 1)) & 1;
 				continue;
 			}
+			i = lex_word_first(bl);
+			d += i;
+			if (i || !in_blank)
+				*d++ = ' ';
+			rest = ~bl & head & ~lex_word_heads[i + 1];
+			p += rest ? lex_word_first(rest) : k;
+			in_blank = 1;
+			continue;
 		}
 		for (i = 0; i < k; i++) {
 			unsigned blank = lex_is_space(p[i]);
@@ -208,8 +166,8 @@ static size_t add_tokens(struct strbuf *out, const struct language *lang,
 			size_t len = toks[i].len, lo = len < 8 ? len : 8;
 
 			if (len - 1 < 16 && toks[i].start < fast && toks[i].cls != TOKEN_COMMENT &&
-			    !((word_below14(word_load(t)) & word_heads[lo]) |
-			      (word_below14(word_load(t + 8)) & word_heads[len - lo]))) {
+			    !((lex_word_below14(lex_word_load(t)) & lex_word_heads[lo]) |
+			      (lex_word_below14(lex_word_load(t + 8)) & lex_word_heads[len - lo]))) {
 				memcpy(d, t, 16);
 				d += len;
 			} else {
