@@ -14,57 +14,7 @@ TOKSTREAM_FAULT_SEED=N reproduces them, TOKSTREAM_FAULT_KILLS=N sets how
 many kills must land inside a run (default 24).'
 
 . ./test-lib.sh
-
-# refs REPO: every ref with its object id and type
-refs () {
-	git -C "$1" for-each-ref --format='%(objectname) %(objecttype) %(refname)'
-}
-
-# reachable_map DEST: the lines of its commit map for reachable commits
-reachable_map () {
-	git -C "$1" rev-list --all >reachable.tmp &&
-	awk 'NR == FNR { r[$1] = 1; next } ($2 in r)' reachable.tmp "$1/tokstream/commit-map" | sort
-}
-
-# same_as SRC REF DEST: DEST equals REF (a conversion of SRC) in refs,
-# HEAD, reachable commits and their map, keeps only its current
-# generation, no lock, and passes fsck
-same_as () {
-	refs "$2" >expect-refs &&
-	refs "$3" >actual-refs &&
-	test_cmp expect-refs actual-refs &&
-	git -C "$2" symbolic-ref HEAD >expect-head &&
-	git -C "$3" symbolic-ref HEAD >actual-head &&
-	test_cmp expect-head actual-head &&
-	git -C "$2" rev-list --all | sort >expect-reachable &&
-	git -C "$3" rev-list --all | sort >actual-reachable &&
-	test_cmp expect-reachable actual-reachable &&
-	reachable_map "$2" >expect-map &&
-	reachable_map "$3" >actual-map &&
-	test_cmp expect-map actual-map &&
-	git -C "$1" rev-list --all | sort >expect-originals &&
-	cut -d" " -f1 actual-map | sort >actual-originals &&
-	test_cmp expect-originals actual-originals &&
-	ls "$3/tokstream" >leftover &&
-	test_write_lines commit-map current "$(readlink "$3/tokstream/current")" >expect-leftover &&
-	test_cmp expect-leftover leftover &&
-	git -C "$3" fsck --no-progress 2>fsck-err &&
-	test_must_be_empty fsck-err
-}
-
-# state_of DEST: its refs, HEAD, current generation and map, to compare
-state_of () {
-	if test -f "$1/HEAD"
-	then
-		refs "$1" &&
-		git -C "$1" symbolic-ref HEAD
-	fi &&
-	echo "current: $(readlink "$1/tokstream/current")" &&
-	if test -e "$1/tokstream/commit-map"
-	then
-		cat "$1/tokstream/commit-map"
-	fi
-}
+. "$TEST_DIRECTORY"/lib-convert.sh
 
 # check_first_state DEST: a first conversion into DEST was stopped:
 # DEST is missing, or a repository without refs, current and map, or
@@ -105,27 +55,7 @@ check_update_state () {
 }
 
 test_expect_success 'setup: a long history (600 commits of 4 files), converted whole and its first half' '
-	awk "BEGIN {
-		t = 1112911993
-		for (i = 1; i <= 600; i++) {
-			msg = \"commit \" i \"\\n\"
-			printf \"commit refs/heads/main\\nmark :%d\\n\", i
-			printf \"author A U Thor <author@example.com> %d +0000\\n\", t + 60 * i
-			printf \"committer C O Mitter <committer@example.com> %d +0000\\n\", t + 60 * i
-			printf \"data %d\\n%s\", length(msg), msg
-			if (i > 1)
-				printf \"from :%d\\n\", i - 1
-			for (f = 0; f < 4; f++) {
-				n = (4 * i + f) % 40
-				body = \"\"
-				for (k = 0; k < 150; k++)
-					body = body sprintf(\"int f%d_%d_%d(int x) { return x * %d + %d; } /* c */\\n\", n, i, k, k, i)
-				printf \"M 100644 inline src/file%d.c\\ndata %d\\n%s\\n\", n, length(body), body
-			}
-			if (i % 100 == 0)
-				printf \"reset refs/tags/r%d\\nfrom :%d\\n\\n\", i, i
-		}
-	}" >big.stream &&
+	long_history >big.stream &&
 	git init -q -b main big &&
 	git -C big fast-import --quiet <big.stream &&
 	test "$(git -C big rev-list --count main)" = 600 &&
@@ -156,12 +86,6 @@ fault_seed=${TOKSTREAM_FAULT_SEED:-$(date +%s)}
 fault_kills=${TOKSTREAM_FAULT_KILLS:-24}
 say "# random kills: seed $fault_seed (TOKSTREAM_FAULT_SEED=$fault_seed reproduces the kill points)"
 
-# in_background CMD...: start CMD in the background, its pid in bg.pid
-in_background () {
-	"$@" &
-	echo $! >bg.pid
-}
-
 # kill_run MS FRACTION: start a conversion of big into k.git in a new
 # process group, SIGKILL the group after FRACTION of MS milliseconds;
 # the file landed says whether the kill hit the run (1) or it had ended (0)
@@ -170,7 +94,7 @@ kill_run () {
 	in_background setsid "$TOKSTREAM" convert --quiet big k.git 2>kill-err &&
 	kr_pid_=$(cat bg.pid) &&
 	sleep $kr_delay_ &&
-	{ kill -KILL -$kr_pid_ 2>/dev/null || kill -KILL $kr_pid_ 2>/dev/null; true; } &&
+	{ kill_group $kr_pid_ >/dev/null; true; } &&
 	{ wait $kr_pid_; kr_status_=$?; true; } &&
 	case $kr_status_ in
 	137) echo 1 >landed && echo "  killed after ${kr_delay_} s ($2 of $1 ms)" ;;
