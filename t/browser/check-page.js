@@ -16,18 +16,9 @@
 const fs = require('fs');
 const path = require('path');
 const { pathToFileURL, fileURLToPath } = require('url');
-const { chromium } = require('playwright-core');
+const { parseArgs, check, launch, run } = require('./lib');
 
-const multi = new Set(['index', 'commit-tokens', 'hostile', 'hostile-summary', 'hostile-text']);
-const opt = { index: [], 'commit-tokens': [], hostile: [], 'hostile-summary': [], 'hostile-text': [] };
-for (let i = 2; i < process.argv.length; i += 2) {
-	const k = process.argv[i].replace(/^--/, ''), v = process.argv[i + 1];
-	if (v === undefined) {
-		console.error(`check-page.js: ${process.argv[i]} needs a value`);
-		process.exit(2);
-	}
-	if (multi.has(k)) opt[k].push(v); else opt[k] = v;
-}
+const opt = parseArgs(process.argv.slice(2), ['index', 'commit-tokens', 'hostile', 'hostile-summary', 'hostile-text'], 'check-page.js');
 for (const k of ['page', 'shots', 'tip-token', 'tip-summary', 'tip-author', 'tip-id',
 	'other-token', 'legend-author', 'legend-tokens', 'url']) {
 	if (!opt[k]) {
@@ -38,16 +29,6 @@ for (const k of ['page', 'shots', 'tip-token', 'tip-summary', 'tip-author', 'tip
 if (opt['commit-tokens'].length !== 2) {
 	console.error('check-page.js: give --commit-tokens twice');
 	process.exit(2);
-}
-
-let failed = 0;
-function check(ok, what, detail) {
-	if (ok) {
-		console.log(`ok - ${what}`);
-	} else {
-		failed++;
-		console.log(`FAIL - ${what}${detail !== undefined ? ': ' + detail : ''}`);
-	}
 }
 
 const url = (file) => pathToFileURL(file).href;
@@ -71,12 +52,7 @@ async function rest(page) {
 }
 
 async function main() {
-	const browser = await chromium.launch({
-		executablePath: '/usr/bin/chromium',
-		headless: true,
-		args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-			'--disable-background-networking', '--disable-component-update', '--disable-sync'],
-	});
+	const browser = await launch();
 	const context = await browser.newContext({ viewport: { width: 900, height: 700 } });
 	const dialogs = [], requests = [], errors = [];
 	let commitHit = null;
@@ -242,10 +218,4 @@ async function main() {
 	await browser.close();
 }
 
-main().then(() => {
-	console.log(failed ? `# ${failed} check(s) failed` : '# all checks passed');
-	process.exit(failed ? 1 : 0);
-}, (e) => {
-	console.log(`FAIL - ${e && e.stack ? e.stack : e}`);
-	process.exit(1);
-});
+run(main);

@@ -14,39 +14,16 @@
 const fs = require('fs');
 const path = require('path');
 const { pathToFileURL } = require('url');
-const { chromium } = require('playwright-core');
+const { parseArgs, check, launch, run } = require('./lib');
 
-const opt = { chart: [], text: [] };
-for (let i = 2; i < process.argv.length; i += 2) {
-	const k = process.argv[i].replace(/^--/, ''), v = process.argv[i + 1];
-	if (v === undefined) {
-		console.error(`check-report.js: ${process.argv[i]} needs a value`);
-		process.exit(2);
-	}
-	if (Array.isArray(opt[k])) opt[k].push(v); else opt[k] = v;
-}
+const opt = parseArgs(process.argv.slice(2), ['chart', 'text'], 'check-report.js');
 if (!opt.page || !opt.shots || !opt.chart.length) {
 	console.error('check-report.js: --page, --shots and at least one --chart are required');
 	process.exit(2);
 }
 
-let failed = 0;
-function check(ok, what, detail) {
-	if (ok) {
-		console.log(`ok - ${what}`);
-	} else {
-		failed++;
-		console.log(`FAIL - ${what}${detail !== undefined ? ': ' + detail : ''}`);
-	}
-}
-
 async function main() {
-	const browser = await chromium.launch({
-		executablePath: '/usr/bin/chromium',
-		headless: true,
-		args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-			'--disable-background-networking', '--disable-component-update', '--disable-sync'],
-	});
+	const browser = await launch();
 	const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
 	const page = await context.newPage();
 	const pageUrl = pathToFileURL(path.resolve(opt.page)).href;
@@ -86,10 +63,4 @@ async function main() {
 	await browser.close();
 }
 
-main().then(() => {
-	console.log(failed ? `# ${failed} check(s) failed` : '# all checks passed');
-	process.exit(failed ? 1 : 0);
-}, (e) => {
-	console.log(`FAIL - ${e && e.stack ? e.stack : e}`);
-	process.exit(1);
-});
+run(main);
