@@ -302,6 +302,17 @@ static size_t parse_count(const char **p, const char *commit)
 	return (size_t)v;
 }
 
+/* "START[,COUNT]" of a hunk header; COUNT is 1 when left out */
+static void parse_range(const char **p, const char *commit, size_t *start, size_t *nr)
+{
+	*start = parse_count(p, commit);
+	*nr = 1;
+	if (**p == ',') {
+		(*p)++;
+		*nr = parse_count(p, commit);
+	}
+}
+
 /* "@@ -a[,b] +c[,d] @@": a hunk of the current change; returns the lines of it to skip. */
 static size_t parse_hunk(struct replay *r, const char *commit, const char *line, size_t cur)
 {
@@ -314,20 +325,10 @@ static size_t parse_hunk(struct replay *r, const char *commit, const char *line,
 	h = &r->hunks[r->nr_hunks];
 	if (*p++ != '-')
 		die_replay(commit, "an unexpected hunk header");
-	h->old_start = parse_count(&p, commit);
-	h->old_nr = 1;
-	if (*p == ',') {
-		p++;
-		h->old_nr = parse_count(&p, commit);
-	}
+	parse_range(&p, commit, &h->old_start, &h->old_nr);
 	if (*p++ != ' ' || *p++ != '+')
 		die_replay(commit, "an unexpected hunk header");
-	h->new_start = parse_count(&p, commit);
-	h->new_nr = 1;
-	if (*p == ',') {
-		p++;
-		h->new_nr = parse_count(&p, commit);
-	}
+	parse_range(&p, commit, &h->new_start, &h->new_nr);
 	if (strncmp(p, " @@", 3))
 		die_replay(commit, "an unexpected hunk header");
 	if (r->changes[cur].first_hunk + r->changes[cur].nr_hunks != r->nr_hunks)
@@ -352,6 +353,17 @@ static int group_fits(struct replay *r, const struct group *g, const struct rcom
 			return 0;
 	}
 	return 1;
+}
+
+/* The diff against parent pi (an index among the parents), or NULL when git log printed none. */
+static const struct group *group_of_parent(const struct replay *r, unsigned pi)
+{
+	size_t k;
+
+	for (k = 0; k < r->nr_groups; k++)
+		if (r->groups[k].parent == (int)pi)
+			return &r->groups[k];
+	return NULL;
 }
 
 /* The change of group g whose new side is path, or NULL. */
@@ -403,12 +415,9 @@ static struct version *replay_file_at(struct replay *r, uint32_t ci, const struc
 	/* the first parent whose file is the same blob gives all of it */
 	for (pi = 0; pi < c->nr_parents; pi++) {
 		const struct rcommit *p = &r->commits[c->parents[pi]];
-		const struct group *g = NULL;
+		const struct group *g = group_of_parent(r, pi);
 		const struct change *ch;
 
-		for (k = 0; k < r->nr_groups; k++)
-			if (r->groups[k].parent == (int)pi)
-				g = &r->groups[k];
 		if (!g) {
 			/* no diff against this parent: the commit's tree is its tree */
 			struct version *v = file_at(p, ch1->dst);
@@ -444,13 +453,8 @@ static struct version *replay_file_at(struct replay *r, uint32_t ci, const struc
 		nv->origin[i] = NO_COMMIT;
 
 	for (pi = 0; pi < c->nr_parents; pi++) {
-		const struct group *g = NULL;
-		const struct change *ch;
+		const struct change *ch = change_to(r, group_of_parent(r, pi), ch1->dst);
 
-		for (k = 0; k < r->nr_groups; k++)
-			if (r->groups[k].parent == (int)pi)
-				g = &r->groups[k];
-		ch = change_to(r, g, ch1->dst);
 		if (ch->status != 'A' && ch->status != 'T')
 			pass_unchanged(r, c->id, ch, file_at(&r->commits[c->parents[pi]], ch->src), nv);
 	}
@@ -464,7 +468,7 @@ static void replay_commit_files(struct replay *r, uint32_t ci)
 {
 	struct rcommit *c = &r->commits[ci];
 	struct version **made;
-	const struct group *g1 = NULL;
+	const struct group *g1;
 	size_t k, i;
 	unsigned pi;
 	int next = 0;
@@ -488,9 +492,7 @@ static void replay_commit_files(struct replay *r, uint32_t ci)
 		g->parent = next++;
 	}
 
-	for (k = 0; k < r->nr_groups; k++)
-		if (r->groups[k].parent == 0)
-			g1 = &r->groups[k];
+	g1 = group_of_parent(r, 0);
 
 	/* the new versions, from the parents' files (before any is changed: renames may swap paths) */
 	made = xcalloc(g1 ? g1->nr_changes + 1 : 1, sizeof(*made));
