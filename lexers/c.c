@@ -259,7 +259,7 @@ static int string_prefix(const unsigned char *s, size_t b, size_t e, int *raw)
 }
 
 /* Length in characters of the longest punctuator c c1 c2 c3 starts with. */
-static int punct_len(unsigned char c, unsigned char c1, unsigned char c2, unsigned char c3)
+LEX_INLINE int punct_len(unsigned char c, unsigned char c1, unsigned char c2, unsigned char c3)
 {
 	switch (c) {
 	case '-':
@@ -315,7 +315,7 @@ static size_t scan_punct_spliced(const unsigned char *s, size_t p, size_t n)
 }
 
 /* The same, without the splices when no backslash can make one. */
-static inline size_t scan_punct(const unsigned char *s, size_t p, size_t n)
+LEX_INLINE size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 {
 	if (n - p >= 4 && s[p + 1] != '\\' && s[p + 2] != '\\' && s[p + 3] != '\\')
 		return p + (size_t)punct_len(s[p], s[p + 1], s[p + 2], s[p + 3]);

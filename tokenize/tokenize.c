@@ -130,6 +130,8 @@ int main(int argc, char **argv)
 		read_fd(0, &src, "stdin", &out);
 		view_build_flushing(&out, forced, src.buf, src.len, flags, write_view, NULL);
 		write_view(&out, NULL);
+		strbuf_release(&src);
+		strbuf_release(&out);
 		return 0;
 	}
 	for (; i < argc; i++) {
