@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -419,9 +420,10 @@ struct blob {
 	uintmax_t mark;          /* the input mark, 0 if none */
 	char *data;              /* content while held in memory, else NULL */
 	size_t len;
-	off_t spill_off;         /* where the content is in the spill file */
+	off_t content_off;       /* where the content is in the spill file or the input */
 	struct blob *held_prev, *held_next; /* held in memory: oldest first */
 	unsigned spilled : 1;    /* held in the spill file (data is NULL) */
+	unsigned in_input : 1;   /* held where it is in the input file (data is NULL) */
 	unsigned binary : 1;
 	unsigned raw_written : 1;
 	unsigned named : 1;      /* named by the commit being parsed */
@@ -887,21 +889,32 @@ static void spill_write(const char *p, size_t n)
 	}
 }
 
-static void spill_read(off_t off, char *buf, size_t n)
+/* n bytes at off of b's content, from the spill file or the input file. */
+static void content_read(const struct blob *b, size_t off, char *buf, size_t n)
 {
+	int fd = b->in_input ? 0 : spill.fd;
+	off_t at = b->content_off + (off_t)off;
+
+	if (!b->in_input && !b->spilled)
+		BUG("reading back the content of a blob held in memory");
 	while (n) {
-		ssize_t r = pread(spill.fd, buf, n, off);
+		ssize_t r = pread(fd, buf, n, at);
 
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
+			if (b->in_input)
+				die_errno("cannot read stdin again at offset %jd", (intmax_t)at);
 			die_errno("cannot read the spill file in '%s'", spill.dir);
 		}
-		if (!r)
+		if (!r) {
+			if (b->in_input)
+				die("stdin is shorter than it was: the input file changed while it was read");
 			BUG("the spill file is shorter than what was written to it");
+		}
 		buf += r;
 		n -= (size_t)r;
-		off += r;
+		at += r;
 	}
 }
 
@@ -946,7 +959,7 @@ static void held_unlink(struct blob *b)
 /* Moves the content of b, held in memory, to the spill file. */
 static void spill_blob(struct blob *b)
 {
-	b->spill_off = spill.end;
+	b->content_off = spill.end;
 	spill_write(b->data, b->len);
 	held_unlink(b);
 	free(b->data);
@@ -971,15 +984,45 @@ static void blob_classify(struct blob *b, const char *head, size_t head_len, siz
 	b->classified = 1;
 }
 
-/* The content of the blob being read: in memory, or past the limit in the spill file. */
+/*
+ * When stdin is a regular file (a saved stream), a blob's content can be
+ * read again where it is: such a blob is held as its offset in the
+ * input, neither in memory nor in the spill file.  Copying a whole
+ * history's blobs into fresh memory, only to tokenize each once, costs
+ * more than the reads again.
+ */
+static struct {
+	int seekable;
+	off_t base;              /* the offset of stdin when the stream began */
+} input_file;
+
+static void input_file_check(void)
+{
+	struct stat st;
+	off_t at;
+
+	input_file.seekable = 0;
+	if (fstat(0, &st) || !S_ISREG(st.st_mode))
+		return;
+	at = lseek(0, 0, SEEK_CUR);
+	if (at < 0)
+		return;
+	input_file.seekable = 1;
+	input_file.base = at;
+}
+
+/*
+ * The content of the blob being read: in memory, or past the limit in the
+ * spill file, or left in the input file.
+ */
 static struct {
 	struct strbuf buf;       /* in memory; when spilling, what is not written yet */
-	int spilling;
-	off_t off;               /* where it starts in the spill file */
+	int spilling, in_input;
+	off_t off;               /* where it starts in the spill file or the input */
 	size_t len;
 	char head[HEAD_BYTES];
 	size_t head_len;
-} sink = { STRBUF_INIT, 0, 0, 0, { 0 }, 0 };
+} sink = { STRBUF_INIT, 0, 0, 0, 0, { 0 }, 0 };
 
 static void sink_spill(void)
 {
@@ -995,12 +1038,39 @@ static void sink_spill(void)
 static void sink_begin(uintmax_t count, int counted)
 {
 	strbuf_reset(&sink.buf);
-	sink.spilling = 0;
+	sink.spilling = sink.in_input = 0;
 	sink.len = sink.head_len = 0;
 	if (counted && count > SIZE_MAX)
 		die("data: %ju bytes do not fit in memory on this machine", count);
 	if (counted && (count > max_held || count > BIG_BLOB))
 		sink_spill();
+	else if (counted)
+		/*
+		 * The whole blob at once: grown by doubling it would be copied
+		 * and its pages touched about twice.  Untouched, the reserve
+		 * costs nothing if the count lies.
+		 */
+		strbuf_grow(&sink.buf, (size_t)count);
+}
+
+/*
+ * A blob of the stream begins: in a saved stream, it stays where it is
+ * (in the delimited form too: its lines are the bytes of the file up to
+ * the delimiter).
+ */
+static void sink_begin_stream(uintmax_t count, int counted)
+{
+	if (!input_file.seekable) {
+		sink_begin(count, counted);
+		return;
+	}
+	if (counted && count > SIZE_MAX)
+		die("data: %ju bytes do not fit in memory on this machine", count);
+	strbuf_reset(&sink.buf);
+	sink.spilling = 0;
+	sink.in_input = 1;
+	sink.off = input_file.base + (off_t)in.bytes;
+	sink.len = sink.head_len = 0;
 }
 
 static void sink_add(void *ctx, const char *p, size_t n)
@@ -1015,6 +1085,8 @@ static void sink_add(void *ctx, const char *p, size_t n)
 	if (n > SIZE_MAX - sink.len)
 		die("data: the blob does not fit in memory on this machine");
 	sink.len += n;
+	if (sink.in_input)
+		return;
 	if (!sink.spilling) {
 		make_room(sink.len);
 		if (sink.len > max_held || sink.len > BIG_BLOB)
@@ -1032,10 +1104,14 @@ static void sink_end(struct blob *b)
 {
 	b->len = sink.len;
 	blob_classify(b, sink.head, sink.head_len, sink.len);
-	if (sink.spilling) {
+	if (sink.in_input) {
+		b->content_off = sink.off;
+		b->in_input = 1;
+		sink.in_input = 0;
+	} else if (sink.spilling) {
 		spill_write(sink.buf.buf, sink.buf.len);
 		strbuf_release(&sink.buf);
-		b->spill_off = sink.off;
+		b->content_off = sink.off;
 		b->spilled = 1;
 		spill.live += b->len;
 		spill.blobs++;
@@ -1060,7 +1136,7 @@ static void blob_oid(struct blob *b)
 	int n;
 	size_t done;
 
-	if (!b->spilled) {
+	if (b->data) {
 		git_blob_oid(b->data, b->len, b->oid);
 		return;
 	}
@@ -1070,7 +1146,7 @@ static void blob_oid(struct blob *b)
 	for (done = 0; done < b->len;) {
 		size_t k = b->len - done < sizeof(chunk) ? b->len - done : sizeof(chunk);
 
-		spill_read(b->spill_off + (off_t)done, chunk, k);
+		content_read(b, done, chunk, k);
 		sha1_update(&c, chunk, k);
 		done += k;
 	}
@@ -1087,11 +1163,9 @@ static const char *blob_content(struct blob *b)
 {
 	if (b->data)
 		return b->data;
-	if (!b->spilled)
-		BUG("the content of a blob that is not held");
 	strbuf_reset(&readback);
 	strbuf_grow(&readback, b->len);
-	spill_read(b->spill_off, readback.buf, b->len);
+	content_read(b, 0, readback.buf, b->len);
 	strbuf_setlen(&readback, b->len);
 	return readback.buf;
 }
@@ -1225,7 +1299,7 @@ static void blob_load(struct blob *b)
 	static char chunk[1 << 16];
 	size_t left;
 
-	if (b->data || b->spilled)
+	if (b->data || b->spilled || b->in_input)
 		return;
 	left = catfile_request(b->oid, "blob");
 	sink_begin(left, 1);
@@ -1253,6 +1327,8 @@ static int source_has_blobs = -1;
 
 static void blob_release(struct blob *b)
 {
+	if (b->in_input)
+		return;  /* it costs no memory */
 #ifdef TOKSTREAM_FUZZ
 	source_has_blobs = 0;
 #endif
@@ -1299,7 +1375,7 @@ static void out_blob(struct blob *b)
 	for (done = 0; done < b->len;) {
 		size_t k = b->len - done < sizeof(chunk) ? b->len - done : sizeof(chunk);
 
-		spill_read(b->spill_off + (off_t)done, chunk, k);
+		content_read(b, done, chunk, k);
 		out_write(chunk, k);
 		done += k;
 	}
@@ -1665,7 +1741,7 @@ static void parse_blob(void)
 	}
 	if (cmd_eof)
 		die("end of input before the blob's data");
-	parse_data_to(sink_begin, sink_add, NULL);
+	parse_data_to(sink_begin_stream, sink_add, NULL);
 	sink_end(b);
 	/*
 	 * git fast-export's original-oid of a blob is its object id; other
@@ -2780,6 +2856,7 @@ static void check_option(const char *option)
 
 static void parse_stream(void)
 {
+	input_file_check();
 	while (read_command()) {
 		const char *s = cmd.buf;
 

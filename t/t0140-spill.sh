@@ -7,7 +7,10 @@ Blobs come before the commits that name them and are held until then
 --max-held bytes the oldest held contents go to a temporary file, which
 is unlinked as soon as it is made; a blob larger than the limit goes
 there as its bytes arrive.  The output must not change by a byte, memory
-must stay bounded, and no exit may leave the file behind.'
+must stay bounded, and no exit may leave the file behind.  A stream read
+from a regular file holds its blobs where they are in the file: nothing
+is held in memory or spilled, and the output is the same.  The tests of
+the spill file feed the stream through a pipe.'
 
 . ./test-lib.sh
 
@@ -138,13 +141,14 @@ test_expect_success 'a tiny --max-held changes no byte of the output, nor any co
 	mkdir spill &&
 	for s in src held
 	do
-		TMPDIR=$PWD/spill "$TOKSTREAM" --stats <$s.export >$s.plain 2>$s.plain.stats &&
+		cat $s.export | TMPDIR=$PWD/spill "$TOKSTREAM" --stats >$s.plain 2>$s.plain.stats &&
 		test "$(spilled_of $s.plain.stats)" = 0 &&
 		import $s.plain $s-plain.git >$s-plain.refs &&
 		test_line_count -gt 0 $s-plain.refs &&
 		for limit in 0 1 1k 3k 8k
 		do
-			TMPDIR=$PWD/spill "$TOKSTREAM" --stats --max-held=$limit <$s.export >$s.$limit 2>$s.$limit.stats &&
+			cat $s.export |
+			TMPDIR=$PWD/spill "$TOKSTREAM" --stats --max-held=$limit >$s.$limit 2>$s.$limit.stats &&
 			cat $s.$limit.stats &&
 			test "$(spilled_of $s.$limit.stats)" -gt 0 &&
 			cmp $s.plain $s.$limit &&
@@ -162,11 +166,54 @@ test_expect_success 'a tiny --max-held changes no byte of the output, nor any co
 test_expect_success 'with the source at hand (blobs released, read again): the same output' '
 	(
 		cd src &&
-		TMPDIR=$TRASH_DIRECTORY/spill "$TOKSTREAM" --stats --max-held=0 <../src.export >../insrc.0 2>../insrc.stats
+		cat ../src.export |
+		TMPDIR=$TRASH_DIRECTORY/spill "$TOKSTREAM" --stats --max-held=0 >../insrc.0 2>../insrc.stats
 	) &&
 	test "$(spilled_of insrc.stats)" -gt 100 &&
 	cmp src.plain insrc.0 &&
 	no_files spill
+'
+
+test_expect_success 'a saved stream (stdin a regular file) leaves its blobs in the file: none spills, the output is the same' '
+	for s in src held
+	do
+		TMPDIR=$PWD/spill "$TOKSTREAM" --stats --max-held=0 <$s.export >$s.file 2>$s.file.stats &&
+		test "$(spilled_of $s.file.stats)" = 0 &&
+		cmp $s.plain $s.file || return 1
+	done &&
+	no_files spill
+'
+
+test_expect_success '... also when stdin does not start at the beginning of the file' '
+	printf "prefix\n" >offset.export &&
+	cat src.export >>offset.export &&
+	{
+		dd bs=7 count=1 of=/dev/null 2>/dev/null &&
+		"$TOKSTREAM" --max-held=0
+	} <offset.export >offset.out &&
+	cmp src.plain offset.out
+'
+
+test_expect_success PROC,NOT_SANITIZED '... and holds none of them in memory, where a pipe holds them all' '
+	{
+		for i in $(seq 1 40)
+		do
+			printf "blob\nmark :%d\ndata 2000000\n" $i &&
+			yes "int v$i = $i; /* held until the commit */" | head -c 2000000 &&
+			echo || return 1
+		done &&
+		printf "commit refs/heads/main\nmark :100\ncommitter C O Mitter <c@example.com> 1700000000 +0000\ndata 2\nc\n" &&
+		for i in $(seq 1 40)
+		do
+			printf "M 100644 :%d f%d.c\n" $i $i || return 1
+		done &&
+		printf "\ndone\n"
+	} >many.export &&
+	"$TOKSTREAM" --stats <many.export >many.file 2>many.file.stats &&
+	cat many.export | "$TOKSTREAM" --stats >many.pipe 2>many.pipe.stats &&
+	cmp many.file many.pipe &&
+	test $(peak_of many.pipe.stats) -gt 78000 &&
+	test $(peak_of many.file.stats) -lt 40000
 '
 
 test_expect_success '--identity with --max-held=0 keeps the source commit ids' '
@@ -180,8 +227,8 @@ test_expect_success 'the spill file is gone after a fatal error' '
 	# held blobs spill, then the input ends in the middle of a blob
 	printf "blob\nmark :1\ndata 3\nab\nblob\nmark :2\ndata 3\ncd\nblob\nmark :3\ndata 100\nabc" \
 		>truncated.export &&
-	test_expect_code 128 env TMPDIR=$PWD/spill "$TOKSTREAM" --max-held=0 \
-		<truncated.export >truncated.out 2>err &&
+	{ cat truncated.export | test_expect_code 128 env TMPDIR=$PWD/spill "$TOKSTREAM" --max-held=0 \
+		>truncated.out 2>err; } &&
 	cat err &&
 	grep "^tokstream: fatal: line 11: blob: data: end of input after 3 of 100 bytes$" err &&
 	! grep "^done$" truncated.out &&
@@ -189,10 +236,10 @@ test_expect_success 'the spill file is gone after a fatal error' '
 '
 
 test_expect_success 'the spill file is made only when needed; one that cannot be made is a clear error' '
-	TMPDIR=$PWD/no-such-dir "$TOKSTREAM" <src.export >nodir.out &&
+	cat src.export | TMPDIR=$PWD/no-such-dir "$TOKSTREAM" >nodir.out &&
 	cmp src.plain nodir.out &&
-	test_expect_code 128 env TMPDIR=$PWD/no-such-dir "$TOKSTREAM" --max-held=1k \
-		<src.export >nodir.out 2>err &&
+	{ cat src.export | test_expect_code 128 env TMPDIR=$PWD/no-such-dir "$TOKSTREAM" --max-held=1k \
+		>nodir.out 2>err; } &&
 	cat err &&
 	test_line_count = 1 err &&
 	grep "^tokstream: fatal: line [0-9]*: blob: cannot create a spill file in .*/no-such-dir.*: No such file or directory$" err &&
