@@ -442,15 +442,15 @@ static size_t scan_template(const unsigned char *s, size_t p, size_t n)
 }
 
 /*
- * aux[0..6]: the previous significant token (struct prev, copied in and
- * out whole: it fits); aux[7]: horizon.
+ * The token at ls->pos, with the previous significant token in *pv (the
+ * caller keeps it, in lexer_state.aux[0..6] between calls: struct prev
+ * fits) and the regular expression horizon in aux[7].
  */
-LEX_TOKEN_FN js_token(struct lexer_state *ls, struct token *tok)
+LEX_INLINE int js_token(struct lexer_state *ls, struct prev *pv, struct token *tok)
 {
 	const unsigned char *s = ls->src;
 	size_t n = ls->len, p = ls->pos, e;
 	enum token_class cls;
-	struct prev pv;
 
 	if (!cclass['a'])
 		init_classes();
@@ -467,12 +467,9 @@ LEX_TOKEN_FN js_token(struct lexer_state *ls, struct token *tok)
 		tok->cls = TOKEN_OTHER;
 		return 1;
 	}
-	memcpy(&pv, ls->aux, sizeof(pv));
-	e = scan_token(s, p, n, &pv, &ls->aux[7], &cls);
-	if (cls != TOKEN_COMMENT) {
-		prev_update(&pv, s, p, e, cls);
-		memcpy(ls->aux, &pv, sizeof(pv));
-	}
+	e = scan_token(s, p, n, pv, &ls->aux[7], &cls);
+	if (cls != TOKEN_COMMENT)
+		prev_update(pv, s, p, e, cls);
 	ls->pos = e;
 	tok->start = p;
 	tok->len = e - p;
@@ -480,4 +477,28 @@ LEX_TOKEN_FN js_token(struct lexer_state *ls, struct token *tok)
 	return 1;
 }
 
-LEX_DEFINE(lexer_javascript, "javascript", js_token);
+/*
+ * LEX_DEFINE's many, but struct prev is copied out of aux and back once a
+ * call, not once a token: copied per token, its fields stored one by one
+ * and loaded back whole stall every token on the store forwarding.
+ */
+static size_t js_many(struct lexer_state *ls, struct token *tok, size_t max)
+{
+	struct lexer_state l = *ls;
+	struct prev pv;
+	size_t i;
+
+	memcpy(&pv, l.aux, sizeof(pv));
+	for (i = 0; i < max && js_token(&l, &pv, tok + i); i++)
+		lex_set_prev(&l, tok + i);
+	memcpy(l.aux, &pv, sizeof(pv));
+	*ls = l;
+	return i;
+}
+
+static int js_next(struct lexer_state *ls, struct token *tok)
+{
+	return js_many(ls, tok, 1) != 0;
+}
+
+const struct lexer lexer_javascript = { "javascript", js_next, js_many };

@@ -29,7 +29,9 @@ static inline void lex_set_prev(struct lexer_state *ls, const struct token *tok)
  * function from one position to the next token (declared LEX_TOKEN_FN, a
  * lex_fn) is inlined into the loop of many.  LEX_DEFINE defines the
  * struct lexer var named name from that function fn: many gives up to max
- * tokens in one call, next is many for one token.
+ * tokens in one call, next is many for one token.  many works on a copy
+ * of the state, which the tokens it stores cannot alias, so that the
+ * position stays in a register from one token to the next.
  */
 #if defined(__GNUC__)
 #define LEX_INLINE static inline __attribute__((always_inline))
@@ -41,10 +43,12 @@ static inline void lex_set_prev(struct lexer_state *ls, const struct token *tok)
 #define LEX_DEFINE(var, name, fn)					\
 	static size_t fn##_many(struct lexer_state *ls, struct token *tok, size_t max) \
 	{								\
+		struct lexer_state l = *ls;				\
 		size_t i;						\
 									\
-		for (i = 0; i < max && fn(ls, tok + i); i++)		\
-			lex_set_prev(ls, tok + i);			\
+		for (i = 0; i < max && fn(&l, tok + i); i++)		\
+			lex_set_prev(&l, tok + i);			\
+		*ls = l;						\
 		return i;						\
 	}								\
 	static int fn##_next(struct lexer_state *ls, struct token *tok) \
