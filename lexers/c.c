@@ -433,7 +433,7 @@ LEX_TOKEN_FN c_token(struct lexer_state *ls, struct token *tok)
 	b = p;
 	switch (cclass[s[p]]) {
 	case C_IDENT:
-		e = lex_span(s, p + 1, n, cclass, C_IDENT, C_DIGIT);
+		e = lex_span_idents(s, p + 1, n, 1, cclass, C_IDENT, C_DIGIT);
 		cls = TOKEN_WORD;
 		if (e < n && (unsigned)(cclass[s[e]] - C_DQUOTE) <= C_BACKSLASH - C_DQUOTE)
 			e = scan_word_or_literal(s, b, e, n, &cls);

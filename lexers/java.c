@@ -157,7 +157,7 @@ LEX_TOKEN_FN java_token(struct lexer_state *ls, struct token *tok)
 	b = p;
 	switch (cclass[s[p]]) {
 	case J_IDENT:
-		e = lex_span(s, p + 1, n, cclass, J_IDENT, J_DIGIT);
+		e = lex_span_idents(s, p + 1, n, 1, cclass, J_IDENT, J_DIGIT);
 		cls = TOKEN_WORD;
 		break;
 	case J_DIGIT:

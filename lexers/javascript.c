@@ -214,7 +214,7 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 /* An identifier from p, with \uXXXX and \u{...} escapes. */
 static size_t scan_ident(const unsigned char *s, size_t p, size_t n)
 {
-	p = lex_span(s, p, n, cclass, J_IDENT, J_DIGIT);
+	p = lex_span_idents(s, p, n, 1, cclass, J_IDENT, J_DIGIT);
 	while (p < n) {
 		if (is_ident(s[p]))
 			p++;

@@ -233,6 +233,41 @@ static inline size_t lex_span(const unsigned char *s, size_t p, size_t n,
 	return p;
 }
 
+/*
+ * The identifier bytes: A-Z a-z 0-9 _, every byte >= 0x80, and '$' when
+ * dollar (exact for every byte).  The range tests are those of
+ * lex_word_blanks, on the bytes with their high bit cleared; letters are
+ * folded to lower case first ('@' and '[' fold to '`' and '{', outside).
+ */
+static inline uint64_t lex_word_idents(uint64_t x, int dollar)
+{
+	uint64_t t = x & LEX_WORD_LOWS, l = t | LEX_WORD_ONES * 0x20;
+	uint64_t in = ((l + LEX_WORD_ONES * (0x80 - 'a')) & ~(l + LEX_WORD_ONES * (0x7f - 'z'))) |
+		((t + LEX_WORD_ONES * (0x80 - '0')) & ~(t + LEX_WORD_ONES * (0x7f - '9')));
+
+	return ((in | x) & LEX_WORD_HIGHS) | lex_word_eq(x, '_') |
+		(dollar ? lex_word_eq(x, '$') : 0);
+}
+
+/*
+ * lex_span over identifier bytes (lex_word_idents), a word at a time while
+ * a word is left: the end of a word is found by one count of trailing
+ * zeros, not by a branch per byte whose last one mispredicts.  table, lo
+ * and hi must give the same bytes, for the tail.  (Whitespace runs are
+ * mostly a byte or two: there a word costs more than the table.)
+ */
+static inline size_t lex_span_idents(const unsigned char *s, size_t p, size_t n, int dollar,
+				     const unsigned char table[256], unsigned lo, unsigned hi)
+{
+	for (; n - p >= 8; p += 8) {
+		uint64_t m = ~lex_word_idents(lex_word_load(s + p), dollar) & LEX_WORD_HIGHS;
+
+		if (m)
+			return p + lex_word_first(m);
+	}
+	return lex_span(s, p, n, table, lo, hi);
+}
+
 /* Length of the UTF-8 sequence whose lead byte is c (1 for ASCII and junk). */
 static inline size_t lex_utf8_len(unsigned char c)
 {

@@ -464,7 +464,7 @@ LEX_TOKEN_FN python_token(struct lexer_state *ls, struct token *tok)
 	case P_IDENT: {
 		unsigned flags;
 
-		e = lex_span(s, p + 1, n, cclass, P_IDENT, P_DIGIT);
+		e = lex_span_idents(s, p + 1, n, 0, cclass, P_IDENT, P_DIGIT);
 		cls = TOKEN_WORD;
 		if (b == 0 && lex_starts(s, 0, n, "\xef\xbb\xbf")) {
 			e = 3;  /* a byte order mark is not part of the first word */
