@@ -34,6 +34,14 @@ static unsigned char cclass[256];
 enum { NUM_END, NUM_PLAIN, NUM_EXP, NUM_SPECIAL };
 static unsigned char numclass[256];
 
+/*
+ * The bytes that may be the second of a punctuator of several: a
+ * punctuator followed by none of them is one byte, known without
+ * punct_len's switch (an indirect jump, which mispredicts).  A backslash
+ * may start a splice.
+ */
+static unsigned char punct2[256];
+
 static void init_classes(void)
 {
 	int c;
@@ -63,6 +71,7 @@ static void init_classes(void)
 	cclass['/'] = C_SLASH;
 	cclass['.'] = C_DOT;
 	cclass['\\'] = C_BACKSLASH;
+	lex_set_classes(punct2, ">-=+&|<:%#*.\\", 1);
 }
 
 static inline int is_ident(unsigned char c)
@@ -317,6 +326,8 @@ static size_t scan_punct_spliced(const unsigned char *s, size_t p, size_t n)
 /* The same, without the splices when no backslash can make one. */
 LEX_INLINE size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 {
+	if (n - p >= 2 && !punct2[s[p + 1]])
+		return p + 1;
 	if (n - p >= 4 && s[p + 1] != '\\' && s[p + 2] != '\\' && s[p + 3] != '\\')
 		return p + (size_t)punct_len(s[p], s[p + 1], s[p + 2], s[p + 3]);
 	return scan_punct_spliced(s, p, n);

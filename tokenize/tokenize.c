@@ -55,10 +55,14 @@ static void write_view(struct strbuf *out, void *data)
 static void read_fd(int fd, struct strbuf *sb, const char *name, struct strbuf *pending)
 {
 	struct stat st;
+	size_t start = sb->len, size = 0;	/* as fstat tells it; 0: read to the end */
 
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0)
-		strbuf_grow(sb, (size_t)st.st_size + 1);
-	for (;;) {
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
+		size = (size_t)st.st_size;
+		strbuf_grow(sb, size + 1);
+	}
+	/* a file read whole needs no second read to see its end */
+	while (!size || sb->len - start < size) {
 		ssize_t n;
 
 		if (strbuf_avail(sb) < 4096)
