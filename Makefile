@@ -8,16 +8,20 @@
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 LDFLAGS ?=
+# What every build needs, kept apart from CFLAGS, so that `make
+# CFLAGS=...` changes the optimisation and adds checks, not the language
+# or the warnings; -pthread: the report runs independent steps in threads.
+ALL_CFLAGS = -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread $(CFLAGS)
+ALL_LDFLAGS = -pthread $(LDFLAGS)
 prefix ?= /usr/local
 bindir = $(prefix)/bin
 PROVE ?= prove
 PROVE_OPTS ?=
 
 ifdef SANITIZE
-CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDFLAGS += -fsanitize=address,undefined
+ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+ALL_LDFLAGS += -fsanitize=address,undefined
 endif
 
 LIB_OBJS = tokenize/strbuf.o tokenize/quote.o tokenize/usage.o tokenize/sha1.o tokenize/run-command.o tokenize/language.o tokenize/view.o \
@@ -32,16 +36,16 @@ TEST_PROGRAMS = t/helper/test-replay
 all: $(PROGRAMS)
 
 tokstream: $(TOKSTREAM_OBJS) $(LIB_OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 
 tokenize/tokenize: tokenize/tokenize.o $(LIB_OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 
 t/helper/test-replay: t/helper/test-replay.o contrib/replay.o contrib/smap.o $(LIB_OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 
 %.o: %.c $(HEADERS)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 demo: all
 	sh contrib/demo.sh

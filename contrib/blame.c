@@ -505,7 +505,9 @@ static struct batch {
 	FILE *in, *out;
 } batches[2];
 
-static int cat_blob_batch(const char *dir, const char *rev, const char *path, struct strbuf *out)
+/* The blob REV:PATH, or the blob ID when ID is given (no tree to walk) */
+static int cat_blob_batch(const char *dir, const char *rev, const char *path, const char *id,
+			  struct strbuf *out)
 {
 	struct batch *b = NULL;
 	char line[256], type[32];
@@ -542,7 +544,8 @@ static int cat_blob_batch(const char *dir, const char *rev, const char *path, st
 		b->dir = xstrdup(dir);
 		b->owner = getpid();
 	}
-	if (fprintf(b->in, "%s:%s\n", rev, path) < 0 || fflush(b->in) || !fgets(line, sizeof(line), b->out))
+	if ((id ? fprintf(b->in, "%s\n", id) : fprintf(b->in, "%s:%s\n", rev, path)) < 0 ||
+	    fflush(b->in) || !fgets(line, sizeof(line), b->out))
 		die("git cat-file --batch failed in '%s'", dir);
 	if (sscanf(line, "%*s %31s %lu", type, &size) != 2)
 		return -1; /* "missing" */
@@ -561,18 +564,22 @@ static int cat_blob_batch(const char *dir, const char *rev, const char *path, st
 	return strcmp(type, "blob") ? -1 : 0;
 }
 
-static int cat_blob(const char *dir, const char *rev, const char *path, struct strbuf *out)
+static int cat_blob(const char *dir, const char *rev, const char *path, const char *id,
+		    struct strbuf *out)
 {
 	const char *argv_cat[] = { "git", "cat-file", "blob", NULL, NULL };
 	struct strbuf spec = STRBUF_INIT;
 	int status;
 
-	if (!strchr(path, '\n')) {
-		status = cat_blob_batch(dir, rev, path, out);
+	if (id || !strchr(path, '\n')) {
+		status = cat_blob_batch(dir, rev, path, id, out);
 		if (status != -2)
 			return status;
 	}
-	strbuf_addf(&spec, "%s:%s", rev, path);
+	if (id)
+		strbuf_addstr(&spec, id);
+	else
+		strbuf_addf(&spec, "%s:%s", rev, path);
 	argv_cat[3] = spec.buf;
 	strbuf_reset(out);
 	status = run_capture_quiet(argv_cat, dir, out);
@@ -581,6 +588,12 @@ static int cat_blob(const char *dir, const char *rev, const char *path, struct s
 }
 
 int blame_file(struct blame_ctx *ctx, const char *path, struct blame_result *res, const char **err)
+{
+	return blame_file_at(ctx, path, NULL, NULL, res, err);
+}
+
+int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, const char *view_blob,
+		  struct blame_result *res, const char **err)
 {
 	struct strbuf view = STRBUF_INIT, stored = STRBUF_INIT, out = STRBUF_INIT;
 	struct commit_info **line_commit;
@@ -592,7 +605,7 @@ int blame_file(struct blame_ctx *ctx, const char *path, struct blame_result *res
 
 	memset(res, 0, sizeof(*res));
 	strbuf_init(&res->content, 0);
-	if (cat_blob(ctx->src.buf, ctx->orig, path, &res->content))
+	if (cat_blob(ctx->src.buf, ctx->orig, path, blob, &res->content))
 		die("'%s' does not exist at %s", path, ctx->orig);
 	res->lang = language_for_file(path, res->content.buf, res->content.len);
 	if (!res->lang || res->lang == &language_none) {
@@ -600,7 +613,7 @@ int blame_file(struct blame_ctx *ctx, const char *path, struct blame_result *res
 		return -1;
 	}
 	view_build(&view, res->lang, res->content.buf, res->content.len, 0);
-	if (cat_blob(ctx->gitdir.buf, ctx->token, path, &stored)) {
+	if (cat_blob(ctx->gitdir.buf, ctx->token, path, view_blob, &stored)) {
 		*err = "it has no view in the token repository (converted with other --lang options?)";
 		strbuf_release(&view);
 		return -1;

@@ -56,6 +56,9 @@ void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, con
 
 /* Returns 0, or -1 with *err set when the file has no view (no lexer claims it). */
 int blame_file(struct blame_ctx *ctx, const char *path, struct blame_result *res, const char **err);
+/* The same, for a file whose blob and view blob the caller knows (NULL: look them up). */
+int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, const char *view_blob,
+		  struct blame_result *res, const char **err);
 void blame_result_release(struct blame_result *res);
 
 /* The porcelain parser, shared with line blame. */

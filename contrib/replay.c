@@ -88,7 +88,8 @@ struct replay {
 	size_t nr_groups, alloc_groups;
 };
 
-static const char *dir_of_replay;
+/* for the messages of die_replay(); per thread, as two replays may run at once */
+static _Thread_local const char *dir_of_replay;
 
 static _Noreturn void die_replay(const char *commit, const char *what)
 {
@@ -601,6 +602,7 @@ struct replay *replay_history(const char *dir, const char *tip, int ignore_ws)
 	argv[n++] = "--raw";
 	argv[n++] = "--no-abbrev";
 	argv[n++] = "-M";
+	argv[n++] = "--irreversible-delete";  /* a deleted file's lines are not needed */
 	argv[n++] = "--text";
 	argv[n++] = "--no-textconv";
 	argv[n++] = "--no-ext-diff";

@@ -24,6 +24,7 @@
 #include "../tokenize/usage.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -41,11 +42,11 @@ static const char report_usage[] =
 	"    --source SRC       the original repository (default: the newest source DEST records)\n"
 	"    --top=N            the length of the top lists (default: 20)\n"
 	"    --min-tokens=N     files smaller than N tokens are left out of the disagreement list (default: 100)\n"
-	"    -j N               blame files with N processes\n"
+	"    -j N               N processes and threads at once (default: one per online CPU)\n"
 	"    -M                 passed to both blames: moved lines and tokens\n"
 	"    -w                 passed to the line blame: ignore whitespace\n"
 	"    --replay=auto|always|never   blame every file in one pass over the history (default: auto)\n"
-	"    --stats            on stderr: files blamed, files from the cache\n";
+	"    --stats            on stderr: files blamed, files from the cache, the time of each step\n";
 
 #define CACHE_VERSION "tokstream-report 1"
 
@@ -55,7 +56,7 @@ static struct {
 	int top, jobs, stats, move, ignore_ws;
 	size_t min_tokens;
 	enum replay_mode replay;
-} opt = { 20, 1, 0, 0, 0, 100, REPLAY_AUTO };
+} opt = { 20, 0, 0, 0, 0, 100, REPLAY_AUTO };  /* jobs 0: one per online CPU */
 
 /* the line blame of every file, when the history is replayed (replay.c) */
 static struct replay *line_replay;
@@ -63,6 +64,59 @@ static const char *blamed_by = "nothing";
 static int whole_tree_selected;
 
 /* ---- small helpers -------------------------------------------------------- */
+
+/* --stats: the wall time of each step, so that a slow report says where */
+static struct strbuf step_times = STRBUF_INIT;
+
+/*
+ * With -j 2 or more, work that does not depend on other work (the replay
+ * of the lines beside that of the tokens, the commit sizes beside both)
+ * runs in a thread of its own: most of its time is the git process it
+ * reads, and the threads keep those processes busy at once.
+ */
+struct side_job {
+	void (*fn)(void *);
+	void *arg;
+	pthread_t thread;
+	int threaded;
+};
+
+static void *side_job_main(void *p)
+{
+	struct side_job *j = p;
+
+	j->fn(j->arg);
+	return NULL;
+}
+
+/* Starts fn(arg) in a thread, or with -j 1 (or no thread to be had) runs it now. */
+static void side_job_start(struct side_job *j, void (*fn)(void *), void *arg)
+{
+	j->fn = fn;
+	j->arg = arg;
+	j->threaded = opt.jobs > 1 && !pthread_create(&j->thread, NULL, side_job_main, j);
+	if (!j->threaded)
+		fn(arg);
+}
+
+static void side_job_finish(struct side_job *j)
+{
+	if (j->threaded && pthread_join(j->thread, NULL))
+		die("cannot join a thread");
+	j->threaded = 0;
+}
+
+static void step_done(const char *name)
+{
+	static struct timespec last;
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (last.tv_sec || last.tv_nsec)
+		strbuf_addf(&step_times, "%s%s %.2f s", step_times.len ? ", " : "", name,
+			    (double)(now.tv_sec - last.tv_sec) + (double)(now.tv_nsec - last.tv_nsec) / 1e9);
+	last = now;
+}
 
 static void trim_newline(struct strbuf *sb)
 {
@@ -168,8 +222,7 @@ static int run_with_input(const char **argv, const char *dir, const struct strbu
 	if (!in || fwrite(input->buf, 1, input->len, in) != input->len || fflush(in))
 		die_errno("cannot write a temporary file");
 	rewind(in);
-	if (pipe(fd))
-		die_errno("pipe");
+	make_pipe(fd);
 	child_init(&c, argv);
 	c.dir = dir;
 	c.in = fileno(in);
@@ -509,7 +562,7 @@ struct ffunc {
 
 struct rfile {
 	char *path;
-	char blob[41], key[41], tok_last[41], line_last[41];
+	char blob[41], view_blob[41], key[41], tok_last[41], line_last[41];
 	int fresh, skipped;
 	char *lang;
 	size_t lines, code_lines, tokens, comment_tokens;
@@ -588,7 +641,6 @@ static void list_files(struct blame_ctx *ctx, const char **pathspec, int nr_path
 		lt[n++] = "ls-tree";
 		lt[n++] = "-r";
 		lt[n++] = "-z";
-		lt[n++] = "--name-only";
 		lt[n++] = ctx->token;
 		lt[n++] = "--";
 		for (i = 0; i < nr_pathspec; i++)
@@ -596,10 +648,19 @@ static void list_files(struct blame_ctx *ctx, const char **pathspec, int nr_path
 		strbuf_reset(&out);
 		if (run_capture(lt, ctx->gitdir.buf, &out))
 			die("git ls-tree failed in '%s'", ctx->gitdir.buf);
-		for (p = out.buf; p < out.buf + out.len; p += strlen(p) + 1)
-			smap_put(&views, p, 0, NULL);
+		/* "MODE blob ID\tPATH": the view's blob, by its offset in out */
+		for (p = out.buf; p < out.buf + out.len; p += strlen(p) + 1) {
+			char *tab = strchr(p, '\t');
+
+			if (tab && tab - p == 52 && !strncmp(p + 6, " blob ", 6))
+				smap_put(&views, tab + 1, (size_t)(p + 12 - out.buf), NULL);
+		}
 		for (k = 0; k < nr_files; k++) {
-			if (smap_get(&views, files[k].path)) {
+			size_t *at = smap_get(&views, files[k].path);
+
+			if (at) {
+				memcpy(files[k].view_blob, out.buf + *at, 40);
+				files[k].view_blob[40] = '\0';
 				files[kept++] = files[k];
 			} else {
 				free(files[k].path);
@@ -812,7 +873,7 @@ static void blame_one(struct blame_ctx *ctx, struct rfile *f, struct strbuf *ent
 	strbuf_addstr(entry, CACHE_VERSION "\npath ");
 	pct_escape(entry, f->path, strlen(f->path));
 	strbuf_addch(entry, '\n');
-	if (blame_file(ctx, f->path, &res, &err)) {
+	if (blame_file_at(ctx, f->path, f->blob, f->view_blob, &res, &err)) {
 		strbuf_addstr(entry, "skip ");
 		pct_escape(entry, err, strlen(err));
 		strbuf_addch(entry, '\n');
@@ -957,6 +1018,11 @@ static void blame_one(struct blame_ctx *ctx, struct rfile *f, struct strbuf *ent
 	strbuf_release(&out);
 }
 
+static void replay_lines(void *ctx)
+{
+	line_replay = replay_history(line_repo.buf, ((struct blame_ctx *)ctx)->orig, opt.ignore_ws);
+}
+
 /* Blames the fresh files, in opt.jobs processes; each writes its entries into the cache. */
 static void blame_fresh(struct blame_ctx *ctx)
 {
@@ -979,8 +1045,12 @@ static void blame_fresh(struct blame_ctx *ctx)
 	else if (opt.replay == REPLAY_AUTO)
 		use_replay = !opt.move && whole_tree_selected && (nr_todo >= 32 || nr_todo * 4 >= nr_files);
 	if (use_replay) {
+		struct side_job lines;
+
+		side_job_start(&lines, replay_lines, ctx);
 		ctx->replay = replay_history(ctx->gitdir.buf, ctx->token, 0);
-		line_replay = replay_history(line_repo.buf, ctx->orig, opt.ignore_ws);
+		side_job_finish(&lines);
+		step_done("replays");
 		blamed_by = "one replay of each history";
 	} else if (nr_todo) {
 		blamed_by = "git blame of each file";
@@ -1022,6 +1092,7 @@ static void blame_fresh(struct blame_ctx *ctx)
 	}
 	free(todo);
 	free(pids);
+	step_done("files blamed");
 	if (line_replay) {
 		replay_free(ctx->replay);
 		replay_free(line_replay);
@@ -2610,6 +2681,28 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 	strbuf_release(&sum);
 }
 
+/* The number of -j N, or -1 (an error) if N is not one from 1 to 256. */
+static int jobs_arg(const char *s)
+{
+	char *end;
+	long n = strtol(s, &end, 10);
+
+	return *s >= '0' && *s <= '9' && !*end && n >= 1 && n <= 256 ? (int)n : -1;
+}
+
+static struct commit_sizes_args {
+	struct blame_ctx *ctx;
+	const char **pathspec;
+	int nr_pathspec;
+} sizes_args;
+
+static void commit_sizes_job(void *p)
+{
+	struct commit_sizes_args *a = p;
+
+	commit_sizes(a->ctx, a->pathspec, a->nr_pathspec);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	const char *dest = ".", *source = NULL, *rev = "HEAD";
@@ -2617,6 +2710,7 @@ int cmd_report(int argc, char **argv)
 	int nr_pathspec = 0, i;
 	struct blame_ctx ctx;
 	struct stat st;
+	struct side_job sizes;
 	size_t k, fresh = 0, skipped = 0;
 
 	pathspec = xcalloc((size_t)argc + 1, sizeof(*pathspec));
@@ -2634,9 +2728,9 @@ int cmd_report(int argc, char **argv)
 		else if (!strncmp(a, "--min-tokens=", 13))
 			opt.min_tokens = (size_t)strtoul(a + 13, NULL, 10);
 		else if (!strcmp(a, "-j") && i + 1 < argc)
-			opt.jobs = atoi(argv[++i]);
+			opt.jobs = jobs_arg(argv[++i]);
 		else if (!strncmp(a, "-j", 2) && a[2])
-			opt.jobs = atoi(a + 2);
+			opt.jobs = jobs_arg(a + 2);
 		else if (!strcmp(a, "-M"))
 			opt.move = 1;
 		else if (!strcmp(a, "-w"))
@@ -2658,8 +2752,13 @@ int cmd_report(int argc, char **argv)
 		} else
 			usage_die(report_usage, "unknown option '%s'", a);
 	}
-	if (opt.jobs < 1 || opt.jobs > 256)
+	if (!opt.jobs) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		opt.jobs = cpus < 1 ? 1 : cpus > 256 ? 256 : (int)cpus;
+	} else if (opt.jobs < 1 || opt.jobs > 256) {
 		usage_die(report_usage, "-j takes a number from 1 to 256");
+	}
 	if (opt.top < 1)
 		usage_die(report_usage, "--top takes a positive number");
 	if (i >= argc)
@@ -2670,6 +2769,7 @@ int cmd_report(int argc, char **argv)
 	for (; i < argc; i++)
 		pathspec[nr_pathspec++] = argv[i];
 
+	step_done(NULL);
 	blame_open(&ctx, dest, source, rev);
 	if (opt.move) {
 		ctx.extra[0] = "-M";
@@ -2697,6 +2797,7 @@ int cmd_report(int argc, char **argv)
 		die("'%s' is not a directory", out_dir);
 	}
 	setup_line_repo(&ctx);
+	step_done("setup");
 
 	list_files(&ctx, pathspec, nr_pathspec);
 	whole_tree_selected = !nr_pathspec;
@@ -2705,6 +2806,7 @@ int cmd_report(int argc, char **argv)
 	last_touch(line_repo.buf, ctx.orig, nr_sources > 1 ? "lines-stitched" : "lines", pathspec,
 		   nr_pathspec, offsetof(struct rfile, line_last));
 	file_keys();
+	step_done("files listed");
 	for (k = 0; k < nr_files; k++) {
 		struct strbuf p = STRBUF_INIT;
 
@@ -2713,19 +2815,29 @@ int cmd_report(int argc, char **argv)
 		fresh += files[k].fresh;
 		strbuf_release(&p);
 	}
+	sizes_args.ctx = &ctx;
+	sizes_args.pathspec = pathspec;
+	sizes_args.nr_pathspec = nr_pathspec;
+	side_job_start(&sizes, commit_sizes_job, &sizes_args);
 	blame_fresh(&ctx);
 	for (k = 0; k < nr_files; k++) {
 		read_entry(&files[k]);
 		skipped += files[k].skipped;
 	}
+	step_done("cache read");
 	commit_details();
 	commit_eras(&ctx);
-	commit_sizes(&ctx, pathspec, nr_pathspec);
+	step_done("commits");
+	side_job_finish(&sizes);
+	step_done("commit sizes (after the blame)");
 	write_report(&ctx, rev, pathspec, nr_pathspec);
-	if (opt.stats)
+	step_done("report written");
+	if (opt.stats) {
 		fprintf(stderr, "tokstream report: %zu files, %zu without a view; %zu blamed, %zu from the cache; "
 			"%zu commits in blame, %zu commits sized; -j %d; blamed by %s\n",
 			nr_files + nr_no_view, nr_no_view + skipped, fresh, nr_files - fresh,
 			nr_commits, nr_csizes, opt.jobs, blamed_by);
+		fprintf(stderr, "tokstream report: wall time: %s\n", step_times.buf);
+	}
 	return 0;
 }

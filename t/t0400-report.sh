@@ -44,8 +44,9 @@ test_expect_success 'a history whose every figure is known' '
 	GIT_AUTHOR_DATE=2021-03-01T12:00:00Z GIT_COMMITTER_DATE=2021-03-01T12:00:00Z \
 		git -C src merge -q --no-ff -m "merge side" side &&
 	"$TOKSTREAM" convert -q src tokens.git &&
-	"$TOKSTREAM" report -C tokens.git --top=3 --min-tokens=1 --stats out 2>stats &&
-	grep "; 2 blamed, 0 from the cache;" stats
+	"$TOKSTREAM" report -C tokens.git --top=3 --min-tokens=1 -j 1 --stats out 2>stats &&
+	grep "; 2 blamed, 0 from the cache;" stats &&
+	grep "^tokstream report: wall time: setup [0-9.]* s, files listed [0-9.]* s, .*, report written [0-9.]* s$" stats
 '
 
 test_expect_success 'size: tokens against non-blank, non-comment lines' '
@@ -343,6 +344,13 @@ test_expect_success 'one replay of each history gives the report git blame file 
 	diff -r both.replay both.git &&
 	report_both tokens.git bothw main^ -w --top=3 --min-tokens=1 &&
 	diff -r bothw.replay bothw.git &&
+	# the replays and the commit sizes in threads (-j 3), or one after the other
+	for j in 1 3
+	do
+		rm -rf tokens.git/tokstream/report-cache &&
+		"$TOKSTREAM" report -C tokens.git --replay=always -j $j --top=3 --min-tokens=1 both.j$j HEAD 2>err &&
+		diff -r both.replay both.j$j || return 1
+	done &&
 	report_both stitched.git boths HEAD --min-tokens=1 &&
 	diff -r boths.replay boths.git &&
 	report_both evil.git bothe HEAD --min-tokens=1 &&
@@ -384,7 +392,12 @@ test_expect_success BROWSER 'in Chromium: the charts are drawn, nothing loads or
 test_expect_success 'usage errors' '
 	test_expect_code 129 "$TOKSTREAM" report -C tokens.git 2>err &&
 	grep "no OUTDIR" err &&
-	test_expect_code 129 "$TOKSTREAM" report -C tokens.git -j 0 x 2>err &&
+	for j in 0 257 -1 x 2x ""
+	do
+		test_expect_code 129 "$TOKSTREAM" report -C tokens.git -j "$j" x 2>err &&
+		grep "^tokstream: error: -j takes a number from 1 to 256$" err || return 1
+	done &&
+	test_expect_code 129 "$TOKSTREAM" report -C tokens.git -j2x x 2>err &&
 	test_expect_code 129 "$TOKSTREAM" report --nosuch x 2>err &&
 	test_expect_code 128 "$TOKSTREAM" report -C tokens.git x nosuchrev 2>err
 '

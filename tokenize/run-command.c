@@ -9,6 +9,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/*
+ * A pipe whose ends no other child inherits: with children started from
+ * several threads at once, a write end leaked into another thread's child
+ * would hold its reader's end of file back until that child exits.
+ */
+void make_pipe(int fd[2])
+{
+	if (pipe(fd))
+		die_errno("pipe");
+	if (fcntl(fd[0], F_SETFD, FD_CLOEXEC) || fcntl(fd[1], F_SETFD, FD_CLOEXEC))
+		die_errno("fcntl");
+}
+
 void child_init(struct child *c, const char **argv)
 {
 	memset(c, 0, sizeof(*c));
@@ -81,8 +94,7 @@ static int capture(const char **argv, const char *dir, struct strbuf *out, int q
 	c.dir = dir;
 	c.no_stderr = quiet;
 	if (out) {
-		if (pipe(fd))
-			die_errno("pipe");
+		make_pipe(fd);
 		c.out = fd[1];
 		c.close_fd[0] = fd[0];
 	}
@@ -121,8 +133,7 @@ void reader_start(struct reader *r, const char **argv, const char *dir)
 {
 	int fd[2];
 
-	if (pipe(fd))
-		die_errno("pipe");
+	make_pipe(fd);
 	child_init(&r->c, argv);
 	r->c.dir = dir;
 	r->c.out = fd[1];

@@ -14,6 +14,8 @@ struct child {
 	pid_t pid;
 };
 
+/* pipe(), its two ends closed in every child at exec */
+void make_pipe(int fd[2]);
 void child_init(struct child *c, const char **argv);
 void start_command(struct child *c);
 /* Waits; returns the exit status, or 128 + signal number. */
