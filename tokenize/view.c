@@ -61,55 +61,70 @@ static char *copy_escaped(char *d, const unsigned char *p, size_t len,
 	return d;
 }
 
+/* The inverse of lex_word_load. */
+static inline void word_store(char *d, uint64_t y)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(d, &y, 8);
+#else
+	for (int i = 0; i < 8; i++)
+		d[i] = (char)(y >> 8 * i);
+#endif
+}
+
 /*
  * Runs of whitespace become one space; trailing whitespace goes.  While
  * the source (which ends at end) has a word left, it is done a word at a
- * time: a word without blanks, or with single spaces that follow no blank
- * (most words of prose), is copied whole; any other is copied up to its
- * first blank, then that blank's run gives one space (unless it goes on a
- * run of the word before) and is skipped to its end or the word's.
+ * time: the blanks of a word that start no run's second byte are all
+ * written, as spaces, with the word (the common case, even across the
+ * single newlines of prose); in any other, the bytes up to that second
+ * byte are, and the rest of the run is skipped, a word at a time too.
  */
 static char *copy_folded(char *d, const unsigned char *p, size_t len,
 			 const unsigned char *end)
 {
 	const unsigned char *e;
-	unsigned in_blank = 0;	/* the byte before p was a blank */
+	uint64_t carry = 0;	/* 0x80: the byte before p was a blank */
+	size_t i;
 
 	while (len > 0 && lex_is_space(p[len - 1]))
 		len--;
 	e = p + len;
-	while (p < e) {
-		size_t k = e - p < 8 ? (size_t)(e - p) : 8, i;
+	while (p < e && end - p >= 8) {
+		size_t k = e - p < 8 ? (size_t)(e - p) : 8;
+		uint64_t x = lex_word_load(p), bl = lex_word_blanks(x) & lex_word_heads[k] & LEX_WORD_HIGHS,
+			drop = bl & (bl << 8 | carry), b = (bl >> 7) * 0xff,
+			y = (x & ~b) | (b & LEX_WORD_ONES * ' ');
 
-		if (end - p >= 8) {
-			uint64_t x = lex_word_load(p), head = lex_word_heads[k] & LEX_WORD_HIGHS,
-				bl = lex_word_blanks(x) & head, rest;
-
-			memcpy(d, p, 8);
-			if (!(bl & ~lex_word_eq(x, ' ')) && !(bl & bl << 8) &&
-			    !(in_blank && (bl & 0x80))) {
-				d += k;
-				p += k;
-				in_blank = (unsigned)(bl >> (8 * k - 1)) & 1;
-				continue;
-			}
-			i = lex_word_first(bl);
-			d += i;
-			if (i || !in_blank)
-				*d++ = ' ';
-			rest = ~bl & head & ~lex_word_heads[i + 1];
-			p += rest ? lex_word_first(rest) : k;
-			in_blank = 1;
+		word_store(d, y);
+		if (!drop) {
+			d += k;
+			p += k;
+			carry = bl >> (8 * k - 8) & 0x80;
 			continue;
 		}
-		for (i = 0; i < k; i++) {
-			unsigned blank = lex_is_space(p[i]);
+		i = lex_word_first(drop);
+		d += i;
+		p += i;
+		/* a run does not reach e, whose byte before is not a blank */
+		for (; e - p >= 8; p += 8) {
+			uint64_t m = ~lex_word_blanks(lex_word_load(p)) & LEX_WORD_HIGHS;
 
-			*d = blank ? ' ' : (char)p[i];
-			d += !(blank & in_blank);
-			in_blank = blank;
+			if (m) {
+				p += lex_word_first(m);
+				break;
+			}
 		}
-		p += k;
+		while (p < e && lex_is_space(*p))
+			p++;
+		carry = 0x80;
+	}
+	for (; p < e; p++) {
+		unsigned blank = lex_is_space(*p);
+
+		*d = blank ? ' ' : (char)*p;
+		d += !(blank & (carry != 0));
+		carry = blank ? 0x80 : 0;
 	}
 	return d;
 }
