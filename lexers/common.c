@@ -18,22 +18,26 @@ size_t lex_line_comment(const unsigned char *s, size_t p, size_t n, int splices)
 	}
 }
 
+/*
+ * The closer is looked for by its last byte: in the comments of C-like
+ * languages '*' starts every line of a doc comment, '/' is rare.
+ */
 size_t lex_block_comment_from(const unsigned char *s, size_t p, size_t n,
 			      size_t openlen, const char *close, size_t closelen)
 {
-	size_t q = p + openlen;
+	const unsigned char last = (unsigned char)close[closelen - 1];
+	size_t q;
 
-	if (q > n)
+	if (p + openlen > n)
 		return n;
-	while (n - q >= closelen) {
-		const unsigned char *c = memchr(s + q, close[0], n - q - closelen + 1);
+	for (q = p + openlen + closelen - 1; q < n; q++) {
+		const unsigned char *c = memchr(s + q, last, n - q);
 
 		if (!c)
 			break;
 		q = (size_t)(c - s);
-		if (!memcmp(s + q, close, closelen))
-			return q + closelen;
-		q++;
+		if (!memcmp(s + q + 1 - closelen, close, closelen - 1))
+			return q + 1;
 	}
 	return n;
 }

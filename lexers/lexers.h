@@ -67,8 +67,8 @@ size_t lex_line_comment(const unsigned char *s, size_t p, size_t n, int splices)
 /*
  * End of a block comment whose opener (of any length) starts at p and
  * which closes with close[0..closelen): just past the closer, or n when it
- * is unterminated.  The opener must be at least one byte; the search for
- * the closer starts after openlen bytes.
+ * is unterminated.  The opener and the closer must be at least one byte;
+ * the search for the closer starts after openlen bytes.
  */
 size_t lex_block_comment(const unsigned char *s, size_t p, size_t n,
 			 const char *close, size_t closelen);
