@@ -222,4 +222,5 @@ LEX_TOKEN_FN java_token(struct lexer_state *ls, struct token *tok)
 	return 1;
 }
 
-LEX_DEFINE(lexer_java, "java", java_token);
+/* Unicode escapes are not translated: only literals and comments hold line breaks. */
+LEX_DEFINE_BREAKS(lexer_java, "java", java_token, LEX_BREAKS_STRINGS);

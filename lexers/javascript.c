@@ -517,4 +517,5 @@ static int js_next(struct lexer_state *ls, struct token *tok)
 	return js_many(ls, tok, 1) != 0;
 }
 
-const struct lexer lexer_javascript = { "javascript", js_next, js_many };
+/* Regular expressions and templates are strings: only they and comments hold line breaks. */
+const struct lexer lexer_javascript = { "javascript", js_next, js_many, LEX_BREAKS_STRINGS };

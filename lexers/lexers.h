@@ -15,7 +15,17 @@ struct lexer {
 	const char *name;
 	lex_fn *next;
 	lex_many_fn *many;
+	/*
+	 * The classes (bit 1 << class) whose tokens may hold a line break
+	 * (LF or CR), which the view escapes: the view looks for one only in
+	 * those.  LEX_DEFINE gives every class; a lexer whose words, numbers
+	 * and punctuators never hold one (no line splices) names fewer.
+	 */
+	unsigned breaks;
 };
+
+#define LEX_BREAKS_ALL (~0u)
+#define LEX_BREAKS_STRINGS ((1u << TOKEN_STRING) | (1u << TOKEN_COMMENT))
 
 static inline void lex_set_prev(struct lexer_state *ls, const struct token *tok)
 {
@@ -29,7 +39,8 @@ static inline void lex_set_prev(struct lexer_state *ls, const struct token *tok)
  * function from one position to the next token (declared LEX_TOKEN_FN, a
  * lex_fn) is inlined into the loop of many.  LEX_DEFINE defines the
  * struct lexer var named name from that function fn: many gives up to max
- * tokens in one call, next is many for one token.  many works on a copy
+ * tokens in one call, next is many for one token (LEX_DEFINE_BREAKS: and
+ * the classes whose tokens may hold a line break).  many works on a copy
  * of the state, which the tokens it stores cannot alias, so that the
  * position stays in a register from one token to the next.
  */
@@ -40,7 +51,8 @@ static inline void lex_set_prev(struct lexer_state *ls, const struct token *tok)
 #endif
 #define LEX_TOKEN_FN LEX_INLINE int
 
-#define LEX_DEFINE(var, name, fn)					\
+#define LEX_DEFINE(var, name, fn) LEX_DEFINE_BREAKS(var, name, fn, LEX_BREAKS_ALL)
+#define LEX_DEFINE_BREAKS(var, name, fn, breaks)			\
 	static size_t fn##_many(struct lexer_state *ls, struct token *tok, size_t max) \
 	{								\
 		struct lexer_state l = *ls;				\
@@ -55,7 +67,7 @@ static inline void lex_set_prev(struct lexer_state *ls, const struct token *tok)
 	{								\
 		return fn##_many(ls, tok, 1) != 0;			\
 	}								\
-	const struct lexer var = { name, fn##_next, fn##_many }
+	const struct lexer var = { name, fn##_next, fn##_many, breaks }
 
 /*
  * End of a line comment starting at p: the end of its line, without a

@@ -523,4 +523,5 @@ LEX_TOKEN_FN python_token(struct lexer_state *ls, struct token *tok)
 	return 1;
 }
 
-LEX_DEFINE(lexer_python, "python", python_token);
+/* A backslash-newline is whitespace: only strings and comments hold line breaks. */
+LEX_DEFINE_BREAKS(lexer_python, "python", python_token, LEX_BREAKS_STRINGS);

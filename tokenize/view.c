@@ -154,8 +154,9 @@ void view_add_token(struct strbuf *out, const unsigned char *tok, size_t len,
 /*
  * The tokens of a whole source, without positions, taken from the lexer
  * VIEW_BATCH at a time, with the common case inline: a token of at most
- * 16 bytes that is not a comment, has no byte below 14 and has two words
- * of source from its start is two loads and one 16-byte copy.  Room is
+ * 16 bytes that is not a comment, has no byte below 14 (or is of a class
+ * that holds no line break) and has two words of source from its start is
+ * two loads and one 16-byte copy.  Room is
  * made for a batch of such tokens at once (VIEW_SHORT bytes each, and the
  * slack); a longer token makes the room it needs beyond that.
  */
@@ -169,6 +170,7 @@ static size_t add_tokens(struct strbuf *out, const struct language *lang,
 	const unsigned char *s = ls->src, *end = s + ls->len;
 	/* tokens starting before fast have two words of source */
 	size_t fast = ls->len >= 16 ? ls->len - 15 : 0, count = 0, got, i;
+	unsigned breaks = lang->lexer->breaks;
 	struct token toks[VIEW_BATCH];
 	char *d;
 
@@ -181,8 +183,9 @@ static size_t add_tokens(struct strbuf *out, const struct language *lang,
 			size_t len = toks[i].len, lo = len < 8 ? len : 8;
 
 			if (len - 1 < 16 && toks[i].start < fast && toks[i].cls != TOKEN_COMMENT &&
-			    !((lex_word_below14(lex_word_load(t)) & lex_word_heads[lo]) |
-			      (lex_word_below14(lex_word_load(t + 8)) & lex_word_heads[len - lo]))) {
+			    (!(breaks >> toks[i].cls & 1) ||
+			     !((lex_word_below14(lex_word_load(t)) & lex_word_heads[lo]) |
+			       (lex_word_below14(lex_word_load(t + 8)) & lex_word_heads[len - lo])))) {
 				memcpy(d, t, 16);
 				d += len;
 			} else {
