@@ -32,6 +32,7 @@
 #include "../tokenize/run-command.h"
 #include "../tokenize/usage.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -465,6 +466,115 @@ static struct version *replay_file_at(struct replay *r, uint32_t ci, const struc
 	return nv;
 }
 
+/* git's line count: a last line without LF is one too */
+static size_t count_lines(const char *p, size_t n)
+{
+	size_t lines = 0, i;
+
+	/* a plain loop, which compilers vectorise: a memchr per short line costs more */
+	for (i = 0; i < n; i++)
+		lines += p[i] == '\n';
+	return lines + (n && p[n - 1] != '\n');
+}
+
+void tree_lines(const char *dir, const char *commit, tree_lines_fn *fn, void *data)
+{
+	const char *ls[] = { "git", "ls-tree", "-r", "-z", "--full-tree", commit, NULL };
+	const char *cat[] = { "git", "cat-file", "--batch", "--buffer", NULL };
+	struct reader *rd = xmalloc(sizeof(*rd));
+	struct strbuf rec = STRBUF_INIT, content = STRBUF_INIT;
+	char **paths = NULL;
+	size_t nr = 0, alloc = 0, k;
+	FILE *ids = tmpfile();
+
+	if (!ids)
+		die_errno("cannot make a temporary file");
+	reader_start(rd, ls, dir);
+	while (reader_next(rd, &rec, '\0')) {
+		/* "MODE TYPE ID\tPATH" */
+		const char *type = strchr(rec.buf, ' '), *tab = strchr(rec.buf, '\t');
+		char blob[41];
+
+		if (!type || !tab || tab - type < 42 || tab[-41] != ' ')
+			die("unexpected output of git ls-tree %s in '%s'", commit, dir);
+		memcpy(blob, tab - 40, 40);
+		blob[40] = '\0';
+		if (!strncmp(type, " commit ", 8)) {
+			/* a submodule: its diff is one line, "Subproject commit ID" */
+			fn(tab + 1, blob, 1, 0, data);
+			continue;
+		}
+		ALLOC_GROW(paths, nr + 1, alloc);
+		paths[nr++] = xstrdup(tab + 1);
+		fprintf(ids, "%s\n", blob);
+	}
+	if (reader_finish(rd))
+		die("git ls-tree %s failed in '%s'", commit, dir);
+	if (fflush(ids) || ferror(ids))
+		die_errno("cannot write a temporary file");
+	rewind(ids);
+	reader_start_fd(rd, cat, dir, fileno(ids));
+	for (k = 0; k < nr; k++) {
+		char *end;
+		unsigned long long size;
+		char blob[41];
+
+		/* "ID blob SIZE", the bytes, LF */
+		if (!reader_next(rd, &rec, '\n') || rec.len < 47 || strncmp(rec.buf + 40, " blob ", 6))
+			die("unexpected output of git cat-file in '%s'", dir);
+		memcpy(blob, rec.buf, 40);
+		blob[40] = '\0';
+		size = strtoull(rec.buf + 46, &end, 10);
+		if (end == rec.buf + 46 || *end || size > SIZE_MAX || reader_read(rd, (size_t)size, &content) ||
+		    !reader_next(rd, &rec, '\n') || rec.len)
+			die("unexpected output of git cat-file in '%s'", dir);
+		fn(paths[k], blob, count_lines(content.buf, content.len),
+		   memchr(content.buf, '\0', content.len < 8000 ? content.len : 8000) != NULL, data);
+		free(paths[k]);
+	}
+	if (reader_finish(rd))
+		die("git cat-file failed in '%s'", dir);
+	fclose(ids);
+	free(paths);
+	free(rd);
+	strbuf_release(&rec);
+	strbuf_release(&content);
+}
+
+struct root_files {
+	struct replay *r;
+	uint32_t ci;
+};
+
+static void add_root_file(const char *path, const char *blob, size_t lines, int binary, void *data)
+{
+	struct root_files *rf = data;
+	struct version *v = xcalloc(1, sizeof(*v));
+	size_t i;
+
+	(void)binary;  /* lines all the same: --text */
+	memcpy(v->blob, blob, 41);
+	v->nr = lines;
+	v->origin = xmalloc((lines + 1) * sizeof(*v->origin));
+	for (i = 0; i < lines; i++)
+		v->origin[i] = rf->ci;
+	set_file(&rf->r->commits[rf->ci], path_id(rf->r, path), v);
+}
+
+/*
+ * The files of a root commit, every line of them its own.  Its diff, all
+ * its lines printed as added, would be most of git log's work on a
+ * history that begins with a whole tree (a release imported at once), so
+ * git log is told not to show it (log.showRoot=false), and the files and
+ * their lines come from tree_lines().
+ */
+static void replay_root(struct replay *r, uint32_t ci)
+{
+	struct root_files rf = { r, ci };
+
+	tree_lines(dir_of_replay, r->commits[ci].id, add_root_file, &rf);
+}
+
 static void replay_commit_files(struct replay *r, uint32_t ci)
 {
 	struct rcommit *c = &r->commits[ci];
@@ -473,6 +583,11 @@ static void replay_commit_files(struct replay *r, uint32_t ci)
 	size_t k, i;
 	unsigned pi;
 	int next = 0;
+
+	if (!c->nr_parents && !r->nr_groups) {
+		replay_root(r, ci);
+		return;
+	}
 
 	/* which parent each diff is against: they come in the parents' order */
 	for (k = 0; k < r->nr_groups; k++) {
@@ -592,6 +707,8 @@ struct replay *replay_history(const char *dir, const char *tip, int ignore_ws)
 	argv[n++] = "log.diffMerges=separate";
 	argv[n++] = "-c";
 	argv[n++] = "diff.relative=false";
+	argv[n++] = "-c";
+	argv[n++] = "log.showRoot=false";  /* see replay_root() */
 	argv[n++] = "log";
 	argv[n++] = "--reverse";
 	argv[n++] = "--topo-order";

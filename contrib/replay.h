@@ -28,4 +28,13 @@ size_t replay_nr_commits(const struct replay *r);
 
 void replay_free(struct replay *r);
 
+/*
+ * Every file of the tree of commit (git ls-tree -r) in the repository at
+ * dir, with its lines as git counts them (a last line without LF too)
+ * and whether git diff takes it for binary (a NUL in its first 8000
+ * bytes); a submodule is one line.  In no particular order.
+ */
+typedef void tree_lines_fn(const char *path, const char *blob, size_t lines, int binary, void *data);
+void tree_lines(const char *dir, const char *commit, tree_lines_fn *fn, void *data);
+
 #endif

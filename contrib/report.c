@@ -1316,14 +1316,70 @@ static size_t nr_csizes, alloc_csizes;
  * the views).  Kept in the cache per pathspec; a later tip adds only the
  * commits that are new.
  */
+/* The size of a root commit, from its tree (see root_sizes()). */
+struct root_size {
+	size_t added;
+	int counted, attributes;
+};
+
+static void add_root_size(const char *path, const char *blob, size_t lines, int binary, void *data)
+{
+	struct root_size *rs = data;
+	const char *base = strrchr(path, '/');
+
+	(void)blob;
+	if (!strcmp(base ? base + 1 : path, ".gitattributes"))
+		rs->attributes = 1;
+	if (!binary && is_token_path(path)) {
+		rs->added += lines;
+		rs->counted = 1;
+	}
+}
+
+/*
+ * The sizes of the root commits of the range, each its tree's lines: the
+ * numstat of a root is every line of every file, and git log's diff of a
+ * whole tree (a release imported at once) costs more than counting them.
+ * Only for the whole tree (git ls-tree and git log read pathspecs
+ * differently) and without .gitattributes in a root (git diff would
+ * honour it, tree_lines() does not).  Returns 0 when git log must diff
+ * the roots itself.
+ */
+static int root_sizes(struct blame_ctx *ctx, const char *not_old, int nr_pathspec,
+		      struct smap *index, struct root_size **sizes)
+{
+	const char *argv[] = { "git", "rev-list", "--max-parents=0", ctx->token, not_old, NULL };
+	struct strbuf out = STRBUF_INIT;
+	size_t nr = 0, alloc = 0;
+	char *p, *nl;
+	int ok = 1;
+
+	if (nr_pathspec)
+		return 0;
+	if (run_capture(argv, ctx->gitdir.buf, &out))
+		die("git rev-list failed in '%s'", ctx->gitdir.buf);
+	for (p = out.buf; ok && (nl = strchr(p, '\n')); p = nl + 1) {
+		*nl = '\0';
+		ALLOC_GROW(*sizes, nr + 1, alloc);
+		memset(&(*sizes)[nr], 0, sizeof(**sizes));
+		tree_lines(ctx->gitdir.buf, p, add_root_size, &(*sizes)[nr]);
+		ok = !(*sizes)[nr].attributes;
+		smap_put(index, p, nr++, NULL);
+	}
+	strbuf_release(&out);
+	return ok;
+}
+
 static void commit_sizes(struct blame_ctx *ctx, const char **pathspec, int nr_pathspec)
 {
 	struct strbuf key = STRBUF_INIT, path = STRBUF_INIT, sb = STRBUF_INIT, rec = STRBUF_INIT;
 	const char **argv = xcalloc((size_t)nr_pathspec + 16, sizeof(*argv));
 	struct reader *r = xmalloc(sizeof(*r));
-	char h[41], old_tip[41] = "", cur[41] = "", not_old[48];
+	char h[41], old_tip[41] = "", cur[41] = "", not_old[48] = "";
 	size_t i, a = 0, rm = 0, pending_a = 0, pending_rm = 0;
-	int n = 0, counted = 0, want_paths = 0;
+	int n = 0, counted = 0, want_paths = 0, roots_counted = 0;
+	struct smap root_index = { NULL, 0, 0 };
+	struct root_size *roots = NULL;
 
 	strbuf_addstr(&key, "numstat 1");
 	for (i = 0; i < (size_t)nr_pathspec; i++)
@@ -1354,7 +1410,14 @@ static void commit_sizes(struct blame_ctx *ctx, const char **pathspec, int nr_pa
 	}
 	if (!strcmp(old_tip, ctx->token))
 		goto done;
+	if (old_tip[0])
+		snprintf(not_old, sizeof(not_old), "^%s", old_tip);
+	roots_counted = root_sizes(ctx, old_tip[0] ? not_old : NULL, nr_pathspec, &root_index, &roots);
 	argv[n++] = "git";
+	if (roots_counted) {
+		argv[n++] = "-c";
+		argv[n++] = "log.showRoot=false";
+	}
 	argv[n++] = "log";
 	argv[n++] = "-z";
 	argv[n++] = "--no-merges";
@@ -1363,10 +1426,8 @@ static void commit_sizes(struct blame_ctx *ctx, const char **pathspec, int nr_pa
 	argv[n++] = "--find-renames";
 	argv[n++] = "--format=%x01%H";
 	argv[n++] = ctx->token;
-	if (old_tip[0]) {
-		snprintf(not_old, sizeof(not_old), "^%s", old_tip);
+	if (old_tip[0])
 		argv[n++] = not_old;
-	}
 	argv[n++] = "--";
 	for (i = 0; i < (size_t)nr_pathspec; i++)
 		argv[n++] = pathspec[i];
@@ -1376,6 +1437,13 @@ static void commit_sizes(struct blame_ctx *ctx, const char **pathspec, int nr_pa
 		const char *p = rec.buf;
 
 		if (!more || *p == '\001') {
+			size_t *root = roots_counted && cur[0] ? smap_get(&root_index, cur) : NULL;
+
+			if (root && !counted) {
+				a = roots[*root].added;
+				rm = 0;
+				counted = roots[*root].counted;
+			}
 			if (counted) {
 				ALLOC_GROW(csizes, nr_csizes + 1, alloc_csizes);
 				memcpy(csizes[nr_csizes].token, cur, 41);
@@ -1440,6 +1508,8 @@ static void commit_sizes(struct blame_ctx *ctx, const char **pathspec, int nr_pa
 		strbuf_addf(&sb, "%s %zu %zu\n", csizes[i].token, csizes[i].added, csizes[i].removed);
 	write_atomic(path.buf, sb.buf, sb.len);
 done:
+	smap_release(&root_index);
+	free(roots);
 	free(argv);
 	free(r);
 	strbuf_release(&key);

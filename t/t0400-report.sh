@@ -389,6 +389,68 @@ test_expect_success BROWSER 'in Chromium: the charts are drawn, nothing loads or
 	! report_in_browser --page out/index.html --chart "no such chart"
 '
 
+# numstat_of DEST: "TOKEN-ID ADDED REMOVED" of every non-merge commit by
+# git log --numstat of the token repository, views only (the .mailmap
+# and binary views left out), as commit sizes count them
+numstat_of () {
+	git -C "$1" log --no-merges --numstat --format="commit %H" |
+	awk "/^commit / { if (id) print id, a, r; id = \$2; a = r = 0; next }
+	     NF == 3 && \$1 != \"-\" && \$3 != \".mailmap\" && \$3 != \".gitattributes\" { a += \$1; r += \$2 }
+	     END { if (id) print id, a, r }" | sort
+}
+
+# sizes_of OUTDIR: the same from the report's largest commits
+sizes_of () {
+	awk -F"\t" "NR > 1 { print \$3, \$4, \$5 }" "$1/largest-commits.tsv" | sort
+}
+
+# root_history DIR [ATTRIBUTES]: two commits, the root with a C file whose
+# view holds a NUL in its first 8000 bytes (binary to git diff; the file
+# is not: 9000 newlines come first), an empty file, a .mailmap and, if
+# given, a .gitattributes holding ATTRIBUTES
+root_history () {
+	git init -q "$1" &&
+	printf "int a;\n" >"$1/a.c" &&
+	{ yes "" | head -n 9000 && printf "char *s = \"nul\\000in a string\";\nint x;\n"; } >"$1/late-nul.c" &&
+	: >"$1/empty.c" &&
+	printf "x = 1\ny = 2\n" >"$1/b.py" &&
+	printf "Root <root@example.org>\n" >"$1/.mailmap" &&
+	if test -n "$2"
+	then
+		printf "%s\n" "$2" >"$1/.gitattributes"
+	fi &&
+	git -C "$1" add . &&
+	commit_in "$1" Root 2001-01-01T00:00:00Z -m root &&
+	printf "int a, b;\n" >"$1/a.c" &&
+	git -C "$1" add . &&
+	commit_in "$1" Root 2002-01-01T00:00:00Z -m second
+}
+
+test_expect_success 'the size of a root commit, counted from its tree, is what git log --numstat gives' '
+	root_history rootsrc &&
+	"$TOKSTREAM" convert -q rootsrc root.git &&
+	git -C root.git log --numstat --format= >numstat &&
+	grep "^-	-	late-nul.c$" numstat &&
+	grep "^0	0	empty.c$" numstat &&
+	numstat_of root.git >expect &&
+	test_line_count = 2 expect &&
+	"$TOKSTREAM" report -C root.git --top=5 --min-tokens=1 rootout &&
+	sizes_of rootout >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success '... also with a .gitattributes in the root, which git diff may honour' '
+	# in a bare repository, git 2.39 reads no attributes from the tree;
+	# later versions read those of HEAD: the sizes follow git either way
+	root_history rootattr "*.py -diff" &&
+	"$TOKSTREAM" convert -q rootattr rootattr.git &&
+	git -C rootattr.git cat-file -e HEAD~1:.gitattributes &&
+	numstat_of rootattr.git >expect &&
+	"$TOKSTREAM" report -C rootattr.git --top=5 --min-tokens=1 rootattrout &&
+	sizes_of rootattrout >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success 'usage errors' '
 	test_expect_code 129 "$TOKSTREAM" report -C tokens.git 2>err &&
 	grep "no OUTDIR" err &&

@@ -151,6 +151,38 @@ test_expect_success 'an older revision and a side branch, not only the tip' '
 	test_cmp expect actual
 '
 
+test_expect_success 'a second root merged in (a link, odd names, CR, no last newline): the same' '
+	# the files of a root commit come from git ls-tree, not from a diff
+	(
+		cd hard &&
+		git checkout -q --orphan other &&
+		git rm -rqf . &&
+		printf "x\ny\n" >"other \"quoted\" name" &&
+		printf "tab\nname\n" >"$(printf "other\ttab")" &&
+		printf "last" >other-nonl &&
+		: >other-empty &&
+		ln -s other-nonl other-link &&
+		printf "a\r\nb\r\n" >other-crlf &&
+		printf "nul\000\n\n\n" >other-nul &&
+		commit "another root" &&
+		printf "last, edited\nmore" >other-nonl &&
+		edit other-crlf 1 A &&
+		commit "other: edits" &&
+		git checkout -q main &&
+		test_tick &&
+		git merge -q --no-edit --allow-unrelated-histories other &&
+		edit f.c 2 after-the-roots &&
+		commit "after the second root"
+	) &&
+	test "$(git -C hard rev-list --max-parents=0 HEAD | wc -l)" = 2 &&
+	blame_all hard HEAD &&
+	test_cmp expect actual &&
+	grep -c "^other" actual >n &&
+	test "$(cat n)" -ge 10 &&
+	blame_all hard other &&
+	test_cmp expect actual
+'
+
 test_expect_success 'setup: 300 random commits on random branches, merged at random' '
 	git init -q -b main random &&
 	(

@@ -131,11 +131,17 @@ int run_capture_quiet(const char **argv, const char *dir, struct strbuf *out)
 
 void reader_start(struct reader *r, const char **argv, const char *dir)
 {
+	reader_start_fd(r, argv, dir, -1);
+}
+
+void reader_start_fd(struct reader *r, const char **argv, const char *dir, int in)
+{
 	int fd[2];
 
 	make_pipe(fd);
 	child_init(&r->c, argv);
 	r->c.dir = dir;
+	r->c.in = in;
 	r->c.out = fd[1];
 	r->c.close_fd[0] = fd[0];
 	start_command(&r->c);
@@ -143,6 +149,29 @@ void reader_start(struct reader *r, const char **argv, const char *dir)
 	r->fd = fd[0];
 	r->pos = r->len = 0;
 	r->eof = 0;
+}
+
+/* Fills the empty buffer; 0 at the end of the output. */
+static int reader_fill(struct reader *r)
+{
+	for (;;) {
+		ssize_t n;
+
+		if (r->eof)
+			return 0;
+		n = read(r->fd, r->buf, sizeof(r->buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			die_errno("cannot read the output of %s", r->c.argv[0]);
+		if (!n) {
+			r->eof = 1;
+			return 0;
+		}
+		r->pos = 0;
+		r->len = (size_t)n;
+		return 1;
+	}
 }
 
 int reader_next(struct reader *r, struct strbuf *rec, int sep)
@@ -161,23 +190,26 @@ int reader_next(struct reader *r, struct strbuf *rec, int sep)
 			strbuf_add(rec, r->buf + r->pos, r->len - r->pos);
 			r->pos = r->len;
 		}
-		if (r->eof)
+		if (!reader_fill(r))
 			return rec->len > 0;
-		{
-			ssize_t n = read(r->fd, r->buf, sizeof(r->buf));
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0)
-				die_errno("cannot read the output of %s", r->c.argv[0]);
-			if (!n) {
-				r->eof = 1;
-				continue;
-			}
-			r->pos = 0;
-			r->len = (size_t)n;
-		}
 	}
+}
+
+int reader_read(struct reader *r, size_t n, struct strbuf *out)
+{
+	strbuf_reset(out);
+	strbuf_grow(out, n);
+	while (n) {
+		size_t k;
+
+		if (r->pos == r->len && !reader_fill(r))
+			return -1;
+		k = r->len - r->pos < n ? r->len - r->pos : n;
+		strbuf_add(out, r->buf + r->pos, k);
+		r->pos += k;
+		n -= k;
+	}
+	return 0;
 }
 
 int reader_finish(struct reader *r)

@@ -39,8 +39,12 @@ struct reader {
 
 /* Starts argv in dir with its stdout going to r. */
 void reader_start(struct reader *r, const char **argv, const char *dir);
+/* The same, its stdin read from the descriptor in (-1: inherited). */
+void reader_start_fd(struct reader *r, const char **argv, const char *dir, int in);
 /* The next record, without its separator, in rec; 0 at the end. */
 int reader_next(struct reader *r, struct strbuf *rec, int sep);
+/* The next n bytes, in out; -1 if the output ends first. */
+int reader_read(struct reader *r, size_t n, struct strbuf *out);
 /* Closes the pipe and waits: the child's exit status. */
 int reader_finish(struct reader *r);
 
