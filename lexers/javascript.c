@@ -512,10 +512,30 @@ static size_t js_many(struct lexer_state *ls, struct token *tok, size_t max)
 	return i;
 }
 
+/* js_many, writing the view (lex_out_token) as LEX_DEFINE's view does. */
+static size_t js_view(struct lexer_state *ls, struct lex_out *out, size_t max)
+{
+	struct lexer_state l = *ls;
+	struct lex_out o = *out;
+	struct prev pv;
+	struct token t;
+	size_t i;
+
+	memcpy(&pv, l.aux, sizeof(pv));
+	for (i = 0; i < max && js_token(&l, &pv, &t); i++) {
+		lex_set_prev(&l, &t);
+		o.d = lex_out_token(&o, out, l.src, &t, max - i - 1);
+	}
+	memcpy(l.aux, &pv, sizeof(pv));
+	out->d = o.d;
+	*ls = l;
+	return i;
+}
+
 static int js_next(struct lexer_state *ls, struct token *tok)
 {
 	return js_many(ls, tok, 1) != 0;
 }
 
 /* Regular expressions and templates are strings: only they and comments hold line breaks. */
-const struct lexer lexer_javascript = { "javascript", js_next, js_many, LEX_BREAKS_STRINGS };
+const struct lexer lexer_javascript = { "javascript", js_next, js_many, js_view, LEX_BREAKS_STRINGS };

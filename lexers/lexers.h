@@ -11,10 +11,19 @@
 #include <stdint.h>
 #include <string.h>
 
+struct lex_out;
+
+/*
+ * many fused with the view's loop (tokenize/view.c): the same tokens, up
+ * to max of them, written to out as the view has them; returns how many.
+ */
+typedef size_t lex_view_fn(struct lexer_state *ls, struct lex_out *out, size_t max);
+
 struct lexer {
 	const char *name;
 	lex_fn *next;
 	lex_many_fn *many;
+	lex_view_fn *view;
 	/*
 	 * The classes (bit 1 << class) whose tokens may hold a line break
 	 * (LF or CR), which the view escapes: the view looks for one only in
@@ -40,9 +49,10 @@ static inline void lex_set_prev(struct lexer_state *ls, const struct token *tok)
  * lex_fn) is inlined into the loop of many.  LEX_DEFINE defines the
  * struct lexer var named name from that function fn: many gives up to max
  * tokens in one call, next is many for one token (LEX_DEFINE_BREAKS: and
- * the classes whose tokens may hold a line break).  many works on a copy
- * of the state, which the tokens it stores cannot alias, so that the
- * position stays in a register from one token to the next.
+ * the classes whose tokens may hold a line break); view is many writing
+ * the view (lex_out_token).  many and view work on a copy of the state,
+ * which the tokens they store cannot alias, so that the position stays in
+ * a register from one token to the next.
  */
 #if defined(__GNUC__)
 #define LEX_INLINE static inline __attribute__((always_inline))
@@ -63,11 +73,26 @@ static inline void lex_set_prev(struct lexer_state *ls, const struct token *tok)
 		*ls = l;						\
 		return i;						\
 	}								\
+	static size_t fn##_view(struct lexer_state *ls, struct lex_out *out, size_t max) \
+	{								\
+		struct lexer_state l = *ls;				\
+		struct lex_out o = *out;				\
+		struct token t;						\
+		size_t i;						\
+									\
+		for (i = 0; i < max && fn(&l, &t); i++) {		\
+			lex_set_prev(&l, &t);				\
+			o.d = lex_out_token(&o, out, l.src, &t, max - i - 1); \
+		}							\
+		out->d = o.d;						\
+		*ls = l;						\
+		return i;						\
+	}								\
 	static int fn##_next(struct lexer_state *ls, struct token *tok) \
 	{								\
 		return fn##_many(ls, tok, 1) != 0;			\
 	}								\
-	const struct lexer var = { name, fn##_next, fn##_many, breaks }
+	const struct lexer var = { name, fn##_next, fn##_many, fn##_view, breaks }
 
 /*
  * End of a line comment starting at p: the end of its line, without a
@@ -161,8 +186,7 @@ void lex_set_classes(unsigned char table[256], const char *bytes, unsigned char 
 /*
  * Word-at-a-time tests (the "has a zero byte" tricks) on 8 bytes read as
  * a little-endian number, so that byte i of memory is bits 8i..8i+7 on
- * every machine (compilers make lex_word_load one load on little-endian
- * ones).  Each gives the high bit of the bytes that pass.
+ * every machine (lex_word_load is one load on little-endian ones).  Each gives the high bit of the bytes that pass.
  * lex_word_below14 (the bytes below 14: LF, CR, the other whitespace but
  * space, controls) is exact for the lowest byte that passes and for
  * whether any does (a borrow may set bits above the lowest); the others
@@ -174,9 +198,17 @@ void lex_set_classes(unsigned char table[256], const char *bytes, unsigned char 
 
 static inline uint64_t lex_word_load(const unsigned char *p)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t x;
+
+	/* the bytes below, which compilers do not always make one load */
+	memcpy(&x, p, 8);
+	return x;
+#else
 	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
 		(uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
 		(uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+#endif
 }
 
 static inline uint64_t lex_word_below14(uint64_t x)
@@ -306,6 +338,46 @@ static inline int lex_starts(const unsigned char *s, size_t p, size_t n, const c
 	size_t l = strlen(lit);
 
 	return n - p >= l && !memcmp(s + p, lit, l);
+}
+
+/*
+ * Where view writes: d has room for the tokens left of the call, LEX_OUT_SHORT
+ * bytes each, and a slack of LEX_OUT_SLACK.  The common token (of at most 16
+ * bytes, not a comment, starting before fast so that two words of source
+ * follow, and with no line break to escape) is two loads and one 16-byte
+ * copy here; any other goes to put, which makes the room it needs beyond
+ * that (and keeps the room for the left tokens after it) and returns the end
+ * of what it wrote.  out is the caller's, put may reach more of it.
+ */
+#define LEX_OUT_SHORT 17
+#define LEX_OUT_SLACK 16
+
+struct lex_out {
+	char *d;
+	const unsigned char *fast;
+	unsigned breaks;	/* the lexer's */
+	char *(*put)(struct lex_out *out, char *d, const unsigned char *tok, size_t len,
+		     enum token_class cls, size_t left);
+};
+
+LEX_INLINE char *lex_out_token(const struct lex_out *o, struct lex_out *out,
+			       const unsigned char *s, const struct token *t, size_t left)
+{
+	const unsigned char *p = s + t->start;
+	size_t len = t->len, lo = len < 8 ? len : 8;
+	char *d = o->d;
+
+	if (len - 1 < 16 && p < o->fast && t->cls != TOKEN_COMMENT &&
+	    (!(o->breaks >> t->cls & 1) ||
+	     !((lex_word_below14(lex_word_load(p)) & lex_word_heads[lo]) |
+	       (lex_word_below14(lex_word_load(p + 8)) & lex_word_heads[len - lo])))) {
+		memcpy(d, p, 16);
+		d += len;
+	} else {
+		d = o->put(out, d, p, len, t->cls, left);
+	}
+	*d++ = '\n';
+	return d;
 }
 
 extern const struct lexer lexer_c;

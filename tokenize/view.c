@@ -152,55 +152,56 @@ void view_add_token(struct strbuf *out, const unsigned char *tok, size_t len,
 }
 
 /*
- * The tokens of a whole source, without positions, taken from the lexer
- * VIEW_BATCH at a time, with the common case inline: a token of at most
- * 16 bytes that is not a comment, has no byte below 14 (or is of a class
- * that holds no line break) and has two words of source from its start is
- * two loads and one 16-byte copy.  Room is
- * made for a batch of such tokens at once (VIEW_SHORT bytes each, and the
- * slack); a longer token makes the room it needs beyond that.
+ * The tokens of a whole source, without positions, from the lexer's view
+ * (see struct lex_out), VIEW_BATCH at a time: room is made for a batch of
+ * short tokens at once; a token that is not one (put_token) makes the
+ * room it needs beyond that.
  */
 #define VIEW_BATCH 64
-#define VIEW_SHORT 17
+
+struct view_out {
+	struct lex_out o;	/* first: put_token gets a pointer to it */
+	struct strbuf *out;
+	const unsigned char *end;
+	unsigned flags;
+};
+
+static char *put_token(struct lex_out *o, char *d, const unsigned char *tok, size_t len,
+		       enum token_class cls, size_t left)
+{
+	struct view_out *v = (struct view_out *)o;
+	struct strbuf *out = v->out;
+	size_t need = 2 * len + 1 + left * LEX_OUT_SHORT + LEX_OUT_SLACK;
+
+	if (out->alloc - (size_t)(d - out->buf) < need) {
+		out->len = (size_t)(d - out->buf);
+		strbuf_grow(out, need);
+		d = out->buf + out->len;
+	}
+	return copy_token(d, tok, len, v->end, cls, v->flags);
+}
 
 static size_t add_tokens(struct strbuf *out, const struct language *lang,
 			 struct lexer_state *ls, unsigned flags,
 			 view_flush_fn *flush, void *data)
 {
-	const unsigned char *s = ls->src, *end = s + ls->len;
-	/* tokens starting before fast have two words of source */
-	size_t fast = ls->len >= 16 ? ls->len - 15 : 0, count = 0, got, i;
-	unsigned breaks = lang->lexer->breaks;
-	struct token toks[VIEW_BATCH];
-	char *d;
+	struct view_out v;
+	size_t count = 0, got;
 
-	while ((got = lang->lexer->many(ls, toks, VIEW_BATCH))) {
-		if (out->alloc - out->len < got * VIEW_SHORT + VIEW_SLACK)
-			strbuf_grow(out, got * VIEW_SHORT + VIEW_SLACK);
-		d = out->buf + out->len;
-		for (i = 0; i < got; i++) {
-			const unsigned char *t = s + toks[i].start;
-			size_t len = toks[i].len, lo = len < 8 ? len : 8;
-
-			if (len - 1 < 16 && toks[i].start < fast && toks[i].cls != TOKEN_COMMENT &&
-			    (!(breaks >> toks[i].cls & 1) ||
-			     !((lex_word_below14(lex_word_load(t)) & lex_word_heads[lo]) |
-			       (lex_word_below14(lex_word_load(t + 8)) & lex_word_heads[len - lo])))) {
-				memcpy(d, t, 16);
-				d += len;
-			} else {
-				size_t need = 2 * len + 1 + (got - i - 1) * VIEW_SHORT + VIEW_SLACK;
-
-				if (out->alloc - (size_t)(d - out->buf) < need) {
-					out->len = (size_t)(d - out->buf);
-					strbuf_grow(out, need);
-					d = out->buf + out->len;
-				}
-				d = copy_token(d, t, len, end, toks[i].cls, flags);
-			}
-			*d++ = '\n';
-		}
-		out->len = (size_t)(d - out->buf);
+	v.o.fast = ls->src + (ls->len >= 16 ? ls->len - 15 : 0);
+	v.o.breaks = lang->lexer->breaks;
+	v.o.put = put_token;
+	v.out = out;
+	v.end = ls->src + ls->len;
+	v.flags = flags;
+	for (;;) {
+		if (out->alloc - out->len < VIEW_BATCH * LEX_OUT_SHORT + LEX_OUT_SLACK)
+			strbuf_grow(out, VIEW_BATCH * LEX_OUT_SHORT + LEX_OUT_SLACK);
+		v.o.d = out->buf + out->len;
+		got = lang->lexer->view(ls, &v.o, VIEW_BATCH);
+		out->len = (size_t)(v.o.d - out->buf);
+		if (!got)
+			break;
 		count += got;
 		if (flush && out->len >= VIEW_FLUSH_SIZE)
 			flush(out, data);
