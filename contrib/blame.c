@@ -11,6 +11,7 @@
 #include "blame.h"
 #include "../tokenize/language.h"
 #include "../tokenize/run-command.h"
+#include "../tokenize/sha1.h"
 #include "../tokenize/usage.h"
 #include "../tokenize/view.h"
 
@@ -587,6 +588,59 @@ static int cat_blob(const char *dir, const char *rev, const char *path, const ch
 	return status;
 }
 
+/* Whether the blob with id hex holds exactly sb. */
+static int is_blob_of(const char *hex, const struct strbuf *sb)
+{
+	static const char digits[] = "0123456789abcdef";
+	unsigned char oid[20];
+	int i;
+
+	git_blob_oid(sb->buf, sb->len, oid);
+	for (i = 0; i < 20; i++)
+		if (hex[2 * i] != digits[oid[i] >> 4] || hex[2 * i + 1] != digits[oid[i] & 15])
+			return 0;
+	return 1;
+}
+
+/*
+ * Checks that the view of res->content in the token repository is the
+ * one this tokstream makes (it may have been made with --exact-comments);
+ * -1 with *err set when the token repository has no view of the file.
+ */
+static int check_view(struct blame_ctx *ctx, const char *path, const char *view_blob,
+		      struct blame_result *res, const char **err)
+{
+	struct strbuf view = STRBUF_INIT, stored = STRBUF_INIT;
+	int ret = 0;
+
+	view_build(&view, res->lang, res->content.buf, res->content.len, 0);
+	/* a known blob id answers without reading the stored view */
+	if (view_blob && is_blob_of(view_blob, &view))
+		goto done;
+	if (cat_blob(ctx->gitdir.buf, ctx->token, path, view_blob, &stored)) {
+		*err = "it has no view in the token repository (converted with other --lang options?)";
+		ret = -1;
+		goto done;
+	}
+	if (stored.len == view.len && !memcmp(stored.buf, view.buf, view.len))
+		goto done;
+	strbuf_reset(&view);
+	view_build(&view, res->lang, res->content.buf, res->content.len, VIEW_EXACT_COMMENTS);
+	if (stored.len == res->content.len && !memcmp(stored.buf, res->content.buf, stored.len)) {
+		/* kept as it is: a symbolic link, or a file --keep-other kept */
+		*err = "the token repository keeps it unchanged (a symbolic link?): it has no token view";
+		ret = -1;
+	} else if (stored.len != view.len || memcmp(stored.buf, view.buf, view.len)) {
+		die("the token view of '%s' in %s does not match the file at %s: "
+		    "was it converted by another version of tokstream or with other --lang options?",
+		    path, ctx->token, ctx->orig);
+	}
+done:
+	strbuf_release(&view);
+	strbuf_release(&stored);
+	return ret;
+}
+
 int blame_file(struct blame_ctx *ctx, const char *path, struct blame_result *res, const char **err)
 {
 	return blame_file_at(ctx, path, NULL, NULL, res, err);
@@ -595,7 +649,7 @@ int blame_file(struct blame_ctx *ctx, const char *path, struct blame_result *res
 int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, const char *view_blob,
 		  struct blame_result *res, const char **err)
 {
-	struct strbuf view = STRBUF_INIT, stored = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
 	struct commit_info **line_commit;
 	struct lexer_state ls;
 	struct token tok;
@@ -612,28 +666,8 @@ int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, con
 		*err = "no lexer claims it: it has no token view";
 		return -1;
 	}
-	view_build(&view, res->lang, res->content.buf, res->content.len, 0);
-	if (cat_blob(ctx->gitdir.buf, ctx->token, path, view_blob, &stored)) {
-		*err = "it has no view in the token repository (converted with other --lang options?)";
-		strbuf_release(&view);
+	if (check_view(ctx, path, view_blob, res, err))
 		return -1;
-	}
-	if (stored.len != view.len || memcmp(stored.buf, view.buf, view.len)) {
-		/* the view may have been made with --exact-comments */
-		strbuf_reset(&view);
-		view_build(&view, res->lang, res->content.buf, res->content.len, VIEW_EXACT_COMMENTS);
-		if (stored.len == res->content.len && !memcmp(stored.buf, res->content.buf, stored.len)) {
-			/* kept as it is: a symbolic link, or a file --keep-other kept */
-			*err = "the token repository keeps it unchanged (a symbolic link?): it has no token view";
-			strbuf_release(&view);
-			strbuf_release(&stored);
-			return -1;
-		}
-		if (stored.len != view.len || memcmp(stored.buf, view.buf, view.len))
-			die("the token view of '%s' in %s does not match the file at %s: "
-			    "was it converted by another version of tokstream or with other --lang options?",
-			    path, ctx->token, ctx->orig);
-	}
 
 	if (ctx->replay) {
 		line_commit = replay_commits(&res->commits, ctx->replay, path, &nr_lines);
@@ -691,8 +725,6 @@ int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, con
 		die("the view of '%s' has %zu tokens but git blame gave %zu lines",
 		    path, res->nr_toks, nr_lines);
 	free(line_commit);
-	strbuf_release(&view);
-	strbuf_release(&stored);
 	strbuf_release(&out);
 	return 0;
 }
