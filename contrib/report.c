@@ -23,6 +23,7 @@
 #include "../tokenize/sha1.h"
 #include "../tokenize/usage.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <fcntl.h>
@@ -836,10 +837,198 @@ static void file_keys(void)
 	strbuf_release(&sb);
 }
 
-static void entry_path(const char *key, struct strbuf *out)
+/*
+ * The entries are kept in packs, report-cache/entries-*.pack, each entry
+ * "KEY LENGTH\n" and its LENGTH bytes: one pack per worker and report,
+ * written under a temporary name and renamed when whole, so that a killed
+ * report leaves whole packs or none.  (A file per entry made the file
+ * system's inode allocation cost more than the blames on a tree of
+ * 78,000 files.)  Past MAX_PACKS packs, a report that wrote new entries
+ * merges them all into one.
+ */
+#define MAX_PACKS 16
+
+static struct {
+	struct strbuf *data;     /* the packs' contents */
+	char **names;
+	size_t nr, alloc;
+} packs;
+
+struct entry_loc {
+	char key[41];
+	size_t pack, off, len;
+};
+
+static struct smap entry_index;  /* key -> index in entries */
+static struct entry_loc *entries;
+static size_t nr_entries, alloc_entries;
+
+static int is_pack_name(const char *name)
 {
-	strbuf_reset(out);
-	strbuf_addf(out, "%s/%.2s/%s", cache_dir.buf, key, key + 2);
+	size_t n = strlen(name);
+
+	return !strncmp(name, "entries-", 8) && n > 13 && !strcmp(name + n - 5, ".pack");
+}
+
+/* Reads every pack of the cache into memory, and the index of their entries. */
+static void read_packs(void)
+{
+	DIR *d = opendir(cache_dir.buf);
+	struct dirent *e;
+	struct strbuf path = STRBUF_INIT;
+
+	if (!d)
+		die_errno("cannot read '%s'", cache_dir.buf);
+	while ((e = readdir(d))) {
+		struct strbuf *sb;
+		char *p, *end;
+
+		if (!is_pack_name(e->d_name))
+			continue;
+		ALLOC_GROW(packs.data, packs.nr + 1, packs.alloc);
+		packs.names = xrealloc(packs.names, packs.alloc * sizeof(*packs.names));
+		sb = &packs.data[packs.nr];
+		strbuf_init(sb, 0);
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", cache_dir.buf, e->d_name);
+		if (read_whole(path.buf, sb))
+			die_errno("cannot read '%s'", path.buf);
+		packs.names[packs.nr] = xstrdup(e->d_name);
+		for (p = sb->buf, end = sb->buf + sb->len; p < end;) {
+			char *sp = memchr(p, ' ', (size_t)(end - p)), *nl, *q;
+			unsigned long long len;
+			int isnew;
+
+			nl = sp ? memchr(sp, '\n', (size_t)(end - sp)) : NULL;
+			if (!sp || sp - p != 40 || !nl)
+				die("%s: a corrupt pack (remove it, or the whole cache directory)", path.buf);
+			*sp = '\0';
+			len = strtoull(sp + 1, &q, 10);
+			if (q != nl || q == sp + 1 || len > (unsigned long long)(end - (nl + 1)))
+				die("%s: a corrupt pack (remove it, or the whole cache directory)", path.buf);
+			smap_put(&entry_index, p, nr_entries, &isnew);
+			if (isnew) {
+				ALLOC_GROW(entries, nr_entries + 1, alloc_entries);
+				memcpy(entries[nr_entries].key, p, 41);
+				entries[nr_entries].pack = packs.nr;
+				entries[nr_entries].off = (size_t)(nl + 1 - sb->buf);
+				entries[nr_entries].len = (size_t)len;
+				nr_entries++;
+			}
+			p = nl + 1 + len;
+		}
+		packs.nr++;
+	}
+	closedir(d);
+	strbuf_release(&path);
+}
+
+static void free_packs(void)
+{
+	size_t i;
+
+	for (i = 0; i < packs.nr; i++) {
+		strbuf_release(&packs.data[i]);
+		free(packs.names[i]);
+	}
+	free(packs.data);
+	free(packs.names);
+	memset(&packs, 0, sizeof(packs));
+	smap_release(&entry_index);
+	free(entries);
+	entries = NULL;
+	nr_entries = alloc_entries = 0;
+}
+
+static const struct entry_loc *find_entry(const char *key)
+{
+	size_t *i = smap_get(&entry_index, key);
+
+	return i ? &entries[*i] : NULL;
+}
+
+/* A pack being written: under a temporary name until pack_finish(). */
+struct pack_writer {
+	struct strbuf tmp, buf;
+	int fd;
+};
+
+static void pack_start(struct pack_writer *w)
+{
+	strbuf_init(&w->tmp, 0);
+	strbuf_init(&w->buf, 0);
+	strbuf_addf(&w->tmp, "%s/tmp-entries-XXXXXX", cache_dir.buf);
+	w->fd = mkstemp(w->tmp.buf);
+	if (w->fd < 0)
+		die_errno("cannot create a pack in '%s'", cache_dir.buf);
+}
+
+static void pack_flush(struct pack_writer *w)
+{
+	const char *p = w->buf.buf;
+	size_t len = w->buf.len;
+
+	while (len) {
+		ssize_t n = write(w->fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			die_errno("cannot write '%s'", w->tmp.buf);
+		p += n;
+		len -= (size_t)n;
+	}
+	strbuf_reset(&w->buf);
+}
+
+static void pack_add(struct pack_writer *w, const char *key, const char *data, size_t len)
+{
+	strbuf_addf(&w->buf, "%s %zu\n", key, len);
+	strbuf_add(&w->buf, data, len);
+	if (w->buf.len >= (1 << 20))
+		pack_flush(w);
+}
+
+/* The pack is whole: it gets its name (entries-XXXXXX.pack, from the temporary one). */
+static void pack_finish(struct pack_writer *w)
+{
+	struct strbuf name = STRBUF_INIT;
+
+	pack_flush(w);
+	if (fchmod(w->fd, 0644) || close(w->fd))
+		die_errno("cannot write '%s'", w->tmp.buf);
+	strbuf_addf(&name, "%s/entries-%s.pack", cache_dir.buf, w->tmp.buf + w->tmp.len - 6);
+	if (rename(w->tmp.buf, name.buf))
+		die_errno("cannot rename '%s'", w->tmp.buf);
+	strbuf_release(&name);
+	strbuf_release(&w->tmp);
+	strbuf_release(&w->buf);
+}
+
+/* Past MAX_PACKS packs, all of them into one: entries named twice once. */
+static void merge_packs(void)
+{
+	struct pack_writer w;
+	struct strbuf path = STRBUF_INIT;
+	size_t i;
+
+	free_packs();
+	read_packs();
+	if (packs.nr <= MAX_PACKS)
+		return;
+	pack_start(&w);
+	for (i = 0; i < nr_entries; i++) {
+		const struct entry_loc *e = &entries[i];
+		pack_add(&w, e->key, packs.data[e->pack].buf + e->off, e->len);
+	}
+	pack_finish(&w);
+	for (i = 0; i < packs.nr; i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", cache_dir.buf, packs.names[i]);
+		if (unlink(path.buf) && errno != ENOENT)
+			die_errno("cannot remove '%s'", path.buf);
+	}
+	strbuf_release(&path);
 }
 
 /* ---- one file: both blames, summed up into a cache entry --------------- */
@@ -1055,29 +1244,25 @@ static void blame_fresh(struct blame_ctx *ctx)
 	} else if (nr_todo) {
 		blamed_by = "git blame of each file";
 	}
-	jobs = (size_t)opt.jobs > nr_todo ? (int)nr_todo : opt.jobs;
-	if (jobs < 1)
-		jobs = 1;
+	jobs = (size_t)opt.jobs > nr_todo ? (int)nr_todo : opt.jobs;  /* 0: nothing to blame */
 	fflush(NULL);
 	for (w = 0; w < jobs; w++) {
 		pids[w] = jobs > 1 ? fork() : 0;
 		if (pids[w] < 0)
 			die_errno("fork");
 		if (pids[w] == 0) {
-			struct strbuf entry = STRBUF_INIT, path = STRBUF_INIT;
+			struct strbuf entry = STRBUF_INIT;
+			struct pack_writer pw;
 
+			pack_start(&pw);
 			for (k = (size_t)w; k < nr_todo; k += (size_t)jobs) {
 				struct rfile *f = &files[todo[k]];
 
 				blame_one(ctx, f, &entry);
-				entry_path(f->key, &path);
-				path.buf[cache_dir.len + 3] = '\0';
-				make_dir(path.buf);
-				path.buf[cache_dir.len + 3] = '/';
-				write_atomic(path.buf, entry.buf, entry.len);
+				pack_add(&pw, f->key, entry.buf, entry.len);
 			}
+			pack_finish(&pw);
 			strbuf_release(&entry);
-			strbuf_release(&path);
 			if (jobs > 1) {
 				fflush(NULL);
 				_exit(0);
@@ -1092,6 +1277,9 @@ static void blame_fresh(struct blame_ctx *ctx)
 	}
 	free(todo);
 	free(pids);
+	/* the new entries, for read_entry(); and no more than MAX_PACKS packs */
+	if (nr_todo)
+		merge_packs();
 	step_done("files blamed");
 	if (line_replay) {
 		replay_free(ctx->replay);
@@ -1140,12 +1328,16 @@ static size_t commit_of(const char *id)
 static void read_entry(struct rfile *f)
 {
 	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
+	const struct entry_loc *e = find_entry(f->key);
 	char *p, *nl;
 	size_t nr_local = 0, *local = NULL, alloc_local = 0, alloc_c = 0, alloc_fn = 0;
 
-	entry_path(f->key, &path);
-	if (read_whole(path.buf, &sb) || strncmp(sb.buf, CACHE_VERSION "\n", sizeof(CACHE_VERSION)))
-		die("the report cache has no entry for '%s' (%s)", f->path, path.buf);
+	if (!e)
+		die("the report cache in '%s' has no entry for '%s'", cache_dir.buf, f->path);
+	strbuf_addf(&path, "%s/%s", cache_dir.buf, packs.names[e->pack]);
+	strbuf_add(&sb, packs.data[e->pack].buf + e->off, e->len);
+	if (strncmp(sb.buf, CACHE_VERSION "\n", sizeof(CACHE_VERSION)))
+		die("%s: a corrupt entry", path.buf);
 	for (p = sb.buf; (nl = strchr(p, '\n')); p = nl + 1) {
 		*nl = '\0';
 		if (!strncmp(p, "skip ", 5)) {
@@ -2877,13 +3069,10 @@ int cmd_report(int argc, char **argv)
 		   nr_pathspec, offsetof(struct rfile, line_last));
 	file_keys();
 	step_done("files listed");
+	read_packs();
 	for (k = 0; k < nr_files; k++) {
-		struct strbuf p = STRBUF_INIT;
-
-		entry_path(files[k].key, &p);
-		files[k].fresh = stat(p.buf, &st) != 0;
+		files[k].fresh = !find_entry(files[k].key);
 		fresh += files[k].fresh;
-		strbuf_release(&p);
 	}
 	sizes_args.ctx = &ctx;
 	sizes_args.pathspec = pathspec;

@@ -451,6 +451,49 @@ test_expect_success '... also with a .gitattributes in the root, which git diff 
 	test_cmp expect actual
 '
 
+# packs_in DEST: the number of entry packs in DEST's report cache
+packs_in () {
+	ls "$1/tokstream/report-cache" | grep -c "^entries-.*\.pack$"
+}
+
+test_expect_success 'the cache: one pack per worker and report, merged past 16' '
+	git init -q packsrc &&
+	printf "int a;\n" >packsrc/a.c &&
+	printf "int b;\n" >packsrc/b.c &&
+	git -C packsrc add . &&
+	commit_in packsrc Pat 2001-01-01T00:00:00Z -m "a, b" &&
+	"$TOKSTREAM" convert -q packsrc pack.git &&
+	"$TOKSTREAM" report -C pack.git -j 2 --min-tokens=1 pout &&
+	test "$(packs_in pack.git)" = 2 &&
+	for i in $(seq 1 15)
+	do
+		printf "int a%d;\n" $i >>packsrc/a.c &&
+		git -C packsrc add . &&
+		commit_in packsrc Pat 2002-01-01T00:00:00Z -m "a $i" &&
+		"$TOKSTREAM" convert -q packsrc pack.git &&
+		"$TOKSTREAM" report -C pack.git -j 1 --min-tokens=1 --stats pout 2>stats &&
+		grep "; 1 blamed, 1 from the cache;" stats || return 1
+	done &&
+	test "$(packs_in pack.git)" = 1 &&
+	"$TOKSTREAM" report -C pack.git --min-tokens=1 --stats pout2 2>stats &&
+	grep "; 0 blamed, 2 from the cache;" stats &&
+	diff -r pout pout2 &&
+	rm -rf pack.git/tokstream/report-cache &&
+	"$TOKSTREAM" report -C pack.git --min-tokens=1 pout3 &&
+	diff -r pout pout3
+'
+
+test_expect_success '... a killed worker'"'"'s temporary pack is no entry; a corrupt pack is a clear error' '
+	printf "0123456789012345678901234567890123456789 99999\nshort" \
+		>pack.git/tokstream/report-cache/tmp-entries-abcdef &&
+	"$TOKSTREAM" report -C pack.git --min-tokens=1 pout4 &&
+	diff -r pout pout4 &&
+	cp pack.git/tokstream/report-cache/tmp-entries-abcdef pack.git/tokstream/report-cache/entries-abcdef.pack &&
+	test_expect_code 128 "$TOKSTREAM" report -C pack.git --min-tokens=1 pout5 2>err &&
+	grep "^tokstream: fatal: .*/entries-abcdef.pack: a corrupt pack (remove it, or the whole cache directory)$" err &&
+	rm pack.git/tokstream/report-cache/entries-abcdef.pack
+'
+
 test_expect_success 'usage errors' '
 	test_expect_code 129 "$TOKSTREAM" report -C tokens.git 2>err &&
 	grep "no OUTDIR" err &&
