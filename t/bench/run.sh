@@ -35,6 +35,13 @@
 #   mem       tokstream's peak resident set (the runs of the filter measure)
 #             against the largest commit's new blobs (the blobs of the
 #             stream that precede one commit, which the filter holds) + 64 MiB.
+#   report    `tokstream report` of the converted history (no cache: it
+#             is removed before each run), wall time, against the plain
+#             approach: a shell loop of `git blame --porcelain HEAD` of
+#             every file the report blames, in the source and in the
+#             token repository.  Above 2,000 such files the loop blames
+#             every Kth (K = files / 2,000, rounded up) and its times are
+#             multiplied by K.
 # Histories: always a mirror clone of this project's own history, made at
 # the start so that commits others make meanwhile do not change it; and
 # the histories named in CORPUS: `kernel` is the Linux point-release
@@ -47,7 +54,8 @@
 # Environment: BENCH_RUNS (default 5), BENCH_DIR (default
 # /var/tmp/tokstream-bench: scratch space, the built kernel history, and
 # bench-DATE.txt with the table and the raw figures of each run),
-# CORPUS, KERNEL_SRC, KERNEL_VERSIONS.
+# CORPUS, KERNEL_SRC, KERNEL_VERSIONS, BENCH_LEX (0: no lexing measures,
+# the histories only).
 # Needs /usr/bin/time, git and python3 (apt-get install -y time git
 # python3); unzip, if there,
 # unpacks the JDK sources (python3 does otherwise).
@@ -178,7 +186,7 @@ run_lex() {              # ID RUN
 
 # ---- histories ----
 histories=()
-declare -A src largest commits
+declare -A src largest commits sample
 add_history() {          # NAME GITDIR
 	local h=$1 g=$2
 	histories+=("$h")
@@ -212,7 +220,10 @@ add_history() {          # NAME GITDIR
 	bytes[$h]=$(stat -c %s "$s/$h.stream")
 	rm -f "$s/$h.stream"
 	local desc="$h (${commits[$h]} commits, $(awk -v b="${bytes[$h]}" 'BEGIN { printf "%.0f", b / 1e6 }') MB stream)"
-	measures+=("filter-$h" "e2e-wall-$h" "e2e-cpu-$h" "mem-$h")
+	measures+=("filter-$h" "e2e-wall-$h" "e2e-cpu-$h" "mem-$h" "report-$h")
+	label[report-$h]="report, wall, $h"
+	fig_a[report-$h]="report wall s"; fig_b[report-$h]="plain git blame loop wall s"
+	target[report-$h]=0.10; kind[report-$h]=wall
 	label[filter-$h]="filter, $desc"
 	fig_a[filter-$h]="tokstream CPU s"; fig_b[filter-$h]="fast-import CPU s"
 	target[filter-$h]=0.10; kind[filter-$h]=cpu
@@ -245,7 +256,47 @@ run_history() {          # NAME RUN
 	else
 		timed "e2e-$h" b "$r" "$copy"; timed "e2e-$h" a "$r" "$conv"
 	fi
+	run_report "$h" "$r"
 	rm -rf "$s/conv.git" "$s/copy.git"
+}
+
+# plain_blame SRC DEST LIST: git blame of every file of LIST in both
+plain_blame() {
+	local f
+	while IFS= read -r f; do
+		git -C "$1" blame --porcelain HEAD -- "$f" >/dev/null || return 1
+		git -C "$2" blame --porcelain HEAD -- "$f" >/dev/null || return 1
+	done <"$3"
+}
+
+# run_report NAME RUN, with $s/conv.git converted: the report against the plain loop
+run_report() {
+	local h=$1 r=$2 g=${src[$1]} n k
+	if [ ! -f "$s/$h.blame-list" ]; then
+		# the files the report blames: regular files of the source that have a view
+		git -C "$g" ls-tree -r HEAD | awk -F'\t' '$1 ~ /^100(644|755) blob / { print $2 }' | sort >"$s/$h.src-files"
+		git -C "$s/conv.git" ls-tree -r --name-only HEAD | sort >"$s/$h.token-files"
+		comm -12 "$s/$h.src-files" "$s/$h.token-files" | grep -v -e '^\.mailmap$' -e '/\.mailmap$' \
+			-e '\.gitignore$' -e '\.gitattributes$' -e '\.gitmodules$' >"$s/$h.all-files" || true
+		n=$(wc -l <"$s/$h.all-files")
+		k=$(( (n + 1999) / 2000 ))
+		[ "$k" -ge 1 ] || k=1
+		awk -v k="$k" 'NR % k == 1 || k == 1' "$s/$h.all-files" >"$s/$h.blame-list"
+		sample[$h]=$k
+		label[report-$h]="report, wall, $h ($(printf "%'d" "$n") files$([ "$k" = 1 ] || echo "; the plain loop blames every ${k}th, times $k"))"
+	fi
+	local rep="rm -rf '$s/conv.git/tokstream/report-cache' '$s/rout' && '$TOKSTREAM' report -C '$s/conv.git' '$s/rout'"
+	local plain="plain_blame '$g' '$s/conv.git' '$s/$h.blame-list'"
+	if [ $((r % 2)) = 1 ]; then
+		timed "report-$h" a "$r" "$rep"; timed "report-$h" b "$r" "$plain"
+	else
+		timed "report-$h" b "$r" "$plain"; timed "report-$h" a "$r" "$rep"
+	fi
+	# the plain loop's figures for the whole tree
+	awk -v id="report-$h" -v r="$r" -v k="${sample[$h]}" \
+		'$1 == id && $2 == "b" && $3 == r { $4 *= k; $5 *= k } { print }' "$results" >"$s/results.new"
+	mv "$s/results.new" "$results"
+	rm -rf "$s/rout"
 }
 
 # ---- set up ----
@@ -266,37 +317,40 @@ if [ ! -d "$kernel_src" ] && [ -d "$dir/kernel-history.git" ] && [[ " $corpus " 
 	git --git-dir="$dir/kernel-history.git" archive main | tar -x -C "$kernel_src"
 fi
 
-if [ -d "$kernel_src" ]; then
-	lex_corpus lex-c-linux "C, Linux $(sed -n 's/^SUBLEVEL = /6.1./p' "$kernel_src/Makefile" 2>/dev/null) .c .h" "$kernel_src" -name '*.c' -o -name '*.h'
-else
-	note "no Linux tree at $kernel_src: C lexing on /usr/include only (apt-get install -y linux-source-6.1 && tar -C /var/tmp -xJf /usr/src/linux-source-6.1.tar.xz, or CORPUS=kernel)"
-fi
-lex_corpus lex-c-include "C, /usr/include .h" /usr/include -name '*.h'
-# The standard library of python3 on PATH, as t/agree/python.sh takes it.
-pystdlib=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
-lex_corpus lex-python "Python, $pystdlib" "$pystdlib" -name '*.py'
-jdk_zip=
-for z in /usr/lib/jvm/*/lib/src.zip; do
-	if [ -f "$z" ] && [ -r "$(readlink -f "$z")" ]; then
-		jdk_zip=$(readlink -f "$z")
-		break
-	fi
-done
-if [ -n "$jdk_zip" ]; then
-	mkdir -p "$s/jdk"
-	if command -v unzip >/dev/null; then
-		unzip -q "$jdk_zip" '*.java' -d "$s/jdk"
+if [ "${BENCH_LEX:-1}" != 0 ]; then
+	if [ -d "$kernel_src" ]; then
+		lex_corpus lex-c-linux "C, Linux $(sed -n 's/^SUBLEVEL = /6.1./p' "$kernel_src/Makefile" 2>/dev/null) .c .h" "$kernel_src" -name '*.c' -o -name '*.h'
 	else
-		python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); z.extractall(sys.argv[2], [n for n in z.namelist() if n.endswith(".java")])' "$jdk_zip" "$s/jdk"
+		note "no Linux tree at $kernel_src: C lexing on /usr/include only (apt-get install -y linux-source-6.1 && tar -C /var/tmp -xJf /usr/src/linux-source-6.1.tar.xz, or CORPUS=kernel)"
 	fi
-	lex_corpus lex-java "Java, $(echo "$jdk_zip" | sed 's|/usr/lib/jvm/||; s|/lib/src.zip||')" "$s/jdk" -name '*.java'
-else
-	note "no JDK sources: Java lexing skipped (apt-get install -y openjdk-17-source)"
-fi
-if [ -d /usr/lib/node_modules ]; then
-	lex_corpus lex-js "JavaScript, /usr/lib/node_modules" /usr/lib/node_modules -name '*.js' -o -name '*.mjs' -o -name '*.cjs'
-else
-	note "no /usr/lib/node_modules: JavaScript lexing skipped (apt-get install -y npm)"
+	lex_corpus lex-c-include "C, /usr/include .h" /usr/include -name '*.h'
+	# The standard library of python3 on PATH, as t/agree/python.sh takes it.
+	pystdlib=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
+	lex_corpus lex-python "Python, $pystdlib" "$pystdlib" -name '*.py'
+	jdk_zip=
+	for z in /usr/lib/jvm/*/lib/src.zip; do
+		if [ -f "$z" ] && [ -r "$(readlink -f "$z")" ]; then
+			jdk_zip=$(readlink -f "$z")
+			break
+		fi
+	done
+	if [ -n "$jdk_zip" ]; then
+		mkdir -p "$s/jdk"
+		if command -v unzip >/dev/null; then
+			unzip -q "$jdk_zip" '*.java' -d "$s/jdk"
+		else
+			python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); z.extractall(sys.argv[2], [n for n in z.namelist() if n.endswith(".java")])' "$jdk_zip" "$s/jdk"
+		fi
+		lex_corpus lex-java "Java, $(echo "$jdk_zip" | sed 's|/usr/lib/jvm/||; s|/lib/src.zip||')" "$s/jdk" -name '*.java'
+	else
+		note "no JDK sources: Java lexing skipped (apt-get install -y openjdk-17-source)"
+	fi
+	if [ -d /usr/lib/node_modules ]; then
+		lex_corpus lex-js "JavaScript, /usr/lib/node_modules" /usr/lib/node_modules -name '*.js' -o -name '*.mjs' -o -name '*.cjs'
+	else
+		note "no /usr/lib/node_modules: JavaScript lexing skipped (apt-get install -y npm)"
+	fi
+
 fi
 
 git clone -q --mirror "$root" "$s/own.git"
