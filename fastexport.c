@@ -19,6 +19,7 @@
  * blobs" below).
  */
 #include "tokenize/language.h"
+#include "tokenize/lines.h"
 #include "tokenize/quote.h"
 #include "tokenize/run-command.h"
 #include "tokenize/sha1.h"
@@ -296,9 +297,7 @@ static void parse_data_to(void (*begin)(uintmax_t count, int counted), data_fn *
 			if (take > want)
 				take = (size_t)want;
 			add(ctx, in.buf + in.pos, take);
-			for (const char *p = in.buf + in.pos, *e = p + take;
-			     (p = memchr(p, '\n', (size_t)(e - p))); p++)
-				in.line++;
+			in.line += count_newlines(in.buf + in.pos, take);
 			in.pos += take;
 			in.bytes += take;
 			want -= take;

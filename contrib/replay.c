@@ -28,6 +28,7 @@
  */
 #include "replay.h"
 #include "smap.h"
+#include "../tokenize/lines.h"
 #include "../tokenize/quote.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/usage.h"
@@ -469,12 +470,7 @@ static struct version *replay_file_at(struct replay *r, uint32_t ci, const struc
 /* git's line count: a last line without LF is one too */
 static size_t count_lines(const char *p, size_t n)
 {
-	size_t lines = 0, i;
-
-	/* a plain loop, which compilers vectorise: a memchr per short line costs more */
-	for (i = 0; i < n; i++)
-		lines += p[i] == '\n';
-	return lines + (n && p[n - 1] != '\n');
+	return count_newlines(p, n) + (n && p[n - 1] != '\n');
 }
 
 void tree_lines(const char *dir, const char *commit, tree_lines_fn *fn, void *data)
