@@ -815,11 +815,8 @@ static uintmax_t default_max_held(void)
 	return mem ? mem / 8 : (uintmax_t)256 << 20;
 }
 
-/*
- * A size as Git's options take one: decimal digits, optionally followed
- * by k, m or g (powers of 1024).  Returns -1 if s is not one.
- */
-static int parse_size(const char *s, uintmax_t *size)
+/* Decimal digits, optionally followed by k, m or g (powers of 1024). */
+int parse_size(const char *s, uintmax_t *size)
 {
 	uintmax_t v = 0, unit = 1;
 	const char *p = s;

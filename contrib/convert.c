@@ -43,6 +43,7 @@ static const char convert_usage[] =
 	"\n"
 	"    --keep-other, --exact-comments, --lang LANG:GLOB, --identity\n"
 	"                  as for the filter; recorded in DEST, later runs reuse them\n"
+	"    --max-held=SIZE  as for the filter (blobs held in memory); changes no output, not recorded\n"
 	"    --quiet       no progress display\n"
 	"    --progress    a progress display even when stderr is not a terminal\n"
 	"    --stats       the filter's counts for each source\n";
@@ -346,6 +347,9 @@ static uintmax_t count_state_commits(const char *state_path)
  * Runs fast-export | filter | fast-import for one source, with its marks
  * and state files in the generation being built.
  */
+/* --max-held=SIZE, passed to the filter as it is (it changes no byte of DEST) */
+static const char *max_held_opt;
+
 static void convert_source(struct source *src, int k, const char *self, const char **filter_opts,
 			   int nr_filter_opts, const char *graft_parent, int progress, int stats)
 {
@@ -379,11 +383,13 @@ static void convert_source(struct source *src, int k, const char *self, const ch
 	fe[n++] = arg_exp.buf;
 	fe[n] = NULL;
 
-	ft = xcalloc((size_t)nr_filter_opts + 10, sizeof(*ft));
+	ft = xcalloc((size_t)nr_filter_opts + 12, sizeof(*ft));
 	n = 0;
 	ft[n++] = self;
 	for (i = 0; i < nr_filter_opts; i++)
 		ft[n++] = filter_opts[i];
+	if (max_held_opt)
+		ft[n++] = max_held_opt;
 	strbuf_addf(&arg_source, "--source=%s", src->path.buf);
 	strbuf_addf(&arg_state_in, "--import-state=%s", state.buf);
 	strbuf_addf(&arg_state_out, "--export-state=%s", state.buf);
@@ -931,6 +937,12 @@ int cmd_convert(int argc, char **argv)
 					usage_die(convert_usage, "%s: %s", a, err);
 			}
 			filter_opts[nr_filter_opts++] = a;
+		} else if (!strncmp(a, "--max-held=", 11)) {
+			uintmax_t size;
+
+			if (parse_size(a + 11, &size))
+				usage_die(convert_usage, "%s: not a size (digits, then k, m or g)", a);
+			max_held_opt = a;
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			quiet = 1;
 		} else if (!strcmp(a, "--progress")) {

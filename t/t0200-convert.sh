@@ -460,6 +460,23 @@ test_expect_success 'the DEST that was refused converts once writable' '
 		"$(map_tok $(git -C "./$SRC" rev-parse trunk) ro.git/tokstream/commit-map)"
 '
 
+test_expect_success '--max-held reaches the filter (every blob spills), changes no ref, and is not recorded' '
+	"$TOKSTREAM" convert -q "./$SRC" plain-held.git &&
+	TMPDIR=$PWD/spill-dir &&
+	mkdir "$TMPDIR" &&
+	export TMPDIR &&
+	"$TOKSTREAM" convert --stats --max-held=0 "./$SRC" held0.git 2>stats &&
+	unset TMPDIR &&
+	grep "^tokstream: max held 0, spilled blobs [1-9][0-9]*, " stats &&
+	refs plain-held.git >expect &&
+	refs held0.git >actual &&
+	test_cmp expect actual &&
+	! grep -r "max-held" held0.git/tokstream/current held0.git/tokstream/gen-*/config &&
+	test_expect_code 129 "$TOKSTREAM" convert --max-held=lots "./$SRC" bad-held.git 2>err &&
+	grep "^tokstream: error: --max-held=lots: not a size (digits, then k, m or g)$" err &&
+	test_path_is_missing bad-held.git
+'
+
 test_expect_success 'every DEST made here passes git fsck' '
 	for d in "$DEST" dashdash.git opts.git sep.git progress.git quiet.git ro.git
 	do
