@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "blame.h"
 #include "functions.h"
+#include "smap.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/sha1.h"
 #include "../tokenize/usage.h"
@@ -174,6 +175,25 @@ static void write_page(const char *rel, const struct strbuf *page)
 		die_errno("cannot rename '%s'", tmp.buf);
 	strbuf_release(&path);
 	strbuf_release(&tmp);
+}
+
+/* Whether every directory on the way to OUTDIR/rel is one of ours: no symbolic link. */
+static int dirs_of_our_own(const char *rel)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = rel, *slash;
+	struct stat st;
+	int ok = 1;
+
+	strbuf_addstr(&sb, outdir);
+	while (ok && (slash = strchr(p, '/'))) {
+		strbuf_addch(&sb, '/');
+		strbuf_add(&sb, p, (size_t)(slash - p));
+		ok = !lstat(sb.buf, &st) && S_ISDIR(st.st_mode);
+		p = slash + 1;
+	}
+	strbuf_release(&sb);
+	return ok;
 }
 
 /* The page of a file: NAME.html (a file named "index" gets "index.file.html"). */
@@ -633,6 +653,40 @@ static int cmp_path(const void *a, const void *b)
 }
 
 /* Writes DIR/index.html for every directory, from the files' owners. */
+static void page_name(const char *path, struct strbuf *out);
+
+/*
+ * Removes the page of a file gone from the tree, and the index of each
+ * of its directories that went with it (dirs: those of the files that
+ * are left), and those directories once empty.  Never through a link.
+ */
+static void remove_page(const char *path, struct smap *dirs)
+{
+	struct strbuf rel = STRBUF_INIT, full = STRBUF_INIT;
+	char *dir = xstrdup(path), *slash;
+
+	page_name(path, &rel);
+	if (dirs_of_our_own(rel.buf)) {
+		strbuf_addf(&full, "%s/%s", outdir, rel.buf);
+		if (unlink(full.buf) && errno != ENOENT)
+			die_errno("cannot remove '%s'", full.buf);
+		while ((slash = strrchr(dir, '/'))) {
+			*slash = '\0';
+			if (smap_get(dirs, dir))
+				break;
+			strbuf_reset(&full);
+			strbuf_addf(&full, "%s/%s/index.html", outdir, dir);
+			if (unlink(full.buf) && errno != ENOENT)
+				die_errno("cannot remove '%s'", full.buf);
+			strbuf_setlen(&full, full.len - strlen("/index.html"));
+			rmdir(full.buf);  /* only when empty: what else is there is not ours */
+		}
+	}
+	free(dir);
+	strbuf_release(&rel);
+	strbuf_release(&full);
+}
+
 static void build_indexes(void)
 {
 	struct strbuf dirs = STRBUF_INIT;
@@ -744,6 +798,7 @@ int cmd_html(int argc, char **argv)
 	struct blame_ctx ctx;
 	struct strbuf out = STRBUF_INIT, cache = STRBUF_INIT, cache_path = STRBUF_INIT, sb = STRBUF_INIT;
 	struct file_entry *old = NULL;
+	struct smap old_index = { NULL, 0, 0 }, file_index = { NULL, 0, 0 }, dir_index = { NULL, 0, 0 };
 	size_t nr_old = 0, alloc_old = 0, k;
 	struct stat st;
 	char *p;
@@ -858,16 +913,27 @@ int cmd_html(int argc, char **argv)
 		nr_files++;
 	}
 	qsort(files, nr_files, sizeof(*files), cmp_path);
+	for (k = 0; k < nr_files; k++) {
+		char *dir = xstrdup(files[k].path), *slash;
+
+		smap_put(&file_index, files[k].path, k, NULL);
+		while ((slash = strrchr(dir, '/'))) {
+			*slash = '\0';
+			smap_put(&dir_index, dir, 0, NULL);
+		}
+		free(dir);
+	}
 
 	/* which pages must be built again */
+	for (k = 0; k < nr_old; k++)
+		smap_put(&old_index, old[k].path, k, NULL);
 	for (k = 0; k < nr_files; k++) {
 		struct file_entry *f = &files[k];
-		size_t m;
+		size_t *at = smap_get(&old_index, f->path), m;
 
 		page_key(&ctx, f->path, f->key);
 		f->fresh = 1;
-		for (m = 0; m < nr_old; m++)
-			if (!strcmp(old[m].path, f->path) && !strcmp(old[m].key, f->key)) {
+		if (at && !strcmp(old[m = *at].key, f->key)) {
 				strbuf_reset(&sb);
 				page_name(f->path, &sb);
 				{
@@ -881,7 +947,6 @@ int cmd_html(int argc, char **argv)
 					}
 					strbuf_release(&full);
 				}
-				break;
 			}
 	}
 
@@ -929,18 +994,18 @@ int cmd_html(int argc, char **argv)
 			f = fopen(part.buf, "r");
 			while (f && (n = getline(&line, &cap, f)) > 0) {
 				struct file_entry e;
-				size_t m;
+				size_t m, *at;
 
 				if (line[n - 1] == '\n')
 					line[n - 1] = '\0';
 				parse_entry(line, &e);
-				for (m = 0; e.path && m < nr_files; m++)
-					if (!strcmp(files[m].path, e.path)) {
-						owners_release(&files[m].owners);
-						files[m].built = 1;
-						files[m].owners = e.owners;
-						memset(&e.owners, 0, sizeof(e.owners));
-					}
+				if (e.path && (at = smap_get(&file_index, e.path))) {
+					m = *at;
+					owners_release(&files[m].owners);
+					files[m].built = 1;
+					files[m].owners = e.owners;
+					memset(&e.owners, 0, sizeof(e.owners));
+				}
 				owners_release(&e.owners);
 				free(e.path);
 			}
@@ -965,8 +1030,19 @@ int cmd_html(int argc, char **argv)
 		}
 	}
 	build_indexes();
+	/* pages of files gone from the tree (the whole tree only: a PATHSPEC lists a part) */
+	for (k = 0; !nr_pathspec && k < nr_old; k++)
+		if (!smap_get(&file_index, old[k].path) && !path_is_safe(old[k].path))
+			remove_page(old[k].path, &dir_index);
 	for (k = 0; k < nr_files; k++)
 		entry_line(&cache, &files[k]);
+	/* a PATHSPEC's run keeps what it did not look at, for the next run of the whole tree */
+	for (k = 0; nr_pathspec && k < nr_old; k++)
+		if (!smap_get(&file_index, old[k].path))
+			entry_line(&cache, &old[k]);
+	smap_release(&old_index);
+	smap_release(&file_index);
+	smap_release(&dir_index);
 	{
 		struct strbuf rel = STRBUF_INIT;
 

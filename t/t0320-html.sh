@@ -162,6 +162,35 @@ test_expect_success '-j 2 builds the same site, byte for byte, as -j 1' '
 	test_cmp expect actual
 '
 
+test_expect_success 'a file or a directory gone from the tree takes its page and its index along' '
+	git clone -q src gone-src &&
+	mkdir -p gone-src/old/deeper &&
+	printf "int old(void);\n" >gone-src/old/deeper/o.c &&
+	printf "int kept(void);\n" >gone-src/kept.c &&
+	git -C gone-src add . &&
+	commit_as gone-src A "old/ and kept.c" &&
+	"$TOKSTREAM" convert -q gone-src gone.git &&
+	"$TOKSTREAM" html -C gone.git gone-out &&
+	test_path_is_file gone-out/old/deeper/o.c.html &&
+	test_path_is_file gone-out/old/index.html &&
+	echo mine >gone-out/sub/notes.txt &&
+	git -C gone-src rm -q -r old sub/x.py &&
+	commit_as gone-src A "old/ and x.py go" &&
+	"$TOKSTREAM" convert -q gone-src gone.git &&
+	# a PATHSPEC lists a part of the tree: nothing is taken away
+	"$TOKSTREAM" html -C gone.git gone-out HEAD kept.c &&
+	test_path_is_file gone-out/old/deeper/o.c.html &&
+	"$TOKSTREAM" html -C gone.git gone-out &&
+	test_path_is_missing gone-out/old &&
+	test_path_is_missing gone-out/sub/x.py.html &&
+	test_path_is_missing gone-out/sub/index.html &&
+	test_path_is_file gone-out/sub/notes.txt &&
+	find gone-out -name "*.html" | sort >actual &&
+	test_write_lines gone-out/add.c.html gone-out/index.html gone-out/kept.c.html >expect &&
+	test_cmp expect actual &&
+	! grep "old\|x\.py" gone-out/index.html
+'
+
 # Hostile content: everything from the repository is escaped.  Git keeps
 # no "<" or ">" in a name (it drops them), so names carry quotes,
 # ampersands and backslashes; messages, contents and paths carry markup.
