@@ -123,6 +123,16 @@ timed() {
 	}' >>"$results"
 }
 
+# timed_pair ID RUN 'A' 'B' -- both sides of a pair, A first in odd runs,
+# B first in even ones, so that neither always runs on a warmer machine.
+timed_pair() {
+	if [ $(($2 % 2)) = 1 ]; then
+		timed "$1" a "$2" "$3"; timed "$1" b "$2" "$4"
+	else
+		timed "$1" b "$2" "$4"; timed "$1" a "$2" "$3"
+	fi
+}
+
 # peak ID RUN 'COMMAND' -- records the peak resident set of COMMAND's
 # largest process, from /usr/bin/time (a run of its own: time's process
 # would count in the CPU time).
@@ -177,11 +187,7 @@ run_lex() {              # ID RUN
 	local id=$1 r=$2
 	local a="xargs -0 '$TOKENIZE' <'$s/$id.list' >/dev/null"
 	local b="tr -s '[:space:]' '\\n' <'$s/$id.cat' >/dev/null"
-	if [ $((r % 2)) = 1 ]; then
-		timed "$id" a "$r" "$a"; timed "$id" b "$r" "$b"
-	else
-		timed "$id" b "$r" "$b"; timed "$id" a "$r" "$a"
-	fi
+	timed_pair "$id" "$r" "$a" "$b"
 }
 
 # ---- histories ----
@@ -251,11 +257,7 @@ run_history() {          # NAME RUN
 	timed "filter-$h" b "$r" "cd '$s/fi.git' && ${import_cmd[*]} <'$s/tokens'"
 	echo "tokens-$h a $r 0 0 $(stat -c %s "$s/tokens")" >>"$results"
 	rm -rf "$s/tokens" "$s/fi.git"
-	if [ $((r % 2)) = 1 ]; then
-		timed "e2e-$h" a "$r" "$conv"; timed "e2e-$h" b "$r" "$copy"
-	else
-		timed "e2e-$h" b "$r" "$copy"; timed "e2e-$h" a "$r" "$conv"
-	fi
+	timed_pair "e2e-$h" "$r" "$conv" "$copy"
 	run_report "$h" "$r"
 	rm -rf "$s/conv.git" "$s/copy.git"
 }
@@ -287,11 +289,7 @@ run_report() {
 	fi
 	local rep="rm -rf '$s/conv.git/tokstream/report-cache' '$s/rout' && '$TOKSTREAM' report -C '$s/conv.git' '$s/rout'"
 	local plain="plain_blame '$g' '$s/conv.git' '$s/$h.blame-list'"
-	if [ $((r % 2)) = 1 ]; then
-		timed "report-$h" a "$r" "$rep"; timed "report-$h" b "$r" "$plain"
-	else
-		timed "report-$h" b "$r" "$plain"; timed "report-$h" a "$r" "$rep"
-	fi
+	timed_pair "report-$h" "$r" "$rep" "$plain"
 	# the plain loop's figures for the whole tree
 	awk -v id="report-$h" -v r="$r" -v k="${sample[$h]}" \
 		'$1 == id && $2 == "b" && $3 == r { $4 *= k; $5 *= k } { print }' "$results" >"$s/results.new"
