@@ -1031,13 +1031,18 @@ static void sink_spill(void)
 }
 
 /* A blob of count bytes (if counted) begins. */
-static void sink_begin(uintmax_t count, int counted)
+static void sink_reset(uintmax_t count, int counted)
 {
 	strbuf_reset(&sink.buf);
 	sink.spilling = sink.in_input = 0;
 	sink.len = sink.head_len = 0;
 	if (counted && count > SIZE_MAX)
 		die("data: %ju bytes do not fit in memory on this machine", count);
+}
+
+static void sink_begin(uintmax_t count, int counted)
+{
+	sink_reset(count, counted);
 	if (counted && (count > max_held || count > BIG_BLOB))
 		sink_spill();
 	else if (counted)
@@ -1060,13 +1065,9 @@ static void sink_begin_stream(uintmax_t count, int counted)
 		sink_begin(count, counted);
 		return;
 	}
-	if (counted && count > SIZE_MAX)
-		die("data: %ju bytes do not fit in memory on this machine", count);
-	strbuf_reset(&sink.buf);
-	sink.spilling = 0;
+	sink_reset(count, counted);
 	sink.in_input = 1;
 	sink.off = input_file.base + (off_t)in.bytes;
-	sink.len = sink.head_len = 0;
 }
 
 static void sink_add(void *ctx, const char *p, size_t n)
