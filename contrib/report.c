@@ -870,7 +870,17 @@ static int is_pack_name(const char *name)
 	return !strncmp(name, "entries-", 8) && n > 13 && !strcmp(name + n - 5, ".pack");
 }
 
-/* Reads every pack of the cache into memory, and the index of their entries. */
+static int pack_is_read(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < packs.nr; i++)
+		if (!strcmp(packs.names[i], name))
+			return 1;
+	return 0;
+}
+
+/* Reads the packs of the cache not read yet into memory, and indexes their entries. */
 static void read_packs(void)
 {
 	DIR *d = opendir(cache_dir.buf);
@@ -883,7 +893,7 @@ static void read_packs(void)
 		struct strbuf *sb;
 		char *p, *end;
 
-		if (!is_pack_name(e->d_name))
+		if (!is_pack_name(e->d_name) || pack_is_read(e->d_name))
 			continue;
 		ALLOC_GROW(packs.data, packs.nr + 1, packs.alloc);
 		packs.names = xrealloc(packs.names, packs.alloc * sizeof(*packs.names));
@@ -921,23 +931,6 @@ static void read_packs(void)
 	}
 	closedir(d);
 	strbuf_release(&path);
-}
-
-static void free_packs(void)
-{
-	size_t i;
-
-	for (i = 0; i < packs.nr; i++) {
-		strbuf_release(&packs.data[i]);
-		free(packs.names[i]);
-	}
-	free(packs.data);
-	free(packs.names);
-	memset(&packs, 0, sizeof(packs));
-	smap_release(&entry_index);
-	free(entries);
-	entries = NULL;
-	nr_entries = alloc_entries = 0;
 }
 
 static const struct entry_loc *find_entry(const char *key)
@@ -1005,15 +998,14 @@ static void pack_finish(struct pack_writer *w)
 	strbuf_release(&w->buf);
 }
 
-/* Past MAX_PACKS packs, all of them into one: entries named twice once. */
+/* Reads the workers' packs; past MAX_PACKS packs, all of them into one: entries named twice once. */
 static void merge_packs(void)
 {
 	struct pack_writer w;
 	struct strbuf path = STRBUF_INIT;
 	size_t i;
 
-	free_packs();
-	read_packs();
+	read_packs();  /* the workers' new ones */
 	if (packs.nr <= MAX_PACKS)
 		return;
 	pack_start(&w);
@@ -2952,11 +2944,11 @@ static int jobs_arg(const char *s)
 	return *s >= '0' && *s <= '9' && !*end && n >= 1 && n <= 256 ? (int)n : -1;
 }
 
-static struct commit_sizes_args {
+struct commit_sizes_args {
 	struct blame_ctx *ctx;
 	const char **pathspec;
 	int nr_pathspec;
-} sizes_args;
+};
 
 static void commit_sizes_job(void *p)
 {
@@ -2973,6 +2965,7 @@ int cmd_report(int argc, char **argv)
 	struct blame_ctx ctx;
 	struct stat st;
 	struct side_job sizes;
+	struct commit_sizes_args sizes_args;
 	size_t k, fresh = 0, skipped = 0;
 
 	pathspec = xcalloc((size_t)argc + 1, sizeof(*pathspec));
@@ -3077,7 +3070,7 @@ int cmd_report(int argc, char **argv)
 	sizes_args.ctx = &ctx;
 	sizes_args.pathspec = pathspec;
 	sizes_args.nr_pathspec = nr_pathspec;
-	side_job_start(&sizes, commit_sizes_job, &sizes_args);
+	side_job_start(&sizes, commit_sizes_job, &sizes_args);  /* joined below, before return */
 	blame_fresh(&ctx);
 	for (k = 0; k < nr_files; k++) {
 		read_entry(&files[k]);
