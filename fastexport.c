@@ -1606,6 +1606,35 @@ static int ref_written(const char *name);
  * in a tag (any_object), which may tag a blob or a tag; returns the blob
  * it names, if it names one of ours.
  */
+static struct blob *blob_for_oid(const unsigned char *oid);
+
+/*
+ * The blob a tag names by object id, or NULL if it names no blob.  git
+ * fast-export --no-data names a tagged blob so: one the stream named
+ * already is ours; any other is asked of the source repository, as its
+ * content will be, since the destination has only what the output wrote.
+ */
+static struct blob *blob_of_tag_target(const char *hex)
+{
+	unsigned char oid[20];
+	struct strbuf type = STRBUF_INIT;
+	const char *argv[] = { "git", "cat-file", "-t", hex, NULL };
+	struct blob *b;
+	int is_blob;
+
+	if (strlen(hex) != 40 || parse_oid_hex(hex, 40, oid))
+		return NULL;
+	b = oid_lookup(oid);
+	if (b)
+		return b;
+#ifdef TOKSTREAM_FUZZ
+	return NULL;
+#endif
+	is_blob = !run_capture_quiet(argv, opt.source, &type) && !strcmp(type.buf, "blob\n");
+	strbuf_release(&type);
+	return is_blob ? blob_for_oid(oid) : NULL;
+}
+
 static struct blob *check_commitish(const char *s, int any_object)
 {
 	const char *end;
@@ -1622,7 +1651,7 @@ static struct blob *check_commitish(const char *s, int any_object)
 		 * stream made, or REF^0 (a ref of the repository it writes).
 		 */
 		if ((n == 40 || n == 64) && strspn(s, "0123456789abcdef") == n)
-			return NULL;
+			return any_object ? blob_of_tag_target(s) : NULL;
 		if (ref_written(s))
 			return NULL;
 		if (n > 2 && !strcmp(s + n - 2, "^0")) {

@@ -359,9 +359,11 @@ static void convert_source(struct source *src, int k, const char *self, const ch
 		arg_source = STRBUF_INIT, arg_graft = STRBUF_INIT, arg_total = STRBUF_INIT;
 	const char *fe[16], *fi[12], **ft;
 	struct child c_fe, c_ft, c_fi;
-	int p1[2], p2[2], n = 0, i, s1, s2, s3;
+	int p1[2], p2[2], n = 0, i, s1, s2, s3, identity = 0;
 	struct stat st;
 
+	for (i = 0; i < nr_filter_opts; i++)
+		identity |= !strcmp(filter_opts[i], "--identity");
 	strbuf_addf(&exp_marks, "%s/src-%d.export-marks", run.next.buf, k);
 	strbuf_addf(&imp_marks, "%s/src-%d.import-marks", run.next.buf, k);
 	strbuf_addf(&state, "%s/src-%d.filter-state", run.next.buf, k);
@@ -379,6 +381,14 @@ static void convert_source(struct source *src, int k, const char *self, const ch
 	fe[n++] = "--show-original-ids";
 	fe[n++] = "--mark-tags";
 	fe[n++] = "--use-done-feature";
+	/*
+	 * The filter reads each blob from SRC when a commit first names it:
+	 * fast-import is not left idle while a release's worth of blobs
+	 * passes, and none is held waiting for its commit.  An identity copy
+	 * must carry the blobs, since the filter copies what the stream says.
+	 */
+	if (!identity)
+		fe[n++] = "--no-data";
 	fe[n++] = arg_imp.buf;
 	fe[n++] = arg_exp.buf;
 	fe[n] = NULL;

@@ -477,8 +477,38 @@ test_expect_success '--max-held reaches the filter (every blob spills), changes 
 	test_path_is_missing bad-held.git
 '
 
+test_expect_success 'blobs come from SRC, not the export, and DEST is the filter over a full export' '
+	git init -q -b main blob-tags &&
+	(
+		cd blob-tags &&
+		printf "int kept;\n" >kept.c &&
+		git add kept.c &&
+		test_tick &&
+		git commit -q -m "kept.c" &&
+		test_tick &&
+		git tag -a -m "a tag of a committed blob" committed-blob HEAD:kept.c &&
+		test_tick &&
+		git tag -a -m "a tag of a blob in no commit" loose-blob \
+			$(printf "in no commit\n" | git hash-object -w --stdin)
+	) &&
+	"$TOKSTREAM" convert --stats blob-tags blob-tags.git 2>stats &&
+	grep "^tokstream: blobs in 0, token blobs out 1, unchanged blobs out 2, " stats &&
+	git init -q --bare blob-tags-ref.git &&
+	git -C blob-tags fast-export --all --signed-tags=strip --tag-of-filtered-object=rewrite \
+		--reencode=no --show-original-ids --mark-tags --use-done-feature >full.stream &&
+	grep "^blob$" full.stream &&
+	"$TOKSTREAM" --source=blob-tags <full.stream >tok.stream &&
+	git -C blob-tags-ref.git fast-import --quiet --done <tok.stream &&
+	refs blob-tags-ref.git >expect &&
+	refs blob-tags.git | grep -v "^refs/tokstream/" >actual &&
+	test_cmp expect actual &&
+	echo "in no commit" >expect &&
+	git -C blob-tags.git cat-file blob loose-blob^{} >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success 'every DEST made here passes git fsck' '
-	for d in "$DEST" dashdash.git opts.git sep.git progress.git quiet.git ro.git
+	for d in "$DEST" dashdash.git opts.git sep.git progress.git quiet.git ro.git blob-tags.git
 	do
 		git -C "$d" fsck --no-progress --strict 2>fsck-err &&
 		test_must_be_empty fsck-err || return 1

@@ -194,6 +194,37 @@ test_expect_success 'only the current generation is kept, and no staging or lock
 	test_cmp expect actual
 '
 
+# A DEST converted before convert ran git fast-export --no-data has its
+# filter state from a stream that carried the blobs: a git on PATH that
+# drops --no-data makes one.
+test_expect_success 'a DEST made from an export with the blobs in it updates from one without' '
+	mkdir bin-data &&
+	write_script bin-data/git <<-EOF &&
+	test "\$1" = fast-export || exec "$REAL_GIT" "\$@"
+	for a
+	do
+		shift
+		test "\$a" = --no-data || set -- "\$@" "\$a"
+	done
+	exec "$REAL_GIT" "\$@"
+	EOF
+	git clone -q src data-src &&
+	PATH="$TRASH_DIRECTORY/bin-data:$PATH" "$TOKSTREAM" convert --stats data-src data.git 2>stats &&
+	grep "^tokstream: blobs in [1-9][0-9]*, " stats &&
+	(
+		cd data-src &&
+		commit_file new.py "n = 1" "new.py" &&
+		git mv new.py renamed.py &&
+		test_tick &&
+		git commit -q -m "rename new.py"
+	) &&
+	update data-src data.git &&
+	echo 2 >expect &&
+	test_cmp expect commits &&
+	grep "^tokstream: blobs in 0, token blobs out 1, " stats &&
+	same_as_fresh data-src data.git
+'
+
 # The interruption tests: a larger history, and a git on PATH that can
 # kill the conversion (its whole process group) or hold it at a chosen
 # command.
