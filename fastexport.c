@@ -1599,13 +1599,6 @@ static uintmax_t defining_mark;
 static void flush_notes(void);
 static void check_refname(const char *name, const char *what);
 static int ref_written(const char *name);
-
-/*
- * A commit-ish in from, merge, reset, tag and N: a mark, an object id or a
- * ref name.  A mark must name a commit, as fast-import requires, except
- * in a tag (any_object), which may tag a blob or a tag; returns the blob
- * it names, if it names one of ours.
- */
 static struct blob *blob_for_oid(const unsigned char *oid);
 
 /*
@@ -1635,6 +1628,12 @@ static struct blob *blob_of_tag_target(const char *hex)
 	return is_blob ? blob_for_oid(oid) : NULL;
 }
 
+/*
+ * A commit-ish in from, merge, reset, tag and N: a mark, an object id or a
+ * ref name.  A mark must name a commit, as fast-import requires, except
+ * in a tag (any_object), which may tag a blob or a tag; returns the blob
+ * it names, if it names one of ours.
+ */
 static struct blob *check_commitish(const char *s, int any_object)
 {
 	const char *end;
