@@ -234,4 +234,20 @@ test_expect_success '-- ends the options' '
 	test_cmp a.expect actual
 '
 
+test_expect_success 'a file of 256 KiB and more (mapped, not read) has the view of the same bytes piped' '
+	# exactly 262144 bytes: 8192 lines of 32, the last token at the last byte
+	awk "BEGIN { for (i = 0; i < 8192; i++) printf \"int v%04d = 0x%08x; /* c */%s\", i, i, (i < 8191 ? \"\\n\" : \"x\") }" >big.c &&
+	test $(wc -c <big.c) = 262144 &&
+	tail -c 1 big.c | grep -q x &&
+	cat big.c | "$TOKENIZE" -l c >expect &&
+	test $(wc -l <expect) = $((8192 * 6 + 1)) &&
+	"$TOKENIZE" big.c >actual &&
+	test_cmp expect actual &&
+	"$TOKENIZE" -l c <big.c >actual &&
+	test_cmp expect actual &&
+	cat a.expect expect a.expect >expect3 &&
+	"$TOKENIZE" a.c big.c a.c >actual &&
+	test_cmp expect3 actual
+'
+
 test_done
