@@ -15,24 +15,31 @@
 # its children (getrusage), wall time from bash's $EPOCHREALTIME.
 #
 # The measures:
-#   lex-*     tokenize/tokenize over a corpus of real code, its files given
-#             by name (its language comes from the file name), against
+#   lex-*     tokenize/tokenize over a corpus of real code against
 #             `tr -s '[:space:]' '\n'` over the same bytes concatenated into
-#             one file beforehand (tr pays for no file handling: the
-#             stricter pair for tokenize).  Corpora: the C and header files
+#             one file beforehand, in two pairs.  "One stream": tokenize -l
+#             LANG and tr read the same file, the files one after the other,
+#             each without a "#!" first line and ending in a newline (so
+#             that the stream lexes to the files' tokens but their
+#             hashbangs, which is checked): lexing against splitting on
+#             whitespace, nothing else apart.  "File by file": tokenize is
+#             given the files by name (its language comes from the name),
+#             tr their plain concatenation, so tokenize also pays the open,
+#             fstat, read and close of each file.  Corpora: the C and header files
 #             of a Linux tree ($KERNEL_SRC, default /var/tmp/linux-source-6.1,
 #             when it is unpacked there), /usr/include, the Python standard
 #             library, the JDK's lib/src.zip (the first JDK under
 #             /usr/lib/jvm whose src.zip is a real file), /usr/lib/node_modules.
 #             A missing corpus is skipped with the line that installs it.
-#   filter    for each history: `tokstream --source=SRC < STREAM > TOKENS`
-#             (STREAM from git fast-export with convert's options, made
-#             anew every run) against `git fast-import < TOKENS` into a
-#             fresh repository with convert's settings.
+#   filter    for each history: `tokstream --source=SRC < STREAM | git
+#             fast-import` into a fresh repository with convert's settings
+#             (STREAM from git fast-export with convert's options, made anew
+#             every run): the CPU time of the filter against that of
+#             fast-import, in the same run.
 #   e2e       `tokstream convert SRC DEST` against the same fast-export
 #             piped unchanged into git fast-import (fresh DEST each time),
 #             wall time and CPU time.
-#   mem       tokstream's peak resident set (the runs of the filter measure)
+#   mem       tokstream's peak resident set (a run of the filter of its own)
 #             against the largest commit's new blobs (the blobs of the
 #             stream that precede one commit, which the filter holds) + 64 MiB.
 #   report    `tokstream report` of the converted history (no cache: it
@@ -99,7 +106,7 @@ TOKENIZE=$s/bin/tokenize
 results=$s/results      # ID SIDE RUN WALL CPU RSS_KB
 : >"$results"
 measures=()             # IDs in table order
-declare -A label fig_a fig_b target kind bytes files
+declare -A label fig_a fig_b target kind bytes files lexlang
 note() { echo "bench: $*" >&2; }
 
 # timed ID SIDE RUN 'COMMAND' -- runs COMMAND, records its wall and CPU time.
@@ -116,11 +123,33 @@ timed() {
 		exit 1
 	}
 	t1=$EPOCHREALTIME
-	echo "$1 $2 $3 $t0 $t1 $c" | awk '{
+	record "$1" "$2" "$3" "$t0" "$t1" "$c"
+}
+
+# record ID SIDE RUN T0 T1 'TIMES' -- a result line from the wall clock at
+# the start and the end and the children's line of `times`.
+record() {
+	echo "$1 $2 $3 $4 $5 $6" | awk '{
 		cpu = 0
 		for (i = 6; i <= 7; i++) { split($i, m, /[ms]/); cpu += m[1] * 60 + m[2] }
 		printf "%s %s %s %.4f %.4f 0\n", $1, $2, $3, $5 - $4, cpu
 	}' >>"$results"
+}
+
+# timed_pipe ID RUN 'A' 'B' -- runs A | B, as convert runs the filter and
+# fast-import, and records the CPU time of each side in that one run (A as
+# side a, B as side b), each with the pipeline's wall time.
+timed_pipe() {
+	local t0 t1
+	t0=$EPOCHREALTIME
+	( (eval "$3" || exit 1; times >"$s/times.a") |
+		(eval "$4" >/dev/null || exit 1; times >"$s/times.b") ) || {
+		note "failed: $3 | $4"
+		exit 1
+	}
+	t1=$EPOCHREALTIME
+	record "$1" a "$2" "$t0" "$t1" "$(tail -1 "$s/times.a")"
+	record "$1" b "$2" "$t0" "$t1" "$(tail -1 "$s/times.b")"
 }
 
 # timed_pair ID RUN 'A' 'B' -- both sides of a pair, A first in odd runs,
@@ -145,10 +174,10 @@ peak() {
 }
 
 # ---- lexing corpora ----
-lex_corpus() {           # ID LABEL DIR FIND-PREDICATES...
-	local id=$1 what=$2 top=$3
-	shift 3
-	local k n
+lex_corpus() {           # ID LANG LABEL DIR FIND-PREDICATES...
+	local id=$1 lang=$2 what=$3 top=$4
+	shift 4
+	local k n ns tf ts dropped
 	find "$top" \( -name site-packages -o -name dist-packages \) -prune -o -type f \( "$@" \) -print0 | sort -z >"$s/$id.files"
 	files[$id]=$(tr -dc '\0' <"$s/$id.files" | wc -c)
 	if [ "${files[$id]}" = 0 ]; then
@@ -156,37 +185,68 @@ lex_corpus() {           # ID LABEL DIR FIND-PREDICATES...
 		return
 	fi
 	xargs -0 cat <"$s/$id.files" >"$s/$id.once"
+	# The one stream: each file without a "#!" first line (valid only at
+	# the start of a file, a hashbang within a stream would lex as code)
+	# and ending in a newline (so that no token runs on into the next file).
+	xargs -0 sed -s '1{/^#!/d}' <"$s/$id.files" >"$s/$id.once-stream"
 	n=$(stat -c %s "$s/$id.once")
-	# A small corpus is taken K times over (at least 100 MB in all), so that
-	# each side runs long enough to measure.
-	k=$(( (100000000 + n - 1) / n ))
-	: >"$s/$id.list"
-	: >"$s/$id.cat"
-	for _ in $(seq "$k"); do
-		cat "$s/$id.files" >>"$s/$id.list"
-		cat "$s/$id.once" >>"$s/$id.cat"
-	done
-	rm -f "$s/$id.once"
-	bytes[$id]=$((n * k))
+	ns=$(stat -c %s "$s/$id.once-stream")
 	# Every file must be claimed by the lexer meant, or the pair measures nothing.
-	xargs -0 "$TOKENIZE" <"$s/$id.files" 2>"$s/$id.err" >/dev/null || true
+	tf=$(xargs -0 "$TOKENIZE" <"$s/$id.files" 2>"$s/$id.err" | wc -l)
 	if [ -s "$s/$id.err" ]; then
 		note "$what: tokenize complained:"
 		head -3 "$s/$id.err" >&2
 		exit 1
 	fi
-	measures+=("$id")
-	label[$id]="lexing $what ($(printf "%'d" "${files[$id]}") files, $(awk -v b="$n" 'BEGIN { printf "%.0f", b / 1e6 }') MB$([ "$k" = 1 ] || echo ", taken $k times"))"
-	fig_a[$id]="tokenize CPU s"
-	fig_b[$id]="tr -s CPU s"
-	target[$id]=1.0
-	kind[$id]=cpu
+	# ... and the stream must be the same work: the tokens of the files
+	# but their hashbangs (a comment, one token each).
+	ts=$("$TOKENIZE" -l "$lang" <"$s/$id.once-stream" | wc -l)
+	dropped=$(xargs -0 awk 'FNR == 1 && /^#!/' <"$s/$id.files" | wc -l)
+	if [ "$ts" != $((tf - dropped)) ]; then
+		note "$what: the one stream lexes to $ts tokens, the files to $tf less $dropped hashbangs"
+		exit 1
+	fi
+	# A small corpus is taken K times over (at least 100 MB in all), so that
+	# each side runs long enough to measure.
+	k=$(( (100000000 + n - 1) / n ))
+	: >"$s/$id.list"
+	: >"$s/$id.cat"
+	: >"$s/$id.stream"
+	for _ in $(seq "$k"); do
+		cat "$s/$id.files" >>"$s/$id.list"
+		cat "$s/$id.once" >>"$s/$id.cat"
+		cat "$s/$id.once-stream" >>"$s/$id.stream"
+	done
+	rm -f "$s/$id.once" "$s/$id.once-stream"
+	bytes[$id]=$((n * k))
+	# Two pairs: the same bytes as tr's, in one stream (the measure as
+	# the issue sets it: lexing against splitting on whitespace), and
+	# the files by name (with the open, fstat, read and close of each).
+	local what_n="$what ($(printf "%'d" "${files[$id]}") files, $(awk -v b="$n" 'BEGIN { printf "%.0f", b / 1e6 }') MB$([ "$k" = 1 ] || echo ", taken $k times"))"
+	measures+=("$id-stream" "$id")
+	label[$id-stream]="lexing $what_n, one stream"
+	label[$id]="lexing $what_n, file by file"
+	bytes[$id-stream]=$((ns * k))
+	lexlang[$id-stream]=$lang
+	fig_a[$id-stream]="tokenize -l $lang CPU s"
+	fig_a[$id]="tokenize FILE... CPU s"
+	for m in "$id-stream" "$id"; do
+		fig_b[$m]="tr -s CPU s"
+		target[$m]=1.0
+		kind[$m]=cpu
+	done
 }
 
 run_lex() {              # ID RUN
-	local id=$1 r=$2
-	local a="xargs -0 '$TOKENIZE' <'$s/$id.list' >/dev/null"
-	local b="tr -s '[:space:]' '\\n' <'$s/$id.cat' >/dev/null"
+	local id=$1 r=$2 a
+	local in=$s/$id.cat
+	case $id in
+	*-stream)
+		in=$s/${id%-stream}.stream
+		a="'$TOKENIZE' -l '${lexlang[$id]}' <'$in' >/dev/null" ;;
+	*) a="xargs -0 '$TOKENIZE' <'$s/$id.list' >/dev/null" ;;
+	esac
+	local b="tr -s '[:space:]' '\\n' <'$in' >/dev/null"
 	timed_pair "$id" "$r" "$a" "$b"
 }
 
@@ -250,13 +310,11 @@ run_history() {          # NAME RUN
 	local copy="git init -q --bare '$s/copy.git' && git -C '$g' fast-export ${export_opts[*]} | (cd '$s/copy.git' && ${import_cmd[*]})"
 	rm -rf "$s/fi.git" "$s/conv.git" "$s/copy.git"
 	timed "export-$h" a "$r" "git -C '$g' fast-export ${export_opts[*]} >'$s/stream'"
-	timed "filter-$h" a "$r" "'$TOKSTREAM' --quiet --source='$g' <'$s/stream' >'$s/tokens'"
-	peak "mem-$h" "$r" "'$TOKSTREAM' --quiet --source='$g' <'$s/stream'"
-	rm -f "$s/stream"
 	git init -q --bare "$s/fi.git"
-	timed "filter-$h" b "$r" "cd '$s/fi.git' && ${import_cmd[*]} <'$s/tokens'"
-	echo "tokens-$h a $r 0 0 $(stat -c %s "$s/tokens")" >>"$results"
-	rm -rf "$s/tokens" "$s/fi.git"
+	timed_pipe "filter-$h" "$r" "'$TOKSTREAM' --quiet --source='$g' <'$s/stream'" "cd '$s/fi.git' && ${import_cmd[*]}"
+	peak "mem-$h" "$r" "'$TOKSTREAM' --quiet --source='$g' <'$s/stream' | wc -c >'$s/tokens.size'"
+	echo "tokens-$h a $r 0 0 $(cat "$s/tokens.size")" >>"$results"
+	rm -rf "$s/stream" "$s/fi.git"
 	timed_pair "e2e-$h" "$r" "$conv" "$copy"
 	run_report "$h" "$r"
 	rm -rf "$s/conv.git" "$s/copy.git"
@@ -317,14 +375,14 @@ fi
 
 if [ "${BENCH_LEX:-1}" != 0 ]; then
 	if [ -d "$kernel_src" ]; then
-		lex_corpus lex-c-linux "C, Linux $(sed -n 's/^SUBLEVEL = /6.1./p' "$kernel_src/Makefile" 2>/dev/null) .c .h" "$kernel_src" -name '*.c' -o -name '*.h'
+		lex_corpus lex-c-linux c "C, Linux $(sed -n 's/^SUBLEVEL = /6.1./p' "$kernel_src/Makefile" 2>/dev/null) .c .h" "$kernel_src" -name '*.c' -o -name '*.h'
 	else
 		note "no Linux tree at $kernel_src: C lexing on /usr/include only (apt-get install -y linux-source-6.1 && tar -C /var/tmp -xJf /usr/src/linux-source-6.1.tar.xz, or CORPUS=kernel)"
 	fi
-	lex_corpus lex-c-include "C, /usr/include .h" /usr/include -name '*.h'
+	lex_corpus lex-c-include c "C, /usr/include .h" /usr/include -name '*.h'
 	# The standard library of python3 on PATH, as t/agree/python.sh takes it.
 	pystdlib=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
-	lex_corpus lex-python "Python, $pystdlib" "$pystdlib" -name '*.py'
+	lex_corpus lex-python python "Python, $pystdlib" "$pystdlib" -name '*.py'
 	jdk_zip=
 	for z in /usr/lib/jvm/*/lib/src.zip; do
 		if [ -f "$z" ] && [ -r "$(readlink -f "$z")" ]; then
@@ -339,12 +397,12 @@ if [ "${BENCH_LEX:-1}" != 0 ]; then
 		else
 			python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); z.extractall(sys.argv[2], [n for n in z.namelist() if n.endswith(".java")])' "$jdk_zip" "$s/jdk"
 		fi
-		lex_corpus lex-java "Java, $(echo "$jdk_zip" | sed 's|/usr/lib/jvm/||; s|/lib/src.zip||')" "$s/jdk" -name '*.java'
+		lex_corpus lex-java java "Java, $(echo "$jdk_zip" | sed 's|/usr/lib/jvm/||; s|/lib/src.zip||')" "$s/jdk" -name '*.java'
 	else
 		note "no JDK sources: Java lexing skipped (apt-get install -y openjdk-17-source)"
 	fi
 	if [ -d /usr/lib/node_modules ]; then
-		lex_corpus lex-js "JavaScript, /usr/lib/node_modules" /usr/lib/node_modules -name '*.js' -o -name '*.mjs' -o -name '*.cjs'
+		lex_corpus lex-js javascript "JavaScript, /usr/lib/node_modules" /usr/lib/node_modules -name '*.js' -o -name '*.mjs' -o -name '*.cjs'
 	else
 		note "no /usr/lib/node_modules: JavaScript lexing skipped (apt-get install -y npm)"
 	fi
