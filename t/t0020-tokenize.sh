@@ -250,4 +250,11 @@ test_expect_success 'a file of 256 KiB and more (mapped, not read) has the view 
 	test_cmp expect3 actual
 '
 
+test_expect_success 'a big file on stdin, its first line already read, has the view of the rest' '
+	tail -n +2 big.c | "$TOKENIZE" -l c >expect &&
+	test $(wc -l <expect) = $((8191 * 6 + 1)) &&
+	{ read -r first && "$TOKENIZE" -l c; } <big.c >actual &&
+	test_cmp expect actual
+'
+
 test_done

@@ -90,7 +90,8 @@ static void read_fd(int fd, size_t size, struct strbuf *sb, const char *name,
 
 /*
  * The content of fd: mapped (*mapped set, to be unmapped by the caller)
- * when it is a regular file of at least MAP_MIN_SIZE bytes, else read into
+ * when it is a regular file of at least MAP_MIN_SIZE bytes, at its start,
+ * else read into
  * sb.  The lexers read nothing past the length, so a mapping needs no NUL.
  */
 static const char *load_fd(int fd, struct strbuf *sb, const char *name,
@@ -102,7 +103,8 @@ static const char *load_fd(int fd, struct strbuf *sb, const char *name,
 	*mapped = 0;
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0)
 		size = (size_t)st.st_size;
-	if (size >= MAP_MIN_SIZE) {
+	/* stdin may have been read in part before: its rest is read */
+	if (size >= MAP_MIN_SIZE && lseek(fd, 0, SEEK_CUR) == 0) {
 		void *p = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
 
 		if (p != MAP_FAILED) {
