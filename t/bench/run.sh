@@ -101,6 +101,8 @@ trap 'rm -rf "$s"' EXIT
 # here too) changes neither the programs measured nor the runs' results.
 mkdir "$s/bin"
 cp "$TOKSTREAM" "$TOKENIZE" "$s/bin/"
+# the commit they were copied at, not the one checked out when the run ends
+built_at=$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- . 2>/dev/null || echo ' (with uncommitted changes in the working tree)')
 TOKSTREAM=$s/bin/tokstream
 TOKENIZE=$s/bin/tokenize
 results=$s/results      # ID SIDE RUN WALL CPU RSS_KB
@@ -485,7 +487,7 @@ for h in "${histories[@]}"; do echo "$h ${largest[$h]}"; done >"$s/largest"
 out=$dir/bench-$(date -u +%Y%m%d-%H%M%S).txt
 {
 	echo "tokstream bench, $started, $runs runs, $(nproc) cores ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), load average $load_start at the start, $load_end at the end"
-	echo "tokstream at $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- . 2>/dev/null || echo ' (with uncommitted changes in the working tree)')"
+	echo "tokstream at $built_at"
 	echo
 	table
 	echo
