@@ -298,7 +298,7 @@ LEX_TOKEN_FN shell_token(struct lexer_state *ls, struct token *tok)
 	size_t n = ls->len, p = ls->pos, e, k;
 	enum token_class cls;
 
-	if (!cclass['a'])
+	if (!cclass[' '])	/* not 'a': S_WORD is 0 */
 		init_classes();
 	for (;;) {
 		while (p < n && cclass[s[p]] == S_SPACE && !(s[p] == '\n' && ls->depth))
