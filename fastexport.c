@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1153,6 +1154,19 @@ static void blob_oid(struct blob *b)
 static struct strbuf readback = STRBUF_INIT;
 
 /*
+ * A blob the stream names by id only (git fast-export --no-data, as
+ * convert runs it) is read from the source when a commit names it, into
+ * this one buffer, and tokenized at once: it is not held, since it can be
+ * read again in the rare case that a later path wants it in another
+ * language.  A history's worth of blobs thus costs no allocation and no
+ * fresh pages each, and no more memory than its largest blob.
+ */
+static struct {
+	struct strbuf buf;
+	struct blob *owner;      /* whose content buf holds, NULL: none */
+} fetched = { STRBUF_INIT, NULL };
+
+/*
  * The whole content of b in memory, read back from the spill file if it
  * is there: valid until blob_content_done().
  */
@@ -1160,6 +1174,8 @@ static const char *blob_content(struct blob *b)
 {
 	if (b->data)
 		return b->data;
+	if (fetched.owner == b)
+		return fetched.buf.buf;
 	strbuf_reset(&readback);
 	strbuf_grow(&readback, b->len);
 	content_read(b, 0, readback.buf, b->len);
@@ -1288,17 +1304,32 @@ static void catfile_read(const unsigned char *oid, const char *type, char **data
 }
 
 /*
- * Make sure b's content is held (it was released, or never in the
- * stream): read from the source in pieces, as a blob of the stream is.
+ * Make sure b's content is at hand (it was released, or never in the
+ * stream): read from the source into the fetched buffer, or, when it is
+ * larger than --max-held allows in memory, in pieces as a blob of the
+ * stream is, to be held or spilled.
  */
 static void blob_load(struct blob *b)
 {
 	static char chunk[1 << 16];
 	size_t left;
 
-	if (b->data || b->spilled || b->in_input)
+	if (b->data || b->spilled || b->in_input || fetched.owner == b)
 		return;
 	left = catfile_request(b->oid, "blob");
+	if (left <= max_held && left <= BIG_BLOB) {
+		fetched.owner = NULL;
+		strbuf_reset(&fetched.buf);
+		strbuf_grow(&fetched.buf, left);
+		if (fread(fetched.buf.buf, 1, left, catfile.from) != left ||
+		    fgetc(catfile.from) != '\n')
+			catfile_short_read(b->oid);
+		strbuf_setlen(&fetched.buf, left);
+		b->len = left;
+		blob_classify(b, fetched.buf.buf, left < HEAD_BYTES ? left : HEAD_BYTES, left);
+		fetched.owner = b;
+		return;
+	}
 	sink_begin(left, 1);
 	while (left) {
 		size_t k = left < sizeof(chunk) ? left : sizeof(chunk);
@@ -1363,8 +1394,8 @@ static void out_blob(struct blob *b)
 	char hdr[40];
 	size_t done;
 
-	if (b->data) {
-		out_data(b->data, b->len);
+	if (b->data || fetched.owner == b) {
+		out_data(blob_content(b), b->len);
 		return;
 	}
 	snprintf(hdr, sizeof(hdr), "data %zu\n", b->len);
@@ -1749,6 +1780,11 @@ static void release_named(void)
 		blob_release(named[i]);
 	}
 	nr_named = 0;
+	/* a large blob's buffer is not kept for the small ones that follow */
+	if (fetched.buf.alloc > SPILL_CHUNK * 16) {
+		fetched.owner = NULL;
+		strbuf_release(&fetched.buf);
+	}
 }
 
 static void parse_blob(void)
@@ -2663,6 +2699,7 @@ static uintmax_t peak_memory(void)
 
 static void show_stats(void)
 {
+	struct rusage self, children;
 	uintmax_t peak;
 	size_t i;
 
@@ -2677,6 +2714,10 @@ static void show_stats(void)
 		max_held, spill.blobs, spill.bytes);
 	if ((peak = peak_memory()))
 		fprintf(stderr, "tokstream: peak memory %ju KiB\n", peak);
+	/* the git commands it ran: git cat-file reading the blobs of --no-data */
+	if (!getrusage(RUSAGE_SELF, &self) && !getrusage(RUSAGE_CHILDREN, &children))
+		fprintf(stderr, "tokstream: cpu %.3f s, git commands it ran %.3f s\n",
+			cpu_seconds(&self), cpu_seconds(&children));
 	for (i = 0; i < 64 && stats.langs[i]; i++)
 		fprintf(stderr, "tokstream: %-12s files %ju, tokens %ju\n",
 			stats.langs[i]->name, stats.files[i], stats.tokens[i]);
@@ -3041,6 +3082,8 @@ void fuzz_filter_reset(void)
 	}
 	free(all_blobs.v);
 	memset(&all_blobs, 0, sizeof(all_blobs));
+	fetched.owner = NULL;
+	strbuf_release(&fetched.buf);
 	for (i = 0; i < marks.alloc; i++)
 		free(marks.slots[i].original_oid);
 	free(marks.slots);

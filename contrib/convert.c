@@ -46,7 +46,7 @@ static const char convert_usage[] =
 	"    --max-held=SIZE  as for the filter (blobs held in memory); changes no output, not recorded\n"
 	"    --quiet       no progress display\n"
 	"    --progress    a progress display even when stderr is not a terminal\n"
-	"    --stats       the filter's counts for each source\n";
+	"    --stats       the filter's counts for each source, the CPU time of each stage\n";
 
 static struct {
 	struct strbuf gitdir;      /* DEST's git directory */
@@ -495,6 +495,11 @@ static void convert_source(struct source *src, int k, const char *self, const ch
 		die("git fast-import failed (exit %d) converting '%s'", s3, src->path.buf);
 	if (s1)
 		die("git fast-export of '%s' failed (exit %d)", src->path.buf, s1);
+	/* each stage's own, the filter's with the git cat-file it ran */
+	if (stats)
+		fprintf(stderr, "tokstream convert: cpu: git fast-export %.3f s, filter %.3f s, "
+			"git fast-import %.3f s\n", cpu_seconds(&c_fe.ru), cpu_seconds(&c_ft.ru),
+			cpu_seconds(&c_fi.ru));
 	free(ft);
 	strbuf_release(&exp_marks);
 	strbuf_release(&imp_marks);

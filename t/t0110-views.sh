@@ -459,6 +459,7 @@ test_expect_success '--stats prints commits, blobs, bytes and per-language count
 	# the files and tokens of all languages add up to the views written
 	sed -n "s/^tokstream: [^ ]*  *files \([0-9]*\), tokens \([0-9]*\)$/\1 \2/p" stats >counts &&
 	test $(awk "{ f += \$1 } END { print f }" counts) = $views &&
+	grep "^tokstream: cpu [0-9]*\.[0-9][0-9][0-9] s, git commands it ran [0-9]*\.[0-9][0-9][0-9] s$" stats &&
 	cmp stats.stream tok.stream
 '
 

@@ -216,6 +216,42 @@ test_expect_success PROC,NOT_SANITIZED '... and holds none of them in memory, wh
 	test $(peak_of many.file.stats) -lt 40000
 '
 
+test_expect_success 'a stream without blobs (--no-data): each is read from the source when named, the output is the same' '
+	git -C src fast-export --all --signed-tags=strip --reencode=no --no-data >src.nodata &&
+	! grep "^blob$" src.nodata &&
+	cat src.nodata | "$TOKSTREAM" --source=src --stats >src.nodata.out 2>nodata.stats &&
+	cat nodata.stats &&
+	test "$(spilled_of nodata.stats)" = 0 &&
+	import src.nodata.out nodata.git >nodata.refs &&
+	test_cmp src-plain.refs nodata.refs
+'
+
+test_expect_success '... and a blob larger than --max-held goes through the spill file' '
+	cat src.nodata |
+	TMPDIR=$PWD/spill "$TOKSTREAM" --source=src --stats --max-held=1k >nodata.1k 2>nodata.1k.stats &&
+	test "$(spilled_of nodata.1k.stats)" -gt 0 &&
+	cmp src.nodata.out nodata.1k &&
+	no_files spill
+'
+
+test_expect_success PROC,NOT_SANITIZED '... and holds none of a commit'"'"'s blobs: 40 of 2 MB cost no more than one' '
+	git init -q wide &&
+	for i in $(seq 1 40)
+	do
+		yes "int v$i = $i; /* read when its commit names it */" | head -c 2000000 >wide/f$i.c || return 1
+	done &&
+	git -C wide add . &&
+	git -C wide commit -q -m wide &&
+	git -C wide fast-export --all --no-data >wide.nodata &&
+	git -C wide fast-export --all >wide.full &&
+	cat wide.nodata | "$TOKSTREAM" --source=wide --stats >wide.nodata.out 2>wide.stats &&
+	cat wide.full | "$TOKSTREAM" >wide.full.out &&
+	import wide.full.out wide-full.git >wide-full.refs &&
+	import wide.nodata.out wide-nodata.git >wide-nodata.refs &&
+	test_cmp wide-full.refs wide-nodata.refs &&
+	test $(peak_of wide.stats) -lt 40000
+'
+
 test_expect_success '--identity with --max-held=0 keeps the source commit ids' '
 	TMPDIR=$PWD/spill "$TOKSTREAM" --identity --max-held=0 <src.export >ident.stream &&
 	import ident.stream ident.git >ident.refs &&

@@ -493,6 +493,7 @@ test_expect_success 'blobs come from SRC, not the export, and DEST is the filter
 	) &&
 	"$TOKSTREAM" convert --stats blob-tags blob-tags.git 2>stats &&
 	grep "^tokstream: blobs in 0, token blobs out 1, unchanged blobs out 2, " stats &&
+	grep "^tokstream convert: cpu: git fast-export [0-9.]* s, filter [0-9.]* s, git fast-import [0-9.]* s$" stats &&
 	git init -q --bare blob-tags-ref.git &&
 	git -C blob-tags fast-export --all --signed-tags=strip --tag-of-filtered-object=rewrite \
 		--reencode=no --show-original-ids --mark-tags --use-done-feature >full.stream &&

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -75,7 +76,7 @@ int finish_command(struct child *c)
 {
 	int status;
 
-	while (waitpid(c->pid, &status, 0) < 0) {
+	while (wait4(c->pid, &status, 0, &c->ru) < 0) {
 		if (errno != EINTR)
 			die_errno("waitpid");
 	}
@@ -83,6 +84,12 @@ int finish_command(struct child *c)
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);
+}
+
+double cpu_seconds(const struct rusage *ru)
+{
+	return (double)ru->ru_utime.tv_sec + (double)ru->ru_stime.tv_sec +
+		((double)ru->ru_utime.tv_usec + (double)ru->ru_stime.tv_usec) / 1e6;
 }
 
 static int capture(const char **argv, const char *dir, struct strbuf *out, int quiet)

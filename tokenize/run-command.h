@@ -3,6 +3,7 @@
 #define RUN_COMMAND_H
 
 #include <sys/types.h>
+#include <sys/resource.h>
 #include "strbuf.h"
 
 struct child {
@@ -12,6 +13,7 @@ struct child {
 	int close_fd[4];       /* descriptors the child must close (-1: none) */
 	int no_stderr;         /* send the child's stderr to /dev/null */
 	pid_t pid;
+	struct rusage ru;      /* after finish_command: what it and its children used */
 };
 
 /* pipe(), its two ends closed in every child at exec */
@@ -20,6 +22,8 @@ void child_init(struct child *c, const char **argv);
 void start_command(struct child *c);
 /* Waits; returns the exit status, or 128 + signal number. */
 int finish_command(struct child *c);
+/* The CPU time of a resource usage, user and system, in seconds. */
+double cpu_seconds(const struct rusage *ru);
 /* Runs argv and returns its exit status; its stdout goes to out if given. */
 int run_capture(const char **argv, const char *dir, struct strbuf *out);
 /* The same, with the child's stderr silenced: for questions whose "no" is an answer. */
