@@ -18,6 +18,7 @@
  * bytes; past it they go to an unlinked temporary file (see "held
  * blobs" below).
  */
+#include "tokenize/catfile.h"
 #include "tokenize/language.h"
 #include "tokenize/lines.h"
 #include "tokenize/quote.h"
@@ -110,6 +111,8 @@ static void position(char *buf, size_t size)
 		snprintf(buf, size, "line %ju: ", cmd_line);
 }
 
+static void prefetch_scan(size_t from);
+
 static int fill(void)
 {
 	ssize_t n;
@@ -127,6 +130,7 @@ static int fill(void)
 	}
 	in.pos = 0;
 	in.end = (size_t)n;
+	prefetch_scan(0);
 	return 1;
 }
 
@@ -217,6 +221,105 @@ static void skip_optional_lf(void)
 		in.bytes++;
 		in.line++;
 	}
+}
+
+/*
+ * The blobs that M lines ahead of the parser name by object id, in input
+ * order, each with the offset of its line: what catfile_request() asks
+ * git cat-file for ahead.  The input is scanned for them as it is read,
+ * from the first blob a commit names by id that is read from the source
+ * (a stream of git fast-export --no-data), until a blob command shows
+ * that the stream carries its blobs.  A line the input buffer cuts is
+ * carried over, as much of it as tells what it is.
+ */
+#define PREFETCH_HINTS 4096
+#define PREFETCH_LINE 64        /* "M 100644 " + 40 hex digits + " ", and some */
+
+static int parse_oid_hex(const char *s, size_t len, unsigned char *oid);
+
+static struct {
+	int active;
+	struct { unsigned char oid[20]; uintmax_t at; } hint[PREFETCH_HINTS];
+	size_t first, nr;
+	int carrying;                   /* the buffer ended inside a line */
+	char carry[PREFETCH_LINE];      /* its first bytes */
+	size_t carry_len;
+	uintmax_t carry_at;             /* its offset */
+} prefetch;
+
+/* A line (its first len bytes, perhaps not all of it) at input offset at. */
+static void prefetch_line(const char *p, size_t len, uintmax_t at)
+{
+	static const char *const modes[] = { "100644 ", "100755 ", "644 ", "755 ", "120000 " };
+	size_t i, k;
+
+	if (len < 2 || p[0] != 'M' || p[1] != ' ')
+		return;
+	for (i = 0; i < sizeof(modes) / sizeof(*modes); i++) {
+		k = strlen(modes[i]);
+		if (len >= 2 + k + 41 && !memcmp(p + 2, modes[i], k))
+			break;
+	}
+	if (i == sizeof(modes) / sizeof(*modes) || p[2 + k + 40] != ' ' ||
+	    prefetch.nr == PREFETCH_HINTS)
+		return;
+	i = (prefetch.first + prefetch.nr) % PREFETCH_HINTS;
+	if (parse_oid_hex(p + 2 + k, 40, prefetch.hint[i].oid))
+		return;
+	prefetch.hint[i].at = at;
+	prefetch.nr++;
+}
+
+/* Scans the input buffer from in.buf[from] for lines that name blobs. */
+static void prefetch_scan(size_t from)
+{
+	uintmax_t base = in.bytes - in.pos;	/* the offset of in.buf[0] */
+	const char *p = in.buf + from, *end = in.buf + in.end, *nl;
+
+	if (!prefetch.active)
+		return;
+	if (prefetch.carrying) {
+		size_t k;
+
+		nl = memchr(p, '\n', (size_t)(end - p));
+		k = (size_t)((nl ? nl : end) - p);
+		if (k > PREFETCH_LINE - prefetch.carry_len)
+			k = PREFETCH_LINE - prefetch.carry_len;
+		memcpy(prefetch.carry + prefetch.carry_len, p, k);
+		prefetch.carry_len += k;
+		if (!nl)
+			return;	/* the line goes on into the next buffer */
+		prefetch_line(prefetch.carry, prefetch.carry_len, prefetch.carry_at);
+		prefetch.carrying = 0;
+		p = nl + 1;
+	}
+	while (p < end && (nl = memchr(p, '\n', (size_t)(end - p)))) {
+		prefetch_line(p, (size_t)(nl - p), base + (uintmax_t)(p - in.buf));
+		p = nl + 1;
+	}
+	if (p < end) {
+		prefetch.carrying = 1;
+		prefetch.carry_len = (size_t)(end - p) < PREFETCH_LINE ? (size_t)(end - p) : PREFETCH_LINE;
+		memcpy(prefetch.carry, p, prefetch.carry_len);
+		prefetch.carry_at = base + (uintmax_t)(p - in.buf);
+	}
+}
+
+static void prefetch_start(void)
+{
+	if (prefetch.active)
+		return;
+	prefetch.active = 1;
+	prefetch.nr = 0;
+	prefetch.carrying = 0;
+	prefetch_scan(in.pos);
+}
+
+static void prefetch_stop(void)
+{
+	prefetch.active = 0;
+	prefetch.nr = 0;
+	prefetch.carrying = 0;
 }
 
 static int skip_prefix(const char *s, const char *prefix, const char **rest)
@@ -606,6 +709,7 @@ static struct blob *new_blob(void)
 
 static struct {
 	uintmax_t commits, tags, resets, blobs_in, views_out, raw_out, dropped;
+	uintmax_t fetched, fetched_ahead;  /* blobs read from the source, of them asked ahead */
 	uintmax_t files[64], tokens[64];
 	const struct language *langs[64];
 } stats;
@@ -730,18 +834,6 @@ static int parse_oid_hex(const char *s, size_t len, unsigned char *oid)
 		oid[i] = (unsigned char)(hi << 4 | lo);
 	}
 	return 0;
-}
-
-static void oid_to_hex(const unsigned char *oid, char *hex)
-{
-	static const char digits[] = "0123456789abcdef";
-	int i;
-
-	for (i = 0; i < 20; i++) {
-		hex[2 * i] = digits[oid[i] >> 4];
-		hex[2 * i + 1] = digits[oid[i] & 15];
-	}
-	hex[40] = '\0';
 }
 
 /* ---- held blobs: in memory up to --max-held, past it in the spill file --- */
@@ -1203,104 +1295,111 @@ static void blob_unhold(struct blob *b)
 
 /* ---- reading objects the stream names by id: git cat-file --batch ----- */
 
-static struct {
-	pid_t pid;
-	FILE *to, *from;
-} catfile;
+/*
+ * Two of them in the source: one asked ahead for the blobs that the M
+ * lines past the parser name (see prefetch), in order, and one asked for
+ * what no guess foresaw (a blob read before, wanted in a new language; a
+ * tree; a tag's target), so that such a question does not throw away the
+ * answers waiting ahead of it.  The answer being read is on source_answer.
+ */
+static struct catfile source_ahead = CATFILE_INIT(NULL), source_now = CATFILE_INIT(NULL),
+	*source_answer;
 
-static void catfile_stop(void)
+static void catfile_stop_all(void)
 {
-	if (!catfile.pid)
-		return;
-	fclose(catfile.to);
-	fclose(catfile.from);
-	waitpid(catfile.pid, NULL, 0);
-	catfile.pid = 0;
-}
-
-static void catfile_start(void)
-{
-	int to[2], from[2];
-	pid_t pid;
-
-#ifdef TOKSTREAM_FUZZ
-	die("object not in the stream (the fuzzing build reads no repository)");
-#endif
-	if (pipe(to) || pipe(from))
-		die_errno("cannot create a pipe for git cat-file");
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		die_errno("cannot fork git cat-file");
-	if (!pid) {
-		dup2(to[0], 0);
-		dup2(from[1], 1);
-		close(to[0]);
-		close(to[1]);
-		close(from[0]);
-		close(from[1]);
-		if (opt.source)
-			execlp("git", "git", "-C", opt.source, "cat-file", "--batch", (char *)NULL);
-		else
-			execlp("git", "git", "cat-file", "--batch", (char *)NULL);
-		fprintf(stderr, "tokstream: fatal: cannot run git: %s\n", strerror(errno));
-		_exit(128);
-	}
-	close(to[0]);
-	close(from[1]);
-	catfile.pid = pid;
-	catfile.to = fdopen(to[1], "w");
-	catfile.from = fdopen(from[0], "r");
-	if (!catfile.to || !catfile.from)
-		die_errno("fdopen");
+	catfile_stop(&source_ahead);
+	catfile_stop(&source_now);
 }
 
 /*
- * Asks the source repository for object oid of the given type; returns
- * its size, whose bytes follow on catfile.from.  Dies with a message that
- * names the object.
+ * Asks ahead for the blobs of the hints past the parser, but those known
+ * already (a blob once read is needed again only for a view in a new
+ * language); once half of the questions asked ahead are answered, so
+ * that they go out together.
  */
-static size_t catfile_request(const unsigned char *oid, const char *type)
+static void prefetch_ask(void)
 {
-	char hex[41], line[256], *sp, *end;
-	uintmax_t size;
+	if (source_ahead.asked_nr > CATFILE_AHEAD / 2)
+		return;
+	while (prefetch.nr && source_ahead.asked_nr < CATFILE_AHEAD) {
+		const unsigned char *oid = prefetch.hint[prefetch.first].oid;
+		uintmax_t at = prefetch.hint[prefetch.first].at;
+		struct blob *b;
 
-	oid_to_hex(oid, hex);
-	if (!catfile.pid)
-		catfile_start();
-	if (fprintf(catfile.to, "%s\n", hex) < 0 || fflush(catfile.to))
-		die("object %s is not in the stream and cannot be read from the source "
-		    "repository (run in it, or give --source=GITDIR)", hex);
-	if (!fgets(line, sizeof(line), catfile.from))
-		die("object %s is not in the stream and cannot be read from the source "
-		    "repository (run in it, or give --source=GITDIR)", hex);
-	if (strstr(line, " missing"))
-		die("object %s is not in the stream, nor in the source repository%s%s",
-		    hex, opt.source ? " " : "", opt.source ? opt.source : "");
-	sp = strchr(line, ' ');
-	if (!sp || strncmp(sp + 1, type, strlen(type)) || sp[1 + strlen(type)] != ' ')
-		die("object %s is not a %s", hex, type);
-	size = strtoumax(sp + 2 + strlen(type), &end, 10);
-	if (*end != '\n' || size > SIZE_MAX - 1)
-		die("git cat-file: unexpected answer for %s", hex);
-	return (size_t)size;
+		prefetch.first = (prefetch.first + 1) % PREFETCH_HINTS;
+		prefetch.nr--;
+		if (at < in.bytes || ((b = oid_lookup(oid)) && b->classified))
+			continue;
+		catfile_ask_ahead(&source_ahead, oid);
+	}
 }
 
-static void catfile_short_read(const unsigned char *oid)
+/*
+ * Asks the source repository for object oid of the given type (unless
+ * it was asked ahead), and asks ahead for the blobs of the next lines;
+ * returns its size, whose bytes follow on source_answer.  Dies with a
+ * message that names the object.
+ */
+static size_t catfile_request(const unsigned char *oid, const char *want)
+{
+	char hex[41], type[16];
+	size_t size = 0;
+	enum catfile_answer a;
+
+	oid_to_hex(oid, hex);
+#ifdef TOKSTREAM_FUZZ
+	die("object %s is not in the stream (the fuzzing build reads no repository)", hex);
+#endif
+	source_ahead.dir = source_now.dir = opt.source;
+	if (catfile_was_asked(&source_ahead, oid)) {
+		source_answer = &source_ahead;
+		stats.fetched_ahead++;
+	} else {
+		source_answer = &source_now;
+	}
+	prefetch_ask();
+	if (catfile_flush(&source_ahead))
+		die("git cat-file in the source repository stopped");
+	a = catfile_get(source_answer, oid, type, &size);
+	if (a == CATFILE_FAILED)
+		die("object %s is not in the stream and cannot be read from the source "
+		    "repository (run in it, or give --source=GITDIR)", hex);
+	if (a == CATFILE_MISSING)
+		die("object %s is not in the stream, nor in the source repository%s%s",
+		    hex, opt.source ? " " : "", opt.source ? opt.source : "");
+	if (strcmp(type, want))
+		die("object %s is not a %s", hex, want);
+	return size;
+}
+
+/* Reads n bytes of the answer into buf, or dies naming the object. */
+static void catfile_content(const unsigned char *oid, void *buf, size_t n)
 {
 	char hex[41];
 
+	if (!catfile_read(source_answer, buf, n))
+		return;
+	oid_to_hex(oid, hex);
+	die("git cat-file: short read of %s", hex);
+}
+
+static void catfile_content_end(const unsigned char *oid)
+{
+	char hex[41];
+
+	if (!catfile_end(source_answer))
+		return;
 	oid_to_hex(oid, hex);
 	die("git cat-file: short read of %s", hex);
 }
 
 /* Reads object oid of the given type from the source repository into *data (malloc'd). */
-static void catfile_read(const unsigned char *oid, const char *type, char **data, size_t *len)
+static void catfile_read_object(const unsigned char *oid, const char *type, char **data, size_t *len)
 {
 	*len = catfile_request(oid, type);
 	*data = xmalloc(*len + 1);
-	if (fread(*data, 1, *len, catfile.from) != *len || fgetc(catfile.from) != '\n')
-		catfile_short_read(oid);
+	catfile_content(oid, *data, *len);
+	catfile_content_end(oid);
 }
 
 /*
@@ -1316,14 +1415,16 @@ static void blob_load(struct blob *b)
 
 	if (b->data || b->spilled || b->in_input || fetched.owner == b)
 		return;
+	if (!opt.identity)
+		prefetch_start();
 	left = catfile_request(b->oid, "blob");
+	stats.fetched++;
 	if (left <= max_held && left <= BIG_BLOB) {
 		fetched.owner = NULL;
 		strbuf_reset(&fetched.buf);
 		strbuf_grow(&fetched.buf, left);
-		if (fread(fetched.buf.buf, 1, left, catfile.from) != left ||
-		    fgetc(catfile.from) != '\n')
-			catfile_short_read(b->oid);
+		catfile_content(b->oid, fetched.buf.buf, left);
+		catfile_content_end(b->oid);
 		strbuf_setlen(&fetched.buf, left);
 		b->len = left;
 		blob_classify(b, fetched.buf.buf, left < HEAD_BYTES ? left : HEAD_BYTES, left);
@@ -1334,13 +1435,11 @@ static void blob_load(struct blob *b)
 	while (left) {
 		size_t k = left < sizeof(chunk) ? left : sizeof(chunk);
 
-		if (fread(chunk, 1, k, catfile.from) != k)
-			catfile_short_read(b->oid);
+		catfile_content(b->oid, chunk, k);
 		sink_add(NULL, chunk, k);
 		left -= k;
 	}
-	if (fgetc(catfile.from) != '\n')
-		catfile_short_read(b->oid);
+	catfile_content_end(b->oid);
 	sink_end(b);
 }
 
@@ -1791,6 +1890,7 @@ static void parse_blob(void)
 {
 	struct blob *b = new_blob();
 
+	prefetch_stop();	/* this stream carries its blobs */
 	read_command();
 	if (!strncmp(cmd.buf, "mark ", 5)) {
 		define_mark_line(cmd.buf, OBJ_BLOB, b, &b->mark);
@@ -2039,7 +2139,7 @@ static void expand_tree(struct strbuf *commit, const unsigned char *tree_oid, co
 	size_t len;
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
 
-	catfile_read(tree_oid, "tree", &buf, &len);
+	catfile_read_object(tree_oid, "tree", &buf, &len);
 	for (p = buf, end = buf + len; p < end;) {
 		char *sp = memchr(p, ' ', (size_t)(end - p)), *nul;
 		unsigned long mode;
@@ -2712,6 +2812,9 @@ static void show_stats(void)
 	fprintf(stderr, "tokstream: bytes in %ju, bytes out %ju\n", in.bytes, out.bytes);
 	fprintf(stderr, "tokstream: max held %ju, spilled blobs %ju, spilled bytes %ju\n",
 		max_held, spill.blobs, spill.bytes);
+	fprintf(stderr, "tokstream: blobs read from the source %ju, %ju of them asked ahead, "
+		"answers asked ahead and not used %ju\n",
+		stats.fetched, stats.fetched_ahead, source_ahead.unused);
 	if ((peak = peak_memory()))
 		fprintf(stderr, "tokstream: peak memory %ju KiB\n", peak);
 	/* the git commands it ran: git cat-file reading the blobs of --no-data */
@@ -3084,6 +3187,7 @@ void fuzz_filter_reset(void)
 	memset(&all_blobs, 0, sizeof(all_blobs));
 	fetched.owner = NULL;
 	strbuf_release(&fetched.buf);
+	memset(&prefetch, 0, sizeof(prefetch));
 	for (i = 0; i < marks.alloc; i++)
 		free(marks.slots[i].original_oid);
 	free(marks.slots);
@@ -3171,7 +3275,7 @@ int main(int argc, char **argv)
 		export_state(opt.export_state);
 	out_str("done\n");
 	out_flush();
-	catfile_stop();
+	catfile_stop_all();
 	show_progress(1);
 	show_stats();
 	return 0;

@@ -591,15 +591,12 @@ static int cat_blob(const char *dir, const char *rev, const char *path, const ch
 /* Whether the blob with id hex holds exactly sb. */
 static int is_blob_of(const char *hex, const struct strbuf *sb)
 {
-	static const char digits[] = "0123456789abcdef";
 	unsigned char oid[20];
-	int i;
+	char own[41];
 
 	git_blob_oid(sb->buf, sb->len, oid);
-	for (i = 0; i < 20; i++)
-		if (hex[2 * i] != digits[oid[i] >> 4] || hex[2 * i + 1] != digits[oid[i] & 15])
-			return 0;
-	return 1;
+	oid_to_hex(oid, own);
+	return !strncmp(hex, own, 40);
 }
 
 /*

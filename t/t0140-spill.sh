@@ -252,6 +252,67 @@ test_expect_success PROC,NOT_SANITIZED '... and holds none of a commit'"'"'s blo
 	test $(peak_of wide.stats) -lt 40000
 '
 
+# asked_of STATS: "READ AHEAD UNUSED", the blobs a --stats run read from
+# the source, how many of them were asked ahead, the answers not used
+asked_of () {
+	sed -n "s/^tokstream: blobs read from the source \([0-9]*\), \([0-9]*\) of them asked ahead, answers asked ahead and not used \([0-9]*\)$/\1 \2 \3/p" "$1"
+}
+
+test_expect_success 'a commit of 3,000 files without blobs: they are asked of the source ahead, across input buffers' '
+	git init -q many &&
+	for d in $(seq 1 30)
+	do
+		mkdir -p "many/a-directory-with-a-long-name-$d" &&
+		for f in $(seq 1 100)
+		do
+			printf "int f%d_%d;\n" $d $f >"many/a-directory-with-a-long-name-$d/file-$f.c" || return 1
+		done || return 1
+	done &&
+	git -C many add . &&
+	git -C many commit -q -m many &&
+	git -C many fast-export --all --no-data >many.nodata &&
+	test $(wc -c <many.nodata) -gt 200000 &&
+	git -C many fast-export --all >many.full &&
+	cat many.nodata | "$TOKSTREAM" --source=many --stats >many.nodata.out 2>many.stats &&
+	cat many.stats &&
+	set -- $(asked_of many.stats) &&
+	test "$1" = 3000 &&
+	test "$2" -gt 2900 &&
+	test "$3" = 0 &&
+	cat many.full | "$TOKSTREAM" >many.full.out &&
+	import many.full.out many-full.git >many-full.refs &&
+	import many.nodata.out many-nodata.git >many-nodata.refs &&
+	test_cmp many-full.refs many-nodata.refs
+'
+
+test_expect_success 'a wrong guess costs nothing but its answer: lines like M lines in a message, a blob wanted again' '
+	git init -q guess &&
+	printf "int a;\n" >guess/a.c &&
+	git -C guess add a.c &&
+	git -C guess commit -q -m first &&
+	real=$(git -C guess rev-parse HEAD:a.c) &&
+	cp guess/a.c guess/a.py &&
+	printf "int b;\n" >guess/b.c &&
+	git -C guess add . &&
+	# a message whose lines look like M lines: a real blob, a missing one
+	printf "second\n\nM 100644 %s x.c\nM 100644 %s y.c\n" $real $(echo 1234567890123456789012345678901234567890) |
+	git -C guess commit -q -F - &&
+	git -C guess fast-export --all --no-data >guess.nodata &&
+	grep "^M 100644 1234567890123456789012345678901234567890 y.c$" guess.nodata &&
+	git -C guess fast-export --all >guess.full &&
+	cat guess.nodata | "$TOKSTREAM" --source=guess --stats >guess.nodata.out 2>guess.stats &&
+	cat guess.stats &&
+	set -- $(asked_of guess.stats) &&
+	test "$3" -gt 0 &&
+	cat guess.full | "$TOKSTREAM" >guess.full.out &&
+	import guess.full.out guess-full.git >guess-full.refs &&
+	import guess.nodata.out guess-nodata.git >guess-nodata.refs &&
+	test_cmp guess-full.refs guess-nodata.refs &&
+	git -C guess-nodata.git show HEAD:a.py >a.py.view &&
+	"$TOKENIZE" -l python guess/a.py >expect &&
+	test_cmp expect a.py.view
+'
+
 test_expect_success '--identity with --max-held=0 keeps the source commit ids' '
 	TMPDIR=$PWD/spill "$TOKSTREAM" --identity --max-held=0 <src.export >ident.stream &&
 	import ident.stream ident.git >ident.refs &&

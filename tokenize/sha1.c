@@ -105,3 +105,15 @@ void git_blob_oid(const void *data, size_t len, unsigned char out[20])
 	sha1_update(&c, data, len);
 	sha1_final(&c, out);
 }
+
+void oid_to_hex(const unsigned char oid[20], char hex[41])
+{
+	static const char digits[] = "0123456789abcdef";
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		hex[2 * i] = digits[oid[i] >> 4];
+		hex[2 * i + 1] = digits[oid[i] & 15];
+	}
+	hex[40] = '\0';
+}

@@ -19,4 +19,7 @@ void sha1_final(struct sha1_ctx *c, unsigned char out[20]);
 /* The Git object id of a blob with this content. */
 void git_blob_oid(const void *data, size_t len, unsigned char out[20]);
 
+/* An object id as 40 lower-case hex digits and a NUL. */
+void oid_to_hex(const unsigned char oid[20], char hex[41]);
+
 #endif

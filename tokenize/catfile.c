@@ -1,0 +1,163 @@
+#include "catfile.h"
+#include "sha1.h"
+#include "usage.h"
+
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void start(struct catfile *cf)
+{
+	static const char *argv[] = { "git", "cat-file", "--batch", NULL };
+	int to[2], from[2];
+
+	make_pipe(to);
+	make_pipe(from);
+	child_init(&cf->c, argv);
+	cf->c.dir = cf->dir;
+	cf->c.in = to[0];
+	cf->c.out = from[1];
+	start_command(&cf->c);
+	close(to[0]);
+	close(from[1]);
+	cf->to = fdopen(to[1], "w");
+	cf->from = fdopen(from[0], "r");
+	if (!cf->to || !cf->from)
+		die_errno("fdopen");
+	/*
+	 * Room for the answers asked ahead, so that one read takes several:
+	 * a larger buffer, and a larger pipe where the system allows it (a
+	 * pipe that cannot grow works too, with more reads).
+	 */
+	setvbuf(cf->from, NULL, _IOFBF, (size_t)1 << 16);
+#ifdef F_SETPIPE_SZ
+	fcntl(from[0], F_SETPIPE_SZ, 1 << 20);
+#endif
+}
+
+static int ask(struct catfile *cf, const unsigned char *oid)
+{
+	char hex[41];
+
+	if (!cf->c.pid)
+		start(cf);
+	oid_to_hex(oid, hex);
+	return fprintf(cf->to, "%s\n", hex) < 0 ? -1 : 0;
+}
+
+int catfile_was_asked(const struct catfile *cf, const unsigned char *oid)
+{
+	size_t i;
+
+	for (i = 0; i < cf->asked_nr; i++)
+		if (!memcmp(cf->asked[(cf->asked_first + i) % CATFILE_AHEAD], oid, 20))
+			return 1;
+	return 0;
+}
+
+int catfile_ask_ahead(struct catfile *cf, const unsigned char *oid)
+{
+	if (cf->asked_nr == CATFILE_AHEAD || catfile_was_asked(cf, oid) || ask(cf, oid))
+		return 0;
+	memcpy(cf->asked[(cf->asked_first + cf->asked_nr) % CATFILE_AHEAD], oid, 20);
+	cf->asked_nr++;
+	return 1;
+}
+
+int catfile_flush(struct catfile *cf)
+{
+	return cf->c.pid && fflush(cf->to) ? -1 : 0;
+}
+
+/* "ID TYPE SIZE" or "ID missing": the type and size, or the answer's kind. */
+static enum catfile_answer read_header(struct catfile *cf, char type[16], size_t *size)
+{
+	char line[256], *sp, *end;
+	uintmax_t n;
+	size_t tl;
+
+	if (!fgets(line, sizeof(line), cf->from) || !(sp = strchr(line, ' ')))
+		return CATFILE_FAILED;
+	if (!strcmp(sp, " missing\n"))
+		return CATFILE_MISSING;
+	tl = strcspn(sp + 1, " ");
+	if (tl > 15 || sp[1 + tl] != ' ')
+		return CATFILE_FAILED;
+	memcpy(type, sp + 1, tl);
+	type[tl] = '\0';
+	n = strtoumax(sp + 2 + tl, &end, 10);
+	if (*end != '\n' || n > SIZE_MAX - 1)
+		return CATFILE_FAILED;
+	*size = (size_t)n;
+	return CATFILE_FOUND;
+}
+
+/* Reads the answer to a question asked ahead that is not wanted after all. */
+static int skip_answer(struct catfile *cf)
+{
+	char type[16], chunk[4096];
+	size_t size;
+
+	switch (read_header(cf, type, &size)) {
+	case CATFILE_MISSING:
+		return 0;
+	case CATFILE_FAILED:
+		return -1;
+	case CATFILE_FOUND:
+		break;
+	}
+	while (size) {
+		size_t k = size < sizeof(chunk) ? size : sizeof(chunk);
+
+		if (catfile_read(cf, chunk, k))
+			return -1;
+		size -= k;
+	}
+	return catfile_end(cf);
+}
+
+enum catfile_answer catfile_get(struct catfile *cf, const unsigned char *oid,
+				char type[16], size_t *size)
+{
+	int asked = catfile_was_asked(cf, oid);
+
+	if (!asked && ask(cf, oid))
+		return CATFILE_FAILED;
+	if (catfile_flush(cf))
+		return CATFILE_FAILED;
+	/* the answers before its own, when it was asked ahead; every one, when not */
+	while (cf->asked_nr) {
+		int match = !memcmp(cf->asked[cf->asked_first], oid, 20);
+
+		cf->asked_first = (cf->asked_first + 1) % CATFILE_AHEAD;
+		cf->asked_nr--;
+		if (match)
+			break;
+		if (skip_answer(cf))
+			return CATFILE_FAILED;
+		cf->unused++;
+	}
+	return read_header(cf, type, size);
+}
+
+int catfile_read(struct catfile *cf, void *buf, size_t n)
+{
+	return fread(buf, 1, n, cf->from) == n ? 0 : -1;
+}
+
+int catfile_end(struct catfile *cf)
+{
+	return fgetc(cf->from) == '\n' ? 0 : -1;
+}
+
+void catfile_stop(struct catfile *cf)
+{
+	if (!cf->c.pid)
+		return;
+	fclose(cf->to);
+	fclose(cf->from);
+	finish_command(&cf->c);
+	cf->asked_nr = 0;
+}
