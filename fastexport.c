@@ -1454,8 +1454,8 @@ static int source_has_blobs = -1;
 
 static void blob_release(struct blob *b)
 {
-	if (b->in_input)
-		return;  /* it costs no memory */
+	if (b->in_input || (!b->data && !b->spilled))
+		return;  /* it costs no memory (or it came from the source) */
 #ifdef TOKSTREAM_FUZZ
 	source_has_blobs = 0;
 #endif

@@ -290,31 +290,33 @@ static void check_not_partial(const char *path, const char *arg)
 
 static void inspect_source(struct source *src, const char *arg)
 {
-	const char *bare[] = { "git", "rev-parse", "--is-shallow-repository", NULL };
+	/* one rev-parse: each git command costs a process start */
+	const char *query[] = { "--is-shallow-repository", "-q", "--verify", "HEAD^{commit}", NULL };
 	const char *head[] = { "git", "symbolic-ref", "-q", "HEAD", NULL };
-	const char *tip[] = { "git", "rev-parse", "-q", "--verify", "HEAD^{commit}", NULL };
-	struct strbuf out = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, answers = STRBUF_INIT;
 	struct stat st;
+	int no_tip;
 
 	if (stat(arg, &st) || !S_ISDIR(st.st_mode))
 		die("source '%s' is not a directory", arg);
 	strbuf_init(&src->path, 0);
 	strbuf_init(&src->head_ref, 0);
 	strbuf_init(&src->tip, 0);
-	git_dir_of(arg, &out);
+	no_tip = git_dir_query(arg, query, &out, &answers);
 	absolute(arg, &src->path);
-	strbuf_reset(&out);
-	if (run_capture(bare, src->path.buf, &out) || !strncmp(out.buf, "true", 4))
+	/* "true" or "false", then the commit of HEAD */
+	if (strncmp(answers.buf, "false\n", 6))
 		die("source '%s' is a shallow clone: its history is incomplete; "
 		    "convert a full clone (git fetch --unshallow)", arg);
 	check_not_partial(src->path.buf, arg);
 	run_capture(head, src->path.buf, &src->head_ref);
 	while (src->head_ref.len && src->head_ref.buf[src->head_ref.len - 1] == '\n')
 		strbuf_setlen(&src->head_ref, src->head_ref.len - 1);
-	if (run_capture(tip, src->path.buf, &src->tip))
+	if (no_tip || answers.len < 6 + 41)
 		die("source '%s' has no commits", arg);
-	strbuf_setlen(&src->tip, 40);
+	strbuf_add(&src->tip, answers.buf + 6, 40);
 	strbuf_release(&out);
+	strbuf_release(&answers);
 }
 
 /* Counts commits reachable from any ref of dir. */
@@ -1015,12 +1017,11 @@ int cmd_convert(int argc, char **argv)
 		strbuf_release(&to);
 		strbuf_release(&tmp);
 	}
-	git_dir_of(dest, &run.gitdir);
 	{
-		const char *isbare[] = { "git", "rev-parse", "--is-bare-repository", NULL };
+		const char *query[] = { "--is-bare-repository", NULL };
 		struct strbuf out = STRBUF_INIT;
 
-		run_capture(isbare, run.gitdir.buf, &out);
+		git_dir_query(dest, query, &run.gitdir, &out);
 		if (strncmp(out.buf, "true", 4))
 			die("'%s' is not a bare repository: the token repository must be bare", dest);
 		strbuf_release(&out);

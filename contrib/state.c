@@ -75,13 +75,34 @@ void oid_map_release(struct oid_map *m)
 	memset(m, 0, sizeof(*m));
 }
 
+int git_dir_query(const char *dir, const char **query, struct strbuf *out,
+		  struct strbuf *answers)
+{
+	const char *argv[16] = { "git", "rev-parse", "--absolute-git-dir" };
+	struct strbuf all = STRBUF_INIT;
+	const char *nl;
+	size_t n = 3;
+	int status;
+
+	while (query && *query && n < 15)
+		argv[n++] = *query++;
+	argv[n] = NULL;
+	status = run_capture(argv, dir, &all);
+	nl = memchr(all.buf, '\n', all.len);
+	if ((status && status != 1) || !nl || nl == all.buf)
+		die("'%s' is not a git repository", dir);
+	strbuf_reset(out);
+	strbuf_add(out, all.buf, (size_t)(nl - all.buf));
+	if (answers) {
+		strbuf_reset(answers);
+		strbuf_add(answers, nl + 1, all.len - (size_t)(nl + 1 - all.buf));
+	}
+	strbuf_release(&all);
+	return status;
+}
+
 void git_dir_of(const char *dir, struct strbuf *out)
 {
-	const char *argv[] = { "git", "rev-parse", "--absolute-git-dir", NULL };
-
-	strbuf_reset(out);
-	if (run_capture(argv, dir, out) || !out->len)
+	if (git_dir_query(dir, NULL, out, NULL))
 		die("'%s' is not a git repository", dir);
-	while (out->len && out->buf[out->len - 1] == '\n')
-		strbuf_setlen(out, out->len - 1);
 }

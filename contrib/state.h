@@ -39,5 +39,13 @@ void oid_map_release(struct oid_map *m);
 
 /* The absolute git directory of the repository at dir; dies if it is none. */
 void git_dir_of(const char *dir, struct strbuf *out);
+/*
+ * The same, asking git rev-parse more in the same call: query[] are its
+ * further arguments (NULL-terminated), whose lines go to answers.
+ * Returns rev-parse's exit status (a failed --verify -q: 1, its other
+ * lines printed).
+ */
+int git_dir_query(const char *dir, const char **query, struct strbuf *out,
+		  struct strbuf *answers);
 
 #endif

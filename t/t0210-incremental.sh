@@ -375,9 +375,9 @@ test_expect_success 'setup: a small update to kill at every git command' '
 '
 
 for point in \
-	'kill rev-parse --is-shallow-repository' \
-	'kill rev-parse -q --verify HEAD^{commit}' \
-	'kill rev-parse --is-bare-repository' \
+	'kill rev-parse --absolute-git-dir --is-shallow-repository -q --verify HEAD^{commit}' \
+	'kill symbolic-ref -q HEAD' \
+	'kill rev-parse --absolute-git-dir --is-bare-repository' \
 	'kill init --quiet --bare *staging.git' \
 	'kill fast-export *' \
 	'kill -c fastimport.unpackLimit=0 fast-import *' \
