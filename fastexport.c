@@ -709,7 +709,7 @@ static struct blob *new_blob(void)
 
 static struct {
 	uintmax_t commits, tags, resets, blobs_in, views_out, raw_out, dropped;
-	uintmax_t fetched, fetched_ahead;  /* blobs read from the source, of them asked ahead */
+	uintmax_t fetched, fetched_bytes, fetched_ahead;  /* blobs read from the source */
 	uintmax_t files[64], tokens[64];
 	const struct language *langs[64];
 } stats;
@@ -1419,6 +1419,7 @@ static void blob_load(struct blob *b)
 		prefetch_start();
 	left = catfile_request(b->oid, "blob");
 	stats.fetched++;
+	stats.fetched_bytes += left;
 	if (left <= max_held && left <= BIG_BLOB) {
 		fetched.owner = NULL;
 		strbuf_reset(&fetched.buf);
@@ -2812,9 +2813,9 @@ static void show_stats(void)
 	fprintf(stderr, "tokstream: bytes in %ju, bytes out %ju\n", in.bytes, out.bytes);
 	fprintf(stderr, "tokstream: max held %ju, spilled blobs %ju, spilled bytes %ju\n",
 		max_held, spill.blobs, spill.bytes);
-	fprintf(stderr, "tokstream: blobs read from the source %ju, %ju of them asked ahead, "
+	fprintf(stderr, "tokstream: blobs read from the source %ju (%ju bytes), %ju of them asked ahead, "
 		"answers asked ahead and not used %ju\n",
-		stats.fetched, stats.fetched_ahead, source_ahead.unused);
+		stats.fetched, stats.fetched_bytes, stats.fetched_ahead, source_ahead.unused);
 	if ((peak = peak_memory()))
 		fprintf(stderr, "tokstream: peak memory %ju KiB\n", peak);
 	/* the git commands it ran: git cat-file reading the blobs of --no-data */

@@ -21,10 +21,27 @@
  */
 #include "lexers.h"
 
-static inline int is_word(unsigned char c)
+enum {
+	X_PUNCT,     /* a punctuation token of its own */
+	X_SPACE,
+	X_WORD,      /* A-Z a-z 0-9 _ and every byte >= 0x80 */
+	X_CONTROL,   /* the other bytes below 0x20, and DEL: a token of their own */
+	X_BACKSLASH, /* TeX: a control sequence */
+	X_PERCENT    /* TeX: a comment */
+};
+
+static unsigned char cclass[256];
+
+static void init_classes(void)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		(c >= '0' && c <= '9') || c == '_' || c >= 0x80;
+	int c;
+
+	for (c = 0; c < 0x20; c++)
+		cclass[c] = X_CONTROL;
+	cclass[0x7f] = X_CONTROL;
+	lex_fill_classes(cclass, X_SPACE, X_WORD, X_WORD, "");
+	cclass['\\'] = X_BACKSLASH;
+	cclass['%'] = X_PERCENT;
 }
 
 static inline int is_tex_letter(unsigned char c)
@@ -32,24 +49,28 @@ static inline int is_tex_letter(unsigned char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '@' || c >= 0x80;
 }
 
-static int lex_prose(struct lexer_state *ls, struct token *tok, int tex)
+LEX_INLINE int lex_prose(struct lexer_state *ls, struct token *tok, int tex)
 {
 	const unsigned char *s = ls->src;
 	size_t n = ls->len, p = ls->pos, e;
-	enum token_class cls;
+	enum token_class cls = TOKEN_PUNCT;
 
-	while (p < n && lex_is_space(s[p]))
-		p++;
+	if (!cclass['a'])
+		init_classes();
+	p = lex_span(s, p, n, cclass, X_SPACE, X_SPACE);
 	if (p >= n) {
 		ls->pos = n;
 		return 0;
 	}
 	e = p + 1;
-	if (is_word(s[p])) {
-		while (e < n && is_word(s[e]))
-			e++;
+	switch (cclass[s[p]]) {
+	case X_WORD:
+		e = lex_span_idents(s, e, n, 0, cclass, X_WORD, X_WORD);
 		cls = TOKEN_WORD;
-	} else if (tex && s[p] == '\\') {
+		break;
+	case X_BACKSLASH:
+		if (!tex)
+			break;
 		if (e < n && is_tex_letter(s[e])) {
 			while (e < n && is_tex_letter(s[e]))
 				e++;
@@ -57,11 +78,16 @@ static int lex_prose(struct lexer_state *ls, struct token *tok, int tex)
 			e++;
 		}
 		cls = TOKEN_WORD;
-	} else if (tex && s[p] == '%') {
+		break;
+	case X_PERCENT:
+		if (!tex)
+			break;
 		e = lex_line_comment(s, p, n, 0);
 		cls = TOKEN_COMMENT;
-	} else {
-		cls = s[p] < 0x20 || s[p] == 0x7f ? TOKEN_OTHER : TOKEN_PUNCT;
+		break;
+	case X_CONTROL:
+		cls = TOKEN_OTHER;
+		break;
 	}
 	ls->pos = e;
 	tok->start = p;
@@ -80,5 +106,6 @@ LEX_TOKEN_FN tex_token(struct lexer_state *ls, struct token *tok)
 	return lex_prose(ls, tok, 1);
 }
 
-LEX_DEFINE(lexer_text, "text", text_token);
-LEX_DEFINE(lexer_tex, "tex", tex_token);
+/* No token holds a line break: a comment ends before its line's. */
+LEX_DEFINE_BREAKS(lexer_text, "text", text_token, 0);
+LEX_DEFINE_BREAKS(lexer_tex, "tex", tex_token, 0);

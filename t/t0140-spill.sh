@@ -255,7 +255,7 @@ test_expect_success PROC,NOT_SANITIZED '... and holds none of a commit'"'"'s blo
 # asked_of STATS: "READ AHEAD UNUSED", the blobs a --stats run read from
 # the source, how many of them were asked ahead, the answers not used
 asked_of () {
-	sed -n "s/^tokstream: blobs read from the source \([0-9]*\), \([0-9]*\) of them asked ahead, answers asked ahead and not used \([0-9]*\)$/\1 \2 \3/p" "$1"
+	sed -n "s/^tokstream: blobs read from the source \([0-9]*\) ([0-9]* bytes), \([0-9]*\) of them asked ahead, answers asked ahead and not used \([0-9]*\)$/\1 \2 \3/p" "$1"
 }
 
 test_expect_success 'a commit of 3,000 files without blobs: they are asked of the source ahead, across input buffers' '

@@ -31,17 +31,16 @@
 #             library, the JDK's lib/src.zip (the first JDK under
 #             /usr/lib/jvm whose src.zip is a real file), /usr/lib/node_modules.
 #             A missing corpus is skipped with the line that installs it.
-#   filter    for each history: `tokstream --source=SRC < STREAM | git
-#             fast-import` into a fresh repository with convert's settings
-#             (STREAM from git fast-export with convert's options, made anew
-#             every run): the CPU time of the filter against that of
-#             fast-import, in the same run.
-#   e2e       `tokstream convert SRC DEST` against the same fast-export
-#             piped unchanged into git fast-import (fresh DEST each time),
-#             wall time and CPU time.
-#   mem       tokstream's peak resident set (a run of the filter of its own)
-#             against the largest commit's new blobs (the blobs of the
-#             stream that precede one commit, which the filter holds) + 64 MiB.
+#   e2e       for each history: `tokstream convert --stats SRC DEST`
+#             against the same fast-export piped unchanged into git
+#             fast-import (fresh DEST each time), wall time and CPU time.
+#   filter    in that same convert run, as its --stats tells (from
+#             getrusage and wait4): the filter's own CPU time (without the
+#             git cat-file it runs to read the blobs, which is Git's work,
+#             as fast-export's is) against git fast-import's.
+#   mem       in that same run, the filter's peak resident set (VmHWM)
+#             against the largest commit's new blobs (the blobs of a full
+#             export that precede one commit) + 64 MiB.
 #   report    `tokstream report` of the converted history (no cache: it
 #             is removed before each run), wall time, against the plain
 #             approach: a shell loop of `git blame --porcelain HEAD` of
@@ -63,8 +62,7 @@
 # bench-DATE.txt with the table and the raw figures of each run),
 # CORPUS, KERNEL_SRC, KERNEL_VERSIONS, BENCH_LEX (0: no lexing measures,
 # the histories only).
-# Needs /usr/bin/time, git and python3 (apt-get install -y time git
-# python3); unzip, if there,
+# Needs git and python3 (apt-get install -y git python3); unzip, if there,
 # unpacks the JDK sources (python3 does otherwise).
 set -euo pipefail
 
@@ -82,7 +80,6 @@ export_opts=(--all --signed-tags=strip --tag-of-filtered-object=rewrite --reenco
 import_cmd=(git -c fastimport.unpackLimit=0 fast-import --quiet --force --done)
 
 missing=
-[ -x /usr/bin/time ] || missing="$missing /usr/bin/time (apt-get install -y time);"
 command -v git >/dev/null || missing="$missing git (apt-get install -y git);"
 command -v python3 >/dev/null || missing="$missing python3 (apt-get install -y python3);"
 if [ -n "$missing" ]; then
@@ -138,22 +135,6 @@ record() {
 	}' >>"$results"
 }
 
-# timed_pipe ID RUN 'A' 'B' -- runs A | B, as convert runs the filter and
-# fast-import, and records the CPU time of each side in that one run (A as
-# side a, B as side b), each with the pipeline's wall time.
-timed_pipe() {
-	local t0 t1
-	t0=$EPOCHREALTIME
-	( (eval "$3" || exit 1; times >"$s/times.a") |
-		(eval "$4" >/dev/null || exit 1; times >"$s/times.b") ) || {
-		note "failed: $3 | $4"
-		exit 1
-	}
-	t1=$EPOCHREALTIME
-	record "$1" a "$2" "$t0" "$t1" "$(tail -1 "$s/times.a")"
-	record "$1" b "$2" "$t0" "$t1" "$(tail -1 "$s/times.b")"
-}
-
 # timed_pair ID RUN 'A' 'B' -- both sides of a pair, A first in odd runs,
 # B first in even ones, so that neither always runs on a warmer machine.
 timed_pair() {
@@ -162,17 +143,6 @@ timed_pair() {
 	else
 		timed "$1" b "$2" "$4"; timed "$1" a "$2" "$3"
 	fi
-}
-
-# peak ID RUN 'COMMAND' -- records the peak resident set of COMMAND's
-# largest process, from /usr/bin/time (a run of its own: time's process
-# would count in the CPU time).
-peak() {
-	eval "/usr/bin/time -f %M -o '$s/rss' $3" >/dev/null || {
-		note "failed: $3"
-		exit 1
-	}
-	echo "$1 a $2 0 0 $(tail -1 "$s/rss")" >>"$results"
 }
 
 # ---- lexing corpora ----
@@ -306,18 +276,37 @@ add_history() {          # NAME GITDIR
 	target[mem-$h]=1.0; kind[mem-$h]=rss
 }
 
+# stat_of FILE SED-EXPRESSION: the number a --stats line gives
+stat_of() {
+	local v
+	v=$(sed -n "$2" "$1")
+	[ -n "$v" ] || { note "no such line in $1: $2"; cat "$1" >&2; exit 1; }
+	echo "$v"
+}
+
 run_history() {          # NAME RUN
-	local h=$1 r=$2 g=${src[$1]}
-	local conv="'$TOKSTREAM' convert --quiet '$g' '$s/conv.git'"
+	local h=$1 r=$2 g=${src[$1]} st=$s/conv.stats
+	local conv="'$TOKSTREAM' convert --stats '$g' '$s/conv.git' 2>'$st'"
 	local copy="git init -q --bare '$s/copy.git' && git -C '$g' fast-export ${export_opts[*]} | (cd '$s/copy.git' && ${import_cmd[*]})"
-	rm -rf "$s/fi.git" "$s/conv.git" "$s/copy.git"
-	timed "export-$h" a "$r" "git -C '$g' fast-export ${export_opts[*]} >'$s/stream'"
-	git init -q --bare "$s/fi.git"
-	timed_pipe "filter-$h" "$r" "'$TOKSTREAM' --quiet --source='$g' <'$s/stream'" "cd '$s/fi.git' && ${import_cmd[*]}"
-	peak "mem-$h" "$r" "'$TOKSTREAM' --quiet --source='$g' <'$s/stream' | wc -c >'$s/tokens.size'"
-	echo "tokens-$h a $r 0 0 $(cat "$s/tokens.size")" >>"$results"
-	rm -rf "$s/stream" "$s/fi.git"
+	rm -rf "$s/conv.git" "$s/copy.git"
 	timed_pair "e2e-$h" "$r" "$conv" "$copy"
+	# the stages of that convert run, each on its own (ID SIDE RUN 0 CPU RSS)
+	local stages own git_run peak out fetched
+	stages=$(stat_of "$st" 's/^tokstream convert: cpu: git fast-export \([0-9.]*\) s, filter \([0-9.]*\) s, git fast-import \([0-9.]*\) s$/\1 \2 \3/p')
+	own=$(stat_of "$st" 's/^tokstream: cpu \([0-9.]*\) s, git commands it ran \([0-9.]*\) s$/\1 \2/p')
+	peak=$(stat_of "$st" 's/^tokstream: peak memory \([0-9]*\) KiB$/\1/p')
+	out=$(stat_of "$st" 's/^tokstream: bytes in [0-9]*, bytes out \([0-9]*\)$/\1/p')
+	fetched=$(stat_of "$st" 's/^tokstream: blobs read from the source [0-9]* (\([0-9]*\) bytes), .*/\1/p')
+	set -- $stages $own
+	{
+		echo "filter-$h a $r 0 $4 0"
+		echo "filter-$h b $r 0 $3 0"
+		echo "mem-$h a $r 0 0 $peak"
+		echo "export-$h a $r 0 $1 0"
+		echo "catfile-$h a $r 0 $5 0"
+		echo "tokens-$h a $r 0 0 $out"
+		echo "fetched-$h a $r 0 0 $fetched"
+	} >>"$results"
 	run_report "$h" "$r"
 	rm -rf "$s/conv.git" "$s/copy.git"
 }
@@ -504,11 +493,14 @@ out=$dir/bench-$(date -u +%Y%m%d-%H%M%S).txt
 	for h in "${histories[@]}"; do
 		med() { awk -v id="$1" -v side="$2" -v col="$3" '$1 == id && $2 == side { print $col }' "$results" | sort -n |
 			awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-		ex=$(med "export-$h" a 5); fi=$(med "filter-$h" a 5); im=$(med "filter-$h" b 5); tok=$(med "tokens-$h" a 6)
-		awk -v h="$h" -v c="${commits[$h]}" -v sb="${bytes[$h]}" -v tb="$tok" -v ex="$ex" -v fi="$fi" -v im="$im" 'BEGIN {
-			printf "  %s: %d commits, stream %.1f MB in, %.1f MB out\n", h, c, sb / 1e6, tb / 1e6
-			printf "      fast-export %.2f s CPU (%.1f MB/s); tokstream %.2f s CPU (%.1f MB/s in, %.1f commits/s); fast-import of the tokens %.2f s CPU (%.1f MB/s)\n",
-				ex, sb / 1e6 / (ex > 0 ? ex : 1e-9), fi, sb / 1e6 / (fi > 0 ? fi : 1e-9), c / (fi > 0 ? fi : 1e-9), im, tb / 1e6 / (im > 0 ? im : 1e-9)
+		ex=$(med "export-$h" a 5); fi=$(med "filter-$h" a 5); im=$(med "filter-$h" b 5)
+		cf=$(med "catfile-$h" a 5); tok=$(med "tokens-$h" a 6); fb=$(med "fetched-$h" a 6)
+		awk -v h="$h" -v c="${commits[$h]}" -v sb="${bytes[$h]}" -v tb="$tok" -v fb="$fb" -v ex="$ex" -v fi="$fi" -v cf="$cf" -v im="$im" '
+		function rate(x, t) { return x / 1e6 / (t > 0 ? t : 1e-9) }
+		BEGIN {
+			printf "  %s: %d commits, a full export %.1f MB; in convert: blobs read %.1f MB, tokens out %.1f MB\n", h, c, sb / 1e6, fb / 1e6, tb / 1e6
+			printf "      CPU in convert: fast-export --no-data %.2f s; git cat-file %.2f s (%.1f MB/s of blobs); the filter %.2f s (%.1f MB/s of blobs, %.1f commits/s); fast-import %.2f s (%.1f MB/s of tokens)\n",
+				ex, cf, rate(fb, cf), fi, rate(fb, fi), c / (fi > 0 ? fi : 1e-9), im, rate(tb, im)
 		}'
 	done
 	echo
