@@ -135,25 +135,13 @@ static int is_hex40(const char *s)
 	return 1;
 }
 
-static void hex_of(const unsigned char *h, char *out)
-{
-	static const char hex[] = "0123456789abcdef";
-	int i;
-
-	for (i = 0; i < 20; i++) {
-		out[2 * i] = hex[h[i] >> 4];
-		out[2 * i + 1] = hex[h[i] & 15];
-	}
-	out[40] = '\0';
-}
-
 /* The SHA-1 of a string, in hex: names of cache files. */
 static void hash_hex(const struct strbuf *sb, char *out)
 {
 	unsigned char h[20];
 
 	git_blob_oid(sb->buf, sb->len, h);
-	hex_of(h, out);
+	oid_to_hex(h, out);
 }
 
 static int read_whole(const char *path, struct strbuf *sb)
