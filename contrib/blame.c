@@ -11,6 +11,7 @@
 #include "blame.h"
 #include "../tokenize/language.h"
 #include "../tokenize/run-command.h"
+#include "../tokenize/catfile.h"
 #include "../tokenize/sha1.h"
 #include "../tokenize/usage.h"
 #include "../tokenize/view.h"
@@ -502,8 +503,7 @@ void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, con
 static struct batch {
 	char *dir;
 	pid_t owner;
-	struct child c;
-	FILE *in, *out;
+	struct catfile cf;
 } batches[2];
 
 /* The blob REV:PATH, or the blob ID when ID is given (no tree to walk) */
@@ -511,57 +511,43 @@ static int cat_blob_batch(const char *dir, const char *rev, const char *path, co
 			  struct strbuf *out)
 {
 	struct batch *b = NULL;
-	char line[256], type[32];
-	unsigned long size;
-	size_t got = 0;
+	struct strbuf name = STRBUF_INIT;
+	enum catfile_answer a;
+	char type[16];
+	size_t size = 0;
 	int i;
 
 	for (i = 0; i < 2 && !b; i++)
 		if (batches[i].dir && batches[i].owner == getpid() && !strcmp(batches[i].dir, dir))
 			b = &batches[i];
 	if (!b) {
-		static const char *argv[] = { "git", "cat-file", "--batch", NULL };
-		int to[2], from[2];
-
 		for (i = 0; i < 2 && batches[i].dir && batches[i].owner == getpid(); i++)
 			;
-		if (i == 2 || pipe(to) || pipe(from))
+		if (i == 2)
 			return -2;
 		b = &batches[i];
-		child_init(&b->c, argv);
-		b->c.dir = dir;
-		b->c.in = to[0];
-		b->c.out = from[1];
-		b->c.close_fd[0] = to[1];
-		b->c.close_fd[1] = from[0];
-		start_command(&b->c);
-		close(to[0]);
-		close(from[1]);
-		b->in = fdopen(to[1], "w");
-		b->out = fdopen(from[0], "r");
-		if (!b->in || !b->out)
-			die_errno("fdopen");
+		/* a forked worker's copy of its parent's is not its own: dropped */
 		free(b->dir);
 		b->dir = xstrdup(dir);
 		b->owner = getpid();
+		memset(&b->cf, 0, sizeof(b->cf));
+		b->cf.dir = b->dir;
 	}
-	if ((id ? fprintf(b->in, "%s\n", id) : fprintf(b->in, "%s:%s\n", rev, path)) < 0 ||
-	    fflush(b->in) || !fgets(line, sizeof(line), b->out))
+	if (id)
+		strbuf_addstr(&name, id);
+	else
+		strbuf_addf(&name, "%s:%s", rev, path);
+	a = catfile_get_name(&b->cf, name.buf, type, &size);
+	strbuf_release(&name);
+	if (a == CATFILE_FAILED)
 		die("git cat-file --batch failed in '%s'", dir);
-	if (sscanf(line, "%*s %31s %lu", type, &size) != 2)
-		return -1; /* "missing" */
+	if (a == CATFILE_MISSING)
+		return -1;
 	strbuf_reset(out);
 	strbuf_grow(out, size);
-	while (got < size) {
-		size_t n = fread(out->buf + got, 1, size - got, b->out);
-
-		if (!n)
-			die("git cat-file --batch failed in '%s'", dir);
-		got += n;
-	}
-	strbuf_setlen(out, size);
-	if (fgetc(b->out) != '\n')
+	if (catfile_read(&b->cf, out->buf, size) || catfile_end(&b->cf))
 		die("git cat-file --batch failed in '%s'", dir);
+	strbuf_setlen(out, size);
 	return strcmp(type, "blob") ? -1 : 0;
 }
 

@@ -71,25 +71,29 @@ int catfile_flush(struct catfile *cf)
 	return cf->c.pid && fflush(cf->to) ? -1 : 0;
 }
 
-/* "ID TYPE SIZE" or "ID missing": the type and size, or the answer's kind. */
+/*
+ * "NAME TYPE SIZE", or "NAME missing" (or "ambiguous", for a name): the
+ * type and size, or the answer's kind.  The NAME of a question asked is
+ * the object id, or whatever name was asked, which has no LF but may
+ * have spaces: the answer is read from its end.
+ */
 static enum catfile_answer read_header(struct catfile *cf, char type[16], size_t *size)
 {
-	char line[256], *sp, *end;
+	char line[4096], *sp, *t, *end;
 	uintmax_t n;
-	size_t tl;
 
-	if (!fgets(line, sizeof(line), cf->from) || !(sp = strchr(line, ' ')))
+	if (!fgets(line, sizeof(line), cf->from) || !strchr(line, '\n') ||
+	    !(sp = strrchr(line, ' ')))
 		return CATFILE_FAILED;
-	if (!strcmp(sp, " missing\n"))
+	if (!strcmp(sp, " missing\n") || !strcmp(sp, " ambiguous\n"))
 		return CATFILE_MISSING;
-	tl = strcspn(sp + 1, " ");
-	if (tl > 15 || sp[1 + tl] != ' ')
+	n = strtoumax(sp + 1, &end, 10);
+	if (end == sp + 1 || *end != '\n' || n > SIZE_MAX - 1)
 		return CATFILE_FAILED;
-	memcpy(type, sp + 1, tl);
-	type[tl] = '\0';
-	n = strtoumax(sp + 2 + tl, &end, 10);
-	if (*end != '\n' || n > SIZE_MAX - 1)
+	*sp = '\0';
+	if (!(t = strrchr(line, ' ')) || strlen(t + 1) > 15)
 		return CATFILE_FAILED;
+	strcpy(type, t + 1);
 	*size = (size_t)n;
 	return CATFILE_FOUND;
 }
@@ -139,6 +143,18 @@ enum catfile_answer catfile_get(struct catfile *cf, const unsigned char *oid,
 			return CATFILE_FAILED;
 		cf->unused++;
 	}
+	return read_header(cf, type, size);
+}
+
+enum catfile_answer catfile_get_name(struct catfile *cf, const char *name,
+				     char type[16], size_t *size)
+{
+	if (cf->asked_nr)
+		BUG("an object asked by name after others asked ahead");
+	if (!cf->c.pid)
+		start(cf);
+	if (fprintf(cf->to, "%s\n", name) < 0 || fflush(cf->to))
+		return CATFILE_FAILED;
 	return read_header(cf, type, size);
 }
 

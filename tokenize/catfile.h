@@ -51,6 +51,12 @@ int catfile_flush(struct catfile *cf);
  */
 enum catfile_answer catfile_get(struct catfile *cf, const unsigned char *oid,
 				char type[16], size_t *size);
+/*
+ * The same for an object name cat-file takes (REV:PATH, an abbreviated
+ * id; no LF in it), asked now: nothing may be asked ahead.
+ */
+enum catfile_answer catfile_get_name(struct catfile *cf, const char *name,
+				     char type[16], size_t *size);
 /* n bytes of the content into buf: 0, or -1 if cat-file stopped first. */
 int catfile_read(struct catfile *cf, void *buf, size_t n);
 /* The end of an answer (the LF after the content): 0, or -1. */
