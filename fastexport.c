@@ -28,6 +28,7 @@
 #include "tokenize/usage.h"
 #include "tokenize/view.h"
 #include "contrib/commands.h"
+#include "contrib/smap.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -188,6 +189,9 @@ static int read_command(void)
 	for (;;) {
 		cmd_line = in.line + 1;
 		cmd_eof = !read_line(&cmd);
+		/* fast-import would read the line up to it: a ref, a path, a mark cut short */
+		if (!cmd_eof && memchr(cmd.buf, '\0', cmd.len))
+			die("NUL byte in the command line '%.*s'", 64, cmd.buf);
 		if (cmd_eof || cmd.buf[0] != '#')
 			return !cmd_eof;
 		if (comment_sink) {
@@ -367,8 +371,6 @@ static void parse_data_to(void (*begin)(uintmax_t count, int counted), data_fn *
 
 	if (!skip_prefix(cmd.buf, "data ", &arg))
 		die("expected 'data', got '%.*s'", 64, cmd.buf);
-	if (strlen(arg) != cmd.len - 5)
-		die("data: NUL byte in the command");
 	if (arg[0] == '<' && arg[1] == '<') {
 		struct strbuf delim = STRBUF_INIT, l = STRBUF_INIT;
 
@@ -2307,6 +2309,63 @@ static void ref_unmark_written(const char *name)
 	strset_remove(&refs_written, name);
 }
 
+/*
+ * The refs that will hold an object at the end (branches with a commit,
+ * tags), and how many of them each directory above them holds: no ref
+ * may be the directory of another ("refs/heads/a" and "refs/heads/a/b"),
+ * which fast-import finds only when it writes the refs, at the very end.
+ */
+static struct strset refs_held;
+static struct smap ref_dirs;
+
+static void ref_dirs_count(const char *name, int up)
+{
+	struct strbuf dir = STRBUF_INIT;
+	const char *p;
+
+	for (p = strchr(name, '/'); p; p = strchr(p + 1, '/')) {
+		int isnew;
+		size_t *n;
+
+		strbuf_reset(&dir);
+		strbuf_add(&dir, name, (size_t)(p - name));
+		n = smap_put(&ref_dirs, dir.buf, 0, &isnew);
+		*n = up ? *n + 1 : *n - 1;
+	}
+	strbuf_release(&dir);
+}
+
+/* name will hold an object: it must be no directory of another such ref, nor under one. */
+static void ref_hold(const char *name)
+{
+	struct strbuf dir = STRBUF_INIT;
+	size_t *n = smap_get(&ref_dirs, name);
+	const char *p;
+
+	if (strset_has(&refs_held, name))
+		return;
+	if (n && *n)
+		die("ref '%s' would be the directory of other refs of the stream", name);
+	for (p = strchr(name, '/'); p; p = strchr(p + 1, '/')) {
+		strbuf_reset(&dir);
+		strbuf_add(&dir, name, (size_t)(p - name));
+		if (strset_has(&refs_held, dir.buf))
+			die("ref '%s' would be under ref '%s' of the stream", name, dir.buf);
+	}
+	strbuf_release(&dir);
+	strset_add(&refs_held, name);
+	ref_dirs_count(name, 1);
+}
+
+/* name is emptied (a reset without from): fast-import writes no such ref. */
+static void ref_release(const char *name)
+{
+	if (!strset_has(&refs_held, name))
+		return;
+	strset_remove(&refs_held, name);
+	ref_dirs_count(name, 0);
+}
+
 static int graft_applies(const char *original_oid)
 {
 	if (!opt.graft_parent)
@@ -2455,6 +2514,7 @@ static void parse_commit(void)
 
 	strbuf_reset(&commit);
 	check_refname(cmd.buf + 7, "commit");
+	ref_hold(cmd.buf + 7);
 	comment_sink = &commit;
 	strbuf_reset(&ref);
 	strbuf_addstr(&ref, cmd.buf + 7);
@@ -2611,6 +2671,13 @@ static void parse_tag(void)
 
 	strbuf_reset(&tag);
 	check_refname(cmd.buf + 4, "tag");
+	{
+		struct strbuf ref = STRBUF_INIT;
+
+		strbuf_addf(&ref, "refs/tags/%s", cmd.buf + 4);
+		ref_hold(ref.buf);
+		strbuf_release(&ref);
+	}
 	comment_sink = &tag;
 	copy_line(&tag);
 	read_command();
@@ -2650,18 +2717,22 @@ static void parse_tag(void)
 
 static void parse_reset(void)
 {
-	static struct strbuf reset = STRBUF_INIT;
+	static struct strbuf reset = STRBUF_INIT, ref = STRBUF_INIT;
 
 	strbuf_reset(&reset);
 	check_refname(cmd.buf + 6, "reset");
+	strbuf_reset(&ref);
+	strbuf_addstr(&ref, cmd.buf + 6);
 	comment_sink = &reset;
 	copy_line(&reset);
 	if (read_command()) {
 		if (!strncmp(cmd.buf, "from ", 5)) {
 			copy_target(&reset, "from", cmd.buf + 5, 0);
-			ref_mark_written(reset.buf + 6);
+			ref_mark_written(ref.buf);
+			ref_hold(ref.buf);
 		} else {
-			ref_unmark_written(reset.buf + 6);
+			ref_unmark_written(ref.buf);
+			ref_release(ref.buf);
 			unread_command();
 		}
 	}
@@ -3196,6 +3267,8 @@ void fuzz_filter_reset(void)
 	free(oids.slots);
 	memset(&oids, 0, sizeof(oids));
 	strset_clear(&refs_written);
+	strset_clear(&refs_held);
+	smap_release(&ref_dirs);
 	strset_clear(&dropped_paths);
 	memset(&in, 0, sizeof(in));
 	memset(&stats, 0, sizeof(stats));

@@ -213,6 +213,37 @@ test_expect_success 'a rename across languages (export with -M)' '
 	expect_fatal 15 commit "export without -M and -C"
 '
 
+test_expect_success 'a NUL byte in a command line (fast-import would read it cut short)' '
+	printf "commit refs/heads\000/main\nmark :1\ncommitter C <c@example.com> 1 +0000\ndata 0\n" >in &&
+	expect_fatal 1 "" "NUL byte in the command line" &&
+	printf "$commit_header" >in &&
+	printf "M 100644 inline a\000b.c\ndata 0\n" >>in &&
+	expect_fatal 6 commit "NUL byte in the command line"
+'
+
+test_expect_success 'a ref that would be the directory of another, or under one: refused, as fast-import refuses it at the end' '
+	one="mark :1\ncommitter C <c@example.com> 1 +0000\ndata 0\n\n" &&
+	printf "commit refs/heads/a\n$one" >in &&
+	printf "commit refs/heads/a/b\nmark :2\ncommitter C <c@example.com> 1 +0000\ndata 0\nfrom :1\n" >>in &&
+	expect_fatal 6 commit "ref '"'"'refs/heads/a/b'"'"' would be under ref '"'"'refs/heads/a'"'"' of the stream" &&
+	printf "commit refs/heads/a/b\n$one" >in &&
+	printf "reset refs/heads/a\nfrom :1\n" >>in &&
+	expect_fatal 7 reset "ref '"'"'refs/heads/a'"'"' would be the directory of other refs of the stream" &&
+	printf "commit refs/heads/main\n$one" >in &&
+	printf "tag v1/rc\nfrom :1\ndata 0\ntag v1\nfrom :1\ndata 0\n" >>in &&
+	expect_fatal 9 tag "ref '"'"'refs/tags/v1'"'"' would be the directory of other refs of the stream" &&
+	# a branch and a tag of one name do not meet; a reset without from frees its name
+	printf "commit refs/heads/a\n$one" >in &&
+	printf "tag a\nfrom :1\ndata 0\nreset refs/heads/a\n\n" >>in &&
+	printf "commit refs/heads/a/b\nmark :2\ncommitter C <c@example.com> 1 +0000\ndata 0\nfrom :1\n\ndone\n" >>in &&
+	"$TOKSTREAM" <in >out &&
+	git init -q --bare refs.git &&
+	git -C refs.git fast-import --quiet <out &&
+	git -C refs.git for-each-ref --format="%(refname)" >actual &&
+	test_write_lines refs/heads/a/b refs/tags/a >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'usage errors exit 129' '
 	for args in --frobnicate "--lang=nosuchlanguage:x" --lang "--lang=c" --source "--source=" -x
 	do
