@@ -10,7 +10,7 @@
  * `typeof`, and unless it follows `.` as a property name), a number, a
  * string, `)` (but not the one closing `if (...)`, `while (...)`,
  * `for (...)` or `with (...)`), `]`, `}`, `++` or `--`.  The lexer
- * remembers that token itself (in lexer_state.aux) rather than using
+ * remembers what that token tells (in lexer_state.aux) rather than using
  * lexer_state.prev, because the caller's prev counts comments, which do
  * not decide anything.  A `}` always ends an operand here: a regular
  * expression at the start of a statement after a block is lexed as
@@ -38,7 +38,11 @@ enum {
 	J_DOT,
 	J_HASH,
 	J_BACKSLASH,
-	J_PUNCT
+	J_OPEN,   /* ( */
+	J_CLOSE,  /* ) */
+	J_CLOSER, /* ] } (after which `/` divides) */
+	J_SINGLE, /* , : ; @ [ { ~: a punctuator of one byte whatever follows */
+	J_PUNCT   /* the first byte of a punctuator of one byte or more */
 };
 
 static unsigned char cclass[256];
@@ -53,7 +57,11 @@ static unsigned char punct2[256];
 static void init_classes(void)
 {
 	lex_fill_classes(cclass, J_SPACE, J_IDENT, J_DIGIT, "$");
-	lex_set_classes(cclass, "!%&()*+,-:;<=>?@[]^{|}~", J_PUNCT);
+	lex_set_classes(cclass, "!%&*+-<=>?^|", J_PUNCT);
+	lex_set_classes(cclass, ",:;@[{~", J_SINGLE);
+	lex_set_classes(cclass, "]}", J_CLOSER);
+	cclass['('] = J_OPEN;
+	cclass[')'] = J_CLOSE;
 	cclass['"'] = J_QUOTE;
 	cclass['\''] = J_QUOTE;
 	cclass['`'] = J_BACKQUOTE;
@@ -70,91 +78,106 @@ static inline int is_ident(unsigned char c)
 }
 
 /*
- * The previous significant (non-comment) token, which decides what `/` is,
- * and which open parentheses are those of `if (...)`, `while (...)`,
- * `for (...)` and `with (...)`, after whose `)` a statement, so a regular
- * expression, may follow: one bit per open parenthesis, for the innermost
- * PAREN_BITS of them (deeper ones count as expression parentheses).
+ * What the previous significant (non-comment) token tells of what follows,
+ * kept as one of these rather than as the token itself, so that `/` and
+ * `(` look at a number instead of at the token's bytes.
+ */
+enum prev_kind {
+	PREV_OPERATOR,  /* an operator, a bracket, the start: an expression may follow */
+	PREV_OPERAND,   /* it ends an operand: a `/` after it divides */
+	PREV_NAME,      /* an identifier not after `.`: some are keywords */
+	PREV_DOT        /* `.` or `?.`: the identifier after it is a property name */
+};
+
+/*
+ * The previous significant token, which decides what `/` is, and which
+ * open parentheses are those of `if (...)`, `while (...)`, `for (...)` and
+ * `with (...)`, after whose `)` a statement, so a regular expression, may
+ * follow: one bit per open parenthesis, for the innermost PAREN_BITS of
+ * them (deeper ones count as expression parentheses).
  */
 #define PAREN_BITS (sizeof(size_t) * 8)
 
 struct prev {
-	size_t start, len;
-	enum token_class cls;  /* 0 at the start of the input */
-	int after_dot;         /* the token before it was `.` or `?.` */
-	int closes_stmt;       /* it is the `)` of if/while/for/with */
-	size_t paren_bits;     /* bit i: open parenthesis i is a statement's */
-	size_t parens;         /* open parentheses */
+	size_t name_start, name_len;  /* the identifier, when kind is PREV_NAME */
+	size_t paren_bits;            /* bit i: open parenthesis i is a statement's */
+	size_t parens;                /* open parentheses */
+	enum prev_kind kind;          /* all zero at the start */
 };
 
 /* js_token keeps it in lexer_state.aux[0..6], all zero at the start. */
 _Static_assert(sizeof(struct prev) <= 7 * sizeof(size_t), "struct prev fits in aux[0..6]");
 
-static int is_word(const unsigned char *s, const struct prev *pv, const char *w)
+static inline int name_is(const unsigned char *s, const struct prev *pv, const char *w, size_t l)
 {
-	return pv->cls == TOKEN_WORD && pv->len == strlen(w) &&
-		!memcmp(s + pv->start, w, pv->len);
-}
-
-LEX_INLINE void prev_update(struct prev *pv, const unsigned char *s, size_t b, size_t e,
-			enum token_class cls)
-{
-	int after_dot = pv->cls == TOKEN_PUNCT &&
-		((pv->len == 1 && s[pv->start] == '.') ||
-		 (pv->len == 2 && s[pv->start] == '?' && s[pv->start + 1] == '.'));
-
-	pv->closes_stmt = 0;
-	if (cls == TOKEN_PUNCT && s[b] == '(') {
-		int stmt = !pv->after_dot && (is_word(s, pv, "if") || is_word(s, pv, "while") ||
-					       is_word(s, pv, "for") || is_word(s, pv, "with"));
-		size_t bit = (size_t)1 << (pv->parens % PAREN_BITS);
-
-		pv->paren_bits = stmt ? pv->paren_bits | bit : pv->paren_bits & ~bit;
-		pv->parens++;
-	} else if (cls == TOKEN_PUNCT && s[b] == ')' && pv->parens) {
-		pv->parens--;
-		pv->closes_stmt = (pv->paren_bits >> (pv->parens % PAREN_BITS)) & 1;
-	}
-	pv->after_dot = after_dot;
-	pv->start = b;
-	pv->len = e - b;
-	pv->cls = cls;
+	return pv->name_len == l && !memcmp(s + pv->name_start, w, l);
 }
 
 /* Keywords after which an expression, so a regular expression, may follow. */
-static int keyword_before_expr(const unsigned char *w, size_t l)
+static int keyword_before_expr(const unsigned char *s, const struct prev *pv)
 {
-	static const char *const kw[] = {
-		"return", "typeof", "instanceof", "in", "of", "new", "delete",
-		"void", "throw", "case", "do", "else", "yield", "await",
-		"extends", "default", NULL
-	};
-
-	for (const char *const *k = kw; *k; k++)
-		if (strlen(*k) == l && !memcmp(*k, w, l))
-			return 1;
-	return 0;
+	switch (pv->name_len) {
+	case 2:
+		return name_is(s, pv, "in", 2) || name_is(s, pv, "of", 2) || name_is(s, pv, "do", 2);
+	case 3:
+		return name_is(s, pv, "new", 3);
+	case 4:
+		return name_is(s, pv, "void", 4) || name_is(s, pv, "case", 4) ||
+			name_is(s, pv, "else", 4);
+	case 5:
+		return name_is(s, pv, "throw", 5) || name_is(s, pv, "yield", 5) ||
+			name_is(s, pv, "await", 5);
+	case 6:
+		return name_is(s, pv, "return", 6) || name_is(s, pv, "typeof", 6) ||
+			name_is(s, pv, "delete", 6);
+	case 7:
+		return name_is(s, pv, "extends", 7) || name_is(s, pv, "default", 7);
+	case 10:
+		return name_is(s, pv, "instanceof", 10);
+	default:
+		return 0;
+	}
 }
 
 static int regex_allowed(const unsigned char *s, const struct prev *pv)
 {
-	const unsigned char *t = s + pv->start;
+	return pv->kind == PREV_NAME ? keyword_before_expr(s, pv) : pv->kind != PREV_OPERAND;
+}
 
-	if (!pv->cls)
-		return 1;
-	switch (pv->cls) {
-	case TOKEN_WORD:
-		return !pv->after_dot && keyword_before_expr(t, pv->len);
-	case TOKEN_NUMBER:
-	case TOKEN_STRING:
-		return 0;
-	case TOKEN_PUNCT:
-		if (pv->len == 1)
-			return t[0] == ')' ? pv->closes_stmt : t[0] != ']' && t[0] != '}';
-		return !(pv->len == 2 && (t[0] == '+' || t[0] == '-') && t[1] == t[0]);
-	default:
-		return 1;
+/* The keywords whose parenthesis is followed by a statement. */
+static int stmt_keyword(const unsigned char *s, const struct prev *pv)
+{
+	return pv->kind == PREV_NAME &&
+		(name_is(s, pv, "if", 2) || name_is(s, pv, "for", 3) ||
+		 name_is(s, pv, "with", 4) || name_is(s, pv, "while", 5));
+}
+
+LEX_INLINE void open_paren(struct prev *pv, const unsigned char *s)
+{
+	size_t bit = (size_t)1 << (pv->parens % PAREN_BITS);
+
+	pv->paren_bits = stmt_keyword(s, pv) ? pv->paren_bits | bit : pv->paren_bits & ~bit;
+	pv->parens++;
+	pv->kind = PREV_OPERATOR;
+}
+
+LEX_INLINE void close_paren(struct prev *pv)
+{
+	int closes_stmt = 0;
+
+	if (pv->parens) {
+		pv->parens--;
+		closes_stmt = (pv->paren_bits >> (pv->parens % PAREN_BITS)) & 1;
 	}
+	pv->kind = closes_stmt ? PREV_OPERATOR : PREV_OPERAND;
+}
+
+/* An identifier from b to e: a property name after `.`, else a name. */
+LEX_INLINE void prev_name(struct prev *pv, size_t b, size_t e)
+{
+	pv->kind = pv->kind == PREV_DOT ? PREV_OPERAND : PREV_NAME;
+	pv->name_start = b;
+	pv->name_len = e - b;
 }
 
 /*
@@ -301,33 +324,72 @@ static size_t scan_template(const unsigned char *s, size_t p, size_t n);
 
 /*
  * The token at p (not whitespace): its end, and its class in *cls.  The
- * previous significant token pv decides what a `/` is; *horizon is where
- * regular expressions may be tried again after one failed to close.
+ * previous significant token pv decides what a `/` is, and becomes this
+ * one unless it is a comment; *horizon is where regular expressions may
+ * be tried again after one failed to close.
  */
 LEX_INLINE size_t scan_token(const unsigned char *s, size_t p, size_t n,
-			     const struct prev *pv, size_t *horizon, enum token_class *cls)
+			     struct prev *pv, size_t *horizon, enum token_class *cls)
 {
 	size_t e;
 
 	switch (cclass[s[p]]) {
 	case J_IDENT:
+		if (!p && (e = lex_bom(s, p, n))) {
+			/* not significant: the start of the input it remains */
+			*cls = TOKEN_OTHER;
+			return e;
+		}
 		*cls = TOKEN_WORD;
-		return scan_ident(s, p + 1, n);
+		e = scan_ident(s, p + 1, n);
+		prev_name(pv, p, e);
+		return e;
+	case J_SINGLE:
+		*cls = TOKEN_PUNCT;
+		pv->kind = PREV_OPERATOR;
+		return p + 1;
+	case J_OPEN:
+		*cls = TOKEN_PUNCT;
+		open_paren(pv, s);
+		return p + 1;
+	case J_CLOSE:
+		*cls = TOKEN_PUNCT;
+		close_paren(pv);
+		return p + 1;
+	case J_CLOSER:
+		*cls = TOKEN_PUNCT;
+		pv->kind = PREV_OPERAND;
+		return p + 1;
+	case J_PUNCT:
+		*cls = TOKEN_PUNCT;
+		e = p + scan_punct(s, p, n);
+		/* ++ and -- end an operand; ?. is the only other of two bytes ending in . */
+		if (e - p == 2 && (s[p] == '+' || s[p] == '-') && s[p + 1] == s[p])
+			pv->kind = PREV_OPERAND;
+		else
+			pv->kind = e - p == 2 && s[p + 1] == '.' ? PREV_DOT : PREV_OPERATOR;
+		return e;
 	case J_DIGIT:
 		*cls = TOKEN_NUMBER;
+		pv->kind = PREV_OPERAND;
 		return scan_number(s, p, n);
 	case J_DOT:
 		if (p + 1 < n && cclass[s[p + 1]] == J_DIGIT) {
 			*cls = TOKEN_NUMBER;
+			pv->kind = PREV_OPERAND;
 			return scan_number(s, p, n);
 		}
 		*cls = TOKEN_PUNCT;
-		return p + scan_punct(s, p, n);
+		e = p + scan_punct(s, p, n);
+		pv->kind = e - p == 1 ? PREV_DOT : PREV_OPERATOR;
+		return e;
 	case J_QUOTE:
 		*cls = TOKEN_STRING;
+		pv->kind = PREV_OPERAND;
 		return lex_quoted(s, p, n, 0);
 	case J_BACKQUOTE:
 		*cls = TOKEN_STRING;
+		pv->kind = PREV_OPERAND;
 		return scan_template(s, p, n);
 	case J_SLASH:
 		if (p + 1 < n && s[p + 1] == '/') {
@@ -341,9 +403,11 @@ LEX_INLINE size_t scan_token(const unsigned char *s, size_t p, size_t n,
 		if (p >= *horizon && regex_allowed(s, pv) &&
 		    (e = scan_regex(s, p, n, horizon))) {
 			*cls = TOKEN_STRING;
+			pv->kind = PREV_OPERAND;
 			return e;
 		}
 		*cls = TOKEN_PUNCT;
+		pv->kind = PREV_OPERATOR;
 		return p + scan_punct(s, p, n);
 	case J_HASH:
 		if (p == lex_bom(s, 0, n) && lex_starts(s, p, n, "#!")) {
@@ -353,22 +417,26 @@ LEX_INLINE size_t scan_token(const unsigned char *s, size_t p, size_t n,
 		if (p + 1 < n && (cclass[s[p + 1]] == J_IDENT ||
 				  (s[p + 1] == '\\' && p + 2 < n && s[p + 2] == 'u'))) {
 			*cls = TOKEN_WORD;  /* a private name */
-			return scan_ident(s, p + 1, n);
+			e = scan_ident(s, p + 1, n);
+			prev_name(pv, p, e);
+			return e;
 		}
 		*cls = TOKEN_OTHER;
+		pv->kind = PREV_OPERATOR;
 		return p + 1;
 	case J_BACKSLASH:
 		if (p + 1 < n && s[p + 1] == 'u') {
 			*cls = TOKEN_WORD;
-			return scan_ident(s, p, n);
+			e = scan_ident(s, p, n);
+			prev_name(pv, p, e);
+			return e;
 		}
 		*cls = TOKEN_OTHER;
+		pv->kind = PREV_OPERATOR;
 		return p + 1;
-	case J_PUNCT:
-		*cls = TOKEN_PUNCT;
-		return p + scan_punct(s, p, n);
 	default:
 		*cls = TOKEN_OTHER;
+		pv->kind = PREV_OPERATOR;
 		return p + 1;
 	}
 }
@@ -418,8 +486,7 @@ static size_t scan_template(const unsigned char *s, size_t p, size_t n)
 				if (!open)
 					return p;
 				in_text = 0;  /* back in the enclosing substitution */
-				pv.cls = TOKEN_STRING;
-				pv.after_dot = pv.closes_stmt = 0;
+				pv.kind = PREV_OPERAND;
 			} else if (c == '$' && p + 1 < n && s[p + 1] == '{') {
 				p += 2;
 				if (open == TEMPLATE_DEPTH) {
@@ -449,8 +516,6 @@ static size_t scan_template(const unsigned char *s, size_t p, size_t n)
 				braces[open - 1]++;
 			else if (c == '}')
 				braces[open - 1]--;
-			if (cls != TOKEN_COMMENT)
-				prev_update(&pv, s, p, e, cls);
 			p = e;
 		}
 	}
@@ -475,17 +540,7 @@ LEX_INLINE int js_token(struct lexer_state *ls, struct prev *pv, struct token *t
 		ls->pos = n;
 		return 0;
 	}
-	if ((e = lex_bom(s, p, n))) {
-		/* not significant: the start of the input it remains */
-		ls->pos = e;
-		tok->start = p;
-		tok->len = e;
-		tok->cls = TOKEN_OTHER;
-		return 1;
-	}
 	e = scan_token(s, p, n, pv, &ls->aux[7], &cls);
-	if (cls != TOKEN_COMMENT)
-		prev_update(pv, s, p, e, cls);
 	ls->pos = e;
 	tok->start = p;
 	tok->len = e - p;
