@@ -523,67 +523,74 @@ static size_t scan_template(const unsigned char *s, size_t p, size_t n)
 }
 
 /*
- * The token at ls->pos, with the previous significant token in *pv (the
- * caller keeps it, in lexer_state.aux[0..6] between calls: struct prev
- * fits) and the regular expression horizon in aux[7].
+ * The token at *pos, which it moves past it, with the previous significant
+ * token in *pv and the regular expression horizon in *horizon: the caller
+ * keeps them in locals, so that they stay in registers from one token to
+ * the next, and in lexer_state.aux between calls (struct prev in
+ * aux[0..6], the horizon in aux[7]).
  */
-LEX_INLINE int js_token(struct lexer_state *ls, struct prev *pv, struct token *tok)
+LEX_INLINE int js_token(const unsigned char *s, size_t n, size_t *pos, struct prev *pv,
+			size_t *horizon, struct token *tok)
 {
-	const unsigned char *s = ls->src;
-	size_t n = ls->len, p = ls->pos, e;
+	size_t p = lex_span(s, *pos, n, cclass, J_SPACE, J_SPACE), e;
 	enum token_class cls;
 
-	if (!cclass['a'])
-		init_classes();
-	p = lex_span(s, p, n, cclass, J_SPACE, J_SPACE);
 	if (p >= n) {
-		ls->pos = n;
+		*pos = n;
 		return 0;
 	}
-	e = scan_token(s, p, n, pv, &ls->aux[7], &cls);
-	ls->pos = e;
+	e = scan_token(s, p, n, pv, horizon, &cls);
+	*pos = e;
 	tok->start = p;
 	tok->len = e - p;
 	tok->cls = cls;
 	return 1;
 }
 
-/*
- * LEX_DEFINE's many, but struct prev is copied out of aux and back once a
- * call, not once a token: copied per token, its fields stored one by one
- * and loaded back whole stall every token on the store forwarding.
- */
 static size_t js_many(struct lexer_state *ls, struct token *tok, size_t max)
 {
-	struct lexer_state l = *ls;
+	const unsigned char *s = ls->src;
+	size_t n = ls->len, p = ls->pos, horizon = ls->aux[7], i;
 	struct prev pv;
-	size_t i;
 
-	memcpy(&pv, l.aux, sizeof(pv));
-	for (i = 0; i < max && js_token(&l, &pv, tok + i); i++)
-		lex_set_prev(&l, tok + i);
-	memcpy(l.aux, &pv, sizeof(pv));
-	*ls = l;
+	if (!cclass['a'])
+		init_classes();
+	memcpy(&pv, ls->aux, sizeof(pv));
+	for (i = 0; i < max && js_token(s, n, &p, &pv, &horizon, tok + i); i++)
+		;
+	if (i)
+		lex_set_prev(ls, tok + i - 1);
+	memcpy(ls->aux, &pv, sizeof(pv));
+	ls->aux[7] = horizon;
+	ls->pos = p;
 	return i;
 }
 
-/* js_many, writing the view (lex_out_token) as LEX_DEFINE's view does. */
+/*
+ * js_many, writing the view (lex_out_token) as LEX_DEFINE's view does.
+ * The lexer's line break classes are known here: lex_out_token tests them
+ * as a constant.
+ */
 static size_t js_view(struct lexer_state *ls, struct lex_out *out, size_t max)
 {
-	struct lexer_state l = *ls;
+	const unsigned char *s = ls->src;
+	size_t n = ls->len, p = ls->pos, horizon = ls->aux[7], i;
 	struct lex_out o = *out;
 	struct prev pv;
 	struct token t;
-	size_t i;
 
-	memcpy(&pv, l.aux, sizeof(pv));
-	for (i = 0; i < max && js_token(&l, &pv, &t); i++) {
-		lex_set_prev(&l, &t);
-		o.d = lex_out_token(&o, out, l.src, &t, max - i - 1);
-	}
-	memcpy(l.aux, &pv, sizeof(pv));
+	if (!cclass['a'])
+		init_classes();
+	o.breaks = LEX_BREAKS_STRINGS;
+	memcpy(&pv, ls->aux, sizeof(pv));
+	for (i = 0; i < max && js_token(s, n, &p, &pv, &horizon, &t); i++)
+		o.d = lex_out_token(&o, out, s, &t, max - i - 1);
+	if (i)
+		lex_set_prev(ls, &t);
+	memcpy(ls->aux, &pv, sizeof(pv));
+	ls->aux[7] = horizon;
+	ls->pos = p;
 	out->d = o.d;
-	*ls = l;
 	return i;
 }
 
