@@ -42,10 +42,21 @@ enum {
 	J_CLOSE,  /* ) */
 	J_CLOSER, /* ] } (after which `/` divides) */
 	J_SINGLE, /* , : ; @ [ { ~: a punctuator of one byte whatever follows */
-	J_PUNCT   /* the first byte of a punctuator of one byte or more */
+	J_PUNCT,  /* the first byte of a punctuator of one byte or more */
+	J_SPACED = 16  /* plus a class: a token of that class after a single space */
 };
 
 static unsigned char cclass[256];
+
+/*
+ * The dispatch class of the byte after a single space: J_SPACED plus its
+ * class for the classes common there, J_SPACE (a run of blanks, skipped
+ * before the dispatch) for the others and the blanks.  Whether a token
+ * follows a space varies from token to token: told by the same indirect
+ * jump as its class, it costs no branch of its own, which would
+ * mispredict.
+ */
+static unsigned char after_space[256];
 
 /*
  * The bytes that may be the second of a punctuator of several: a
@@ -70,6 +81,16 @@ static void init_classes(void)
 	cclass['#'] = J_HASH;
 	cclass['\\'] = J_BACKSLASH;
 	lex_set_classes(punct2, ".?<>=+-*&|", 1);
+	for (int c = 0; c < 256; c++) {
+		switch (cclass[c]) {
+		case J_IDENT: case J_DIGIT: case J_QUOTE: case J_BACKQUOTE:
+		case J_OPEN: case J_CLOSER: case J_SINGLE: case J_PUNCT:
+			after_space[c] = J_SPACED + cclass[c];
+			break;
+		default:
+			after_space[c] = J_SPACE;
+		}
+	}
 }
 
 static inline int is_ident(unsigned char c)
@@ -337,17 +358,37 @@ static inline size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 static size_t scan_template(const unsigned char *s, size_t p, size_t n);
 
 /*
- * The token at p (not whitespace): its end, and its class in *cls.  The
- * previous significant token pv decides what a `/` is, and becomes this
- * one unless it is a comment; *horizon is where regular expressions may
- * be tried again after one failed to close.
+ * Past the blanks at p: a line break and its indentation mostly, a word
+ * at a time, its end found by one count of trailing zeros, not by a
+ * branch per byte, the last of which mispredicts.
  */
-LEX_INLINE size_t scan_token(const unsigned char *s, size_t p, size_t n,
+static inline size_t skip_blanks(const unsigned char *s, size_t p, size_t n)
+{
+	for (; n - p >= 8; p += 8) {
+		uint64_t m = ~lex_word_blanks(lex_word_load(s + p)) & LEX_WORD_HIGHS;
+
+		if (m)
+			return p + lex_word_first(m);
+	}
+	return lex_span(s, p, n, cclass, J_SPACE, J_SPACE);
+}
+
+/*
+ * The token at *start, of dispatch class k (its class, or J_SPACED plus
+ * it for the token after the space at *start, which moves to it): its
+ * end, and its class in *cls.  The previous significant token pv decides
+ * what a `/` is, and becomes this one unless it is a comment; *horizon is
+ * where regular expressions may be tried again after one failed to close.
+ */
+LEX_INLINE size_t scan_token(const unsigned char *s, size_t *start, size_t n, unsigned k,
 			     struct prev *pv, size_t *horizon, enum token_class *cls)
 {
-	size_t e;
+	size_t p = *start, e;
 
-	switch (cclass[s[p]]) {
+	switch (k) {
+	case J_SPACED + J_IDENT:
+		*start = ++p;
+		/* fall through */
 	case J_IDENT:
 		if (!p && (e = lex_bom(s, p, n))) {
 			/* not significant: the start of the input it remains */
@@ -358,10 +399,16 @@ LEX_INLINE size_t scan_token(const unsigned char *s, size_t p, size_t n,
 		e = scan_ident(s, p + 1, n);
 		prev_name(pv, p, e);
 		return e;
+	case J_SPACED + J_SINGLE:
+		*start = ++p;
+		/* fall through */
 	case J_SINGLE:
 		*cls = TOKEN_PUNCT;
 		pv->kind = PREV_OPERATOR;
 		return p + 1;
+	case J_SPACED + J_OPEN:
+		*start = ++p;
+		/* fall through */
 	case J_OPEN:
 		*cls = TOKEN_PUNCT;
 		open_paren(pv, s, n);
@@ -370,10 +417,16 @@ LEX_INLINE size_t scan_token(const unsigned char *s, size_t p, size_t n,
 		*cls = TOKEN_PUNCT;
 		close_paren(pv);
 		return p + 1;
+	case J_SPACED + J_CLOSER:
+		*start = ++p;
+		/* fall through */
 	case J_CLOSER:
 		*cls = TOKEN_PUNCT;
 		pv->kind = PREV_OPERAND;
 		return p + 1;
+	case J_SPACED + J_PUNCT:
+		*start = ++p;
+		/* fall through */
 	case J_PUNCT:
 		*cls = TOKEN_PUNCT;
 		e = p + scan_punct(s, p, n);
@@ -383,6 +436,9 @@ LEX_INLINE size_t scan_token(const unsigned char *s, size_t p, size_t n,
 		else
 			pv->kind = e - p == 2 && s[p + 1] == '.' ? PREV_DOT : PREV_OPERATOR;
 		return e;
+	case J_SPACED + J_DIGIT:
+		*start = ++p;
+		/* fall through */
 	case J_DIGIT:
 		*cls = TOKEN_NUMBER;
 		pv->kind = PREV_OPERAND;
@@ -397,10 +453,16 @@ LEX_INLINE size_t scan_token(const unsigned char *s, size_t p, size_t n,
 		e = p + scan_punct(s, p, n);
 		pv->kind = e - p == 1 ? PREV_DOT : PREV_OPERATOR;
 		return e;
+	case J_SPACED + J_QUOTE:
+		*start = ++p;
+		/* fall through */
 	case J_QUOTE:
 		*cls = TOKEN_STRING;
 		pv->kind = PREV_OPERAND;
 		return lex_quoted(s, p, n, 0);
+	case J_SPACED + J_BACKQUOTE:
+		*start = ++p;
+		/* fall through */
 	case J_BACKQUOTE:
 		*cls = TOKEN_STRING;
 		pv->kind = PREV_OPERAND;
@@ -524,7 +586,7 @@ static size_t scan_template(const unsigned char *s, size_t p, size_t n)
 			in_text = 1;
 		} else {
 			enum token_class cls;
-			size_t e = scan_token(s, p, n, &pv, &horizon, &cls);
+			size_t e = scan_token(s, &p, n, cclass[c], &pv, &horizon, &cls);
 
 			if (c == '{')
 				braces[open - 1]++;
@@ -546,14 +608,21 @@ static size_t scan_template(const unsigned char *s, size_t p, size_t n)
 LEX_INLINE int js_token(const unsigned char *s, size_t n, size_t *pos, struct prev *pv,
 			size_t *horizon, struct token *tok)
 {
-	size_t p = lex_span(s, *pos, n, cclass, J_SPACE, J_SPACE), e;
+	size_t p = *pos, e;
 	enum token_class cls;
+	unsigned k = J_SPACE;
 
-	if (p >= n) {
-		*pos = n;
-		return 0;
+	if (n - p >= 2)
+		k = s[p] == ' ' ? after_space[s[p + 1]] : cclass[s[p]];
+	if (k == J_SPACE) {
+		p = skip_blanks(s, p, n);
+		if (p >= n) {
+			*pos = n;
+			return 0;
+		}
+		k = cclass[s[p]];
 	}
-	e = scan_token(s, p, n, pv, horizon, &cls);
+	e = scan_token(s, &p, n, k, pv, horizon, &cls);
 	*pos = e;
 	tok->start = p;
 	tok->len = e - p;
