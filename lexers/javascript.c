@@ -182,9 +182,9 @@ static inline int stmt_keyword(const unsigned char *s, size_t n, const struct pr
 			(name_is(s, pv, "if", 2) || name_is(s, pv, "for", 3) ||
 			 name_is(s, pv, "with", 4) || name_is(s, pv, "while", 5));
 	w = lex_word_load(s + pv->name_start) & lex_word_heads[pv->name_len < 8 ? pv->name_len : 8];
-	return (pv->kind == PREV_NAME) &
-		((w == WORD_OF("if")) | (w == WORD_OF("for")) |
-		 (w == WORD_OF("with")) | (w == WORD_OF("while")));
+	return (int)(pv->kind == PREV_NAME) &
+		((int)(w == WORD_OF("if")) | (int)(w == WORD_OF("for")) |
+		 (int)(w == WORD_OF("with")) | (int)(w == WORD_OF("while")));
 }
 
 LEX_INLINE void open_paren(struct prev *pv, const unsigned char *s, size_t n)
