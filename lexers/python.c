@@ -406,6 +406,20 @@ static size_t scan_string(const unsigned char *s, size_t p, size_t n, unsigned f
 	return lex_quoted(s, p, n, 0);
 }
 
+/*
+ * scan_string for the token at p, its *multiline kept in ls->mode (an
+ * f-string's line breaks proved wrong): here, not in python_token, so that
+ * only string tokens pay for a flag whose address is taken (in memory).
+ */
+LEX_INLINE size_t string_token(struct lexer_state *ls, size_t p, unsigned flags)
+{
+	int multiline = !ls->mode;
+	size_t e = scan_string(ls->src, p, ls->len, flags, &multiline);
+
+	ls->mode = !multiline;
+	return e;
+}
+
 /* Length of the longest operator c c1 c2 starts with, by maximal munch. */
 static inline size_t punct_len(unsigned char c, unsigned char c1, unsigned char c2)
 {
@@ -453,7 +467,6 @@ LEX_TOKEN_FN python_token(struct lexer_state *ls, struct token *tok)
 	const unsigned char *s = ls->src;
 	size_t n = ls->len, p = ls->pos, b, e;
 	enum token_class cls;
-	int multiline = !ls->mode;  /* mode: an f-string's line breaks proved wrong */
 
 	if (!cclass['a'])
 		init_classes();
@@ -480,7 +493,7 @@ LEX_TOKEN_FN python_token(struct lexer_state *ls, struct token *tok)
 			e = 3;  /* a byte order mark is not part of the first word */
 			cls = TOKEN_OTHER;
 		} else if (e < n && cclass[s[e]] == P_QUOTE && (flags = string_prefix(s, b, e))) {
-			e = scan_string(s, e, n, flags, &multiline);
+			e = string_token(ls, e, flags);
 			cls = TOKEN_STRING;
 		}
 		break;
@@ -499,7 +512,7 @@ LEX_TOKEN_FN python_token(struct lexer_state *ls, struct token *tok)
 		}
 		break;
 	case P_QUOTE:
-		e = scan_string(s, p, n, PY_STR, &multiline);
+		e = string_token(ls, p, PY_STR);
 		cls = TOKEN_STRING;
 		break;
 	case P_HASH:
@@ -515,7 +528,6 @@ LEX_TOKEN_FN python_token(struct lexer_state *ls, struct token *tok)
 		cls = TOKEN_OTHER;
 		break;
 	}
-	ls->mode = !multiline;
 	ls->pos = e;
 	tok->start = b;
 	tok->len = e - b;
