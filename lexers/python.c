@@ -441,7 +441,7 @@ static inline size_t punct_len(unsigned char c, unsigned char c1, unsigned char 
 }
 
 /* The same at p (p < n), without bounds checks when 3 bytes are left. */
-static inline size_t scan_punct(const unsigned char *s, size_t p, size_t n)
+LEX_INLINE size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 {
 	if (n - p >= 2 && !punct2[s[p + 1]])
 		return 1;
