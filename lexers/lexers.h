@@ -61,6 +61,14 @@ static inline void lex_set_prev(struct lexer_state *ls, const struct token *tok)
 #endif
 #define LEX_TOKEN_FN LEX_INLINE int
 
+/*
+ * What a token function returns but 0 (the end of the input) and 1:
+ * the token holds no line break and is no comment, so the view writes it
+ * as it is, without looking at its bytes.  For the lexers that know it
+ * cheaply where breaks cannot (C: a line splice may be in any token).
+ */
+#define LEX_TOKEN_PLAIN 2
+
 #define LEX_DEFINE(var, name, fn) LEX_DEFINE_BREAKS(var, name, fn, LEX_BREAKS_ALL)
 #define LEX_DEFINE_BREAKS(var, name, fn, breaks)			\
 	static size_t fn##_many(struct lexer_state *ls, struct token *tok, size_t max) \
@@ -79,10 +87,12 @@ static inline void lex_set_prev(struct lexer_state *ls, const struct token *tok)
 		struct lex_out o = *out;				\
 		struct token t;						\
 		size_t i;						\
+		int got;						\
 									\
-		for (i = 0; i < max && fn(&l, &t); i++) {		\
+		for (i = 0; i < max && (got = fn(&l, &t)); i++) {	\
 			lex_set_prev(&l, &t);				\
-			o.d = lex_out_token(&o, out, l.src, &t, max - i - 1); \
+			o.d = lex_out_token_plain(&o, out, l.src, &t, max - i - 1, \
+						  got == LEX_TOKEN_PLAIN); \
 		}							\
 		out->d = o.d;						\
 		*ls = l;						\
@@ -360,17 +370,20 @@ struct lex_out {
 		     enum token_class cls, size_t left);
 };
 
-LEX_INLINE char *lex_out_token(const struct lex_out *o, struct lex_out *out,
-			       const unsigned char *s, const struct token *t, size_t left)
+/* plain: the token function returned LEX_TOKEN_PLAIN. */
+LEX_INLINE char *lex_out_token_plain(const struct lex_out *o, struct lex_out *out,
+				     const unsigned char *s, const struct token *t, size_t left,
+				     int plain)
 {
 	const unsigned char *p = s + t->start;
 	size_t len = t->len, lo = len < 8 ? len : 8;
 	char *d = o->d;
 
-	if (len - 1 < 16 && p < o->fast && t->cls != TOKEN_COMMENT &&
-	    (!(o->breaks >> t->cls & 1) ||
-	     !((lex_word_below14(lex_word_load(p)) & lex_word_heads[lo]) |
-	       (lex_word_below14(lex_word_load(p + 8)) & lex_word_heads[len - lo])))) {
+	if (len - 1 < 16 && p < o->fast &&
+	    (plain || (t->cls != TOKEN_COMMENT &&
+		       (!(o->breaks >> t->cls & 1) ||
+			!((lex_word_below14(lex_word_load(p)) & lex_word_heads[lo]) |
+			  (lex_word_below14(lex_word_load(p + 8)) & lex_word_heads[len - lo])))))) {
 		memcpy(d, p, 16);
 		d += len;
 	} else {
@@ -378,6 +391,12 @@ LEX_INLINE char *lex_out_token(const struct lex_out *o, struct lex_out *out,
 	}
 	*d++ = '\n';
 	return d;
+}
+
+LEX_INLINE char *lex_out_token(const struct lex_out *o, struct lex_out *out,
+			       const unsigned char *s, const struct token *t, size_t left)
+{
+	return lex_out_token_plain(o, out, s, t, left, 0);
 }
 
 extern const struct lexer lexer_c;
