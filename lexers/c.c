@@ -323,13 +323,18 @@ static size_t scan_punct_spliced(const unsigned char *s, size_t p, size_t n)
 			     p3 < n ? s[p3] : 0) - 1];
 }
 
-/* The same, without the splices when no backslash can make one. */
-LEX_INLINE size_t scan_punct(const unsigned char *s, size_t p, size_t n)
+/*
+ * The same, without the splices when no backslash can make one; *plain:
+ * the punctuator is known to hold no splice (so no line break).
+ */
+LEX_INLINE size_t scan_punct(const unsigned char *s, size_t p, size_t n, int *plain)
 {
+	*plain = 1;
 	if (n - p >= 2 && !punct2[s[p + 1]])
 		return p + 1;
 	if (n - p >= 4 && s[p + 1] != '\\' && s[p + 2] != '\\' && s[p + 3] != '\\')
 		return p + (size_t)punct_len(s[p], s[p + 1], s[p + 2], s[p + 3]);
+	*plain = 0;
 	return scan_punct_spliced(s, p, n);
 }
 
@@ -428,6 +433,7 @@ LEX_TOKEN_FN c_token(struct lexer_state *ls, struct token *tok)
 	const unsigned char *s = ls->src;
 	size_t n = ls->len, p = ls->pos, b, e;
 	enum token_class cls;
+	int plain = 0;	/* no line break in the token: LEX_TOKEN_PLAIN */
 
 	if (!cclass['a'])
 		init_classes();
@@ -448,6 +454,8 @@ LEX_TOKEN_FN c_token(struct lexer_state *ls, struct token *tok)
 		cls = TOKEN_WORD;
 		if (e < n && (unsigned)(cclass[s[e]] - C_DQUOTE) <= C_BACKSLASH - C_DQUOTE)
 			e = scan_word_or_literal(s, b, e, n, &cls);
+		else
+			plain = 1;
 		break;
 	case C_DIGIT:
 		e = scan_number(s, p, n);
@@ -459,7 +467,7 @@ LEX_TOKEN_FN c_token(struct lexer_state *ls, struct token *tok)
 			e = scan_number(s, p, n);
 			cls = TOKEN_NUMBER;
 		} else {
-			e = scan_punct(s, p, n);
+			e = scan_punct(s, p, n, &plain);
 			cls = TOKEN_PUNCT;
 		}
 		break;
@@ -479,28 +487,30 @@ LEX_TOKEN_FN c_token(struct lexer_state *ls, struct token *tok)
 			e = scan_block_comment(s, e + 1, n);
 			cls = TOKEN_COMMENT;
 		} else {
-			e = scan_punct(s, p, n);
+			e = scan_punct(s, p, n, &plain);
 			cls = TOKEN_PUNCT;
 		}
 		break;
 	case C_PUNCT1:
 		e = p + 1;
 		cls = TOKEN_PUNCT;
+		plain = 1;
 		break;
 	case C_PUNCT:
-		e = scan_punct(s, p, n);
+		e = scan_punct(s, p, n, &plain);
 		cls = TOKEN_PUNCT;
 		break;
 	default: /* C_OTHER, C_BACKSLASH not starting a splice */
 		e = p + 1;
 		cls = TOKEN_OTHER;
+		plain = 1;
 		break;
 	}
 	ls->pos = e;
 	tok->start = b;
 	tok->len = e - b;
 	tok->cls = cls;
-	return 1;
+	return plain ? LEX_TOKEN_PLAIN : 1;
 }
 
 LEX_DEFINE(lexer_c, "c", c_token);
