@@ -532,7 +532,7 @@ LEX_TOKEN_FN python_token(struct lexer_state *ls, struct token *tok)
 	tok->start = b;
 	tok->len = e - b;
 	tok->cls = cls;
-	return 1;
+	return cls == TOKEN_STRING || cls == TOKEN_COMMENT ? 1 : LEX_TOKEN_PLAIN;
 }
 
 /* A backslash-newline is whitespace: only strings and comments hold line breaks. */
