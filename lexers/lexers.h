@@ -86,17 +86,18 @@ static inline void lex_set_prev(struct lexer_state *ls, const struct token *tok)
 		struct lexer_state l = *ls;				\
 		struct lex_out o = *out;				\
 		struct token t;						\
-		size_t i;						\
+		size_t left = max;					\
 		int got;						\
 									\
-		for (i = 0; i < max && (got = fn(&l, &t)); i++) {	\
+		while (left && (got = fn(&l, &t))) {			\
+			left--;						\
 			lex_set_prev(&l, &t);				\
-			o.d = lex_out_token_plain(&o, out, l.src, &t, max - i - 1, \
+			o.d = lex_out_token_plain(&o, out, l.src, &t, left, \
 						  got == LEX_TOKEN_PLAIN); \
 		}							\
 		out->d = o.d;						\
 		*ls = l;						\
-		return i;						\
+		return max - left;					\
 	}								\
 	static int fn##_next(struct lexer_state *ls, struct token *tok) \
 	{								\
