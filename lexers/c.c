@@ -437,15 +437,12 @@ LEX_TOKEN_FN c_token(struct lexer_state *ls, struct token *tok)
 
 	if (!cclass['a'])
 		init_classes();
-	for (;;) {	/* until a token: past whitespace and line splices */
-		p = lex_span(s, p, n, cclass, C_SPACE, C_SPACE);
-		if (p >= n) {
-			ls->pos = n;
-			return 0;
-		}
-		if (s[p] != '\\' || !(e = splice_len(s, p, n)))
-			break;
-		p += e;
+again:	/* past whitespace and line splices (case C_BACKSLASH) */
+	if (p < n && cclass[s[p]] == C_SPACE)
+		p = lex_span(s, p + 1, n, cclass, C_SPACE, C_SPACE);
+	if (p >= n) {
+		ls->pos = n;
+		return 0;
 	}
 	b = p;
 	switch (cclass[s[p]]) {
@@ -500,7 +497,16 @@ LEX_TOKEN_FN c_token(struct lexer_state *ls, struct token *tok)
 		e = scan_punct(s, p, n, &plain);
 		cls = TOKEN_PUNCT;
 		break;
-	default: /* C_OTHER, C_BACKSLASH not starting a splice */
+	case C_BACKSLASH:
+		if ((e = splice_len(s, p, n))) {
+			p += e;
+			goto again;
+		}
+		e = p + 1;	/* a backslash by itself */
+		cls = TOKEN_OTHER;
+		plain = 1;
+		break;
+	default: /* C_OTHER */
 		e = p + 1;
 		cls = TOKEN_OTHER;
 		plain = 1;
