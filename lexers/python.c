@@ -470,14 +470,9 @@ LEX_TOKEN_FN python_token(struct lexer_state *ls, struct token *tok)
 
 	if (!cclass['a'])
 		init_classes();
-	for (;;) {
-		size_t cl;
-
-		p = lex_span(s, p, n, cclass, P_SPACE, P_SPACE);
-		if (!(cl = continuation_len(s, p, n)))
-			break;
-		p += cl;
-	}
+again:	/* past whitespace and line continuations (case P_BACKSLASH) */
+	if (p < n && cclass[s[p]] == P_SPACE)
+		p = lex_span(s, p + 1, n, cclass, P_SPACE, P_SPACE);
 	if (p >= n) {
 		ls->pos = n;
 		return 0;
@@ -523,7 +518,15 @@ LEX_TOKEN_FN python_token(struct lexer_state *ls, struct token *tok)
 		e = p + scan_punct(s, p, n);
 		cls = TOKEN_PUNCT;
 		break;
-	default: /* P_OTHER, P_BACKSLASH not continuing a line */
+	case P_BACKSLASH:
+		if ((e = continuation_len(s, p, n))) {
+			p += e;
+			goto again;
+		}
+		e = p + 1;	/* a backslash by itself */
+		cls = TOKEN_OTHER;
+		break;
+	default: /* P_OTHER */
 		e = p + 1;
 		cls = TOKEN_OTHER;
 		break;
