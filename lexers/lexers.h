@@ -353,14 +353,17 @@ static inline int lex_starts(const unsigned char *s, size_t p, size_t n, const c
 
 /*
  * Where view writes: d has room for the tokens left of the call, LEX_OUT_SHORT
- * bytes each, and a slack of LEX_OUT_SLACK.  The common token (of at most 16
- * bytes, not a comment, starting before fast so that two words of source
- * follow, and with no line break to escape) is two loads and one 16-byte
- * copy here; any other goes to put, which makes the room it needs beyond
- * that (and keeps the room for the left tokens after it) and returns the end
- * of what it wrote.  out is the caller's, put may reach more of it.
+ * bytes each, and a slack of LEX_OUT_SLACK.  The common token (starting
+ * before fast, so that LEX_OUT_COPY bytes of source follow, and with no line
+ * break to escape: of at most 16 bytes and not a comment, whose two words
+ * are looked at, or plain and of at most LEX_OUT_COPY) is one copy of
+ * LEX_OUT_COPY bytes here; any other goes to put, which makes the room it
+ * needs beyond that (and keeps the room for the left tokens after it) and
+ * returns the end of what it wrote.  out is the caller's, put may reach
+ * more of it.  (32: identifiers of 17 to 32 bytes are common in C.)
  */
-#define LEX_OUT_SHORT 17
+#define LEX_OUT_COPY 32
+#define LEX_OUT_SHORT (LEX_OUT_COPY + 1)
 #define LEX_OUT_SLACK 16
 
 struct lex_out {
@@ -380,12 +383,13 @@ LEX_INLINE char *lex_out_token_plain(const struct lex_out *o, struct lex_out *ou
 	size_t len = t->len, lo = len < 8 ? len : 8;
 	char *d = o->d;
 
-	if (len - 1 < 16 && p < o->fast &&
-	    (plain || (t->cls != TOKEN_COMMENT &&
-		       (!(o->breaks >> t->cls & 1) ||
-			!((lex_word_below14(lex_word_load(p)) & lex_word_heads[lo]) |
-			  (lex_word_below14(lex_word_load(p + 8)) & lex_word_heads[len - lo])))))) {
-		memcpy(d, p, 16);
+	if (p < o->fast &&
+	    (plain ? len - 1 < LEX_OUT_COPY :
+	     len - 1 < 16 && t->cls != TOKEN_COMMENT &&
+	     (!(o->breaks >> t->cls & 1) ||
+	      !((lex_word_below14(lex_word_load(p)) & lex_word_heads[lo]) |
+		(lex_word_below14(lex_word_load(p + 8)) & lex_word_heads[len - lo]))))) {
+		memcpy(d, p, LEX_OUT_COPY);
 		d += len;
 	} else {
 		d = o->put(out, d, p, len, t->cls, left);

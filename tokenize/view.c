@@ -188,7 +188,7 @@ static size_t add_tokens(struct strbuf *out, const struct language *lang,
 	struct view_out v;
 	size_t count = 0, got;
 
-	v.o.fast = ls->src + (ls->len >= 16 ? ls->len - 15 : 0);
+	v.o.fast = ls->src + (ls->len >= LEX_OUT_COPY ? ls->len - (LEX_OUT_COPY - 1) : 0);
 	v.o.breaks = lang->lexer->breaks;
 	v.o.put = put_token;
 	v.out = out;
