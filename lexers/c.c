@@ -10,7 +10,7 @@
 #include "lexers.h"
 
 enum {
-	C_OTHER,  /* a byte that is a token by itself */
+	C_OTHER,  /* a byte that is a token by itself; every byte's, till init_classes */
 	C_SPACE,
 	C_IDENT,  /* A-Z a-z _ $ and every byte >= 0x80 (UTF-8 is never split) */
 	C_DIGIT,
@@ -435,8 +435,6 @@ LEX_TOKEN_FN c_token(struct lexer_state *ls, struct token *tok)
 	enum token_class cls;
 	int plain = 0;	/* no line break in the token: LEX_TOKEN_PLAIN */
 
-	if (!cclass['a'])
-		init_classes();
 again:	/* past whitespace and line splices (case C_BACKSLASH) */
 	if (p < n && cclass[s[p]] == C_SPACE)
 		p = lex_span(s, p + 1, n, cclass, C_SPACE, C_SPACE);
@@ -507,6 +505,10 @@ again:	/* past whitespace and line splices (case C_BACKSLASH) */
 		plain = 1;
 		break;
 	default: /* C_OTHER */
+		if (!cclass['a']) {	/* here, not before every token */
+			init_classes();
+			goto again;
+		}
 		e = p + 1;
 		cls = TOKEN_OTHER;
 		plain = 1;
