@@ -453,7 +453,12 @@ again:	/* past whitespace and line splices (case C_BACKSLASH) */
 			plain = 1;
 		break;
 	case C_DIGIT:
-		e = scan_number(s, p, n);
+		/* most numbers end at a byte that cannot go on one ("0;", "16)") */
+		e = lex_span(s, p + 1, n, numclass, NUM_PLAIN, NUM_PLAIN);
+		if (e < n && numclass[s[e]] != NUM_END)
+			e = scan_number(s, p, n);
+		else
+			plain = 1;
 		cls = TOKEN_NUMBER;
 		break;
 	case C_DOT:
