@@ -85,15 +85,14 @@ static inline int is_hspace(unsigned char c)
 }
 
 /*
- * Length of a line splice at p, or 0: a backslash, horizontal whitespace
- * (which compilers tolerate), and a newline (LF, CR LF, LF CR or CR).
+ * splice_len of the backslash at p: a function of its own, called only at
+ * a backslash, so that its loop and constants do not take registers in the
+ * lexer's hot loop.
  */
-static inline size_t splice_len(const unsigned char *s, size_t p, size_t n)
+static size_t splice_len_at(const unsigned char *s, size_t p, size_t n)
 {
 	size_t q;
 
-	if (p >= n || s[p] != '\\')
-		return 0;
 	for (q = p + 1; q < n && is_hspace(s[q]); q++)
 		;
 	if (q >= n || (s[q] != '\n' && s[q] != '\r'))
@@ -101,6 +100,15 @@ static inline size_t splice_len(const unsigned char *s, size_t p, size_t n)
 	if (q + 1 < n && (s[q + 1] == '\n' || s[q + 1] == '\r') && s[q + 1] != s[q])
 		q++;
 	return q + 1 - p;
+}
+
+/*
+ * Length of a line splice at p, or 0: a backslash, horizontal whitespace
+ * (which compilers tolerate), and a newline (LF, CR LF, LF CR or CR).
+ */
+static inline size_t splice_len(const unsigned char *s, size_t p, size_t n)
+{
+	return p < n && s[p] == '\\' ? splice_len_at(s, p, n) : 0;
 }
 
 /* p moved past the line splices at p: where the next character really is. */
