@@ -55,16 +55,7 @@ size_t lex_quoted(const unsigned char *s, size_t p, size_t n, int multiline)
 	while (p < n) {
 		unsigned char c;
 
-		/* past the bytes that are not q, a backslash or below 14, a word at a time */
-		for (; n - p >= 8; p += 8) {
-			uint64_t x = lex_word_load(s + p),
-				m = lex_word_eq(x, q) | lex_word_eq(x, '\\') | lex_word_below14(x);
-
-			if (m) {
-				p += lex_word_first(m);
-				break;
-			}
-		}
+		p = lex_word_skip_quoted(s, p, n, q);
 		if (p >= n)
 			break;
 		c = s[p];

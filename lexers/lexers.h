@@ -266,6 +266,25 @@ static inline size_t lex_word_first(uint64_t m)
 }
 
 /*
+ * Past the bytes of a quoted literal from p that cannot end or escape it
+ * (not q, not a backslash, not below 14 where its line may end), a word at
+ * a time: the position of the first such byte, or where fewer than 8 bytes
+ * are left, which the caller tests one by one.
+ */
+static inline size_t lex_word_skip_quoted(const unsigned char *s, size_t p, size_t n,
+					  unsigned char q)
+{
+	for (; n - p >= 8; p += 8) {
+		uint64_t x = lex_word_load(s + p),
+			m = lex_word_eq(x, q) | lex_word_eq(x, '\\') | lex_word_below14(x);
+
+		if (m)
+			return p + lex_word_first(m);
+	}
+	return p;
+}
+
+/*
  * End of the run of bytes from p (p <= n) whose class in table is lo..hi:
  * the loop of identifiers and whitespace, unrolled to one bounds check
  * per four bytes.
