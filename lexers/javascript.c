@@ -400,14 +400,52 @@ static inline size_t skip_blanks(const unsigned char *s, size_t p, size_t n)
 }
 
 /*
+ * Where js_view writes the tokens: each case of scan_token writes its own,
+ * so that what the view must test of a token (its length, whether it may
+ * hold a line break) is known there, mostly as a constant, and a token of
+ * one byte is that byte and a LF.  NULL for js_many and the substitutions
+ * of templates, which write nothing: scan_token is inlined with it.
+ */
+struct js_sink {
+	struct lex_out o;
+	struct lex_out *out;   /* the caller's, for its put */
+	size_t left;           /* the tokens the call may still give, this one too */
+};
+
+/* A token of one byte, p: no line break, no comment. */
+LEX_INLINE size_t emit_byte(struct js_sink *o, const unsigned char *s, size_t p)
+{
+	if (o) {
+		o->o.d[0] = (char)s[p];
+		o->o.d[1] = '\n';
+		o->o.d += 2;
+	}
+	return p + 1;
+}
+
+/* The token from p to e of class cls; plain: it holds no line break and is no comment. */
+LEX_INLINE size_t emit(struct js_sink *o, const unsigned char *s, size_t p, size_t e,
+		       enum token_class cls, int plain)
+{
+	if (o) {
+		struct token t = { p, e - p, cls };
+
+		o->o.d = lex_out_token_plain(&o->o, o->out, s, &t, o->left - 1, plain);
+	}
+	return e;
+}
+
+/*
  * The token at *start, of dispatch class k (its class, or J_SPACED plus
  * it for the token after the space at *start, which moves to it): its
  * end, and its class in *cls.  The previous significant token pv decides
  * what a `/` is, and becomes this one unless it is a comment; *horizon is
  * where regular expressions may be tried again after one failed to close.
+ * The token goes to o.
  */
 LEX_INLINE size_t scan_token(const unsigned char *s, size_t *start, size_t n, unsigned k,
-			     struct prev *pv, size_t *horizon, enum token_class *cls)
+			     struct prev *pv, size_t *horizon, enum token_class *cls,
+			     struct js_sink *o)
 {
 	size_t p = *start, e;
 
@@ -419,37 +457,37 @@ LEX_INLINE size_t scan_token(const unsigned char *s, size_t *start, size_t n, un
 		if (!p && (e = lex_bom(s, p, n))) {
 			/* not significant: the start of the input it remains */
 			*cls = TOKEN_OTHER;
-			return e;
+			return emit(o, s, p, e, TOKEN_OTHER, 1);
 		}
 		*cls = TOKEN_WORD;
 		e = scan_ident(s, p + 1, n);
 		prev_name(pv, p, e);
-		return e;
+		return emit(o, s, p, e, TOKEN_WORD, 1);
 	case J_SPACED + J_SINGLE:
 		*start = ++p;
 		/* fall through */
 	case J_SINGLE:
 		*cls = TOKEN_PUNCT;
 		pv->kind = PREV_OPERATOR;
-		return p + 1;
+		return emit_byte(o, s, p);
 	case J_SPACED + J_OPEN:
 		*start = ++p;
 		/* fall through */
 	case J_OPEN:
 		*cls = TOKEN_PUNCT;
 		open_paren(pv, s, n);
-		return p + 1;
+		return emit_byte(o, s, p);
 	case J_CLOSE:
 		*cls = TOKEN_PUNCT;
 		close_paren(pv);
-		return p + 1;
+		return emit_byte(o, s, p);
 	case J_SPACED + J_CLOSER:
 		*start = ++p;
 		/* fall through */
 	case J_CLOSER:
 		*cls = TOKEN_PUNCT;
 		pv->kind = PREV_OPERAND;
-		return p + 1;
+		return emit_byte(o, s, p);
 	case J_SPACED + J_PUNCT:
 		*start = ++p;
 		/* fall through */
@@ -461,85 +499,86 @@ LEX_INLINE size_t scan_token(const unsigned char *s, size_t *start, size_t n, un
 			pv->kind = PREV_OPERAND;
 		else
 			pv->kind = e - p == 2 && s[p + 1] == '.' ? PREV_DOT : PREV_OPERATOR;
-		return e;
+		return emit(o, s, p, e, TOKEN_PUNCT, 1);
 	case J_SPACED + J_DIGIT:
 		*start = ++p;
 		/* fall through */
 	case J_DIGIT:
 		*cls = TOKEN_NUMBER;
 		pv->kind = PREV_OPERAND;
-		return scan_number(s, p, n);
+		return emit(o, s, p, scan_number(s, p, n), TOKEN_NUMBER, 1);
 	case J_DOT:
 		if (p + 1 < n && cclass[s[p + 1]] == J_DIGIT) {
 			*cls = TOKEN_NUMBER;
 			pv->kind = PREV_OPERAND;
-			return scan_number(s, p, n);
+			return emit(o, s, p, scan_number(s, p, n), TOKEN_NUMBER, 1);
 		}
 		*cls = TOKEN_PUNCT;
 		e = p + scan_punct(s, p, n);
 		pv->kind = e - p == 1 ? PREV_DOT : PREV_OPERATOR;
-		return e;
+		return emit(o, s, p, e, TOKEN_PUNCT, 1);
 	case J_SPACED + J_QUOTE:
 		*start = ++p;
 		/* fall through */
 	case J_QUOTE:
 		*cls = TOKEN_STRING;
 		pv->kind = PREV_OPERAND;
-		return lex_quoted(s, p, n, 0);
+		return emit(o, s, p, lex_quoted(s, p, n, 0), TOKEN_STRING, 0);
 	case J_SPACED + J_BACKQUOTE:
 		*start = ++p;
 		/* fall through */
 	case J_BACKQUOTE:
 		*cls = TOKEN_STRING;
 		pv->kind = PREV_OPERAND;
-		return scan_template(s, p, n);
+		return emit(o, s, p, scan_template(s, p, n), TOKEN_STRING, 0);
 	case J_SLASH:
 		if (p + 1 < n && s[p + 1] == '/') {
 			*cls = TOKEN_COMMENT;
-			return lex_line_comment(s, p, n, 0);
+			return emit(o, s, p, lex_line_comment(s, p, n, 0), TOKEN_COMMENT, 0);
 		}
 		if (p + 1 < n && s[p + 1] == '*') {
 			*cls = TOKEN_COMMENT;
-			return lex_block_comment(s, p, n, "*/", 2);
+			return emit(o, s, p, lex_block_comment(s, p, n, "*/", 2), TOKEN_COMMENT, 0);
 		}
 		if (p >= *horizon && regex_allowed(s, pv) &&
 		    (e = scan_regex(s, p, n, horizon))) {
+			/* a regular expression holds no line break */
 			*cls = TOKEN_STRING;
 			pv->kind = PREV_OPERAND;
-			return e;
+			return emit(o, s, p, e, TOKEN_STRING, 1);
 		}
 		*cls = TOKEN_PUNCT;
 		pv->kind = PREV_OPERATOR;
-		return p + scan_punct(s, p, n);
+		return emit(o, s, p, p + scan_punct(s, p, n), TOKEN_PUNCT, 1);
 	case J_HASH:
 		if (p == lex_bom(s, 0, n) && lex_starts(s, p, n, "#!")) {
 			*cls = TOKEN_COMMENT;
-			return lex_line_comment(s, p, n, 0);
+			return emit(o, s, p, lex_line_comment(s, p, n, 0), TOKEN_COMMENT, 0);
 		}
 		if (p + 1 < n && (cclass[s[p + 1]] == J_IDENT ||
 				  (s[p + 1] == '\\' && p + 2 < n && s[p + 2] == 'u'))) {
 			*cls = TOKEN_WORD;  /* a private name */
 			e = scan_ident(s, p + 1, n);
 			prev_name(pv, p, e);
-			return e;
+			return emit(o, s, p, e, TOKEN_WORD, 1);
 		}
 		*cls = TOKEN_OTHER;
 		pv->kind = PREV_OPERATOR;
-		return p + 1;
+		return emit_byte(o, s, p);
 	case J_BACKSLASH:
 		if (p + 1 < n && s[p + 1] == 'u') {
 			*cls = TOKEN_WORD;
 			e = scan_ident(s, p, n);
 			prev_name(pv, p, e);
-			return e;
+			return emit(o, s, p, e, TOKEN_WORD, 1);
 		}
 		*cls = TOKEN_OTHER;
 		pv->kind = PREV_OPERATOR;
-		return p + 1;
+		return emit_byte(o, s, p);
 	default:
 		*cls = TOKEN_OTHER;
 		pv->kind = PREV_OPERATOR;
-		return p + 1;
+		return emit_byte(o, s, p);
 	}
 }
 
@@ -612,7 +651,7 @@ static size_t scan_template(const unsigned char *s, size_t p, size_t n)
 			in_text = 1;
 		} else {
 			enum token_class cls;
-			size_t e = scan_token(s, &p, n, cclass[c], &pv, &horizon, &cls);
+			size_t e = scan_token(s, &p, n, cclass[c], &pv, &horizon, &cls, NULL);
 
 			if (c == '{')
 				braces[open - 1]++;
@@ -629,10 +668,10 @@ static size_t scan_template(const unsigned char *s, size_t p, size_t n)
  * token in *pv and the regular expression horizon in *horizon: the caller
  * keeps them in locals, so that they stay in registers from one token to
  * the next, and in lexer_state.aux between calls (struct prev in
- * aux[0..6], the horizon in aux[7]).
+ * aux[0..6], the horizon in aux[7]).  It goes to o, if not NULL.
  */
 LEX_INLINE int js_token(const unsigned char *s, size_t n, size_t *pos, struct prev *pv,
-			size_t *horizon, struct token *tok)
+			size_t *horizon, struct token *tok, struct js_sink *o)
 {
 	size_t p = *pos, e;
 	enum token_class cls;
@@ -648,7 +687,7 @@ LEX_INLINE int js_token(const unsigned char *s, size_t n, size_t *pos, struct pr
 		}
 		k = cclass[s[p]];
 	}
-	e = scan_token(s, &p, n, k, pv, horizon, &cls);
+	e = scan_token(s, &p, n, k, pv, horizon, &cls, o);
 	*pos = e;
 	tok->start = p;
 	tok->len = e - p;
@@ -665,7 +704,7 @@ static size_t js_many(struct lexer_state *ls, struct token *tok, size_t max)
 	if (!cclass['a'])
 		init_classes();
 	memcpy(&pv, ls->aux, sizeof(pv));
-	for (i = 0; i < max && js_token(s, n, &p, &pv, &horizon, tok + i); i++)
+	for (i = 0; i < max && js_token(s, n, &p, &pv, &horizon, tok + i, NULL); i++)
 		;
 	if (i)
 		lex_set_prev(ls, tok + i - 1);
@@ -676,31 +715,32 @@ static size_t js_many(struct lexer_state *ls, struct token *tok, size_t max)
 }
 
 /*
- * js_many, writing the view (lex_out_token) as LEX_DEFINE's view does.
- * The lexer's line break classes are known here: lex_out_token tests them
- * as a constant.
+ * js_many, writing the view as LEX_DEFINE's view does, each token by the
+ * case of scan_token that lexed it (struct js_sink).
  */
 static size_t js_view(struct lexer_state *ls, struct lex_out *out, size_t max)
 {
 	const unsigned char *s = ls->src;
-	size_t n = ls->len, p = ls->pos, horizon = ls->aux[7], i;
-	struct lex_out o = *out;
+	size_t n = ls->len, p = ls->pos, horizon = ls->aux[7];
+	struct js_sink o;
 	struct prev pv;
-	struct token t;
+	struct token t = { 0, 0, TOKEN_OTHER };  /* the last token given, if any */
 
 	if (!cclass['a'])
 		init_classes();
-	o.breaks = LEX_BREAKS_STRINGS;
+	o.o = *out;
+	o.o.breaks = LEX_BREAKS_STRINGS;
+	o.out = out;
 	memcpy(&pv, ls->aux, sizeof(pv));
-	for (i = 0; i < max && js_token(s, n, &p, &pv, &horizon, &t); i++)
-		o.d = lex_out_token(&o, out, s, &t, max - i - 1);
-	if (i)
+	for (o.left = max; o.left && js_token(s, n, &p, &pv, &horizon, &t, &o); o.left--)
+		;
+	if (o.left < max)
 		lex_set_prev(ls, &t);
 	memcpy(ls->aux, &pv, sizeof(pv));
 	ls->aux[7] = horizon;
 	ls->pos = p;
-	out->d = o.d;
-	return i;
+	out->d = o.o.d;
+	return max - o.left;
 }
 
 static int js_next(struct lexer_state *ls, struct token *tok)
