@@ -2770,6 +2770,8 @@ static void parse_alias(void)
 			return;
 		}
 	} else {
+		/* fast-import resolves it as it resolves a from */
+		check_commitish(arg, 0);
 		define_mark_line(data.buf, OBJ_COMMIT, NULL, &mark);
 	}
 	copy_line(&alias);

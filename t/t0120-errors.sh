@@ -109,6 +109,20 @@ test_expect_success '"from" naming a blob mark' '
 	expect_fatal 10 commit ":1 names a blob, not a commit"
 '
 
+test_expect_success '"alias" to what fast-import cannot resolve; to a branch the stream made' '
+	printf "$commit_header" >in &&
+	printf "alias\nmark :3\nto 0:3\n" >>in &&
+	expect_fatal 8 alias "'"'"'0:3'"'"' is no mark, no object id, no branch this stream made" &&
+	printf "$commit_header" >in &&
+	printf "alias\nmark :3\nto refs/heads/main\n" >>in &&
+	printf "reset refs/heads/copy\nfrom :3\n" >>in &&
+	"$TOKSTREAM" <in >out 2>err &&
+	test_must_be_empty err &&
+	git init -q --bare alias.git &&
+	git -C alias.git fast-import --quiet <out &&
+	test "$(git -C alias.git rev-parse copy)" = "$(git -C alias.git rev-parse main)"
+'
+
 test_expect_success 'a file command naming a commit mark as its content' '
 	printf "$commit_header" >in &&
 	printf "M 100644 :2 a.c\n" >>in &&
