@@ -33,6 +33,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -336,21 +337,33 @@ static int skip_prefix(const char *s, const char *prefix, const char **rest)
 	return 1;
 }
 
+/*
+ * Reads the decimal digits at p (none: 0) into *v; returns the byte past
+ * them, or NULL if their value does not fit in a uintmax_t.
+ */
+static const char *scan_decimal(const char *p, uintmax_t *v)
+{
+	*v = 0;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (*v > (UINTMAX_MAX - (uintmax_t)(*p - '0')) / 10)
+			return NULL;
+		*v = *v * 10 + (uintmax_t)(*p - '0');
+	}
+	return p;
+}
+
 /* Parses a decimal count strictly: digits only, no sign, no overflow. */
 static uintmax_t parse_count(const char *s, const char *what)
 {
-	uintmax_t v = 0;
-	const char *p = s;
+	uintmax_t v;
+	const char *end;
 
-	if (!*p)
+	if (!*s)
 		die("%s: missing count", what);
-	for (; *p; p++) {
-		if (*p < '0' || *p > '9')
-			die("%s: invalid count '%s'", what, s);
-		if (v > (UINTMAX_MAX - (uintmax_t)(*p - '0')) / 10)
-			die("%s: count '%s' is too large", what, s);
-		v = v * 10 + (uintmax_t)(*p - '0');
-	}
+	if (!(end = scan_decimal(s, &v)))
+		die("%s: count '%s' is too large", what, s);
+	if (*end)
+		die("%s: invalid count '%s'", what, s);
 	return v;
 }
 
@@ -913,16 +926,11 @@ static uintmax_t default_max_held(void)
 /* Decimal digits, optionally followed by k, m or g (powers of 1024). */
 int parse_size(const char *s, uintmax_t *size)
 {
-	uintmax_t v = 0, unit = 1;
-	const char *p = s;
+	uintmax_t v, unit = 1;
+	const char *p;
 
-	if (*p < '0' || *p > '9')
+	if (*s < '0' || *s > '9' || !(p = scan_decimal(s, &v)))
 		return -1;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (v > (UINTMAX_MAX - (uintmax_t)(*p - '0')) / 10)
-			return -1;
-		v = v * 10 + (uintmax_t)(*p - '0');
-	}
 	switch (*p) {
 	case 'k': case 'K':
 		unit = (uintmax_t)1 << 10;
@@ -1701,16 +1709,13 @@ static const void *path_class(const char *path)
 
 static uintmax_t parse_mark_ref(const char *s, const char **end)
 {
-	uintmax_t v = 0;
-	const char *p = s;
+	uintmax_t v;
+	const char *p;
 
-	if (*p < '0' || *p > '9')
+	if (*s < '0' || *s > '9')
 		die("invalid mark ':%s'", s);
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (v > (UINTMAX_MAX - (uintmax_t)(*p - '0')) / 10)
-			die("mark ':%s' is too large", s);
-		v = v * 10 + (uintmax_t)(*p - '0');
-	}
+	if (!(p = scan_decimal(s, &v)))
+		die("mark ':%s' is too large", s);
 	if (!v)
 		die("mark :0 is not a mark");
 	*end = p;
@@ -2384,13 +2389,16 @@ static void copy_line(struct strbuf *sb)
  * An identity as fast-import takes it: "[NAME ]<EMAIL> WHEN", WHEN in the
  * raw format ("SECONDS +ZONE") unless the stream chose another with
  * feature date-format.  Checked here so that the filter fails where
- * fast-import would, with the line number of the input.
+ * fast-import would, with the line number of the input.  As fast-import
+ * reads them, the seconds are an unsigned long and the zone at most 1400
+ * (the digits of +HHMM as one number).
  */
 static int custom_date_format;
 
 static void check_ident(const char *s, const char *what)
 {
 	const char *lt = s + strcspn(s, "<>"), *gt, *p;
+	uintmax_t v;
 
 	if (*lt != '<')
 		die("%s: missing < in the identity", what);
@@ -2404,15 +2412,9 @@ static void check_ident(const char *s, const char *what)
 	if (custom_date_format)
 		return;
 	p = gt + 2;
-	if (*p < '0' || *p > '9')
-		die("%s: invalid date '%s' (expected SECONDS +ZONE)", what, gt + 2);
-	while (*p >= '0' && *p <= '9')
-		p++;
-	if (p[0] != ' ' || (p[1] != '+' && p[1] != '-') || p[2] < '0' || p[2] > '9')
-		die("%s: invalid date '%s' (expected SECONDS +ZONE)", what, gt + 2);
-	for (p += 2; *p >= '0' && *p <= '9'; p++)
-		;
-	if (*p)
+	if (*p < '0' || *p > '9' || !(p = scan_decimal(p, &v)) || v > ULONG_MAX ||
+	    p[0] != ' ' || (p[1] != '+' && p[1] != '-') || p[2] < '0' || p[2] > '9' ||
+	    !(p = scan_decimal(p + 2, &v)) || v > 1400 || *p)
 		die("%s: invalid date '%s' (expected SECONDS +ZONE)", what, gt + 2);
 }
 

@@ -158,6 +158,37 @@ test_expect_success 'unknown commit headers' '
 	expect_fatal 3 commit "expected '"'"'committer'"'"'"
 '
 
+test_expect_success 'identities and dates: refused where git fast-import refuses them, passed where it takes them' '
+	for ident in "C <c@example.com> 1700000000 +1401" \
+		"C <c@example.com> 1700000000 +1200100" \
+		"C <c@example.com> 18446744073709551616 +0000" \
+		"C <c@example.com> 1700000000 +18446744073709551616" \
+		"C <c@example.com> 1700000000 0000" \
+		"C <c@example.com> 1700000000 +" \
+		"C <c@example.com> x1700000000 +0000" \
+		"C <c@example.com>1700000000 +0000" \
+		"C c@example.com> 1700000000 +0000" \
+		"C<c@example.com> 1700000000 +0000"
+	do
+		printf "commit refs/heads/main\ncommitter %s\ndata 0\n" "$ident" >in &&
+		expect_fatal 2 commit "committer: " &&
+		rm -rf raw.git && git init -q --bare raw.git &&
+		test_must_fail git -C raw.git fast-import --quiet <in 2>/dev/null || return 1
+	done &&
+	for ident in "C <c@example.com> 1700000000 +1400" \
+		"C <c@example.com> 1700000000 -1400" \
+		"C <c@example.com> 1700000000 +0000000001400" \
+		"C <c@example.com> 18446744073709551615 +0000" \
+		"<c@example.com> 0 -0000"
+	do
+		printf "commit refs/heads/main\ncommitter %s\ndata 0\n" "$ident" >in &&
+		"$TOKSTREAM" <in >out 2>err &&
+		test_must_be_empty err &&
+		rm -rf ok.git && git init -q --bare ok.git &&
+		git -C ok.git fast-import --quiet <out || return 1
+	done
+'
+
 test_expect_success 'bad file modes and paths' '
 	printf "$commit_header" >in &&
 	printf "M 100640 inline a.c\ndata 0\n" >>in &&
