@@ -57,11 +57,19 @@
 # `kernel` and no unpacked tree at $KERNEL_SRC, the newest release of that
 # history is the C lexing corpus.
 #
+#   settings  with BENCH_GIT_CONFIG, for each history: the copy with
+#             those settings against the copy with Git's defaults, CPU
+#             time, and the size of the packs each side wrote (in the
+#             rates below the table); no target, it informs the choice.
+#
 # Environment: BENCH_RUNS (default 5), BENCH_DIR (default
 # /var/tmp/tokstream-bench: scratch space, the built kernel history, and
 # bench-DATE.txt with the table and the raw figures of each run),
 # CORPUS, KERNEL_SRC, KERNEL_VERSIONS, BENCH_LEX (0: no lexing measures,
-# the histories only).
+# the histories only), BENCH_REPORT (0: no report measure),
+# BENCH_GIT_CONFIG ("KEY=VALUE ...", e.g. "pack.depth=0": Git settings
+# given, through GIT_CONFIG_COUNT, to both sides of the end-to-end pair,
+# so to convert's fast-import and the copy's alike).
 # Needs git and python3 (apt-get install -y git python3); unzip, if there,
 # unpacks the JDK sources (python3 does otherwise).
 set -euo pipefail
@@ -78,6 +86,20 @@ kernel_versions=${KERNEL_VERSIONS:-6.1.170-3 6.1.176-1 6.1.187-1 6.1.190-1 6.1.1
 export_opts=(--all --signed-tags=strip --tag-of-filtered-object=rewrite --reencode=no
 	--show-original-ids --mark-tags --use-done-feature)
 import_cmd=(git -c fastimport.unpackLimit=0 fast-import --quiet --force --done)
+# BENCH_GIT_CONFIG as the environment that gives it to every git command
+# of a side (Git 2.31 and later read GIT_CONFIG_COUNT)
+git_config=${BENCH_GIT_CONFIG:-}
+config_env=
+n_config=0
+for kv in $git_config; do
+	case $kv in
+	[a-z]*.*=*) ;;
+	*) echo "bench: BENCH_GIT_CONFIG: '$kv' is not KEY=VALUE" >&2; exit 2 ;;
+	esac
+	config_env="$config_env GIT_CONFIG_KEY_$n_config='${kv%%=*}' GIT_CONFIG_VALUE_$n_config='${kv#*=}'"
+	n_config=$((n_config + 1))
+done
+[ "$n_config" = 0 ] || config_env="env GIT_CONFIG_COUNT=$n_config$config_env "
 
 missing=
 command -v git >/dev/null || missing="$missing git (apt-get install -y git);"
@@ -258,7 +280,14 @@ add_history() {          # NAME GITDIR
 	bytes[$h]=$(stat -c %s "$s/$h.stream")
 	rm -f "$s/$h.stream"
 	local desc="$h (${commits[$h]} commits, $(awk -v b="${bytes[$h]}" 'BEGIN { printf "%.0f", b / 1e6 }') MB stream)"
-	measures+=("filter-$h" "e2e-wall-$h" "e2e-cpu-$h" "mem-$h" "report-$h")
+	measures+=("filter-$h" "e2e-wall-$h" "e2e-cpu-$h" "mem-$h")
+	[ "${BENCH_REPORT:-1}" = 0 ] || measures+=("report-$h")
+	if [ -n "$config_env" ]; then
+		measures+=("settings-$h")
+		label[settings-$h]="fast-import settings $git_config, $h"
+		fig_a[settings-$h]="copy CPU s, $git_config"; fig_b[settings-$h]="copy CPU s, defaults"
+		target[settings-$h]=; kind[settings-$h]=cpu
+	fi
 	label[report-$h]="report, wall, $h"
 	fig_a[report-$h]="report wall s"; fig_b[report-$h]="plain git blame loop wall s"
 	target[report-$h]=0.10; kind[report-$h]=wall
@@ -286,10 +315,19 @@ stat_of() {
 
 run_history() {          # NAME RUN
 	local h=$1 r=$2 g=${src[$1]} st=$s/conv.stats
-	local conv="'$TOKSTREAM' convert --stats '$g' '$s/conv.git' 2>'$st'"
-	local copy="git init -q --bare '$s/copy.git' && git -C '$g' fast-export ${export_opts[*]} | (cd '$s/copy.git' && ${import_cmd[*]})"
+	local conv="$config_env'$TOKSTREAM' convert --stats '$g' '$s/conv.git' 2>'$st'"
+	local copy="git init -q --bare '$s/copy.git' && git -C '$g' fast-export ${export_opts[*]} | (cd '$s/copy.git' && $config_env${import_cmd[*]})"
 	rm -rf "$s/conv.git" "$s/copy.git"
 	timed_pair "e2e-$h" "$r" "$conv" "$copy"
+	echo "pack-conv-$h a $r 0 0 $(pack_kib "$s/conv.git")" >>"$results"
+	echo "pack-copy-$h a $r 0 0 $(pack_kib "$s/copy.git")" >>"$results"
+	if [ -n "$config_env" ]; then
+		local plain="git init -q --bare '$s/plain.git' && git -C '$g' fast-export ${export_opts[*]} | (cd '$s/plain.git' && ${import_cmd[*]})"
+		rm -rf "$s/copy.git"
+		timed_pair "settings-$h" "$r" "$copy" "$plain"
+		echo "pack-plain-$h a $r 0 0 $(pack_kib "$s/plain.git")" >>"$results"
+		rm -rf "$s/plain.git"
+	fi
 	# the stages of that convert run, each on its own (ID SIDE RUN 0 CPU RSS)
 	local stages own git_run peak out fetched
 	stages=$(stat_of "$st" 's/^tokstream convert: cpu: git fast-export \([0-9.]*\) s, filter \([0-9.]*\) s, git fast-import \([0-9.]*\) s$/\1 \2 \3/p')
@@ -307,8 +345,13 @@ run_history() {          # NAME RUN
 		echo "tokens-$h a $r 0 0 $out"
 		echo "fetched-$h a $r 0 0 $fetched"
 	} >>"$results"
-	run_report "$h" "$r"
+	[ "${BENCH_REPORT:-1}" = 0 ] || run_report "$h" "$r"
 	rm -rf "$s/conv.git" "$s/copy.git"
+}
+
+# pack_kib GITDIR: the size of its packs, KiB
+pack_kib() {
+	du -sk "$1/objects/pack" | cut -f1
 }
 
 # plain_blame SRC DEST LIST: git blame of every file of LIST in both
@@ -469,7 +512,8 @@ table() {
 			sa = sa " " a; sb = sb " " b; rl = rl " " (b > 0 ? a / b : 0)
 		}
 		mr = median(rl)
-		printf "| %s | %s | %.3f | %s | %.3f | %.3f (%s) | <= %s | %s |\n", $6, $4, median(sa), $5, median(sb), mr, range(rl), tgt, (mr <= tgt ? "yes" : "**no**")
+		printf "| %s | %s | %.3f | %s | %.3f | %.3f (%s) | %s | %s |\n", $6, $4, median(sa), $5, median(sb), mr, range(rl),
+			tgt == "" ? "-" : "<= " tgt, tgt == "" ? "-" : mr <= tgt ? "yes" : "**no**"
 	}'
 }
 for h in "${histories[@]}"; do echo "$h ${largest[$h]}"; done >"$s/largest"
@@ -477,6 +521,7 @@ out=$dir/bench-$(date -u +%Y%m%d-%H%M%S).txt
 {
 	echo "tokstream bench, $started, $runs runs, $(nproc) cores ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), load average $load_start at the start, $load_end at the end"
 	echo "tokstream at $built_at"
+	[ -z "$config_env" ] || echo "Git settings of both sides of the end-to-end pairs: $git_config"
 	echo
 	table
 	echo
@@ -493,6 +538,7 @@ out=$dir/bench-$(date -u +%Y%m%d-%H%M%S).txt
 	for h in "${histories[@]}"; do
 		med() { awk -v id="$1" -v side="$2" -v col="$3" '$1 == id && $2 == side { print $col }' "$results" | sort -n |
 			awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+		echo "  $h: packs written (KiB, medians): convert $(med "pack-conv-$h" a 6), the copy $(med "pack-copy-$h" a 6)$([ -z "$config_env" ] || echo " (both with $git_config), the copy with the defaults $(med "pack-plain-$h" a 6)")"
 		ex=$(med "export-$h" a 5); fi=$(med "filter-$h" a 5); im=$(med "filter-$h" b 5)
 		cf=$(med "catfile-$h" a 5); tok=$(med "tokens-$h" a 6); fb=$(med "fetched-$h" a 6)
 		awk -v h="$h" -v c="${commits[$h]}" -v sb="${bytes[$h]}" -v tb="$tok" -v fb="$fb" -v ex="$ex" -v fi="$fi" -v cf="$cf" -v im="$im" '
