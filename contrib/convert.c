@@ -171,6 +171,21 @@ static int read_file(const char *path, struct strbuf *sb)
 	return strbuf_read_file(sb, path);
 }
 
+/* s as a quoted value of a git config file (any path: quotes, backslashes, LF) */
+static void config_quote(struct strbuf *out, const char *s)
+{
+	strbuf_addch(out, '"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			strbuf_addch(out, '\\');
+		if (*s == '\n')
+			strbuf_addstr(out, "\\n");
+		else
+			strbuf_addch(out, *s);
+	}
+	strbuf_addch(out, '"');
+}
+
 static void copy_file(const char *from, const char *to)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -1101,14 +1116,29 @@ int cmd_convert(int argc, char **argv)
 	remove_tree(run.staging.buf);
 	{
 		const char *init[] = { "git", "init", "--quiet", "--bare", run.staging.buf, NULL };
-		struct strbuf alt = STRBUF_INIT, altpath = STRBUF_INIT;
+		struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, dest_config = STRBUF_INIT;
 
 		run_git(NULL, init, "git init --bare (staging)");
-		strbuf_addf(&alt, "%s/objects\n", run.gitdir.buf);
-		strbuf_addf(&altpath, "%s/objects/info/alternates", run.staging.buf);
-		write_file(altpath.buf, alt.buf, alt.len);
-		strbuf_release(&alt);
-		strbuf_release(&altpath);
+		strbuf_addf(&path, "%s/objects/info/alternates", run.staging.buf);
+		strbuf_addf(&text, "%s/objects\n", run.gitdir.buf);
+		write_file(path.buf, text.buf, text.len);
+		/*
+		 * fast-import runs here and writes DEST's packs: DEST's own
+		 * settings (pack.depth, pack.compression, ...) are to be its
+		 * settings, as they would be in DEST.
+		 */
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/config", run.staging.buf);
+		strbuf_addf(&dest_config, "%s/config", run.gitdir.buf);
+		if (read_file(path.buf, &text))
+			die_errno("cannot read '%s'", path.buf);
+		strbuf_addstr(&text, "[include]\n\tpath = ");
+		config_quote(&text, dest_config.buf);
+		strbuf_addch(&text, '\n');
+		write_file(path.buf, text.buf, text.len);
+		strbuf_release(&path);
+		strbuf_release(&text);
+		strbuf_release(&dest_config);
 	}
 	if (!fresh) {
 		for (k = 0; k < nr_src; k++) {

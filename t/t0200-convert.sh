@@ -508,8 +508,37 @@ test_expect_success 'blobs come from SRC, not the export, and DEST is the filter
 	test_cmp expect actual
 '
 
+NODELTA='no deltas "q" \b.git'
+
+test_expect_success 'the settings of DEST are fast-import'"'"'s: pack.depth=0 there, no deltas' '
+	git init -q -b main deltas &&
+	(
+		cd deltas &&
+		seq 1 3000 | sed "s/.*/int v&;/" >a.c &&
+		git add a.c &&
+		test_tick &&
+		git commit -q -m one &&
+		echo "int w;" >>a.c &&
+		test_tick &&
+		git commit -q -a -m two
+	) &&
+	"$TOKSTREAM" convert -q deltas with-deltas.git &&
+	git verify-pack -v with-deltas.git/objects/pack/*.idx >verify &&
+	grep "^chain length = 1: 1 object$" verify &&
+	git init -q --bare "$NODELTA" &&
+	git -C "$NODELTA" config pack.depth 0 &&
+	"$TOKSTREAM" convert -q deltas "$NODELTA" &&
+	git verify-pack -v "$NODELTA"/objects/pack/*.idx >verify &&
+	grep "^non delta: " verify &&
+	! grep "^chain length" verify &&
+	refs with-deltas.git >expect &&
+	refs "$NODELTA" >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success 'every DEST made here passes git fsck' '
-	for d in "$DEST" dashdash.git opts.git sep.git progress.git quiet.git ro.git blob-tags.git
+	for d in "$DEST" dashdash.git opts.git sep.git progress.git quiet.git ro.git blob-tags.git \
+		with-deltas.git "$NODELTA"
 	do
 		git -C "$d" fsck --no-progress --strict 2>fsck-err &&
 		test_must_be_empty fsck-err || return 1
