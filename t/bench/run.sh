@@ -48,6 +48,10 @@
 #             token repository.  Above 2,000 such files the loop blames
 #             every Kth (K = files / 2,000, rounded up) and its times are
 #             multiplied by K.
+#   settings  with BENCH_GIT_CONFIG, for each history: the copy with
+#             those settings against the copy with Git's defaults, CPU
+#             time, and the size of the packs each side wrote (in the
+#             rates below the table); no target, it informs the choice.
 # Histories: always a mirror clone of this project's own history, made at
 # the start so that commits others make meanwhile do not change it; and
 # the histories named in CORPUS: `kernel` is the Linux point-release
@@ -56,11 +60,6 @@
 # and reused after; any other word is the path of a git repository.  With
 # `kernel` and no unpacked tree at $KERNEL_SRC, the newest release of that
 # history is the C lexing corpus.
-#
-#   settings  with BENCH_GIT_CONFIG, for each history: the copy with
-#             those settings against the copy with Git's defaults, CPU
-#             time, and the size of the packs each side wrote (in the
-#             rates below the table); no target, it informs the choice.
 #
 # Environment: BENCH_RUNS (default 5), BENCH_DIR (default
 # /var/tmp/tokstream-bench: scratch space, the built kernel history, and
@@ -93,7 +92,8 @@ config_env=
 n_config=0
 for kv in $git_config; do
 	case $kv in
-	[a-z]*.*=*) ;;
+	*\'*) echo "bench: BENCH_GIT_CONFIG: '$kv' has a quote" >&2; exit 2 ;;
+	[A-Za-z]*.*=*) ;;
 	*) echo "bench: BENCH_GIT_CONFIG: '$kv' is not KEY=VALUE" >&2; exit 2 ;;
 	esac
 	config_env="$config_env GIT_CONFIG_KEY_$n_config='${kv%%=*}' GIT_CONFIG_VALUE_$n_config='${kv#*=}'"
@@ -295,10 +295,10 @@ add_history() {          # NAME GITDIR
 	fig_a[filter-$h]="tokstream CPU s"; fig_b[filter-$h]="fast-import CPU s"
 	target[filter-$h]=0.10; kind[filter-$h]=cpu
 	label[e2e-wall-$h]="end to end, wall, $h"
-	fig_a[e2e-wall-$h]="convert wall s"; fig_b[e2e-wall-$h]="export|import wall s"
+	fig_a[e2e-wall-$h]="convert wall s"; fig_b[e2e-wall-$h]="export\|import wall s"
 	target[e2e-wall-$h]=1.0; kind[e2e-wall-$h]=wall
 	label[e2e-cpu-$h]="end to end, CPU, $h"
-	fig_a[e2e-cpu-$h]="convert CPU s"; fig_b[e2e-cpu-$h]="export|import CPU s"
+	fig_a[e2e-cpu-$h]="convert CPU s"; fig_b[e2e-cpu-$h]="export\|import CPU s"
 	target[e2e-cpu-$h]=1.0; kind[e2e-cpu-$h]=cpu
 	label[mem-$h]="memory, $h (largest commit's new blobs $(awk -v b="${largest[$h]}" 'BEGIN { printf "%.1f", b / 1048576 }') MiB)"
 	fig_a[mem-$h]="tokstream peak RSS MiB"; fig_b[mem-$h]="new blobs + 64 MiB"
