@@ -524,7 +524,7 @@ test_expect_success 'the settings of DEST are fast-import'"'"'s: pack.depth=0 th
 	) &&
 	"$TOKSTREAM" convert -q deltas with-deltas.git &&
 	git verify-pack -v with-deltas.git/objects/pack/*.idx >verify &&
-	grep "^chain length = 1: 1 object$" verify &&
+	grep "^chain length = 1: [1-9][0-9]* objects*$" verify &&
 	git init -q --bare "$NODELTA" &&
 	git -C "$NODELTA" config pack.depth 0 &&
 	"$TOKSTREAM" convert -q deltas "$NODELTA" &&
