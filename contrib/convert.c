@@ -7,12 +7,12 @@
  *   git fast-export | tokstream (the filter, as a child) | git fast-import
  *
  * with every process started directly (no shell), fast-import writing
- * into a private staging repository that borrows DEST's objects.  Only
- * when every source went through are the new packs moved into DEST, the
- * new state written as a new generation directory, and `current`
- * switched to it by one rename; then DEST's refs are set to mirror the
- * sources' refs in one transaction.  An interrupted run leaves DEST as it
- * was, and the next run redoes the work.
+ * into a private staging repository that borrows DEST's objects and
+ * settings.  Only when every source went through are the new packs
+ * moved into DEST, the new state written as a new generation directory,
+ * and `current` switched to it by one rename; then DEST's refs are set
+ * to mirror the sources' refs in one transaction.  An interrupted run
+ * leaves DEST as it was, and the next run redoes the work.
  */
 #include "commands.h"
 #include "state.h"
