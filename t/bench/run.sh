@@ -78,6 +78,7 @@ root=$(cd "$here/../.." && pwd)
 TOKSTREAM=$root/tokstream
 TOKENIZE=$root/tokenize/tokenize
 runs=${BENCH_RUNS:-5}
+with_report=${BENCH_REPORT:-1}
 dir=${BENCH_DIR:-/var/tmp/tokstream-bench}
 corpus=${CORPUS:-}
 kernel_src=${KERNEL_SRC:-/var/tmp/linux-source-6.1}
@@ -281,7 +282,7 @@ add_history() {          # NAME GITDIR
 	rm -f "$s/$h.stream"
 	local desc="$h (${commits[$h]} commits, $(awk -v b="${bytes[$h]}" 'BEGIN { printf "%.0f", b / 1e6 }') MB stream)"
 	measures+=("filter-$h" "e2e-wall-$h" "e2e-cpu-$h" "mem-$h")
-	[ "${BENCH_REPORT:-1}" = 0 ] || measures+=("report-$h")
+	[ "$with_report" = 0 ] || measures+=("report-$h")
 	if [ -n "$config_env" ]; then
 		measures+=("settings-$h")
 		label[settings-$h]="fast-import settings $git_config, $h"
@@ -316,13 +317,15 @@ stat_of() {
 run_history() {          # NAME RUN
 	local h=$1 r=$2 g=${src[$1]} st=$s/conv.stats
 	local conv="$config_env'$TOKSTREAM' convert --stats '$g' '$s/conv.git' 2>'$st'"
-	local copy="git init -q --bare '$s/copy.git' && git -C '$g' fast-export ${export_opts[*]} | (cd '$s/copy.git' && $config_env${import_cmd[*]})"
+	local copy
+	copy=$(copy_cmd "$g" "$s/copy.git" "$config_env")
 	rm -rf "$s/conv.git" "$s/copy.git"
 	timed_pair "e2e-$h" "$r" "$conv" "$copy"
 	echo "pack-conv-$h a $r 0 0 $(pack_kib "$s/conv.git")" >>"$results"
 	echo "pack-copy-$h a $r 0 0 $(pack_kib "$s/copy.git")" >>"$results"
 	if [ -n "$config_env" ]; then
-		local plain="git init -q --bare '$s/plain.git' && git -C '$g' fast-export ${export_opts[*]} | (cd '$s/plain.git' && ${import_cmd[*]})"
+		local plain
+		plain=$(copy_cmd "$g" "$s/plain.git" "")
 		rm -rf "$s/copy.git"
 		timed_pair "settings-$h" "$r" "$copy" "$plain"
 		echo "pack-plain-$h a $r 0 0 $(pack_kib "$s/plain.git")" >>"$results"
@@ -345,8 +348,15 @@ run_history() {          # NAME RUN
 		echo "tokens-$h a $r 0 0 $out"
 		echo "fetched-$h a $r 0 0 $fetched"
 	} >>"$results"
-	[ "${BENCH_REPORT:-1}" = 0 ] || run_report "$h" "$r"
+	[ "$with_report" = 0 ] || run_report "$h" "$r"
 	rm -rf "$s/conv.git" "$s/copy.git"
+}
+
+# copy_cmd SRC DEST ENV: the command that copies SRC's history unchanged
+# into a new DEST through fast-export | fast-import, fast-import run
+# under ENV (a prefix such as $config_env, or nothing)
+copy_cmd() {
+	echo "git init -q --bare '$2' && git -C '$1' fast-export ${export_opts[*]} | (cd '$2' && $3${import_cmd[*]})"
 }
 
 # pack_kib GITDIR: the size of its packs, KiB
