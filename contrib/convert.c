@@ -453,8 +453,9 @@ static void convert_source(struct source *src, int k, const char *self, const ch
 	fi[n++] = arg_fi_exp.buf;
 	fi[n] = NULL;
 
-	if (pipe(p1) || pipe(p2))
+	if (pipe(p1))
 		die_errno("pipe");
+	make_bulk_channel(p2);
 	child_init(&c_fe, fe);
 	c_fe.dir = src->path.buf;
 	c_fe.out = p1[1];

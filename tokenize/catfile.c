@@ -13,7 +13,7 @@ static void start(struct catfile *cf)
 	int to[2], from[2];
 
 	make_pipe(to);
-	make_pipe(from);
+	make_bulk_channel(from);
 	child_init(&cf->c, argv);
 	cf->c.dir = cf->dir;
 	cf->c.in = to[0];

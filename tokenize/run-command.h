@@ -18,6 +18,13 @@ struct child {
 
 /* pipe(), its two ends closed in every child at exec */
 void make_pipe(int fd[2]);
+/*
+ * The same for a stream of bulk data to a reader slower than its writer
+ * (fd[0] to read, fd[1] to write): a Unix socket pair whose writer
+ * sleeps until most of its buffer has drained, where a pipe's writer
+ * wakes at each read of a full pipe.
+ */
+void make_bulk_channel(int fd[2]);
 void child_init(struct child *c, const char **argv);
 void start_command(struct child *c);
 /* Waits; returns the exit status, or 128 + signal number. */
