@@ -25,11 +25,7 @@ static void start(struct catfile *cf)
 	cf->from = fdopen(from[0], "r");
 	if (!cf->to || !cf->from)
 		die_errno("fdopen");
-	/*
-	 * Room for the answers asked ahead, so that one read takes several.
-	 * The pipe keeps its size: a 1 MiB one (F_SETPIPE_SZ, Linux only)
-	 * gained nothing measurable on the kernel releases.
-	 */
+	/* room for the answers asked ahead, so that one read takes several */
 	setvbuf(cf->from, NULL, _IOFBF, (size_t)1 << 16);
 }
 

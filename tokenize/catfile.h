@@ -3,8 +3,9 @@
  * for when wanted, or ahead, and answered in the order asked.
  *
  * Asking ahead lets cat-file find and inflate the next objects while the
- * caller works on this one, and their answers wait in the pipe: a read
- * takes several at once, instead of a round trip and two waits each.
+ * caller works on this one, and their answers wait in the channel (a
+ * socket pair, see make_bulk_channel): a read takes several at once,
+ * instead of a round trip and two waits each.
  */
 #ifndef CATFILE_H
 #define CATFILE_H
@@ -62,7 +63,7 @@ int catfile_read(struct catfile *cf, void *buf, size_t n);
 /* The end of an answer (the LF after the content): 0, or -1. */
 int catfile_end(struct catfile *cf);
 
-/* Closes the pipes and waits for cat-file. */
+/* Closes the pipe and the channel to cat-file, and waits for it. */
 void catfile_stop(struct catfile *cf);
 
 #endif
