@@ -16,12 +16,17 @@
  * several threads at once, a write end leaked into another thread's child
  * would hold its reader's end of file back until that child exits.
  */
+static void close_on_exec(const int fd[2])
+{
+	if (fcntl(fd[0], F_SETFD, FD_CLOEXEC) || fcntl(fd[1], F_SETFD, FD_CLOEXEC))
+		die_errno("fcntl");
+}
+
 void make_pipe(int fd[2])
 {
 	if (pipe(fd))
 		die_errno("pipe");
-	if (fcntl(fd[0], F_SETFD, FD_CLOEXEC) || fcntl(fd[1], F_SETFD, FD_CLOEXEC))
-		die_errno("fcntl");
+	close_on_exec(fd);
 }
 
 /*
@@ -44,9 +49,9 @@ void make_bulk_channel(int fd[2])
 		return;
 	}
 	setsockopt(sv[1], SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));
-	if (shutdown(sv[0], SHUT_WR) || shutdown(sv[1], SHUT_RD) ||
-	    fcntl(sv[0], F_SETFD, FD_CLOEXEC) || fcntl(sv[1], F_SETFD, FD_CLOEXEC))
-		die_errno("socketpair");
+	if (shutdown(sv[0], SHUT_WR) || shutdown(sv[1], SHUT_RD))
+		die_errno("shutdown");
+	close_on_exec(sv);
 	fd[0] = sv[0];
 	fd[1] = sv[1];
 }
