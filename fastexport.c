@@ -1942,6 +1942,23 @@ static struct blob *blob_for_oid(const unsigned char *oid)
 	return b;
 }
 
+/* The mark a data reference ":N" names, which must be defined. */
+static struct mark_entry *mark_of_dataref(const char *ref, size_t len)
+{
+	char tmp[64];
+	const char *end;
+	struct mark_entry *e;
+
+	if (len >= sizeof(tmp))
+		die("invalid mark reference '%.*s'", (int)len, ref);
+	memcpy(tmp, ref + 1, len - 1);
+	tmp[len - 1] = '\0';
+	e = require_mark(parse_mark_ref(tmp, &end));
+	if (*end)
+		die("invalid mark reference '%.*s'", (int)len, ref);
+	return e;
+}
+
 /*
  * The blob a data reference names.  A reference by object id to a blob
  * outside the stream gets a record of its own, loaded lazily.
@@ -1951,17 +1968,8 @@ static struct blob *resolve_dataref(const char *ref, size_t len)
 	unsigned char oid[20];
 
 	if (ref[0] == ':') {
-		char tmp[64];
-		const char *end;
-		struct mark_entry *e;
+		struct mark_entry *e = mark_of_dataref(ref, len);
 
-		if (len >= sizeof(tmp))
-			die("invalid mark reference '%.*s'", (int)len, ref);
-		memcpy(tmp, ref + 1, len - 1);
-		tmp[len - 1] = '\0';
-		e = require_mark(parse_mark_ref(tmp, &end));
-		if (*end)
-			die("invalid mark reference '%.*s'", (int)len, ref);
 		if (e->kind != OBJ_BLOB)
 			die("mark %.*s is not a blob", (int)len, ref);
 		return e->blob;
@@ -2094,11 +2102,18 @@ static void parse_filemodify(struct strbuf *commit, struct strbuf *path)
 	}
 
 	if (mode_bits == 0160000) {
-		/* a gitlink names a commit of another repository: untouched */
+		/*
+		 * A gitlink names a commit of another repository: untouched, but
+		 * checked as fast-import checks it (a mark of a commit, or an id)
+		 */
 		if (ref[0] == ':') {
-			const char *e;
+			if (mark_of_dataref(ref, ref_len)->kind != OBJ_COMMIT)
+				die("M 160000: mark %.*s is not a commit", (int)ref_len, ref);
+		} else {
+			unsigned char oid[20];
 
-			require_mark(parse_mark_ref(ref + 1, &e));
+			if (parse_oid_hex(ref, ref_len, oid))
+				die("invalid data reference '%.*s'", (int)ref_len, ref);
 		}
 		strbuf_add(commit, cmd.buf, cmd.len);
 		strbuf_addch(commit, '\n');
@@ -2803,8 +2818,22 @@ static void parse_feature(void)
 	}
 	if (!known[i])
 		die("unknown feature '%s' (git fast-import would refuse it)", name);
-	if (!strncmp(name, "date-format=", 12))
-		custom_date_format = strcmp(name + 12, "raw") != 0;
+	if (!strncmp(name, "date-format=", 12)) {
+		const char *f = name + 12;
+
+		if (strcmp(f, "raw") && strcmp(f, "raw-permissive") && strcmp(f, "rfc2822") &&
+		    strcmp(f, "now"))
+			die("unknown date format '%s' (git fast-import would refuse it)", f);
+		custom_date_format = strcmp(f, "raw") != 0;
+	}
+	/*
+	 * Since Git 2.24 fast-import refuses marks files named in the stream
+	 * unless run with --allow-unsafe-features; and a marks file read
+	 * there would hold marks this filter never saw.
+	 */
+	if (!strncmp(name, "import-marks", 12) || !strncmp(name, "export-marks=", 13))
+		die("'%s': git fast-import takes marks files on its command line "
+		    "(--import-marks, --export-marks), not in the stream", name);
 
 	if (!strcmp(name, "done")) {
 		seen_done_feature = 1;

@@ -100,7 +100,8 @@ for h in $harnesses; do
 					treeless=$((treeless + 1))
 				else
 					cp "$work/corpus-$h/$f" "t/fuzz/findings/stream-fast-import-rejects-$f"
-					echo "fuzz-stream: git fast-import rejects the output for corpus input $f"
+					echo "fuzz-stream: git fast-import rejects the output for corpus input $f:"
+					sed -n '1,3s/^/fuzz-stream:   /p' "$work/fi-err"
 					status=1
 				fi
 			else
