@@ -12,9 +12,10 @@
 #include <unistd.h>
 
 /*
- * A pipe whose ends no other child inherits: with children started from
- * several threads at once, a write end leaked into another thread's child
- * would hold its reader's end of file back until that child exits.
+ * A channel (pipe or socket pair) whose ends no other child inherits:
+ * with children started from several threads at once, a write end leaked
+ * into another thread's child would hold its reader's end of file back
+ * until that child exits.
  */
 static void close_on_exec(const int fd[2])
 {
