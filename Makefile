@@ -26,12 +26,12 @@ endif
 
 LIB_OBJS = tokenize/strbuf.o tokenize/lines.o tokenize/quote.o tokenize/usage.o tokenize/sha1.o tokenize/run-command.o tokenize/catfile.o tokenize/language.o tokenize/view.o \
 	$(patsubst %.c,%.o,$(wildcard lexers/*.c))
-TOKSTREAM_OBJS = fastexport.o contrib/smap.o contrib/replay.o contrib/convert.o contrib/map.o contrib/state.o contrib/blame.o contrib/html.o contrib/functions.o contrib/report.o
+TOKSTREAM_OBJS = fastexport.o contrib/smap.o contrib/tokdiff.o contrib/replay.o contrib/convert.o contrib/map.o contrib/state.o contrib/blame.o contrib/html.o contrib/functions.o contrib/report.o
 HEADERS = $(wildcard tokenize/*.h lexers/*.h contrib/*.h)
 
 PROGRAMS = tokstream tokenize/tokenize
 # programs the tests use to reach inside (as Git's t/helper)
-TEST_PROGRAMS = t/helper/test-replay
+TEST_PROGRAMS = t/helper/test-replay t/helper/test-tokdiff
 
 all: $(PROGRAMS)
 
@@ -41,7 +41,10 @@ tokstream: $(TOKSTREAM_OBJS) $(LIB_OBJS)
 tokenize/tokenize: tokenize/tokenize.o $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 
-t/helper/test-replay: t/helper/test-replay.o contrib/replay.o contrib/smap.o $(LIB_OBJS)
+t/helper/test-replay: t/helper/test-replay.o contrib/replay.o contrib/tokdiff.o contrib/smap.o $(LIB_OBJS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
+
+t/helper/test-tokdiff: t/helper/test-tokdiff.o contrib/tokdiff.o $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 
 %.o: %.c $(HEADERS)

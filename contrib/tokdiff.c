@@ -1,0 +1,272 @@
+/*
+ * The token diff (see tokdiff.h).
+ *
+ * Why not Git's: xdiff's Myers gives up on the best alignment once a
+ * region's edit distance passes a cost limit, and then aligns whatever
+ * is cheapest; in a view, where ";" and ")" make up a third of the
+ * lines, that is unrelated tokens.  A commit that added 1,290 tokens in
+ * several places of a 9,000-token file came out as 6,005 added and
+ * 4,715 removed.  Anchoring on rare tokens cannot do that: a run of
+ * common tokens is only ever aligned between two rare ones.
+ *
+ * The work is a stack of regions (a0..a1, b0..b1), each first trimmed
+ * of what its two sides share at the start and at the end, then split at
+ * the longest run around an occurrence of the token that is rarest on
+ * its old side (histogram diff, with no limit on how common that token
+ * may be: where Git's falls back to Myers, this goes on anchoring); a
+ * region whose sides share nothing is a replacement.  Anchoring first on
+ * the tokens once on each side (patience) was tried and measured: on
+ * this project's history it changed 4% more tokens than this, as a
+ * unique token that moved pulls the alignment away from a long run.
+ */
+#include "tokdiff.h"
+#include "../tokenize/usage.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE SIZE_MAX
+
+uint64_t token_hash(const char *s, size_t len, int ignore_ws)
+{
+	/* FNV-1a, then a final mix: tokens are short, and the mix spreads the low bits */
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (ignore_ws && (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'))
+			continue;
+		h = (h ^ c) * 0x100000001b3ULL;
+	}
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return h;
+}
+
+uint64_t *hash_lines(const char *buf, size_t len, int ignore_ws, size_t *nr)
+{
+	size_t n = 0, alloc = 0, pos = 0;
+	uint64_t *v = NULL;
+
+	while (pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - buf) : len;
+
+		ALLOC_GROW(v, n + 1, alloc);
+		v[n++] = token_hash(buf + pos, end - pos, ignore_ws);
+		pos = end + 1;
+	}
+	if (!v)
+		v = xmalloc(sizeof(*v));
+	*nr = n;
+	return v;
+}
+
+/* ---- a token's counts in a region ---------------------------------------- */
+
+struct entry {
+	uint64_t key;
+	size_t nr_a;
+	size_t head_a;        /* the chain of its old-side positions, newest first */
+	int used;
+};
+
+struct region {
+	size_t a0, a1, b0, b1;
+};
+
+struct diff {
+	const uint64_t *a, *b;
+	struct tokdiff *out;
+	struct entry *table;
+	size_t table_cap;     /* the slots in use for this region: a power of two */
+	size_t table_alloc;
+	size_t *next_a;       /* chains of old-side positions, by position */
+	struct region *stack;
+	size_t nr_stack, alloc_stack;
+};
+
+static void table_reset(struct diff *d, size_t want)
+{
+	size_t cap = 16;
+
+	while (cap < want * 2)
+		cap *= 2;
+	if (cap > d->table_alloc) {
+		free(d->table);
+		d->table = xmalloc(cap * sizeof(*d->table));
+		d->table_alloc = cap;
+	}
+	/* only the slots this region uses: a small region costs little after a large one */
+	d->table_cap = cap;
+	memset(d->table, 0, cap * sizeof(*d->table));
+}
+
+/* The entry of key in a table of cap slots (a power of two), or the empty slot for it. */
+static struct entry *table_slot(struct entry *t, size_t cap, uint64_t key)
+{
+	size_t i = (size_t)key & (cap - 1);
+
+	while (t[i].used && t[i].key != key)
+		i = (i + 1) & (cap - 1);
+	return &t[i];
+}
+
+static void push(struct diff *d, size_t a0, size_t a1, size_t b0, size_t b1)
+{
+	if (a0 >= a1 || b0 >= b1)
+		return;
+	ALLOC_GROW(d->stack, d->nr_stack + 1, d->alloc_stack);
+	d->stack[d->nr_stack].a0 = a0;
+	d->stack[d->nr_stack].a1 = a1;
+	d->stack[d->nr_stack].b0 = b0;
+	d->stack[d->nr_stack].b1 = b1;
+	d->nr_stack++;
+}
+
+static void add_run(struct diff *d, size_t a, size_t b, size_t len)
+{
+	struct tokdiff *o = d->out;
+
+	if (!len)
+		return;
+	ALLOC_GROW(o->runs, o->nr + 1, o->alloc);
+	o->runs[o->nr].a = a;
+	o->runs[o->nr].b = b;
+	o->runs[o->nr].len = len;
+	o->nr++;
+}
+
+/* Counts the tokens of region r: every old one, and the new ones the old side has. */
+static size_t count_region(struct diff *d, const struct region *r)
+{
+	size_t i, j, cap, common = 0;
+
+	table_reset(d, r->a1 - r->a0);
+	cap = d->table_cap;
+	for (i = r->a0; i < r->a1; i++) {
+		struct entry *e = table_slot(d->table, cap, d->a[i]);
+
+		if (!e->used) {
+			e->used = 1;
+			e->key = d->a[i];
+			e->head_a = NONE;
+		}
+		e->nr_a++;
+		d->next_a[i] = e->head_a;
+		e->head_a = i;
+	}
+	for (j = r->b0; j < r->b1; j++) {
+		struct entry *e = table_slot(d->table, cap, d->b[j]);
+
+		common += e->used;
+	}
+	return common;
+}
+
+/*
+ * Histogram: the longest run around an occurrence of the token rarest on
+ * the old side; splits r at it.  0 when the sides share no token.
+ */
+static int split_rarest(struct diff *d, const struct region *r)
+{
+	size_t j, cap = d->table_cap, rarest = NONE;
+	size_t best_a = 0, best_b = 0, best_len = 0;
+
+	for (j = r->b0; j < r->b1; j++) {
+		struct entry *e = table_slot(d->table, cap, d->b[j]);
+
+		if (e->used && e->nr_a < rarest)
+			rarest = e->nr_a;
+	}
+	if (rarest == NONE)
+		return 0;
+	for (j = r->b0; j < r->b1; j++) {
+		struct entry *e = table_slot(d->table, cap, d->b[j]);
+		size_t i;
+
+		if (!e->used || e->nr_a != rarest)
+			continue;
+		for (i = e->head_a; i != NONE; i = d->next_a[i]) {
+			size_t back = 0, fwd = 1;
+
+			while (i - back > r->a0 && j - back > r->b0 && d->a[i - back - 1] == d->b[j - back - 1])
+				back++;
+			while (i + fwd < r->a1 && j + fwd < r->b1 && d->a[i + fwd] == d->b[j + fwd])
+				fwd++;
+			if (back + fwd > best_len) {
+				best_len = back + fwd;
+				best_a = i - back;
+				best_b = j - back;
+			}
+		}
+	}
+	push(d, r->a0, best_a, r->b0, best_b);
+	push(d, best_a + best_len, r->a1, best_b + best_len, r->b1);
+	add_run(d, best_a, best_b, best_len);
+	return 1;
+}
+
+static int cmp_run(const void *x, const void *y)
+{
+	const struct tokdiff_run *p = x, *q = y;
+
+	return p->b < q->b ? -1 : p->b > q->b;
+}
+
+void tokdiff(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, struct tokdiff *out)
+{
+	struct diff d;
+	size_t k, n;
+
+	memset(&d, 0, sizeof(d));
+	d.a = a;
+	d.b = b;
+	d.out = out;
+	out->nr = 0;
+	d.next_a = xmalloc((na + 1) * sizeof(*d.next_a));
+	push(&d, 0, na, 0, nb);
+	while (d.nr_stack) {
+		struct region r = d.stack[--d.nr_stack];
+		size_t pre = 0, suf = 0;
+
+		while (r.a0 + pre < r.a1 && r.b0 + pre < r.b1 && a[r.a0 + pre] == b[r.b0 + pre])
+			pre++;
+		add_run(&d, r.a0, r.b0, pre);
+		r.a0 += pre;
+		r.b0 += pre;
+		while (r.a0 < r.a1 - suf && r.b0 < r.b1 - suf && a[r.a1 - suf - 1] == b[r.b1 - suf - 1])
+			suf++;
+		add_run(&d, r.a1 - suf, r.b1 - suf, suf);
+		r.a1 -= suf;
+		r.b1 -= suf;
+		if (r.a0 >= r.a1 || r.b0 >= r.b1 || !count_region(&d, &r))
+			continue;
+		split_rarest(&d, &r);
+	}
+
+	/* in order, and runs that touch made one */
+	qsort(out->runs, out->nr, sizeof(*out->runs), cmp_run);
+	for (k = 0, n = 0; k < out->nr; k++) {
+		struct tokdiff_run *p = n ? &out->runs[n - 1] : NULL;
+
+		if (p && p->a + p->len == out->runs[k].a && p->b + p->len == out->runs[k].b)
+			p->len += out->runs[k].len;
+		else
+			out->runs[n++] = out->runs[k];
+	}
+	out->nr = n;
+
+	free(d.table);
+	free(d.next_a);
+	free(d.stack);
+}
+
+void tokdiff_release(struct tokdiff *d)
+{
+	free(d->runs);
+	memset(d, 0, sizeof(*d));
+}
