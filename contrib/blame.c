@@ -36,7 +36,8 @@ static const char blame_usage[] =
 	"    --line             show git blame's commit for each line beside\n"
 	"    --color=auto|always|never\n"
 	"    --no-pager\n"
-	"    -M, -C             passed to git blame: moved and copied tokens\n";
+	ATTRIBUTION_USAGE;
+
 
 static struct commit_info *commit_by_token(struct commit_table *t, const char *token)
 {
@@ -217,6 +218,62 @@ static const char *orig_of_token(struct oid_map *m, const char *token)
 	snprintf(key.token, sizeof(key.token), "%s", token);
 	hit = bsearch(&key, sorted, sorted_nr, sizeof(*sorted), cmp_token);
 	return hit ? hit->orig : NULL;
+}
+
+static int cmp_string(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The details of the token commits of t, as `git blame --porcelain`
+ * gives them (identities through the tree's .mailmap, as git blame and
+ * git log read it), from one git log in the token repository.
+ */
+static void describe_commits(const char *gitdir, struct commit_table *t)
+{
+	const char *argv[] = { "git", "log", "--no-walk=unsorted", "--stdin", "-z", "--date=format:%z",
+			       "--format=%H%x00%aN%x00%aE%x00%at%x00%ad%x00%cN%x00%cE%x00%ct%x00%cd%x00%s",
+			       NULL };
+	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+	char *p, *end;
+	size_t k;
+
+	if (!t->nr)
+		return;
+	for (k = 0; k < t->nr; k++)
+		strbuf_addf(&in, "%s\n", t->v[k]->token);
+	if (run_capture_input(argv, gitdir, &in, &out))
+		die("git log of the blamed commits failed in '%s'", gitdir);
+	/* ten NUL-separated fields a commit, the commits NUL-separated too */
+	for (p = out.buf, end = out.buf + out.len; p < end;) {
+		char *f[10];
+		struct commit_info *c = NULL;
+		int n;
+
+		for (n = 0; n < 10 && p < end; n++) {
+			f[n] = p;
+			p += strlen(p) + 1;
+		}
+		if (n < 10)
+			die("unexpected output of git log in '%s'", gitdir);
+		for (k = 0; k < t->nr && !c; k++)
+			if (!strcmp(t->v[k]->token, f[0]))
+				c = t->v[k];
+		if (!c)
+			continue;
+		c->author = xstrdup(f[1]);
+		c->author_mail = xstrfmt("<%s>", f[2]);
+		c->author_time = strtoll(f[3], NULL, 10);
+		c->author_tz = xstrdup(f[4]);
+		c->committer = xstrdup(f[5]);
+		c->committer_mail = xstrfmt("<%s>", f[6]);
+		c->committer_time = strtoll(f[7], NULL, 10);
+		c->committer_tz = xstrdup(f[8]);
+		c->summary = xstrdup(f[9]);
+	}
+	strbuf_release(&in);
+	strbuf_release(&out);
 }
 
 /* ---- output: colours, pager ------------------------------------------- */
@@ -463,7 +520,168 @@ static void print_terminal(struct blame_result *res, enum by by, int color,
 	free(order);
 }
 
-void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, const char *rev)
+int parse_attribution_option(struct attribution_options *o, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i];
+
+	if (!strcmp(a, "-M") || !strcmp(a, "-C")) {
+		o->no_moves = 0;
+	} else if (!strcmp(a, "--no-moves")) {
+		o->no_moves = 1;
+	} else if (!strcmp(a, "--moves")) {
+		o->no_moves = 0;
+	} else if (!strcmp(a, "-w")) {
+		o->ignore_ws = 1;
+	} else if (!strcmp(a, "--ignore-rev") || !strncmp(a, "--ignore-rev=", 13)) {
+		const char *v = a[12] == '=' ? a + 13 : *i + 1 < argc ? argv[++*i] : NULL;
+
+		if (!v)
+			die("--ignore-rev needs a revision");
+		ALLOC_GROW(o->ignore_revs, o->nr_ignore_revs + 1, o->alloc_ignore_revs);
+		o->ignore_revs[o->nr_ignore_revs++] = v;
+	} else if (!strcmp(a, "--ignore-revs-file") || !strncmp(a, "--ignore-revs-file=", 19)) {
+		const char *v = a[18] == '=' ? a + 19 : *i + 1 < argc ? argv[++*i] : NULL;
+
+		if (!v)
+			die("--ignore-revs-file needs a file");
+		if (!*v) {
+			/* as git blame: an empty name drops the files given so far, the configured one too */
+			o->nr_ignore_files = 0;
+			o->no_config_ignore_file = 1;
+		} else {
+			ALLOC_GROW(o->ignore_files, o->nr_ignore_files + 1, o->alloc_ignore_files);
+			o->ignore_files[o->nr_ignore_files++] = v;
+		}
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* Adds the token commit of the source's commit orig to the ignored ones. */
+static void ignore_commit(struct blame_ctx *ctx, const char *orig, const char *where)
+{
+	const char *token = oid_map_token(&ctx->map, orig);
+	int isnew;
+
+	if (!token)
+		die("%s: commit %s is not in the token repository: run tokstream convert", where, orig);
+	smap_put(&ctx->ignore, token, 1, &isnew);
+	if (isnew) {
+		ALLOC_GROW(ctx->ignored, ctx->nr_ignored + 1, ctx->alloc_ignored);
+		ctx->ignored[ctx->nr_ignored++] = xstrdup(orig);
+	}
+}
+
+/*
+ * A file of revisions to ignore, as git blame reads one: an object id
+ * per line, '#' starts a comment, blank lines are skipped.  A name that
+ * is no full id, or not a commit of the source, is an error, as in git.
+ */
+static void ignore_revs_file(struct blame_ctx *ctx, const char *path, int from_config)
+{
+	struct strbuf sb = STRBUF_INIT, full = STRBUF_INIT;
+	char *p, *nl;
+
+	if (path[0] != '/' && from_config)
+		strbuf_addf(&full, "%s/%s", ctx->src.buf, path);
+	else
+		strbuf_addstr(&full, path);
+	if (strbuf_read_file(&sb, full.buf)) {
+		if (from_config) {
+			warning("blame.ignoreRevsFile '%s' of '%s' cannot be read: no revision ignored from it",
+				path, ctx->src.buf);
+			goto done;
+		}
+		die_errno("cannot read the revisions to ignore in '%s'", path);
+	}
+	for (p = sb.buf; *p; p = nl + 1) {
+		char *hash = strchr(p, '#'), *end;
+
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		end = hash && hash < nl ? hash : nl;
+		while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+			end--;
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (end > p) {
+			char id[41];
+
+			if (end - p != 40 || strspn(p, "0123456789abcdef") < 40)
+				die("%s: '%.*s' is not a full commit id", full.buf, (int)(end - p), p);
+			memcpy(id, p, 40);
+			id[40] = '\0';
+			ignore_commit(ctx, id, full.buf);
+		}
+		if (!*nl)
+			break;
+	}
+done:
+	strbuf_release(&sb);
+	strbuf_release(&full);
+}
+
+static void setup_engine(struct blame_ctx *ctx, const struct attribution_options *o)
+{
+	static const struct attribution_options defaults;
+	struct strbuf cfg = STRBUF_INIT;
+	size_t k;
+
+	if (!o)
+		o = &defaults;
+	memset(&ctx->engine, 0, sizeof(ctx->engine));
+	ctx->engine.min_move = o->no_moves ? 0 : REPLAY_MIN_MOVE;
+	ctx->engine.ignore_ws = o->ignore_ws;
+	ctx->engine.ignore = &ctx->ignore;
+
+	if (!o->no_config_ignore_file) {
+		const char *argv[] = { "git", "config", "--get-all", "blame.ignoreRevsFile", NULL };
+		char *p, *nl;
+
+		run_capture_quiet(argv, ctx->src.buf, &cfg);
+		for (p = cfg.buf; (nl = strchr(p, '\n')); p = nl + 1) {
+			*nl = '\0';
+			if (*p)
+				ignore_revs_file(ctx, p, 1);
+		}
+	}
+	for (k = 0; k < o->nr_ignore_files; k++)
+		ignore_revs_file(ctx, o->ignore_files[k], 0);
+	for (k = 0; k < o->nr_ignore_revs; k++) {
+		const char *argv[] = { "git", "rev-parse", "--verify", "-q", NULL, NULL };
+		struct strbuf spec = STRBUF_INIT, out = STRBUF_INIT;
+
+		strbuf_addf(&spec, "%s^{commit}", o->ignore_revs[k]);
+		argv[4] = spec.buf;
+		if (run_capture(argv, ctx->src.buf, &out) || out.len < 40)
+			die("--ignore-rev: '%s' is not a commit of '%s'", o->ignore_revs[k], ctx->src.buf);
+		out.buf[40] = '\0';
+		ignore_commit(ctx, out.buf, "--ignore-rev");
+		strbuf_release(&spec);
+		strbuf_release(&out);
+	}
+
+	/* the key: options, and the ignored commits in a stable order */
+	strbuf_addf(&ctx->key, "engine 1 moves %zu ws %d ignore", ctx->engine.min_move, ctx->engine.ignore_ws);
+	{
+		char **ids = xcalloc(ctx->ignore.nr + 1, sizeof(*ids));
+		size_t n = 0;
+
+		for (k = 0; k < ctx->ignore.cap; k++)
+			if (ctx->ignore.v[k].key)
+				ids[n++] = ctx->ignore.v[k].key;
+		qsort(ids, n, sizeof(*ids), cmp_string);
+		for (k = 0; k < n; k++)
+			strbuf_addf(&ctx->key, " %s", ids[k]);
+		free(ids);
+	}
+	strbuf_release(&cfg);
+}
+
+void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, const char *rev,
+		const struct attribution_options *o)
 {
 	const char *argv_rev[] = { "git", "rev-parse", "--verify", "-q", NULL, NULL };
 	struct strbuf tmp = STRBUF_INIT, out = STRBUF_INIT, mp = STRBUF_INIT;
@@ -471,6 +689,7 @@ void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, con
 	memset(ctx, 0, sizeof(*ctx));
 	strbuf_init(&ctx->gitdir, 0);
 	strbuf_init(&ctx->src, 0);
+	strbuf_init(&ctx->key, 0);
 	git_dir_of(dest, &ctx->gitdir);
 	recorded_langs(ctx->gitdir.buf);
 	if (source)
@@ -491,9 +710,15 @@ void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, con
 	if (!ctx->token)
 		die("commit %s of '%s' is not in the token repository: run tokstream convert",
 		    ctx->orig, ctx->src.buf);
+	setup_engine(ctx, o);
 	strbuf_release(&tmp);
 	strbuf_release(&out);
 	strbuf_release(&mp);
+}
+
+void blame_replay_tree(struct blame_ctx *ctx)
+{
+	ctx->replay = replay_tokens(ctx->gitdir.buf, ctx->token, &ctx->engine);
 }
 
 /*
@@ -632,13 +857,10 @@ int blame_file(struct blame_ctx *ctx, const char *path, struct blame_result *res
 int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, const char *view_blob,
 		  struct blame_result *res, const char **err)
 {
-	struct strbuf out = STRBUF_INIT;
 	struct commit_info **line_commit;
 	struct lexer_state ls;
 	struct token tok;
 	size_t nr_lines, k, line = 1, line_start = 0, scanned = 0;
-	const char *argv_blame[10];
-	int n = 0, j;
 
 	memset(res, 0, sizeof(*res));
 	strbuf_init(&res->content, 0);
@@ -656,19 +878,34 @@ int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, con
 		line_commit = replay_commits(&res->commits, ctx->replay, path, &nr_lines);
 		if (!line_commit)
 			die("'%s' is not in the replay of the token repository", path);
+		for (k = 0; k < res->commits.nr; k++) {
+			const char *at = replay_commit_path(ctx->replay, res->commits.v[k]->token);
+
+			res->commits.v[k]->filename = xstrdup(at ? at : path);
+		}
+		if (!ctx->ids_only)
+			describe_commits(ctx->gitdir.buf, &res->commits);
 	} else {
-		argv_blame[n++] = "git";
-		argv_blame[n++] = "blame";
-		argv_blame[n++] = "--porcelain";
-		for (j = 0; j < ctx->nr_extra; j++)
-			argv_blame[n++] = ctx->extra[j];
-		argv_blame[n++] = ctx->token;
-		argv_blame[n++] = "--";
-		argv_blame[n++] = path;
-		argv_blame[n] = NULL;
-		if (run_capture(argv_blame, ctx->gitdir.buf, &out))
-			die("git blame of '%s' failed in the token repository", path);
-		line_commit = parse_porcelain(&res->commits, out.buf, &nr_lines);
+		/* the history of this file alone, through its renames */
+		struct replay_options o = ctx->engine;
+		struct replay *r;
+		const char *paths[1];
+
+		paths[0] = path;
+		o.paths = paths;
+		o.nr_paths = 1;
+		r = replay_tokens(ctx->gitdir.buf, ctx->token, &o);
+		line_commit = replay_commits(&res->commits, r, path, &nr_lines);
+		if (!line_commit)
+			die("'%s' is not in the token history", path);
+		for (k = 0; k < res->commits.nr; k++) {
+			const char *at = replay_commit_path(r, res->commits.v[k]->token);
+
+			res->commits.v[k]->filename = xstrdup(at ? at : path);
+		}
+		replay_free(r);
+		if (!ctx->ids_only)
+			describe_commits(ctx->gitdir.buf, &res->commits);
 	}
 
 	/* original ids for the token commits */
@@ -692,7 +929,7 @@ int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, con
 		}
 		scanned = tok.start;
 		if (res->nr_toks >= nr_lines || !line_commit[res->nr_toks])
-			die("git blame of '%s' gave %zu lines for a view of more tokens", path, nr_lines);
+			die("the attribution of '%s' has %zu tokens for a view of more", path, nr_lines);
 		ALLOC_GROW(res->toks, res->nr_toks + 1, res->alloc_toks);
 		t = &res->toks[res->nr_toks];
 		t->line = line;
@@ -705,10 +942,9 @@ int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, con
 		res->nr_toks++;
 	}
 	if (res->nr_toks != nr_lines)
-		die("the view of '%s' has %zu tokens but git blame gave %zu lines",
+		die("the view of '%s' has %zu tokens but its attribution %zu",
 		    path, res->nr_toks, nr_lines);
 	free(line_commit);
-	strbuf_release(&out);
 	return 0;
 }
 
@@ -738,16 +974,19 @@ void blame_result_release(struct blame_result *res)
 int cmd_blame(int argc, char **argv)
 {
 	const char *dest = ".", *path = NULL, *rev = "HEAD", *source_opt = NULL, *color_opt = "auto";
-	const char *extra[4], *err;
-	int nr_extra = 0, porcelain = 0, show_line = 0, pager = 1, i, color;
+	const char *err;
+	struct attribution_options ao;
+	int porcelain = 0, show_line = 0, pager = 1, i, color;
 	enum by by = BY_COMMIT;
 	struct blame_ctx ctx;
 	struct blame_result res;
 
+	memset(&ao, 0, sizeof(ao));
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
 		if (!strcmp(a, "-C") && i + 1 < argc && !path) {
+			/* -C before PATH is DEST, after it git blame's copy detection (kept for old command lines) */
 			dest = argv[++i];
 		} else if (!strcmp(a, "--source") && i + 1 < argc) {
 			source_opt = argv[++i];
@@ -769,8 +1008,8 @@ int cmd_blame(int argc, char **argv)
 				usage_die(blame_usage, "--color takes auto, always or never");
 		} else if (!strcmp(a, "--no-pager")) {
 			pager = 0;
-		} else if ((!strcmp(a, "-M") || !strcmp(a, "-C") || !strcmp(a, "-w")) && nr_extra < 3) {
-			extra[nr_extra++] = a;
+		} else if (parse_attribution_option(&ao, argc, argv, &i)) {
+			continue;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(blame_usage, stdout);
 			return 0;
@@ -788,10 +1027,7 @@ int cmd_blame(int argc, char **argv)
 	}
 	if (!path)
 		usage_die(blame_usage, "no PATH given");
-	blame_open(&ctx, dest, source_opt, rev);
-	for (i = 0; i < nr_extra; i++)
-		ctx.extra[i] = extra[i];
-	ctx.nr_extra = nr_extra;
+	blame_open(&ctx, dest, source_opt, rev, &ao);
 	if (blame_file(&ctx, path, &res, &err))
 		die("'%s': %s", path, err);
 

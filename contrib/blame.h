@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include "replay.h"
+#include "smap.h"
 #include "state.h"
 #include "../tokenize/language.h"
 #include "../tokenize/strbuf.h"
@@ -31,6 +32,20 @@ struct token_pos {
 	struct commit_info *commit;
 };
 
+/*
+ * What the attribution engine is told, from the options of blame, html
+ * and report alike (parse_attribution_option).
+ */
+struct attribution_options {
+	int no_moves;                 /* --no-moves */
+	int ignore_ws;                /* -w */
+	const char **ignore_revs;     /* --ignore-rev, revisions of the source */
+	size_t nr_ignore_revs, alloc_ignore_revs;
+	const char **ignore_files;    /* --ignore-revs-file; the source's blame.ignoreRevsFile first */
+	size_t nr_ignore_files, alloc_ignore_files;
+	int no_config_ignore_file;    /* an --ignore-revs-file "" clears the list so far */
+};
+
 /* Where blames come from: the token repository, its source and a revision. */
 struct blame_ctx {
 	struct strbuf gitdir;    /* the token repository's git directory */
@@ -38,9 +53,13 @@ struct blame_ctx {
 	struct oid_map map;
 	char orig[41];           /* the revision, in the source */
 	const char *token;       /* the same, in the token repository */
-	const char *extra[4];    /* -M, -C, -w for git blame */
-	int nr_extra;
-	struct replay *replay;   /* when set, token blames come from it, not from git blame */
+	struct replay_options engine;  /* the engine's options (no paths) */
+	struct smap ignore;      /* the ignored commits, by token id */
+	char **ignored;          /* the same, by original id */
+	size_t nr_ignored, alloc_ignored;
+	struct strbuf key;       /* what the attributions depend on besides the history, for caches */
+	struct replay *replay;   /* when set, token blames come from it: the whole tree at once */
+	int ids_only;            /* the caller needs no details of the commits (author, summary) */
 };
 
 struct blame_result {
@@ -51,8 +70,28 @@ struct blame_result {
 	struct commit_table commits;
 };
 
-/* Dies with a clear message when DEST, the source or REV is not usable. */
-void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, const char *rev);
+/*
+ * Takes argv[*i] (and its argument) when it is an option of the
+ * attribution engine: -w, -M and -C (moves and copies, the default),
+ * --no-moves, --ignore-rev REV, --ignore-revs-file FILE.  1 if taken.
+ */
+int parse_attribution_option(struct attribution_options *o, int argc, char **argv, int *i);
+/* The lines of usage of those options. */
+#define ATTRIBUTION_USAGE \
+	"    --no-moves         do not look for moved and copied tokens (-M, -C: look, the default)\n" \
+	"    -w                 tokens that differ only in whitespace (in comments, strings) are the same\n" \
+	"    --ignore-rev REV   attribute REV's changes as if it had not made them\n" \
+	"    --ignore-revs-file FILE   the same for the revisions listed in FILE\n"
+
+/*
+ * Dies with a clear message when DEST, the source or REV is not usable;
+ * o may be NULL (the defaults).
+ */
+void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, const char *rev,
+		const struct attribution_options *o);
+
+/* The whole tree's token attribution at ctx's revision, in one pass (ctx->replay). */
+void blame_replay_tree(struct blame_ctx *ctx);
 
 /* Returns 0, or -1 with *err set when the file has no view (no lexer claims it). */
 int blame_file(struct blame_ctx *ctx, const char *path, struct blame_result *res, const char **err);

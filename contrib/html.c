@@ -34,7 +34,7 @@ static const char html_usage[] =
 	"    --by=author|commit|age   the colouring a page opens with (default: author)\n"
 	"    --commit-url TEMPLATE where a click on a token goes; %H is the original id\n"
 	"    -j N                  build pages with N processes\n"
-	"    -M, -C                passed to git blame: moved and copied tokens\n";
+	ATTRIBUTION_USAGE;
 
 static struct {
 	const char *by, *commit_url;
@@ -608,9 +608,8 @@ static void page_key(struct blame_ctx *ctx, const char *path, char *key)
 	static const char hex[] = "0123456789abcdef";
 
 	run_capture(argv, ctx->gitdir.buf, &out);
-	strbuf_addf(&all, "v1 %s %s %s", out.buf, opt.by, opt.commit_url ? opt.commit_url : "");
-	for (i = 0; i < ctx->nr_extra; i++)
-		strbuf_addf(&all, " %s", ctx->extra[i]);
+	strbuf_addf(&all, "v2 %s %s %s %s", out.buf, opt.by, opt.commit_url ? opt.commit_url : "",
+		    ctx->key.buf);
 	git_blob_oid(all.buf, all.len, h);
 	for (i = 0; i < 20; i++) {
 		key[2 * i] = hex[h[i] >> 4];
@@ -792,9 +791,11 @@ static void build_indexes(void)
 
 int cmd_html(int argc, char **argv)
 {
-	const char *dest = ".", *source = NULL, *rev = "HEAD", *extra[4];
+	const char *dest = ".", *source = NULL, *rev = "HEAD";
 	const char **pathspec;
-	int nr_extra = 0, nr_pathspec = 0, i, w;
+	struct attribution_options ao;
+	int nr_pathspec = 0, i, w;
+	size_t nr_fresh = 0;
 	struct blame_ctx ctx;
 	struct strbuf out = STRBUF_INIT, cache = STRBUF_INIT, cache_path = STRBUF_INIT, sb = STRBUF_INIT;
 	struct file_entry *old = NULL;
@@ -804,6 +805,7 @@ int cmd_html(int argc, char **argv)
 	char *p;
 
 	pathspec = xcalloc((size_t)argc + 8, sizeof(*pathspec));
+	memset(&ao, 0, sizeof(ao));
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
 
@@ -824,8 +826,8 @@ int cmd_html(int argc, char **argv)
 			opt.jobs = atoi(argv[++i]);
 		else if (!strncmp(a, "-j", 2) && a[2])
 			opt.jobs = atoi(a + 2);
-		else if ((!strcmp(a, "-M") || !strcmp(a, "-C")) && nr_extra < 3)
-			extra[nr_extra++] = a;
+		else if (strcmp(a, "-C") && parse_attribution_option(&ao, argc, argv, &i))
+			continue;
 		else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(html_usage, stdout);
 			return 0;
@@ -844,10 +846,7 @@ int cmd_html(int argc, char **argv)
 		rev = argv[i++];
 	for (; i < argc; i++)
 		pathspec[nr_pathspec++] = argv[i];
-	blame_open(&ctx, dest, source, rev);
-	for (i = 0; i < nr_extra; i++)
-		ctx.extra[i] = extra[i];
-	ctx.nr_extra = nr_extra;
+	blame_open(&ctx, dest, source, rev, &ao);
 
 	if (lstat(outdir, &st)) {
 		if (mkdir(outdir, 0755))
@@ -949,6 +948,15 @@ int cmd_html(int argc, char **argv)
 				}
 			}
 	}
+
+	/*
+	 * Many pages: the attribution of the whole tree in one pass, which
+	 * the workers share (a file's own history costs a walk each).
+	 */
+	for (k = 0; k < nr_files; k++)
+		nr_fresh += files[k].fresh;
+	if (nr_fresh >= 16)
+		blame_replay_tree(&ctx);
 
 	/* N workers, each its share of the pages; their cache lines come back in files */
 	{

@@ -28,9 +28,12 @@
  */
 #include "replay.h"
 #include "smap.h"
+#include "tokdiff.h"
+#include "../tokenize/catfile.h"
 #include "../tokenize/lines.h"
 #include "../tokenize/quote.h"
 #include "../tokenize/run-command.h"
+#include "../tokenize/sha1.h"
 #include "../tokenize/usage.h"
 
 #include <stdio.h>
@@ -39,10 +42,15 @@
 
 #define NO_COMMIT UINT32_MAX
 
-/* One version of a file: its blob and the commit of each of its lines. */
+/*
+ * One version of a file: its blob and the commit of each of its lines
+ * (tokens, in a view), and in the token replay the hash of each, which
+ * the next version is diffed against.
+ */
 struct version {
 	char blob[41];
 	uint32_t *origin;
+	uint64_t *hash;
 	size_t nr;
 	unsigned refs;
 };
@@ -51,6 +59,8 @@ struct rcommit {
 	char id[41];
 	uint32_t *parents;
 	unsigned nr_parents, children_left;
+	int ignored;              /* its changes are attributed as if it had not made them */
+	size_t path_plus1;        /* the token replay: a path where it has tokens of its own, plus 1 */
 	struct version **files;  /* by path id; NULL: no file; valid while replayed and needed */
 	size_t nr_files;
 };
@@ -65,6 +75,18 @@ struct change {
 
 struct hunk {
 	size_t old_start, old_nr, new_start, new_nr;
+};
+
+/*
+ * A version the token replay made at the commit being replayed, whose
+ * tokens not found in a parent wait for the search for moved ones: with
+ * the file of the first parent it was diffed against, and that diff.
+ */
+struct fresh {
+	struct version *v;
+	size_t path;
+	const struct version *old;   /* NULL: a new file */
+	struct tokdiff d;
 };
 
 /* The diff of a commit against one of its parents. */
@@ -88,6 +110,14 @@ struct replay {
 	size_t nr_hunks, alloc_hunks;
 	struct group *groups;
 	size_t nr_groups, alloc_groups;
+
+	/* the token replay */
+	int tokens;
+	struct replay_options opts;
+	struct catfile cf;
+	struct strbuf content;
+	struct fresh *fresh;
+	size_t nr_fresh, alloc_fresh;
 };
 
 /* for the messages of die_replay(); per thread, as two replays may run at once */
@@ -119,6 +149,7 @@ static void version_unref(struct version *v)
 {
 	if (v && !--v->refs) {
 		free(v->origin);
+		free(v->hash);
 		free(v);
 	}
 }
@@ -151,13 +182,30 @@ static void release_files(struct rcommit *c)
 
 /* ---- the order of the commits ------------------------------------------- */
 
-static void read_commits(struct replay *r, const char *dir, const char *tip)
+/*
+ * The commits of tip's history, parents first; with paths, only those
+ * that change them, each with its nearest such ancestors as parents (git
+ * rev-list's history simplification: a commit whose file is the same as
+ * a parent's is skipped, as git blame passes all of it to that parent).
+ */
+static void read_commits(struct replay *r, const char *dir, const char *tip, char **paths, size_t nr_paths)
 {
-	const char *argv[] = { "git", "rev-list", "--reverse", "--topo-order", "--parents", tip, "--", NULL };
+	const char **argv = xcalloc(nr_paths + 10, sizeof(*argv));
 	struct reader *rd = xmalloc(sizeof(*rd));
 	struct strbuf line = STRBUF_INIT;
-	size_t alloc = 0;
+	size_t alloc = 0, k;
+	int n = 0;
 
+	argv[n++] = "git";
+	argv[n++] = "--literal-pathspecs";
+	argv[n++] = "rev-list";
+	argv[n++] = "--reverse";
+	argv[n++] = "--topo-order";
+	argv[n++] = "--parents";
+	argv[n++] = tip;
+	argv[n++] = "--";
+	for (k = 0; k < nr_paths; k++)
+		argv[n++] = paths[k];
 	reader_start(rd, argv, dir);
 	while (reader_next(rd, &line, '\n')) {
 		struct rcommit *c;
@@ -187,6 +235,7 @@ static void read_commits(struct replay *r, const char *dir, const char *tip)
 	}
 	if (reader_finish(rd))
 		die("git rev-list %s failed in '%s'", tip, dir);
+	free(argv);
 	free(rd);
 	strbuf_release(&line);
 	if (!r->nr_commits)
@@ -407,15 +456,16 @@ static void pass_unchanged(struct replay *r, const char *commit, const struct ch
 			nv->origin[n] = old->origin[o];
 }
 
-/* The version of path at commit c (index ci), whose diffs against its parents are r->groups. */
-static struct version *replay_file_at(struct replay *r, uint32_t ci, const struct change *ch1)
+/*
+ * The file of the first parent that has the same blob as the new side of
+ * ch1, which gives all of it (as git blame passes the whole blame), or
+ * NULL when none has.
+ */
+static struct version *same_as_a_parent(struct replay *r, uint32_t ci, const struct change *ch1)
 {
 	struct rcommit *c = &r->commits[ci];
-	struct version *nv;
-	size_t added = 0, removed = 0, i, k;
 	unsigned pi;
 
-	/* the first parent whose file is the same blob gives all of it */
 	for (pi = 0; pi < c->nr_parents; pi++) {
 		const struct rcommit *p = &r->commits[c->parents[pi]];
 		const struct group *g = group_of_parent(r, pi);
@@ -435,7 +485,19 @@ static struct version *replay_file_at(struct replay *r, uint32_t ci, const struc
 		if (ch->status != 'A' && ch->status != 'T' && !strcmp(ch->old_blob, ch->new_blob))
 			return file_at(p, ch->src);
 	}
+	return NULL;
+}
 
+/* The version of path at commit c (index ci), whose diffs against its parents are r->groups. */
+static struct version *replay_file_at(struct replay *r, uint32_t ci, const struct change *ch1)
+{
+	struct rcommit *c = &r->commits[ci];
+	struct version *nv = same_as_a_parent(r, ci, ch1);
+	size_t added = 0, removed = 0, i, k;
+	unsigned pi;
+
+	if (nv)
+		return nv;
 	for (k = 0; k < ch1->nr_hunks; k++) {
 		added += r->hunks[ch1->first_hunk + k].new_nr;
 		removed += r->hunks[ch1->first_hunk + k].old_nr;
@@ -467,24 +529,423 @@ static struct version *replay_file_at(struct replay *r, uint32_t ci, const struc
 	return nv;
 }
 
+/* ---- the token replay: its own diff, moves, ignored commits ------------ */
+
+static struct version *new_version(const char *blob, uint64_t *hash, size_t nr, uint32_t origin)
+{
+	struct version *v = xcalloc(1, sizeof(*v));
+	size_t i;
+
+	memcpy(v->blob, blob, 40);
+	v->hash = hash;
+	v->nr = nr;
+	v->origin = xmalloc((nr + 1) * sizeof(*v->origin));
+	for (i = 0; i < nr; i++)
+		v->origin[i] = origin;
+	return v;
+}
+
+/* The tokens of blob (a view: one per line) hashed, in a new version whose origins are unknown. */
+static struct version *read_version(struct replay *r, const char *commit, const char *blob)
+{
+	unsigned char oid[20];
+	char type[16];
+	size_t size = 0, nr;
+	uint64_t *hash;
+
+	if (hex_to_oid(blob, 40, oid))
+		die_replay(commit, "an object id that is not one");
+	switch (catfile_get(&r->cf, oid, type, &size)) {
+	case CATFILE_FAILED:
+		die("git cat-file --batch failed in '%s'", dir_of_replay);
+	case CATFILE_MISSING:
+		/* a submodule's commit: one token, as its diff is one line */
+		hash = xmalloc(sizeof(*hash));
+		hash[0] = token_hash(blob, 40, 0);
+		return new_version(blob, hash, 1, NO_COMMIT);
+	case CATFILE_FOUND:
+		break;
+	}
+	strbuf_reset(&r->content);
+	strbuf_grow(&r->content, size);
+	if (catfile_read(&r->cf, r->content.buf, size) || catfile_end(&r->cf))
+		die("git cat-file --batch failed in '%s'", dir_of_replay);
+	hash = hash_lines(r->content.buf, size, r->opts.ignore_ws, &nr);
+	return new_version(blob, hash, nr, NO_COMMIT);
+}
+
+/* Gives the tokens of nv that the diff against old keeps old's origins (where none is given yet). */
+static void take_unchanged(struct version *nv, const struct version *old, struct tokdiff *d)
+{
+	size_t k, i;
+
+	tokdiff(old->hash, old->nr, nv->hash, nv->nr, d);
+	for (k = 0; k < d->nr; k++) {
+		const struct tokdiff_run *run = &d->runs[k];
+
+		for (i = 0; i < run->len; i++)
+			if (nv->origin[run->b + i] == NO_COMMIT)
+				nv->origin[run->b + i] = old->origin[run->a + i];
+	}
+}
+
+static void add_fresh(struct replay *r, struct version *v, size_t path, const struct version *old,
+		      const struct tokdiff *d)
+{
+	struct fresh *f;
+
+	ALLOC_GROW(r->fresh, r->nr_fresh + 1, r->alloc_fresh);
+	f = &r->fresh[r->nr_fresh++];
+	f->v = v;
+	f->path = path;
+	f->old = old;
+	f->d = *d;
+}
+
+/*
+ * The version of a file at commit ci from its parents' versions parent[]
+ * (NULL: that parent has no such file), git blame's rule: the first
+ * parent with the same blob gives all of it; else the tokens the diff
+ * against parent 1 keeps are parent 1's, of the rest those kept against
+ * parent 2 are parent 2's, and so on.  What no parent gives waits in
+ * r->fresh for the search for moves (finish_tokens).
+ */
+static struct version *token_version(struct replay *r, uint32_t ci, size_t path, const char *blob,
+				     struct version **parent, unsigned nr_parents)
+{
+	struct tokdiff d0 = { NULL, 0, 0 };
+	struct version *nv;
+	unsigned pi;
+
+	for (pi = 0; pi < nr_parents; pi++)
+		if (parent[pi] && !strcmp(parent[pi]->blob, blob))
+			return parent[pi];
+	nv = read_version(r, r->commits[ci].id, blob);
+	for (pi = 0; pi < nr_parents; pi++) {
+		struct tokdiff d = { NULL, 0, 0 };
+
+		if (!parent[pi])
+			continue;
+		take_unchanged(nv, parent[pi], &d);
+		if (pi == 0)
+			d0 = d;
+		else
+			tokdiff_release(&d);
+	}
+	add_fresh(r, nv, path, nr_parents ? parent[0] : NULL, &d0);
+	return nv;
+}
+
+/* The same for the new side of ch1, with the parents' files its diffs name. */
+static struct version *replay_tokens_at(struct replay *r, uint32_t ci, const struct change *ch1)
+{
+	struct rcommit *c = &r->commits[ci];
+	struct version *same = same_as_a_parent(r, ci, ch1), **parent;
+	unsigned pi;
+
+	if (same)
+		return same;
+	parent = xcalloc(c->nr_parents + 1, sizeof(*parent));
+	for (pi = 0; pi < c->nr_parents; pi++) {
+		const struct change *ch = change_to(r, group_of_parent(r, pi), ch1->dst);
+
+		if (ch->status != 'A' && ch->status != 'T' &&
+		    !(parent[pi] = file_at(&r->commits[c->parents[pi]], ch->src)))
+			die_replay(c->id, "a diff whose parent has not the file it says");
+	}
+	same = token_version(r, ci, ch1->dst, ch1->new_blob, parent, c->nr_parents);
+	free(parent);
+	return same;
+}
+
+/* ---- moved and copied tokens ---- */
+
+#define GRAM_MUL 0x9e3779b97f4a7c15ULL
+
+struct gram {
+	uint64_t key;
+	uint32_t src;            /* index in the sources; UINT32_MAX: an empty slot */
+	uint32_t pos;
+};
+
+struct gram_index {
+	struct gram *slots;
+	size_t cap;
+	const struct version **src;
+	size_t nr_src;
+	size_t n;                /* the run length */
+};
+
+/* The hash of the n tokens at h: a polynomial, so that it rolls. */
+static uint64_t gram_hash(const uint64_t *h, size_t n)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		x = x * GRAM_MUL + h[i];
+	return x;
+}
+
+static void gram_index_build(struct gram_index *gi, const struct version **src, size_t nr_src, size_t n)
+{
+	size_t total = 0, s, p, cap = 16;
+	uint64_t top = 1;
+
+	for (p = 1; p < n; p++)
+		top *= GRAM_MUL;
+	for (s = 0; s < nr_src; s++)
+		if (src[s]->nr >= n)
+			total += src[s]->nr - n + 1;
+	while (cap < total * 2)
+		cap *= 2;
+	gi->slots = xmalloc(cap * sizeof(*gi->slots));
+	for (p = 0; p < cap; p++)
+		gi->slots[p].src = UINT32_MAX;
+	gi->cap = cap;
+	gi->src = src;
+	gi->nr_src = nr_src;
+	gi->n = n;
+	for (s = 0; s < nr_src; s++) {
+		const struct version *v = src[s];
+		uint64_t x;
+
+		if (v->nr < n)
+			continue;
+		x = gram_hash(v->hash, n);
+		for (p = 0; ; p++) {
+			size_t i = (size_t)(x ^ (x >> 29)) & (cap - 1);
+
+			while (gi->slots[i].src != UINT32_MAX)
+				i = (i + 1) & (cap - 1);
+			gi->slots[i].key = x;
+			gi->slots[i].src = (uint32_t)s;
+			gi->slots[i].pos = (uint32_t)p;
+			if (p + n >= v->nr)
+				break;
+			x = (x - v->hash[p] * top) * GRAM_MUL + v->hash[p + n];
+		}
+	}
+}
+
+/*
+ * The longest run of tokens of v from j (up to end) that a source has,
+ * at least gi->n long: its length (0: none), with *src and *pos.  Of the
+ * places a run starts in, the first 16 are tried: a run repeated more
+ * often than that is boilerplate, which any of them explains.
+ */
+static size_t gram_longest(const struct gram_index *gi, const struct version *v, size_t j, size_t end,
+			   size_t *src, size_t *pos)
+{
+	uint64_t x = gram_hash(v->hash + j, gi->n);
+	size_t i = (size_t)(x ^ (x >> 29)) & (gi->cap - 1), best = 0, tries = 0;
+
+	for (; gi->slots[i].src != UINT32_MAX && tries < 16; i = (i + 1) & (gi->cap - 1)) {
+		const struct gram *g = &gi->slots[i];
+		const struct version *s;
+		size_t len = 0;
+
+		if (g->key != x)
+			continue;
+		tries++;
+		s = gi->src[g->src];
+		while (j + len < end && g->pos + len < s->nr && s->hash[g->pos + len] == v->hash[j + len])
+			len++;
+		if (len >= gi->n && len > best) {
+			best = len;
+			*src = g->src;
+			*pos = g->pos;
+		}
+	}
+	return best;
+}
+
+/*
+ * Tokens of the commit's new versions that no parent kept, in runs of at
+ * least min_move tokens that a file the commit changed had before it
+ * (the same file or another: code moved or copied), keep the origins
+ * they had there.  A token inserted into moved code breaks the run
+ * there, and stays the commit's own.
+ */
+static void find_moves(struct replay *r, const struct version **src, size_t nr_src)
+{
+	size_t n = r->opts.min_move, k;
+	struct gram_index gi;
+	int wanted = 0;
+
+	/* is there a run long enough to look for? */
+	for (k = 0; k < r->nr_fresh && !wanted; k++) {
+		const struct version *v = r->fresh[k].v;
+		size_t i, run = 0;
+
+		for (i = 0; i < v->nr && !wanted; i++) {
+			run = v->origin[i] == NO_COMMIT ? run + 1 : 0;
+			wanted = run >= n;
+		}
+	}
+	if (!wanted)
+		return;
+
+	gram_index_build(&gi, src, nr_src, n);
+	for (k = 0; k < r->nr_fresh; k++) {
+		struct version *v = r->fresh[k].v;
+		size_t i = 0;
+
+		while (i < v->nr) {
+			size_t end = i, s = 0, pos = 0, len, m;
+
+			if (v->origin[i] != NO_COMMIT) {
+				i++;
+				continue;
+			}
+			while (end < v->nr && v->origin[end] == NO_COMMIT)
+				end++;
+			while (i + n <= end) {
+				len = gram_longest(&gi, v, i, end, &s, &pos);
+				if (!len) {
+					i++;
+					continue;
+				}
+				for (m = 0; m < len; m++)
+					v->origin[i + m] = gi.src[s]->origin[pos + m];
+				i += len;
+			}
+			i = end;
+		}
+	}
+	free(gi.slots);
+}
+
+/*
+ * An ignored commit's tokens that nothing else explains take the origins
+ * of the tokens they replaced, by position within each changed region
+ * (a renamed identifier is the old one's); tokens it only inserted take
+ * those of the token before them (or after, at the start of the file),
+ * as git blame gives an ignored commit's lines to nearby lines.
+ */
+static void pass_over_ignored(struct fresh *f)
+{
+	struct version *v = f->v;
+	size_t pa = 0, pb = 0, k, i;
+
+	if (!f->old)
+		return;
+	for (k = 0; k <= f->d.nr; k++) {
+		size_t a = k < f->d.nr ? f->d.runs[k].a : f->old->nr;
+		size_t b = k < f->d.nr ? f->d.runs[k].b : v->nr;
+		size_t na = a - pa, nb = b - pb;
+
+		for (i = 0; i < nb; i++) {
+			uint32_t *o = &v->origin[pb + i];
+
+			if (*o != NO_COMMIT)
+				continue;
+			if (na)
+				*o = f->old->origin[pa + i * na / nb];
+			else if (pb + i > 0)
+				*o = v->origin[pb + i - 1];
+			else if (b < v->nr)
+				*o = v->origin[b];
+		}
+		if (k < f->d.nr) {
+			pa = a + f->d.runs[k].len;
+			pb = b + f->d.runs[k].len;
+		}
+	}
+}
+
+/*
+ * The end of a commit in the token replay: moves (from src, the first
+ * parent's versions of the files the commit changed), ignored commits,
+ * the rest the commit's own; the tokens each file gained and lost.
+ */
+static void finish_commit_tokens(struct replay *r, uint32_t ci, const struct version **src, size_t nr_src)
+{
+	struct rcommit *c = &r->commits[ci];
+	size_t k, i;
+
+	if (r->opts.min_move && c->nr_parents == 1 && nr_src)
+		find_moves(r, src, nr_src);
+	for (k = 0; k < r->nr_fresh; k++) {
+		struct fresh *f = &r->fresh[k];
+		size_t same = 0;
+
+		if (c->ignored)
+			pass_over_ignored(f);
+		for (i = 0; i < f->v->nr; i++)
+			if (f->v->origin[i] == NO_COMMIT) {
+				f->v->origin[i] = ci;
+				if (!c->path_plus1)
+					c->path_plus1 = f->path + 1;
+			}
+		for (i = 0; i < f->d.nr; i++)
+			same += f->d.runs[i].len;
+		if (r->opts.on_change && c->nr_parents <= 1 && (f->v->nr > same || (f->old && f->old->nr > same)))
+			r->opts.on_change(c->id, r->paths[f->path], f->v->nr - same,
+					  f->old ? f->old->nr - same : 0, r->opts.data);
+		tokdiff_release(&f->d);
+	}
+	r->nr_fresh = 0;
+}
+
+/* The same, for a commit whose diff against its first parent is g1 (NULL: none). */
+static void finish_tokens(struct replay *r, uint32_t ci, const struct group *g1)
+{
+	const struct rcommit *c = &r->commits[ci];
+	const struct rcommit *p1 = c->nr_parents ? &r->commits[c->parents[0]] : NULL;
+	const struct version **src = xcalloc(g1 ? g1->nr_changes + 1 : 1, sizeof(*src));
+	size_t k, nr_src = 0;
+
+	for (k = 0; p1 && g1 && k < g1->nr_changes; k++) {
+		const struct change *ch = &r->changes[g1->first_change + k];
+		const struct version *v = ch->status != 'A' ? file_at(p1, ch->src) : NULL;
+
+		if (v)
+			src[nr_src++] = v;
+		/* a deleted file's tokens are removed; a changed file's are counted where it is made */
+		if (v && ch->status == 'D' && v->nr && r->opts.on_change && c->nr_parents == 1)
+			r->opts.on_change(c->id, r->paths[ch->src], 0, v->nr, r->opts.data);
+	}
+	finish_commit_tokens(r, ci, src, nr_src);
+	free(src);
+}
+
 /* git's line count: a last line without LF is one too */
 static size_t count_lines(const char *p, size_t n)
 {
 	return count_newlines(p, n) + (n && p[n - 1] != '\n');
 }
 
-void tree_lines(const char *dir, const char *commit, tree_lines_fn *fn, void *data)
+/*
+ * Every file of the tree of commit in the repository at dir (or those of
+ * paths, when given), with its content; a submodule with none.
+ */
+typedef void tree_blob_fn(const char *path, const char *blob, const char *content, size_t len,
+			  int submodule, void *data);
+
+static void tree_blobs(const char *dir, const char *commit, const char **paths, size_t nr_paths,
+		       tree_blob_fn *fn, void *data)
 {
-	const char *ls[] = { "git", "ls-tree", "-r", "-z", "--full-tree", commit, NULL };
 	const char *cat[] = { "git", "cat-file", "--batch", "--buffer", NULL };
+	const char **ls = xcalloc(nr_paths + 8, sizeof(*ls));
 	struct reader *rd = xmalloc(sizeof(*rd));
 	struct strbuf rec = STRBUF_INIT, content = STRBUF_INIT;
-	char **paths = NULL;
+	char **names = NULL;
 	size_t nr = 0, alloc = 0, k;
+	int n = 0;
 	FILE *ids = tmpfile();
 
 	if (!ids)
 		die_errno("cannot make a temporary file");
+	ls[n++] = "git";
+	ls[n++] = "ls-tree";
+	ls[n++] = "-r";
+	ls[n++] = "-z";
+	ls[n++] = "--full-tree";
+	ls[n++] = commit;
+	ls[n++] = "--";
+	for (k = 0; k < nr_paths; k++)
+		ls[n++] = paths[k];
 	reader_start(rd, ls, dir);
 	while (reader_next(rd, &rec, '\0')) {
 		/* "MODE TYPE ID\tPATH" */
@@ -496,12 +957,11 @@ void tree_lines(const char *dir, const char *commit, tree_lines_fn *fn, void *da
 		memcpy(blob, tab - 40, 40);
 		blob[40] = '\0';
 		if (!strncmp(type, " commit ", 8)) {
-			/* a submodule: its diff is one line, "Subproject commit ID" */
-			fn(tab + 1, blob, 1, 0, data);
+			fn(tab + 1, blob, NULL, 0, 1, data);
 			continue;
 		}
-		ALLOC_GROW(paths, nr + 1, alloc);
-		paths[nr++] = xstrdup(tab + 1);
+		ALLOC_GROW(names, nr + 1, alloc);
+		names[nr++] = xstrdup(tab + 1);
 		fprintf(ids, "%s\n", blob);
 	}
 	if (reader_finish(rd))
@@ -524,17 +984,42 @@ void tree_lines(const char *dir, const char *commit, tree_lines_fn *fn, void *da
 		if (end == rec.buf + 46 || *end || size > SIZE_MAX || reader_read(rd, (size_t)size, &content) ||
 		    !reader_next(rd, &rec, '\n') || rec.len)
 			die("unexpected output of git cat-file in '%s'", dir);
-		fn(paths[k], blob, count_lines(content.buf, content.len),
-		   memchr(content.buf, '\0', content.len < 8000 ? content.len : 8000) != NULL, data);
-		free(paths[k]);
+		fn(names[k], blob, content.buf, content.len, 0, data);
+		free(names[k]);
 	}
 	if (reader_finish(rd))
 		die("git cat-file failed in '%s'", dir);
 	fclose(ids);
-	free(paths);
+	free(names);
+	free(ls);
 	free(rd);
 	strbuf_release(&rec);
 	strbuf_release(&content);
+}
+
+struct tree_lines_cb {
+	tree_lines_fn *fn;
+	void *data;
+};
+
+static void count_blob_lines(const char *path, const char *blob, const char *content, size_t len,
+			     int submodule, void *data)
+{
+	struct tree_lines_cb *cb = data;
+
+	/* a submodule's diff is one line, "Subproject commit ID" */
+	if (submodule)
+		cb->fn(path, blob, 1, 0, cb->data);
+	else
+		cb->fn(path, blob, count_lines(content, len),
+		       memchr(content, '\0', len < 8000 ? len : 8000) != NULL, cb->data);
+}
+
+void tree_lines(const char *dir, const char *commit, tree_lines_fn *fn, void *data)
+{
+	struct tree_lines_cb cb = { fn, data };
+
+	tree_blobs(dir, commit, NULL, 0, count_blob_lines, &cb);
 }
 
 struct root_files {
@@ -564,11 +1049,38 @@ static void add_root_file(const char *path, const char *blob, size_t lines, int 
  * git log is told not to show it (log.showRoot=false), and the files and
  * their lines come from tree_lines().
  */
+static void add_root_version(const char *path, const char *blob, const char *content, size_t len,
+			     int submodule, void *data)
+{
+	struct root_files *rf = data;
+	struct replay *r = rf->r;
+	struct version *v;
+	uint64_t *hash;
+	size_t nr = 1;
+
+	if (submodule) {
+		hash = xmalloc(sizeof(*hash));
+		hash[0] = token_hash(blob, 40, 0);
+	} else {
+		hash = hash_lines(content, len, r->opts.ignore_ws, &nr);
+	}
+	v = new_version(blob, hash, nr, rf->ci);
+	set_file(&r->commits[rf->ci], path_id(r, path), v);
+	if (!r->commits[rf->ci].path_plus1)
+		r->commits[rf->ci].path_plus1 = path_id(r, path) + 1;
+	if (r->opts.on_change && nr)
+		r->opts.on_change(r->commits[rf->ci].id, path, nr, 0, r->opts.data);
+}
+
 static void replay_root(struct replay *r, uint32_t ci)
 {
 	struct root_files rf = { r, ci };
 
-	tree_lines(dir_of_replay, r->commits[ci].id, add_root_file, &rf);
+	if (r->tokens)
+		tree_blobs(dir_of_replay, r->commits[ci].id, r->opts.paths, r->opts.nr_paths,
+			   add_root_version, &rf);
+	else
+		tree_lines(dir_of_replay, r->commits[ci].id, add_root_file, &rf);
 }
 
 static void replay_commit_files(struct replay *r, uint32_t ci)
@@ -613,9 +1125,11 @@ static void replay_commit_files(struct replay *r, uint32_t ci)
 
 		if (ch->status == 'D')
 			continue;
-		made[k] = replay_file_at(r, ci, ch);
+		made[k] = r->tokens ? replay_tokens_at(r, ci, ch) : replay_file_at(r, ci, ch);
 		made[k]->refs++;
 	}
+	if (r->tokens)
+		finish_tokens(r, ci, g1);
 
 	/* its files: the first parent's (taken over by its last child), then the diff against it */
 	if (c->nr_parents) {
@@ -683,18 +1197,15 @@ static void drop_empty_groups(struct replay *r)
 	r->nr_groups = n;
 }
 
-struct replay *replay_history(const char *dir, const char *tip, int ignore_ws)
+/* Reads git log of the whole history and replays each commit. */
+static void replay_log(struct replay *r, const char *dir, const char *tip, int ignore_ws)
 {
 	const char *argv[40];
-	struct replay *r = xcalloc(1, sizeof(*r));
 	struct reader *rd = xmalloc(sizeof(*rd));
 	struct strbuf line = STRBUF_INIT;
 	size_t next = 0, skip = 0, cur = SIZE_MAX;
 	const char *commit = NULL;
 	int n = 0;
-
-	dir_of_replay = dir;
-	read_commits(r, dir, tip);
 
 	argv[n++] = "git";
 	argv[n++] = "-c";
@@ -709,29 +1220,31 @@ struct replay *replay_history(const char *dir, const char *tip, int ignore_ws)
 	argv[n++] = "--reverse";
 	argv[n++] = "--topo-order";
 	argv[n++] = "-m";
-	argv[n++] = "-p";
-	argv[n++] = "-U0";
-	argv[n++] = "--inter-hunk-context=0";
 	argv[n++] = "--raw";
 	argv[n++] = "--no-abbrev";
 	argv[n++] = "-M";
-	argv[n++] = "--irreversible-delete";  /* a deleted file's lines are not needed */
-	argv[n++] = "--text";
 	argv[n++] = "--no-textconv";
 	argv[n++] = "--no-ext-diff";
 	argv[n++] = "--no-color";
 	argv[n++] = "--no-notes";
 	argv[n++] = "--submodule=short";
-	argv[n++] = "--src-prefix=a/";
-	argv[n++] = "--dst-prefix=b/";
 	argv[n++] = "-O/dev/null";
 	argv[n++] = "--format=%x01%H";
-	if (ignore_ws)
-		argv[n++] = "-w";
+	if (!r->tokens) {
+		/* the token replay diffs the blobs itself: git prints which changed */
+		argv[n++] = "-p";
+		argv[n++] = "-U0";
+		argv[n++] = "--inter-hunk-context=0";
+		argv[n++] = "--irreversible-delete";  /* a deleted file's lines are not needed */
+		argv[n++] = "--text";
+		argv[n++] = "--src-prefix=a/";
+		argv[n++] = "--dst-prefix=b/";
+		if (ignore_ws)
+			argv[n++] = "-w";
+	}
 	argv[n++] = tip;
 	argv[n++] = "--";
 	argv[n] = NULL;
-
 	reader_start(rd, argv, dir);
 	start_commit(r);
 	for (;;) {
@@ -789,6 +1302,277 @@ struct replay *replay_history(const char *dir, const char *tip, int ignore_ws)
 		replay_commit_files(r, (uint32_t)next++);
 	free(rd);
 	strbuf_release(&line);
+}
+
+static void mark_ignored(struct replay *r)
+{
+	size_t k;
+
+	if (!r->opts.ignore)
+		return;
+	for (k = 0; k < r->nr_commits; k++)
+		r->commits[k].ignored = smap_get((struct smap *)r->opts.ignore, r->commits[k].id) != NULL;
+}
+
+/* ---- the history of some files only ------------------------------------- */
+
+/* A whole-file rename at a commit, src to dst (path ids). */
+struct rename {
+	char commit[41];
+	size_t src, dst;
+};
+
+struct path_history {
+	struct rename *renames;
+	size_t nr_renames, alloc_renames;
+	struct smap looked_at;   /* the commits whose renames are known */
+};
+
+/* The parents of commit, as git records them (not as a path's history simplifies them). */
+static size_t real_parents(const char *dir, const char *commit, char (**parents)[41])
+{
+	const char *argv[] = { "git", "rev-list", "--parents", "-n", "1", commit, "--", NULL };
+	struct strbuf out = STRBUF_INIT;
+	size_t nr = 0;
+	const char *p;
+
+	if (run_capture(argv, dir, &out) || out.len < 40)
+		die("git rev-list --parents %s failed in '%s'", commit, dir);
+	*parents = NULL;
+	for (p = out.buf + 40; *p == ' ' && strlen(p + 1) >= 40; p += 41) {
+		*parents = xrealloc(*parents, (nr + 1) * sizeof(**parents));
+		memcpy((*parents)[nr], p + 1, 40);
+		(*parents)[nr][40] = '\0';
+		nr++;
+	}
+	strbuf_release(&out);
+	return nr;
+}
+
+/*
+ * The files a commit renamed into one of r's paths from one that is not:
+ * recorded, and the old path added to r's paths.  git blame follows
+ * whole-file renames where a parent lacks the path; so does this.
+ */
+static void find_renames_into(struct replay *r, struct path_history *h, const char *dir, const char *commit)
+{
+	char (*parents)[41];
+	size_t nr = real_parents(dir, commit, &parents), k;
+
+	for (k = 0; k < nr; k++) {
+		const char *argv[] = { "git", "-c", "core.quotePath=false", "diff-tree", "-r", "-M", "-z",
+				       "--raw", "--no-abbrev", "--diff-filter=R", parents[k], commit, NULL };
+		struct reader *rd = xmalloc(sizeof(*rd));
+		struct strbuf rec = STRBUF_INIT, src = STRBUF_INIT;
+
+		reader_start(rd, argv, dir);
+		/* ":MODE MODE OLD NEW R086", NUL, SRC, NUL, DST, NUL */
+		while (reader_next(rd, &rec, '\0')) {
+			size_t *dst;
+
+			if (rec.buf[0] != ':')
+				continue;
+			if (!reader_next(rd, &src, '\0') || !reader_next(rd, &rec, '\0'))
+				die("unexpected output of git diff-tree in '%s'", dir);
+			dst = smap_get(&r->path_index, rec.buf);
+			if (dst && !smap_get(&r->path_index, src.buf)) {
+				struct rename *rn;
+
+				ALLOC_GROW(h->renames, h->nr_renames + 1, h->alloc_renames);
+				rn = &h->renames[h->nr_renames++];
+				memcpy(rn->commit, commit, 41);
+				rn->dst = *dst;
+				rn->src = path_id(r, src.buf);
+			}
+		}
+		if (reader_finish(rd))
+			die("git diff-tree %s %s failed in '%s'", parents[k], commit, dir);
+		free(rd);
+		strbuf_release(&rec);
+		strbuf_release(&src);
+	}
+	free(parents);
+}
+
+static void forget_commits(struct replay *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_commits; i++) {
+		release_files(&r->commits[i]);
+		free(r->commits[i].parents);
+	}
+	free(r->commits);
+	r->commits = NULL;
+	r->nr_commits = 0;
+	smap_release(&r->commit_index);
+	memset(&r->commit_index, 0, sizeof(r->commit_index));
+}
+
+/* The blob of each path at each commit: blobs[commit * nr_paths + path], "" when none. */
+static char (*path_blobs(struct replay *r, const char *dir))[41]
+{
+	const char *argv[] = { "git", "cat-file", "--batch-check=%(objectname) %(objecttype)", NULL };
+	char (*blobs)[41] = xcalloc(r->nr_commits * r->nr_paths + 1, sizeof(*blobs));
+	struct reader *rd = xmalloc(sizeof(*rd));
+	struct strbuf rec = STRBUF_INIT;
+	FILE *names = tmpfile();
+	size_t k, p;
+
+	if (!names)
+		die_errno("cannot make a temporary file");
+	for (p = 0; p < r->nr_paths; p++)
+		if (strchr(r->paths[p], '\n'))
+			die("cannot follow the history of '%s': a path with a newline", r->paths[p]);
+	for (k = 0; k < r->nr_commits; k++)
+		for (p = 0; p < r->nr_paths; p++)
+			fprintf(names, "%s:%s\n", r->commits[k].id, r->paths[p]);
+	if (fflush(names) || ferror(names))
+		die_errno("cannot write a temporary file");
+	rewind(names);
+	reader_start_fd(rd, argv, dir, fileno(names));
+	for (k = 0; k < r->nr_commits * r->nr_paths; k++) {
+		if (!reader_next(rd, &rec, '\n'))
+			die("unexpected output of git cat-file in '%s'", dir);
+		/* "ID TYPE", or "NAME missing": a file, a submodule, or none */
+		if (rec.len > 41 && rec.buf[40] == ' ' &&
+		    (!strcmp(rec.buf + 41, "blob") || !strcmp(rec.buf + 41, "commit"))) {
+			memcpy(blobs[k], rec.buf, 40);
+			blobs[k][40] = '\0';
+		}
+	}
+	if (reader_finish(rd))
+		die("git cat-file failed in '%s'", dir);
+	fclose(names);
+	free(rd);
+	strbuf_release(&rec);
+	return blobs;
+}
+
+/* The version of path p at a parent: at p, or at the path the commit renamed to p. */
+static struct version *parent_file(struct replay *r, const struct path_history *h, const struct rcommit *c,
+				   const struct rcommit *parent, size_t p)
+{
+	struct version *v = file_at(parent, p);
+	size_t k;
+
+	for (k = 0; !v && k < h->nr_renames; k++)
+		if (h->renames[k].dst == p && !strcmp(h->renames[k].commit, c->id))
+			v = file_at(parent, h->renames[k].src);
+	(void)r;
+	return v;
+}
+
+/*
+ * The token replay of r->opts.paths only: the history of those files,
+ * through whole-file renames, as `git blame` walks it, but forwards.
+ * The commits are those rev-list gives for the paths; a commit where a
+ * path begins (no parent in that history) is asked for renames, and the
+ * old paths join the walk, until no new one is found.
+ */
+static void replay_paths(struct replay *r, const char *dir, const char *tip)
+{
+	struct path_history h;
+	char (*blobs)[41];
+	size_t k, p;
+
+	memset(&h, 0, sizeof(h));
+	for (k = 0; k < r->opts.nr_paths; k++)
+		path_id(r, r->opts.paths[k]);
+	for (;;) {
+		size_t known = r->nr_paths;
+
+		forget_commits(r);
+		read_commits(r, dir, tip, r->paths, r->nr_paths);
+		for (k = 0; k < r->nr_commits; k++) {
+			int isnew;
+
+			if (r->commits[k].nr_parents)
+				continue;
+			smap_put(&h.looked_at, r->commits[k].id, k, &isnew);
+			if (isnew)
+				find_renames_into(r, &h, dir, r->commits[k].id);
+		}
+		if (r->nr_paths == known)
+			break;
+	}
+	mark_ignored(r);
+	blobs = path_blobs(r, dir);
+
+	for (k = 0; k < r->nr_commits; k++) {
+		struct rcommit *c = &r->commits[k];
+		struct version **made = xcalloc(r->nr_paths + 1, sizeof(*made));
+		struct version **parent = xcalloc(c->nr_parents + 1, sizeof(*parent));
+		const struct version **src = xcalloc(r->nr_paths + 1, sizeof(*src));
+		size_t nr_src = 0;
+		unsigned pi;
+
+		for (p = 0; p < r->nr_paths; p++) {
+			const char *blob = blobs[k * r->nr_paths + p];
+			struct version *old1 = c->nr_parents ? file_at(&r->commits[c->parents[0]], p) : NULL;
+
+			if (old1 && strcmp(old1->blob, blob))
+				src[nr_src++] = old1;
+			if (!*blob)
+				continue;
+			for (pi = 0; pi < c->nr_parents; pi++)
+				parent[pi] = parent_file(r, &h, c, &r->commits[c->parents[pi]], p);
+			made[p] = token_version(r, (uint32_t)k, p, blob, parent, c->nr_parents);
+			made[p]->refs++;
+		}
+		finish_commit_tokens(r, (uint32_t)k, src, nr_src);
+		for (p = 0; p < r->nr_paths; p++) {
+			set_file(c, p, made[p]);
+			version_unref(made[p]);
+		}
+		for (pi = 0; pi < c->nr_parents; pi++) {
+			struct rcommit *pc = &r->commits[c->parents[pi]];
+
+			if (!--pc->children_left && c->parents[pi] != r->tip)
+				release_files(pc);
+		}
+		free(made);
+		free(parent);
+		free(src);
+	}
+	free(blobs);
+	free(h.renames);
+	smap_release(&h.looked_at);
+}
+
+static struct replay *replay_new(const char *dir)
+{
+	struct replay *r = xcalloc(1, sizeof(*r));
+
+	dir_of_replay = dir;
+	r->cf.dir = dir;
+	strbuf_init(&r->content, 0);
+	return r;
+}
+
+struct replay *replay_history(const char *dir, const char *tip, int ignore_ws)
+{
+	struct replay *r = replay_new(dir);
+
+	read_commits(r, dir, tip, NULL, 0);
+	replay_log(r, dir, tip, ignore_ws);
+	return r;
+}
+
+struct replay *replay_tokens(const char *dir, const char *tip, const struct replay_options *opts)
+{
+	struct replay *r = replay_new(dir);
+
+	r->tokens = 1;
+	r->opts = *opts;
+	if (opts->paths) {
+		replay_paths(r, dir, tip);
+	} else {
+		read_commits(r, dir, tip, NULL, 0);
+		mark_ignored(r);
+		replay_log(r, dir, tip, 0);
+	}
+	catfile_stop(&r->cf);
 	return r;
 }
 
@@ -806,6 +1590,13 @@ const uint32_t *replay_file(const struct replay *r, const char *path, size_t *nr
 const char *replay_commit(const struct replay *r, uint32_t commit)
 {
 	return r->commits[commit].id;
+}
+
+const char *replay_commit_path(const struct replay *r, const char *id)
+{
+	size_t *k = smap_get((struct smap *)&r->commit_index, id);
+
+	return k && r->commits[*k].path_plus1 ? r->paths[r->commits[*k].path_plus1 - 1] : NULL;
 }
 
 size_t replay_nr_commits(const struct replay *r)
@@ -827,6 +1618,9 @@ void replay_free(struct replay *r)
 	free(r->paths);
 	smap_release(&r->commit_index);
 	smap_release(&r->path_index);
+	catfile_stop(&r->cf);
+	strbuf_release(&r->content);
+	free(r->fresh);
 	free(r->changes);
 	free(r->hunks);
 	free(r->groups);

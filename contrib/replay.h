@@ -9,19 +9,46 @@
 #include <stdint.h>
 
 struct replay;
+struct smap;
 
 /*
  * Replays the history of tip in the repository at dir (its git directory
  * or work tree); with ignore_ws, lines that differ only in whitespace are
- * unchanged (git blame -w).  Dies when git fails.
+ * unchanged (git blame -w).  The diffs are Git's: this is line blame, as
+ * git blame gives it.  Dies when git fails.
  */
 struct replay *replay_history(const char *dir, const char *tip, int ignore_ws);
+
+/* What the token replay (the attribution engine) is asked. */
+struct replay_options {
+	int ignore_ws;          /* tokens that differ only in whitespace are the same */
+	size_t min_move;        /* a run of at least this many tokens moved or copied keeps its origin; 0: none */
+	const char **paths;     /* NULL: the whole tree; else these files (and those they were renamed from) */
+	size_t nr_paths;
+	const struct smap *ignore;  /* commits whose changes are attributed as if they had not happened */
+	/* each non-merge commit's tokens added and removed in a file, by the token diff */
+	void (*on_change)(const char *commit, const char *path, size_t added, size_t removed, void *data);
+	void *data;
+};
+
+/* The minimum run of a moved or copied token sequence, by default (see README "Moves"). */
+#define REPLAY_MIN_MOVE 20
+
+/*
+ * The attribution engine: the same replay, on a repository of views, with
+ * the token diff (tokdiff.h) instead of Git's, and moved and copied
+ * tokens found within each commit.
+ */
+struct replay *replay_tokens(const char *dir, const char *tip, const struct replay_options *opts);
 
 /* The commit of each line of path at the tip (*nr lines); NULL when it is no file there. */
 const uint32_t *replay_file(const struct replay *r, const char *path, size_t *nr);
 
 /* The id of a commit replay_file gave. */
 const char *replay_commit(const struct replay *r, uint32_t commit);
+
+/* A path where the token replay found tokens of commit id's own (NULL: none). */
+const char *replay_commit_path(const struct replay *r, const char *id);
 
 /* How many commits the replay went through. */
 size_t replay_nr_commits(const struct replay *r);

@@ -44,12 +44,15 @@ static const char report_usage[] =
 	"    --top=N            the length of the top lists (default: 20)\n"
 	"    --min-tokens=N     files smaller than N tokens are left out of the disagreement list (default: 100)\n"
 	"    -j N               N processes and threads at once (default: one per online CPU)\n"
-	"    -M                 passed to both blames: moved lines and tokens\n"
+	"    -M                 passed to the line blame: moved lines (tokens: see --no-moves)\n"
 	"    -w                 passed to the line blame: ignore whitespace\n"
+	"    --no-moves         the token attribution does not look for moved and copied tokens\n"
+	"    --ignore-rev REV, --ignore-revs-file FILE   attribute those revisions' changes, by lines\n"
+	"                       and by tokens, as if they had not made them\n"
 	"    --replay=auto|always|never   blame every file in one pass over the history (default: auto)\n"
 	"    --stats            on stderr: files blamed, files from the cache, the time of each step\n";
 
-#define CACHE_VERSION "tokstream-report 1"
+#define CACHE_VERSION "tokstream-report 2"
 
 enum replay_mode { REPLAY_AUTO, REPLAY_ALWAYS, REPLAY_NEVER };
 
@@ -62,6 +65,7 @@ static struct {
 /* the line blame of every file, when the history is replayed (replay.c) */
 static struct replay *line_replay;
 static const char *blamed_by = "nothing";
+static const char *engine_key = "";  /* the attribution engine's options (blame.h) */
 static int whole_tree_selected;
 
 /* ---- small helpers -------------------------------------------------------- */
@@ -198,43 +202,6 @@ static void make_dir(const char *path)
 	}
 	if (mkdir(path, 0755) && errno != EEXIST)
 		die_errno("cannot create '%s'", path);
-}
-
-/* Runs argv with input on its stdin; its stdout goes to out. */
-static int run_with_input(const char **argv, const char *dir, const struct strbuf *input,
-			  struct strbuf *out)
-{
-	struct child c;
-	FILE *in = tmpfile();
-	int fd[2], status;
-
-	if (!in || fwrite(input->buf, 1, input->len, in) != input->len || fflush(in))
-		die_errno("cannot write a temporary file");
-	rewind(in);
-	make_pipe(fd);
-	child_init(&c, argv);
-	c.dir = dir;
-	c.in = fileno(in);
-	c.out = fd[1];
-	c.close_fd[0] = fd[0];
-	start_command(&c);
-	close(fd[1]);
-	for (;;) {
-		ssize_t n;
-
-		strbuf_grow(out, 65536);
-		n = read(fd[0], out->buf + out->len, strbuf_avail(out));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		out->len += (size_t)n;
-		out->buf[out->len] = '\0';
-	}
-	close(fd[0]);
-	fclose(in);
-	status = finish_command(&c);
-	return status;
 }
 
 /* ---- escaping ------------------------------------------------------------- */
@@ -820,6 +787,8 @@ static void file_keys(void)
 		strbuf_addf(&sb, "%s%c%s%c%s%c%s%c%s%c%s%s%c%d", CACHE_VERSION, 0, files[i].path, 0,
 			    files[i].blob, 0, files[i].tok_last, 0, files[i].line_last, 0,
 			    opt.move ? " -M" : "", opt.ignore_ws ? " -w" : "", 0, nr_sources);
+		strbuf_addch(&sb, 0);
+		strbuf_addstr(&sb, engine_key);
 		hash_hex(&sb, files[i].key);
 	}
 	strbuf_release(&sb);
@@ -1031,7 +1000,7 @@ static void blame_one(struct blame_ctx *ctx, struct rfile *f, struct strbuf *ent
 	struct strbuf out = STRBUF_INIT;
 	struct smap ids = { NULL, 0, 0 };
 	struct function_span *fn;
-	const char *argv[12], *err;
+	const char **argv = xcalloc(12 + 2 * ctx->nr_ignored, sizeof(*argv)), *err;
 	size_t nr_lines = 0, lines = 0, code_lines = 0, comment_tokens = 0, i, nr_c = 0, nr_fn, k;
 	size_t *c_lines = NULL, *c_tokens = NULL, alloc_c = 0, *cnt, *touched;
 	char **c_id = NULL;
@@ -1047,6 +1016,7 @@ static void blame_one(struct blame_ctx *ctx, struct rfile *f, struct strbuf *ent
 		pct_escape(entry, err, strlen(err));
 		strbuf_addch(entry, '\n');
 		blame_result_release(&res);
+		free(argv);
 		return;
 	}
 	if (line_replay) {
@@ -1061,6 +1031,10 @@ static void blame_one(struct blame_ctx *ctx, struct rfile *f, struct strbuf *ent
 			argv[n++] = "-M";
 		if (opt.ignore_ws)
 			argv[n++] = "-w";
+		for (i = 0; i < ctx->nr_ignored; i++) {
+			argv[n++] = "--ignore-rev";
+			argv[n++] = ctx->ignored[i];
+		}
 		argv[n++] = ctx->orig;
 		argv[n++] = "--";
 		argv[n++] = f->path;
@@ -1183,6 +1157,7 @@ static void blame_one(struct blame_ctx *ctx, struct rfile *f, struct strbuf *ent
 		free(c);
 	}
 	free(lt.v);
+	free(argv);
 	blame_result_release(&res);
 	strbuf_release(&out);
 }
@@ -1204,25 +1179,29 @@ static void blame_fresh(struct blame_ctx *ctx)
 			todo[nr_todo++] = k;
 
 	/*
-	 * One pass over each history costs about what git blame costs for
-	 * every file of the tree, so it pays when the whole tree is selected
-	 * and more than a few of its files are to be blamed; -M needs git
-	 * blame's search.
+	 * One pass over each history costs about what blaming every file of
+	 * the tree one by one costs, so it pays when the whole tree is
+	 * selected and more than a few of its files are to be blamed.  Line
+	 * blame with -M or ignored revisions needs git blame's own search.
 	 */
 	if (opt.replay == REPLAY_ALWAYS)
-		use_replay = !opt.move && nr_todo;
+		use_replay = nr_todo > 0;
 	else if (opt.replay == REPLAY_AUTO)
-		use_replay = !opt.move && whole_tree_selected && (nr_todo >= 32 || nr_todo * 4 >= nr_files);
+		use_replay = whole_tree_selected && (nr_todo >= 32 || nr_todo * 4 >= nr_files);
 	if (use_replay) {
 		struct side_job lines;
+		int line_side = !opt.move && !ctx->nr_ignored;
 
-		side_job_start(&lines, replay_lines, ctx);
-		ctx->replay = replay_history(ctx->gitdir.buf, ctx->token, 0);
-		side_job_finish(&lines);
+		if (line_side)
+			side_job_start(&lines, replay_lines, ctx);
+		blame_replay_tree(ctx);
+		if (line_side)
+			side_job_finish(&lines);
 		step_done("replays");
-		blamed_by = "one replay of each history";
+		blamed_by = line_side ? "one replay of each history"
+				      : "one replay of the token history, git blame of each file by lines";
 	} else if (nr_todo) {
-		blamed_by = "git blame of each file";
+		blamed_by = "the history of each file by tokens, git blame of each file by lines";
 	}
 	jobs = (size_t)opt.jobs > nr_todo ? (int)nr_todo : opt.jobs;  /* 0: nothing to blame */
 	fflush(NULL);
@@ -1261,11 +1240,11 @@ static void blame_fresh(struct blame_ctx *ctx)
 	if (nr_todo)
 		merge_packs();
 	step_done("files blamed");
-	if (line_replay) {
+	if (ctx->replay)
 		replay_free(ctx->replay);
+	if (line_replay)
 		replay_free(line_replay);
-		ctx->replay = line_replay = NULL;
-	}
+	ctx->replay = line_replay = NULL;
 }
 
 /* ---- everything together ------------------------------------------------ */
@@ -1389,7 +1368,7 @@ static void commit_details(void)
 		return;
 	for (i = 0; i < nr_commits; i++)
 		strbuf_addf(&in, "%s\n", commits[i].id);
-	if (run_with_input(argv, line_repo.buf, &in, &out))
+	if (run_capture_input(argv, line_repo.buf, &in, &out))
 		die("git log failed in '%s'", line_repo.buf);
 	for (p = out.buf; p < out.buf + out.len; p = next) {
 		char *end;
@@ -1450,7 +1429,7 @@ static void commit_eras(struct blame_ctx *ctx)
 				strbuf_addf(&in, "%s\n", commits[i].id);
 		if (!in.len)
 			break;
-		if (run_with_input(argv, sources[k].path, &in, &out))
+		if (run_capture_input(argv, sources[k].path, &in, &out))
 			die("git cat-file failed in '%s'", sources[k].path);
 		for (p = out.buf; (nl = strchr(p, '\n')); p = nl + 1) {
 			size_t *v;
@@ -2102,7 +2081,7 @@ static void commit_subjects(char (*ids)[41], size_t n, struct detail *d)
 	}
 	if (!n)
 		return;
-	if (run_with_input(argv, line_repo.buf, &in, &out))
+	if (run_capture_input(argv, line_repo.buf, &in, &out))
 		die("git log failed in '%s'", line_repo.buf);
 	for (p = out.buf; p < out.buf + out.len; p = next) {
 		char *nl = strchr(p, '\n'), *end;
@@ -2955,8 +2934,10 @@ int cmd_report(int argc, char **argv)
 	struct side_job sizes;
 	struct commit_sizes_args sizes_args;
 	size_t k, fresh = 0, skipped = 0;
+	struct attribution_options ao;
 
 	pathspec = xcalloc((size_t)argc + 1, sizeof(*pathspec));
+	memset(&ao, 0, sizeof(ao));
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
 
@@ -2980,6 +2961,8 @@ int cmd_report(int argc, char **argv)
 			opt.ignore_ws = 1;
 		else if (!strcmp(a, "--stats"))
 			opt.stats = 1;
+		else if (strcmp(a, "-C") && parse_attribution_option(&ao, argc, argv, &i))
+			continue;
 		else if (!strcmp(a, "--replay=auto"))
 			opt.replay = REPLAY_AUTO;
 		else if (!strcmp(a, "--replay=always") || !strcmp(a, "--replay"))
@@ -3013,11 +2996,9 @@ int cmd_report(int argc, char **argv)
 		pathspec[nr_pathspec++] = argv[i];
 
 	step_done(NULL);
-	blame_open(&ctx, dest, source, rev);
-	if (opt.move) {
-		ctx.extra[0] = "-M";
-		ctx.nr_extra = 1;
-	}
+	blame_open(&ctx, dest, source, rev, &ao);
+	ctx.ids_only = 1;
+	engine_key = ctx.key.buf;
 	read_config(ctx.gitdir.buf, source);
 	if (!nr_sources) {
 		sources = xcalloc(1, sizeof(*sources));

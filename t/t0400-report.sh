@@ -336,7 +336,7 @@ report_both () {
 	grep "blamed by one replay of each history" stats.replay &&
 	rm -rf "$dest/tokstream/report-cache" &&
 	"$TOKSTREAM" report -C "$dest" --replay=never --stats "$@" "$out.git" $rev 2>stats.git &&
-	grep "blamed by git blame of each file" stats.git
+	grep "blamed by the history of each file by tokens, git blame of each file by lines" stats.git
 }
 
 test_expect_success 'one replay of each history gives the report git blame file by file gives' '
@@ -357,10 +357,10 @@ test_expect_success 'one replay of each history gives the report git blame file 
 	diff -r bothe.replay bothe.git
 '
 
-test_expect_success '-M needs git blame: the replay is not used' '
+test_expect_success '-M needs git blame for lines: only the tokens are replayed' '
 	rm -rf tokens.git/tokstream/report-cache &&
 	"$TOKSTREAM" report -C tokens.git -M --replay=always --stats --min-tokens=1 outm 2>stats &&
-	grep "blamed by git blame of each file" stats
+	grep "blamed by one replay of the token history, git blame of each file by lines" stats
 '
 
 say_if_no_browser

@@ -258,3 +258,40 @@ int reader_finish(struct reader *r)
 	close(r->fd);
 	return finish_command(&r->c);
 }
+
+/* Runs argv with input on its stdin; its stdout goes to out. */
+int run_capture_input(const char **argv, const char *dir, const struct strbuf *input,
+		      struct strbuf *out)
+{
+	struct child c;
+	FILE *in = tmpfile();
+	int fd[2], status;
+
+	if (!in || fwrite(input->buf, 1, input->len, in) != input->len || fflush(in))
+		die_errno("cannot write a temporary file");
+	rewind(in);
+	make_pipe(fd);
+	child_init(&c, argv);
+	c.dir = dir;
+	c.in = fileno(in);
+	c.out = fd[1];
+	c.close_fd[0] = fd[0];
+	start_command(&c);
+	close(fd[1]);
+	for (;;) {
+		ssize_t n;
+
+		strbuf_grow(out, 65536);
+		n = read(fd[0], out->buf + out->len, strbuf_avail(out));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		out->len += (size_t)n;
+		out->buf[out->len] = '\0';
+	}
+	close(fd[0]);
+	fclose(in);
+	status = finish_command(&c);
+	return status;
+}

@@ -35,6 +35,9 @@ double cpu_seconds(const struct rusage *ru);
 int run_capture(const char **argv, const char *dir, struct strbuf *out);
 /* The same, with the child's stderr silenced: for questions whose "no" is an answer. */
 int run_capture_quiet(const char **argv, const char *dir, struct strbuf *out);
+/* The same as run_capture, with input on the child's stdin (through a temporary file). */
+int run_capture_input(const char **argv, const char *dir, const struct strbuf *input,
+		      struct strbuf *out);
 
 /*
  * The output of a child, record by record as it comes: records end with

@@ -117,3 +117,30 @@ void oid_to_hex(const unsigned char oid[20], char hex[41])
 	}
 	hex[40] = '\0';
 }
+
+static int hex_digit_value(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int hex_to_oid(const char *s, size_t len, unsigned char oid[20])
+{
+	size_t i;
+
+	if (len != 40)
+		return -1;
+	for (i = 0; i < 20; i++) {
+		int hi = hex_digit_value(s[2 * i]), lo = hex_digit_value(s[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -1;
+		oid[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return 0;
+}

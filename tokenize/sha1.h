@@ -21,5 +21,7 @@ void git_blob_oid(const void *data, size_t len, unsigned char out[20]);
 
 /* An object id as 40 lower-case hex digits and a NUL. */
 void oid_to_hex(const unsigned char oid[20], char hex[41]);
+/* Exactly 40 hex digits (either case) as an object id: 0, or -1 when they are not. */
+int hex_to_oid(const char *s, size_t len, unsigned char oid[20]);
 
 #endif

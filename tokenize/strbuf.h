@@ -28,6 +28,8 @@ void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/* A new string, formatted. */
+char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
  * Replace the contents of sb with the file at path.  Returns 0, or -1 when
  * the file does not exist; dies on any other error.
