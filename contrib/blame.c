@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "blame.h"
 #include "../tokenize/language.h"
+#include "../tokenize/lines.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/catfile.h"
 #include "../tokenize/sha1.h"
@@ -141,21 +142,21 @@ static void trim_newline(struct strbuf *sb)
 		strbuf_setlen(sb, sb->len - 1);
 }
 
-/* The newest source DEST records. */
-static void recorded_source(const char *gitdir, struct strbuf *src)
+/* The sources DEST records, oldest first (the eras of a stitched history). */
+static void recorded_sources(const char *gitdir, struct blame_ctx *ctx)
 {
 	struct strbuf path = STRBUF_INIT, cfg = STRBUF_INIT;
-	char *p, *last = NULL;
+	char *p;
 
 	strbuf_addf(&path, "%s/tokstream/current/config", gitdir);
 	if (strbuf_read_file(&cfg, path.buf))
 		die("'%s' records no source: give --source=SRC", gitdir);
-	for (p = cfg.buf; (p = strstr(p, "\nsource ")); p++)
-		last = p + 8;
-	if (!last)
+	for (p = cfg.buf; (p = strstr(p, "\nsource ")); p++) {
+		ALLOC_GROW(ctx->sources, ctx->nr_sources + 1, ctx->alloc_sources);
+		ctx->sources[ctx->nr_sources++] = xstrfmt("%.*s", (int)strcspn(p + 8, "\n"), p + 8);
+	}
+	if (!ctx->nr_sources)
 		die("'%s' records no source: give --source=SRC", gitdir);
-	strbuf_reset(src);
-	strbuf_add(src, last, strcspn(last, "\n"));
 	strbuf_release(&path);
 	strbuf_release(&cfg);
 }
@@ -530,6 +531,14 @@ int parse_attribution_option(struct attribution_options *o, int argc, char **arg
 		o->no_moves = 1;
 	} else if (!strcmp(a, "--moves")) {
 		o->no_moves = 0;
+	} else if (!strncmp(a, "--min-move=", 11)) {
+		char *end;
+		unsigned long n = strtoul(a + 11, &end, 10);
+
+		if (end == a + 11 || *end || n < 2 || n > 100000)
+			die("--min-move takes a number of tokens from 2 to 100000");
+		o->min_move = n;
+		o->no_moves = 0;
 	} else if (!strcmp(a, "-w")) {
 		o->ignore_ws = 1;
 	} else if (!strcmp(a, "--ignore-rev") || !strncmp(a, "--ignore-rev=", 13)) {
@@ -623,6 +632,8 @@ done:
 	strbuf_release(&full);
 }
 
+static int original_token_lines(const char *commit, const char *path, size_t nr, uint32_t *line, void *data);
+
 static void setup_engine(struct blame_ctx *ctx, const struct attribution_options *o)
 {
 	static const struct attribution_options defaults;
@@ -632,9 +643,11 @@ static void setup_engine(struct blame_ctx *ctx, const struct attribution_options
 	if (!o)
 		o = &defaults;
 	memset(&ctx->engine, 0, sizeof(ctx->engine));
-	ctx->engine.min_move = o->no_moves ? 0 : REPLAY_MIN_MOVE;
+	ctx->engine.min_move = o->no_moves ? 0 : o->min_move ? o->min_move : REPLAY_MIN_MOVE;
 	ctx->engine.ignore_ws = o->ignore_ws;
 	ctx->engine.ignore = &ctx->ignore;
+	ctx->engine.token_lines = original_token_lines;
+	ctx->engine.data = ctx;
 
 	if (!o->no_config_ignore_file) {
 		const char *argv[] = { "git", "config", "--get-all", "blame.ignoreRevsFile", NULL };
@@ -692,10 +705,13 @@ void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, con
 	strbuf_init(&ctx->key, 0);
 	git_dir_of(dest, &ctx->gitdir);
 	recorded_langs(ctx->gitdir.buf);
-	if (source)
-		strbuf_addstr(&ctx->src, source);
-	else
-		recorded_source(ctx->gitdir.buf, &ctx->src);
+	if (source) {
+		ctx->sources = xcalloc(1, sizeof(*ctx->sources));
+		ctx->sources[ctx->nr_sources++] = xstrdup(source);
+	} else {
+		recorded_sources(ctx->gitdir.buf, ctx);
+	}
+	strbuf_addstr(&ctx->src, ctx->sources[ctx->nr_sources - 1]);
 	strbuf_addf(&tmp, "%s^{commit}", rev);
 	argv_rev[4] = tmp.buf;
 	if (run_capture(argv_rev, ctx->src.buf, &out))
@@ -729,7 +745,9 @@ static struct batch {
 	char *dir;
 	pid_t owner;
 	struct catfile cf;
-} batches[2];
+} batches[8];
+
+#define NR_BATCHES (sizeof(batches) / sizeof(batches[0]))
 
 /* The blob REV:PATH, or the blob ID when ID is given (no tree to walk) */
 static int cat_blob_batch(const char *dir, const char *rev, const char *path, const char *id,
@@ -739,16 +757,15 @@ static int cat_blob_batch(const char *dir, const char *rev, const char *path, co
 	struct strbuf name = STRBUF_INIT;
 	enum catfile_answer a;
 	char type[16];
-	size_t size = 0;
-	int i;
+	size_t size = 0, i;
 
-	for (i = 0; i < 2 && !b; i++)
+	for (i = 0; i < NR_BATCHES && !b; i++)
 		if (batches[i].dir && batches[i].owner == getpid() && !strcmp(batches[i].dir, dir))
 			b = &batches[i];
 	if (!b) {
-		for (i = 0; i < 2 && batches[i].dir && batches[i].owner == getpid(); i++)
+		for (i = 0; i < NR_BATCHES && batches[i].dir && batches[i].owner == getpid(); i++)
 			;
-		if (i == 2)
+		if (i == NR_BATCHES)
 			return -2;
 		b = &batches[i];
 		/* a forked worker's copy of its parent's is not its own: dropped */
@@ -797,6 +814,45 @@ static int cat_blob(const char *dir, const char *rev, const char *path, const ch
 	status = run_capture_quiet(argv_cat, dir, out);
 	strbuf_release(&spec);
 	return status;
+}
+
+/*
+ * The line of the original file each token of the view of path at the
+ * token commit starts on: the engine anchors its diff on the lines that
+ * survive.  The file is read from the sources, newest first (a commit of
+ * an older era is only in its own), and tokenized again; -1 when it
+ * cannot be found, or does not give nr tokens.
+ */
+static int original_token_lines(const char *commit, const char *path, size_t nr, uint32_t *line, void *data)
+{
+	static struct strbuf content = STRBUF_INIT;
+	struct blame_ctx *ctx = data;
+	const char *orig = orig_of_token(&ctx->map, commit);
+	const struct language *lang;
+	struct lexer_state ls;
+	struct token tok;
+	size_t k = ctx->nr_sources, n = 0, scanned = 0;
+	uint32_t at = 1;
+
+	if (!orig || strchr(path, '\n'))
+		return -1;
+	while (k-- > 0)
+		if (!cat_blob_batch(ctx->sources[k], orig, path, NULL, &content))
+			break;
+	if (k == SIZE_MAX)
+		return -1;
+	lang = language_for_file(path, content.buf, content.len);
+	if (!lang || lang == &language_none)
+		return -1;
+	lexer_init(&ls, content.buf, content.len, lang->syntax);
+	while (language_next_token(lang, &ls, &tok)) {
+		if (n == nr)
+			return -1;
+		at += (uint32_t)count_newlines(content.buf + scanned, tok.start - scanned);
+		scanned = tok.start;
+		line[n++] = at;
+	}
+	return n == nr ? 0 : -1;
 }
 
 /* Whether the blob with id hex holds exactly sb. */

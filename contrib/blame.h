@@ -38,6 +38,7 @@ struct token_pos {
  */
 struct attribution_options {
 	int no_moves;                 /* --no-moves */
+	size_t min_move;              /* --min-move=N; 0: the default */
 	int ignore_ws;                /* -w */
 	const char **ignore_revs;     /* --ignore-rev, revisions of the source */
 	size_t nr_ignore_revs, alloc_ignore_revs;
@@ -49,7 +50,9 @@ struct attribution_options {
 /* Where blames come from: the token repository, its source and a revision. */
 struct blame_ctx {
 	struct strbuf gitdir;    /* the token repository's git directory */
-	struct strbuf src;       /* the original repository */
+	struct strbuf src;       /* the original repository: the newest source */
+	char **sources;          /* every source, oldest first (--source: that one) */
+	size_t nr_sources, alloc_sources;
 	struct oid_map map;
 	char orig[41];           /* the revision, in the source */
 	const char *token;       /* the same, in the token repository */
@@ -79,6 +82,7 @@ int parse_attribution_option(struct attribution_options *o, int argc, char **arg
 /* The lines of usage of those options. */
 #define ATTRIBUTION_USAGE \
 	"    --no-moves         do not look for moved and copied tokens (-M, -C: look, the default)\n" \
+	"    --min-move=N       a moved or copied run is at least N tokens long (default: 20)\n" \
 	"    -w                 tokens that differ only in whitespace (in comments, strings) are the same\n" \
 	"    --ignore-rev REV   attribute REV's changes as if it had not made them\n" \
 	"    --ignore-revs-file FILE   the same for the revisions listed in FILE\n"

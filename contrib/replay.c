@@ -51,6 +51,7 @@ struct version {
 	char blob[41];
 	uint32_t *origin;
 	uint64_t *hash;
+	uint32_t *line;     /* the line of the original each token starts on; NULL: not known */
 	size_t nr;
 	unsigned refs;
 };
@@ -150,6 +151,7 @@ static void version_unref(struct version *v)
 	if (v && !--v->refs) {
 		free(v->origin);
 		free(v->hash);
+		free(v->line);
 		free(v);
 	}
 }
@@ -531,6 +533,8 @@ static struct version *replay_file_at(struct replay *r, uint32_t ci, const struc
 
 /* ---- the token replay: its own diff, moves, ignored commits ------------ */
 
+static struct version *read_view(struct replay *r, const char *commit, const char *blob);
+
 static struct version *new_version(const char *blob, uint64_t *hash, size_t nr, uint32_t origin)
 {
 	struct version *v = xcalloc(1, sizeof(*v));
@@ -545,8 +549,28 @@ static struct version *new_version(const char *blob, uint64_t *hash, size_t nr, 
 	return v;
 }
 
+/* The lines of the original that v's tokens start on, when the caller can tell them. */
+static void add_lines(struct replay *r, struct version *v, const char *commit, const char *path)
+{
+	if (!r->opts.token_lines || !v->nr)
+		return;
+	v->line = xmalloc(v->nr * sizeof(*v->line));
+	if (r->opts.token_lines(commit, path, v->nr, v->line, r->opts.data)) {
+		free(v->line);
+		v->line = NULL;
+	}
+}
+
 /* The tokens of blob (a view: one per line) hashed, in a new version whose origins are unknown. */
-static struct version *read_version(struct replay *r, const char *commit, const char *blob)
+static struct version *read_version(struct replay *r, const char *commit, const char *path, const char *blob)
+{
+	struct version *v = read_view(r, commit, blob);
+
+	add_lines(r, v, commit, path);
+	return v;
+}
+
+static struct version *read_view(struct replay *r, const char *commit, const char *blob)
 {
 	unsigned char oid[20];
 	char type[16];
@@ -579,7 +603,7 @@ static void take_unchanged(struct version *nv, const struct version *old, struct
 {
 	size_t k, i;
 
-	tokdiff(old->hash, old->nr, nv->hash, nv->nr, d);
+	tokdiff_lines(old->hash, old->line, old->nr, nv->hash, nv->line, nv->nr, d);
 	for (k = 0; k < d->nr; k++) {
 		const struct tokdiff_run *run = &d->runs[k];
 
@@ -620,7 +644,7 @@ static struct version *token_version(struct replay *r, uint32_t ci, size_t path,
 	for (pi = 0; pi < nr_parents; pi++)
 		if (parent[pi] && !strcmp(parent[pi]->blob, blob))
 			return parent[pi];
-	nv = read_version(r, r->commits[ci].id, blob);
+	nv = read_version(r, r->commits[ci].id, r->paths[path], blob);
 	for (pi = 0; pi < nr_parents; pi++) {
 		struct tokdiff d = { NULL, 0, 0 };
 
@@ -1065,6 +1089,8 @@ static void add_root_version(const char *path, const char *blob, const char *con
 		hash = hash_lines(content, len, r->opts.ignore_ws, &nr);
 	}
 	v = new_version(blob, hash, nr, rf->ci);
+	if (!submodule)
+		add_lines(r, v, r->commits[rf->ci].id, path);
 	set_file(&r->commits[rf->ci], path_id(r, path), v);
 	if (!r->commits[rf->ci].path_plus1)
 		r->commits[rf->ci].path_plus1 = path_id(r, path) + 1;

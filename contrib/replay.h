@@ -26,6 +26,12 @@ struct replay_options {
 	const char **paths;     /* NULL: the whole tree; else these files (and those they were renamed from) */
 	size_t nr_paths;
 	const struct smap *ignore;  /* commits whose changes are attributed as if they had not happened */
+	/*
+	 * The line of the original file each token of the view of path at
+	 * commit starts on, in line[]: 0, or -1 when it cannot be known
+	 * (the diff then goes token by token).
+	 */
+	int (*token_lines)(const char *commit, const char *path, size_t nr_tokens, uint32_t *line, void *data);
 	/* each non-merge commit's tokens added and removed in a file, by the token diff */
 	void (*on_change)(const char *commit, const char *path, size_t added, size_t removed, void *data);
 	void *data;

@@ -186,7 +186,7 @@ static int split_rarest(struct diff *d, const struct region *r)
 		return 0;
 	for (j = r->b0; j < r->b1; j++) {
 		struct entry *e = table_slot(d->table, cap, d->b[j]);
-		size_t i;
+		size_t i, longest_fwd = 1;
 
 		if (!e->used || e->nr_a != rarest)
 			continue;
@@ -202,7 +202,15 @@ static int split_rarest(struct diff *d, const struct region *r)
 				best_a = i - back;
 				best_b = j - back;
 			}
+			if (fwd > longest_fwd)
+				longest_fwd = fwd;
 		}
+		/*
+		 * The new tokens inside the run just found would find it again:
+		 * measuring it from each of them made long runs of rare tokens
+		 * (an unchanged function) cost their length squared.
+		 */
+		j += longest_fwd - 1;
 	}
 	push(d, r->a0, best_a, r->b0, best_b);
 	push(d, best_a + best_len, r->a1, best_b + best_len, r->b1);
@@ -217,10 +225,115 @@ static int cmp_run(const void *x, const void *y)
 	return p->b < q->b ? -1 : p->b > q->b;
 }
 
+/* The runs in order, and runs that touch made one. */
+static void merge_runs(struct tokdiff *out)
+{
+	size_t k, n;
+
+	qsort(out->runs, out->nr, sizeof(*out->runs), cmp_run);
+	for (k = 0, n = 0; k < out->nr; k++) {
+		struct tokdiff_run *p = n ? &out->runs[n - 1] : NULL;
+
+		if (p && p->a + p->len == out->runs[k].a && p->b + p->len == out->runs[k].b)
+			p->len += out->runs[k].len;
+		else
+			out->runs[n++] = out->runs[k];
+	}
+	out->nr = n;
+}
+
+/*
+ * Slides each block that is only inserted (or only removed) as far down
+ * as it goes: "x ; } NEW ; }" inserted after "x ; }" can be aligned
+ * either way, and code is added after the end of what precedes it, as
+ * git's diff assumes when it slides a hunk down.  a_of[j] is the old
+ * position matched to new position j, or NONE; b_of the reverse.
+ */
+static void slide_down(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, size_t *a_of, size_t *b_of)
+{
+	size_t j, i;
+
+	/* insertions: a run of new tokens whose neighbours are matched to neighbours */
+	for (j = 0; j < nb; j++) {
+		size_t j0 = j, j1, before;
+
+		if (a_of[j] != NONE)
+			continue;
+		for (j1 = j0; j1 < nb && a_of[j1] == NONE; j1++)
+			;
+		before = j0 ? a_of[j0 - 1] + 1 : 0;
+		while (j1 < nb && a_of[j1] == before && b[j0] == b[j1] &&
+		       (j1 + 1 == nb || a_of[j1 + 1] != NONE)) {
+			a_of[j0] = a_of[j1];
+			b_of[a_of[j0]] = j0;
+			a_of[j1] = NONE;
+			before++;
+			j0++;
+			j1++;
+		}
+		j = j1;
+	}
+	/* removals, the same on the old side */
+	for (i = 0; i < na; i++) {
+		size_t i0 = i, i1, before;
+
+		if (b_of[i] != NONE)
+			continue;
+		for (i1 = i0; i1 < na && b_of[i1] == NONE; i1++)
+			;
+		before = i0 ? b_of[i0 - 1] + 1 : 0;
+		while (i1 < na && b_of[i1] == before && a[i0] == a[i1] &&
+		       (i1 + 1 == na || b_of[i1 + 1] != NONE)) {
+			b_of[i0] = b_of[i1];
+			a_of[b_of[i0]] = i0;
+			b_of[i1] = NONE;
+			before++;
+			i0++;
+			i1++;
+		}
+		i = i1;
+	}
+}
+
+/* out's runs slid down (slide_down) and made again from the matched positions. */
+static void compact(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, struct tokdiff *out)
+{
+	size_t *a_of = xmalloc((nb + 1) * sizeof(*a_of)), *b_of = xmalloc((na + 1) * sizeof(*b_of));
+	size_t k, i, j;
+
+	for (j = 0; j < nb; j++)
+		a_of[j] = NONE;
+	for (i = 0; i < na; i++)
+		b_of[i] = NONE;
+	for (k = 0; k < out->nr; k++)
+		for (i = 0; i < out->runs[k].len; i++) {
+			a_of[out->runs[k].b + i] = out->runs[k].a + i;
+			b_of[out->runs[k].a + i] = out->runs[k].b + i;
+		}
+	slide_down(a, na, b, nb, a_of, b_of);
+	out->nr = 0;
+	for (j = 0; j < nb; j++) {
+		struct tokdiff_run *p = out->nr ? &out->runs[out->nr - 1] : NULL;
+
+		if (a_of[j] == NONE)
+			continue;
+		if (p && p->b + p->len == j && p->a + p->len == a_of[j]) {
+			p->len++;
+			continue;
+		}
+		ALLOC_GROW(out->runs, out->nr + 1, out->alloc);
+		out->runs[out->nr].a = a_of[j];
+		out->runs[out->nr].b = j;
+		out->runs[out->nr].len = 1;
+		out->nr++;
+	}
+	free(a_of);
+	free(b_of);
+}
+
 void tokdiff(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, struct tokdiff *out)
 {
 	struct diff d;
-	size_t k, n;
 
 	memset(&d, 0, sizeof(d));
 	d.a = a;
@@ -248,21 +361,87 @@ void tokdiff(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, struct 
 		split_rarest(&d, &r);
 	}
 
-	/* in order, and runs that touch made one */
-	qsort(out->runs, out->nr, sizeof(*out->runs), cmp_run);
-	for (k = 0, n = 0; k < out->nr; k++) {
-		struct tokdiff_run *p = n ? &out->runs[n - 1] : NULL;
-
-		if (p && p->a + p->len == out->runs[k].a && p->b + p->len == out->runs[k].b)
-			p->len += out->runs[k].len;
-		else
-			out->runs[n++] = out->runs[k];
-	}
-	out->nr = n;
-
+	merge_runs(out);
+	compact(a, na, b, nb, out);
 	free(d.table);
 	free(d.next_a);
 	free(d.stack);
+}
+
+/* The lines of a view: the hash of each line's tokens, and where each begins (one more: the end). */
+static size_t line_units(const uint64_t *h, const uint32_t *line, size_t n, uint64_t **hash, size_t **first)
+{
+	size_t i, nr = 0;
+
+	*hash = xmalloc((n + 1) * sizeof(**hash));
+	*first = xmalloc((n + 2) * sizeof(**first));
+	for (i = 0; i < n; i++) {
+		if (!i || line[i] != line[i - 1]) {
+			(*first)[nr] = i;
+			(*hash)[nr++] = 0x84222325cbf29ce4ULL;
+		}
+		(*hash)[nr - 1] = ((*hash)[nr - 1] ^ h[i]) * 0x9e3779b97f4a7c15ULL + 1;
+	}
+	(*first)[nr] = n;
+	return nr;
+}
+
+static void add_shifted(struct tokdiff *out, const struct tokdiff *part, size_t a0, size_t b0)
+{
+	size_t k;
+
+	for (k = 0; k < part->nr; k++) {
+		ALLOC_GROW(out->runs, out->nr + 1, out->alloc);
+		out->runs[out->nr].a = part->runs[k].a + a0;
+		out->runs[out->nr].b = part->runs[k].b + b0;
+		out->runs[out->nr].len = part->runs[k].len;
+		out->nr++;
+	}
+}
+
+void tokdiff_lines(const uint64_t *a, const uint32_t *a_line, size_t na,
+		   const uint64_t *b, const uint32_t *b_line, size_t nb, struct tokdiff *out)
+{
+	struct tokdiff lines = { NULL, 0, 0 }, part = { NULL, 0, 0 };
+	uint64_t *ha, *hb;
+	size_t *fa, *fb, nla, nlb, k, pa = 0, pb = 0;
+
+	if (!a_line || !b_line) {
+		tokdiff(a, na, b, nb, out);
+		return;
+	}
+	nla = line_units(a, a_line, na, &ha, &fa);
+	nlb = line_units(b, b_line, nb, &hb, &fb);
+	tokdiff(ha, nla, hb, nlb, &lines);
+	out->nr = 0;
+	/* each run of lines, and before it the tokens of the lines neither side kept */
+	for (k = 0; k <= lines.nr; k++) {
+		size_t la = k < lines.nr ? lines.runs[k].a : nla, lb = k < lines.nr ? lines.runs[k].b : nlb;
+		size_t ta = fa[la], tb = fb[lb];
+
+		if (ta > fa[pa] && tb > fb[pb]) {
+			tokdiff(a + fa[pa], ta - fa[pa], b + fb[pb], tb - fb[pb], &part);
+			add_shifted(out, &part, fa[pa], fb[pb]);
+		}
+		if (k == lines.nr)
+			break;
+		pa = la + lines.runs[k].len;
+		pb = lb + lines.runs[k].len;
+		if (fa[pa] - ta == fb[pb] - tb) {
+			ALLOC_GROW(out->runs, out->nr + 1, out->alloc);
+			out->runs[out->nr].a = ta;
+			out->runs[out->nr].b = tb;
+			out->runs[out->nr].len = fa[pa] - ta;
+			out->nr++;
+		}
+	}
+	merge_runs(out);
+	free(ha);
+	free(hb);
+	free(fa);
+	free(fb);
+	tokdiff_release(&lines);
+	tokdiff_release(&part);
 }
 
 void tokdiff_release(struct tokdiff *d)

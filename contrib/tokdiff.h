@@ -26,6 +26,16 @@ struct tokdiff {
 
 /* The runs a and b share, in out (emptied first). */
 void tokdiff(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, struct tokdiff *out);
+
+/*
+ * The same, anchored first on the lines of the original files: a_line[i]
+ * is the line token a[i] starts on (and so for b).  A line that is in
+ * both, whitespace aside, keeps all its tokens; the tokens of the lines
+ * that are not are then diffed token by token.  Without the lines of
+ * either side (NULL), tokdiff().
+ */
+void tokdiff_lines(const uint64_t *a, const uint32_t *a_line, size_t na,
+		   const uint64_t *b, const uint32_t *b_line, size_t nb, struct tokdiff *out);
 void tokdiff_release(struct tokdiff *d);
 
 /* The hash of a token; with ignore_ws, of its text less whitespace. */
