@@ -62,6 +62,7 @@ static const char usage_text[] =
 	"    --import-state FILE    start from the marks and views a previous run saved\n"
 	"    --import-marks=FILE    the marks of an earlier run, as git fast-import gets them\n"
 	"    --import-marks-if-exists=FILE   the same, if FILE exists\n"
+	"    --done                 require 'done' at the end, as git fast-import --done\n"
 	"    --date-format=FMT      the date format git fast-import is given (raw, raw-permissive,\n"
 	"                           rfc2822, now)\n"
 	"    --export-state FILE    save them at the end, for a later incremental run\n"
@@ -1922,6 +1923,16 @@ static void parse_blob(void)
 	if (!b->mark)
 		oid_insert(b);
 	stats.blobs_in++;
+	/*
+	 * An unchanged copy needs no path: --identity writes every blob as
+	 * it comes, so that fast-import's marks hold it even if no commit
+	 * names it (a later run may, by mark).
+	 */
+	if (opt.identity) {
+		write_raw(b);
+		if (!b->in_input && (b->data || b->spilled))
+			blob_unhold(b);
+	}
 }
 
 /*
@@ -3390,6 +3401,8 @@ static void parse_options(int argc, char **argv)
 		} else if (!strncmp(a, "--import-marks-if-exists=", 25)) {
 			import_marks(a + 25, 1, 0);
 			opt.import_marks_given = 1;
+		} else if (!strcmp(a, "--done")) {
+			seen_done_feature = 1;
 		} else if (!strncmp(a, "--date-format=", 14)) {
 			opt.date_format = a + 14;
 			custom_date_format = !date_format_checks(opt.date_format, "--date-format");
