@@ -81,3 +81,19 @@ bench: all
 	BENCH_RUNS='$(BENCH_RUNS)' CORPUS='$(CORPUS)' bash t/bench/run.sh
 
 .PHONY: agree fuzz bench
+
+# Git's own fast-import tests (t9300 of Git 2.39) with every git fast-import
+# fed through the filter (t/t0150-git-t9300.sh, README "Compatibility").
+# GIT_SRC: an unpacked Git source tree (apt-get source git, deb-src lines
+# enabled); it is built here as far as its tests need.  Without one the
+# test is skipped, saying why.
+GIT_SRC ?= /var/tmp/git-src/git-2.39.5
+GIT_SRC_MAKE = NO_CURL=1 NO_OPENSSL=1 NO_GETTEXT=1 NO_TCLTK=1 NO_PERL=1 NO_PYTHON=1
+compat: all
+	if test -f '$(GIT_SRC)/t/t9300-fast-import.sh'; then \
+		$(MAKE) -C '$(GIT_SRC)' $(GIT_SRC_MAKE) t/helper/test-tool GIT-BUILD-OPTIONS && \
+		$(MAKE) -C '$(GIT_SRC)/templates' $(GIT_SRC_MAKE); \
+	fi
+	cd t && TOKSTREAM_GIT_SRC='$(GIT_SRC)' $(PROVE) $(PROVE_OPTS) -v ./t0150-git-t9300.sh
+
+.PHONY: compat

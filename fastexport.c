@@ -60,6 +60,11 @@ static const char usage_text[] =
 	"    --graft [ROOT:]PARENT  give the first root commit (or the root whose\n"
 	"                           original id is ROOT) the parent PARENT\n"
 	"    --import-state FILE    start from the marks and views a previous run saved\n"
+	"    --import-marks=FILE    the marks of an earlier run, as git fast-import gets them\n"
+	"    --import-marks-if-exists=FILE   the same, if FILE exists\n"
+	"    --done                 require 'done' at the end, as git fast-import --done\n"
+	"    --date-format=FMT      the date format git fast-import is given (raw, raw-permissive,\n"
+	"                           rfc2822, now)\n"
 	"    --export-state FILE    save them at the end, for a later incremental run\n"
 	"    --languages            list the languages and the paths each one claims\n"
 	"\n"
@@ -79,6 +84,8 @@ static struct {
 	const char *import_state, *export_state;
 	const char *graft_root, *graft_parent;
 	uintmax_t progress_total;
+	const char *date_format;        /* --date-format, as fast-import's */
+	int import_marks_given;         /* --import-marks[-if-exists] */
 } opt;
 
 /*
@@ -525,7 +532,12 @@ static void out_data(const void *p, size_t n)
 
 /* ---- objects: marks, blobs, views -------------------------------------- */
 
-enum object_kind { OBJ_BLOB = 1, OBJ_COMMIT, OBJ_TAG };
+/*
+ * OBJ_IMPORTED: a mark of an earlier run, from a marks file of git
+ * fast-import (--import-marks): only its object id in the destination is
+ * known (kept as the entry's original_oid), not its kind.
+ */
+enum object_kind { OBJ_BLOB = 1, OBJ_COMMIT, OBJ_TAG, OBJ_IMPORTED };
 
 struct view {
 	struct view *next;
@@ -773,12 +785,17 @@ static void mark_define(uintmax_t mark, enum object_kind kind, struct blob *blob
 		free(old);
 	}
 	e = mark_slot(mark);
-	if (e->mark)
-		die("mark :%ju is defined twice", mark);
+	/* fast-import lets a mark be defined again: the last one counts */
+	if (e->mark) {
+		free(e->original_oid);
+		e->original_oid = NULL;
+		e->queued = 0;
+	} else {
+		marks.nr++;
+	}
 	e->mark = mark;
 	e->kind = kind;
 	e->blob = blob;
-	marks.nr++;
 }
 
 static struct oid_entry *oid_slot(const unsigned char *oid)
@@ -1722,19 +1739,11 @@ static uintmax_t parse_mark_ref(const char *s, const char **end)
 	return v;
 }
 
-static struct mark_entry *require_mark(uintmax_t mark)
-{
-	struct mark_entry *e = mark_lookup(mark);
-
-	if (!e)
-		die("mark :%ju is not defined", mark);
-	return e;
-}
-
 /* The mark of the commit or tag being parsed: it names nothing until that is done. */
 static uintmax_t defining_mark;
 
 static void flush_notes(void);
+static void copy_line(struct strbuf *sb);
 static void check_refname(const char *name, const char *what);
 static int ref_written(const char *name);
 static struct blob *blob_for_oid(const unsigned char *oid);
@@ -1768,9 +1777,14 @@ static struct blob *blob_of_tag_target(const char *hex)
 
 /*
  * A commit-ish in from, merge, reset, tag and N: a mark, an object id or a
- * ref name.  A mark must name a commit, as fast-import requires, except
- * in a tag (any_object), which may tag a blob or a tag; returns the blob
- * it names, if it names one of ours.
+ * ref name.  A mark of the stream must name a commit, as fast-import
+ * requires, except in a tag (any_object), which may tag a blob or a tag;
+ * returns the blob it names, if it names one of ours.  What only the
+ * destination can resolve passes unchecked: a mark of an earlier run
+ * (fast-import's --import-marks, which the filter may not be shown), and
+ * any name other than a mark, which fast-import resolves as a branch of
+ * the stream or as a revision of the repository it writes
+ * ("refs/heads/main", "main~2").
  */
 static struct blob *check_commitish(const char *s, int any_object)
 {
@@ -1783,30 +1797,18 @@ static struct blob *check_commitish(const char *s, int any_object)
 	if (*s != ':') {
 		size_t n = strlen(s);
 
-		/*
-		 * What fast-import can resolve: an object id, a branch this
-		 * stream made, or REF^0 (a ref of the repository it writes).
-		 */
 		if ((n == 40 || n == 64) && strspn(s, "0123456789abcdef") == n)
 			return any_object ? blob_of_tag_target(s) : NULL;
-		if (ref_written(s))
-			return NULL;
-		if (n > 2 && !strcmp(s + n - 2, "^0")) {
-			char *ref = xstrdup(s);
-
-			ref[n - 2] = '\0';
-			check_refname(ref, "commit-ish");
-			free(ref);
-			return NULL;
-		}
-		die("'%.*s' is no mark, no object id, no branch this stream made and no REF^0", 64, s);
+		return NULL;
 	}
 	mark = parse_mark_ref(s + 1, &end);
 	if (mark == defining_mark)
 		die("%s names the object being defined", s);
-	e = require_mark(mark);
 	if (*end)
 		die("invalid mark reference '%s'", s);
+	e = mark_lookup(mark);
+	if (!e || e->kind == OBJ_IMPORTED)
+		return NULL;
 	/* a notes commit names its queued parent: it waits with it */
 	if (e->queued && !on_notes_ref)
 		flush_notes();
@@ -1921,6 +1923,16 @@ static void parse_blob(void)
 	if (!b->mark)
 		oid_insert(b);
 	stats.blobs_in++;
+	/*
+	 * An unchanged copy needs no path: --identity writes every blob as
+	 * it comes, so that fast-import's marks hold it even if no commit
+	 * names it (a later run may, by mark).
+	 */
+	if (opt.identity) {
+		write_raw(b);
+		if (!b->in_input && (b->data || b->spilled))
+			blob_unhold(b);
+	}
 }
 
 /*
@@ -1942,7 +1954,11 @@ static struct blob *blob_for_oid(const unsigned char *oid)
 	return b;
 }
 
-/* The mark a data reference ":N" names, which must be defined. */
+/*
+ * The mark a data reference ":N" names; NULL if neither the stream nor
+ * --import-marks defined it (fast-import may have it from a marks file
+ * of its own command line).
+ */
 static struct mark_entry *mark_of_dataref(const char *ref, size_t len)
 {
 	char tmp[64];
@@ -1953,10 +1969,23 @@ static struct mark_entry *mark_of_dataref(const char *ref, size_t len)
 		die("invalid mark reference '%.*s'", (int)len, ref);
 	memcpy(tmp, ref + 1, len - 1);
 	tmp[len - 1] = '\0';
-	e = require_mark(parse_mark_ref(tmp, &end));
+	e = mark_lookup(parse_mark_ref(tmp, &end));
 	if (*end)
 		die("invalid mark reference '%.*s'", (int)len, ref);
 	return e;
+}
+
+/* A mark a data reference names that this run has no blob for: NULL if none. */
+static struct mark_entry *foreign_dataref(const char *ref, size_t len, int *unknown)
+{
+	struct mark_entry *e;
+
+	*unknown = 0;
+	if (ref[0] != ':')
+		return NULL;
+	e = mark_of_dataref(ref, len);
+	*unknown = !e;
+	return e && e->kind == OBJ_IMPORTED ? e : NULL;
 }
 
 /*
@@ -1970,6 +1999,18 @@ static struct blob *resolve_dataref(const char *ref, size_t len)
 	if (ref[0] == ':') {
 		struct mark_entry *e = mark_of_dataref(ref, len);
 
+		if (!e)
+			die("mark %.*s is not defined: a blob of an earlier run cannot be "
+			    "tokenized without its content (give --import-marks the marks "
+			    "file git fast-import reads, and --source a repository that has the blob)",
+			    (int)len, ref);
+		if (e->kind == OBJ_IMPORTED) {
+			unsigned char oid[20];
+
+			if (parse_oid_hex(e->original_oid, strlen(e->original_oid), oid))
+				die("mark %.*s of the marks file has no object id this filter reads", (int)len, ref);
+			return blob_for_oid(oid);
+		}
 		if (e->kind != OBJ_BLOB)
 			die("mark %.*s is not a blob", (int)len, ref);
 		return e->blob;
@@ -2107,7 +2148,9 @@ static void parse_filemodify(struct strbuf *commit, struct strbuf *path)
 		 * checked as fast-import checks it (a mark of a commit, or an id)
 		 */
 		if (ref[0] == ':') {
-			if (mark_of_dataref(ref, ref_len)->kind != OBJ_COMMIT)
+			struct mark_entry *e = mark_of_dataref(ref, ref_len);
+
+			if (e && e->kind != OBJ_COMMIT && e->kind != OBJ_IMPORTED)
 				die("M 160000: mark %.*s is not a commit", (int)ref_len, ref);
 		} else {
 			unsigned char oid[20];
@@ -2136,8 +2179,16 @@ static void parse_filemodify(struct strbuf *commit, struct strbuf *path)
 		return;
 	}
 	{
-		struct blob *b = resolve_dataref(ref, ref_len);
+		struct blob *b;
+		int unknown;
 
+		if ((foreign_dataref(ref, ref_len, &unknown) || unknown) &&
+		    (mode_bits == 0120000 || opt.identity || on_notes_ref)) {
+			/* a blob of an earlier run, copied unchanged: fast-import has it */
+			copy_line(commit);
+			return;
+		}
+		b = resolve_dataref(ref, ref_len);
 		if (mode_bits == 0120000 || opt.identity || on_notes_ref) {
 			write_raw(b);
 			strbuf_addf(commit, "M %s ", mode);
@@ -2275,8 +2326,15 @@ static void parse_notemodify(struct strbuf *commit)
 		strbuf_addbuf(commit, &data);
 		strbuf_addch(commit, '\n');
 	} else {
-		struct blob *b = resolve_dataref(ref, ref_len);
+		struct blob *b;
+		int unknown;
 
+		if (foreign_dataref(ref, ref_len, &unknown) || unknown) {
+			/* a note of an earlier run: unchanged, fast-import has it */
+			copy_line(commit);
+			return;
+		}
+		b = resolve_dataref(ref, ref_len);
 		write_raw(b);
 		strbuf_addstr(commit, "N ");
 		raw_ref(b, commit);
@@ -2409,6 +2467,16 @@ static void copy_line(struct strbuf *sb)
  * (the digits of +HHMM as one number).
  */
 static int custom_date_format;
+
+/* The date formats fast-import knows; 1: identities are checked (raw) */
+static int date_format_checks(const char *f, const char *what)
+{
+	if (!strcmp(f, "raw"))
+		return 1;
+	if (strcmp(f, "raw-permissive") && strcmp(f, "rfc2822") && strcmp(f, "now"))
+		die("%s: unknown date format '%s' (git fast-import would refuse it)", what, f);
+	return 0;
+}
 
 static void check_ident(const char *s, const char *what)
 {
@@ -2777,19 +2845,27 @@ static void parse_alias(void)
 	if (!read_command() || !skip_prefix(cmd.buf, "to ", &arg))
 		die("expected 'to'");
 	if (*arg == ':') {
-		target = require_mark(parse_mark_ref(arg + 1, &end));
+		parse_mark_ref(arg + 1, &end);
 		if (*end)
 			die("invalid mark reference '%s'", arg);
-		define_mark_line(data.buf, target->kind, target->blob, &mark);
+		target = mark_lookup(strtoumax(arg + 1, NULL, 10));
+		if (!target || target->kind == OBJ_IMPORTED) {
+			/* fast-import resolves it, from its own marks */
+			define_mark_line(data.buf, OBJ_IMPORTED, NULL, &mark);
+			mark_lookup(mark)->original_oid = xstrdup(target ? target->original_oid : "");
+		} else {
+			define_mark_line(data.buf, target->kind, target->blob, &mark);
+		}
 		/* aliases of blobs live here only: their users are rewritten */
-		if (target->kind == OBJ_BLOB) {
+		if (target && target->kind == OBJ_BLOB) {
 			comment_sink = NULL;
 			return;
 		}
 	} else {
 		/* fast-import resolves it as it resolves a from */
 		check_commitish(arg, 0);
-		define_mark_line(data.buf, OBJ_COMMIT, NULL, &mark);
+		define_mark_line(data.buf, OBJ_IMPORTED, NULL, &mark);
+		mark_lookup(mark)->original_oid = xstrdup("");
 	}
 	copy_line(&alias);
 	/* fast-import reads the line after "to" as an optional LF, whatever it is */
@@ -2799,6 +2875,79 @@ static void parse_alias(void)
 }
 
 static int seen_done_feature, wrote_done_feature, seen_data_command;
+static int relative_marks;      /* feature relative-marks */
+
+/*
+ * Reads a marks file of git fast-import (":MARK OBJECT-ID" lines): the
+ * marks of an earlier run, whose kinds only the destination knows.  A
+ * file named in the stream is read as fast-import would find it (under
+ * the repository's info/fast-import/ after feature relative-marks); one
+ * that cannot be read there leaves its marks unknown, for fast-import to
+ * judge (if_missing: a missing file is no error).
+ */
+static void import_marks(const char *path, int if_missing, int from_stream)
+{
+	struct strbuf where = STRBUF_INIT, line = STRBUF_INIT;
+	FILE *f;
+
+#ifdef TOKSTREAM_FUZZ
+	if (from_stream)
+		return;		/* the fuzzer reads no file a stream names */
+#endif
+	if (from_stream && relative_marks && path[0] != '/') {
+		struct strbuf rel = STRBUF_INIT;
+		const char *argv[] = { "git", "rev-parse", "--git-path", NULL, NULL };
+
+		strbuf_addf(&rel, "info/fast-import/%s", path);
+		argv[3] = rel.buf;
+		if (run_capture_quiet(argv, NULL, &where) || !where.len) {
+			strbuf_release(&rel);
+			strbuf_release(&where);
+			return;
+		}
+		strbuf_setlen(&where, where.len - 1);
+		strbuf_release(&rel);
+	} else {
+		strbuf_addstr(&where, path);
+	}
+	f = fopen(where.buf, "r");
+	if (!f) {
+		if (from_stream || (if_missing && errno == ENOENT)) {
+			strbuf_release(&where);
+			return;
+		}
+		die_errno("cannot read the marks file '%s'", where.buf);
+	}
+	for (;;) {
+		const char *end;
+		uintmax_t mark;
+		unsigned char oid[20];
+		int c;
+
+		strbuf_reset(&line);
+		while ((c = getc(f)) != EOF && c != '\n')
+			strbuf_addch(&line, (char)c);
+		if (!line.len && c == EOF)
+			break;
+		if (line.buf[0] != ':' || line.buf[1] < '1' || line.buf[1] > '9' ||
+		    !(end = scan_decimal(line.buf + 1, &mark)) || *end != ' ' ||
+		    (strlen(end + 1) != 40 && strlen(end + 1) != 64) ||
+		    (strlen(end + 1) == 40 && parse_oid_hex(end + 1, 40, oid))) {
+			if (from_stream)
+				break;  /* fast-import will say what is wrong with it */
+			die("%s: corrupt mark line '%.*s'", where.buf, 64, line.buf);
+		}
+		if (mark < VIEW_MARK_BASE) {
+			mark_define(mark, OBJ_IMPORTED, NULL);
+			mark_lookup(mark)->original_oid = xstrdup(end + 1);
+		}
+	}
+	if (ferror(f))
+		die_errno("cannot read the marks file '%s'", where.buf);
+	fclose(f);
+	strbuf_release(&where);
+	strbuf_release(&line);
+}
 
 static void parse_feature(void)
 {
@@ -2806,7 +2955,8 @@ static void parse_feature(void)
 	static const char *const known[] = {
 		"date-format=", "export-marks=", "import-marks=", "import-marks-if-exists=",
 		"relative-marks", "no-relative-marks", "force", "notes", "done",
-		"get-mark", "cat-blob", "ls", NULL
+		"get-mark", "cat-blob", "ls", "alias", "rewrite-submodules-to=",
+		"rewrite-submodules-from=", NULL
 	};
 	size_t i;
 
@@ -2818,22 +2968,27 @@ static void parse_feature(void)
 	}
 	if (!known[i])
 		die("unknown feature '%s' (git fast-import would refuse it)", name);
+	/* fast-import's command line overrides the stream's date format */
 	if (!strncmp(name, "date-format=", 12)) {
-		const char *f = name + 12;
+		int check = date_format_checks(name + 12, "feature");
 
-		if (strcmp(f, "raw") && strcmp(f, "raw-permissive") && strcmp(f, "rfc2822") &&
-		    strcmp(f, "now"))
-			die("unknown date format '%s' (git fast-import would refuse it)", f);
-		custom_date_format = strcmp(f, "raw") != 0;
+		if (!opt.date_format)
+			custom_date_format = !check;
 	}
+	if (!strcmp(name, "relative-marks"))
+		relative_marks = 1;
+	else if (!strcmp(name, "no-relative-marks"))
+		relative_marks = 0;
 	/*
-	 * Since Git 2.24 fast-import refuses marks files named in the stream
-	 * unless run with --allow-unsafe-features; and a marks file read
-	 * there would hold marks this filter never saw.
+	 * Marks files named in the stream pass: fast-import takes them when
+	 * run with --allow-unsafe-features, which this filter cannot see.
+	 * The marks of one it imports are read here too, unless the command
+	 * line named its own (which fast-import then reads instead).
 	 */
-	if (!strncmp(name, "import-marks", 12) || !strncmp(name, "export-marks=", 13))
-		die("'%s': git fast-import takes marks files on its command line "
-		    "(--import-marks, --export-marks), not in the stream", name);
+	if (!strncmp(name, "import-marks=", 13) && !opt.import_marks_given)
+		import_marks(name + 13, 1, 1);
+	else if (!strncmp(name, "import-marks-if-exists=", 23) && !opt.import_marks_given)
+		import_marks(name + 23, 1, 1);
 
 	if (!strcmp(name, "done")) {
 		seen_done_feature = 1;
@@ -2954,7 +3109,7 @@ static void export_state(const char *path)
 		char hex[41];
 		struct view *v;
 
-		if (!e->mark)
+		if (!e->mark || e->kind == OBJ_IMPORTED)
 			continue;
 		if (e->kind != OBJ_BLOB) {
 			fprintf(f, "%c %ju%s%s\n", e->kind == OBJ_COMMIT ? 'c' : 't', e->mark,
@@ -3166,8 +3321,10 @@ static void parse_stream(void)
 			parse_alias();
 		} else if (!strcmp(s, "checkpoint") || !strncmp(s, "progress ", 9) ||
 			   !strcmp(s, "progress")) {
+			/* the frontend may wait for fast-import to act on them: now */
 			start_data_commands();
 			out_line(&cmd);
+			out_flush();
 		} else if (!strcmp(s, "done")) {
 			command_name[0] = '\0';
 			return;
@@ -3238,6 +3395,17 @@ static void parse_options(int argc, char **argv)
 			if (parse_size(size, &max_held))
 				usage_die(usage_text, "--max-held=%s: not a size (digits, then k, m or g)", size);
 			max_held_given = 1;
+		} else if (!strncmp(a, "--import-marks=", 15)) {
+			import_marks(a + 15, 0, 0);
+			opt.import_marks_given = 1;
+		} else if (!strncmp(a, "--import-marks-if-exists=", 25)) {
+			import_marks(a + 25, 1, 0);
+			opt.import_marks_given = 1;
+		} else if (!strcmp(a, "--done")) {
+			seen_done_feature = 1;
+		} else if (!strncmp(a, "--date-format=", 14)) {
+			opt.date_format = a + 14;
+			custom_date_format = !date_format_checks(opt.date_format, "--date-format");
 		} else if (!strncmp(a, "--import-state=", 15)) {
 			opt.import_state = a + 15;
 		} else if (!strncmp(a, "--export-state=", 15)) {
@@ -3317,6 +3485,7 @@ void fuzz_filter_reset(void)
 	nr_named = 0;
 	seen_done_feature = wrote_done_feature = seen_data_command = 0;
 	custom_date_format = 0;
+	relative_marks = 0;
 	defining_mark = 0;
 	on_notes_ref = 0;
 	free(orig_commits.slots);

@@ -10,8 +10,12 @@
 #   make fuzz FUZZ_SECONDS=30      # as CI runs it
 #   FUZZ_HARNESSES=lexers make fuzz
 #
-# After the stream fuzzer, every input of its grown corpus the filter
-# accepts must give a stream git fast-import accepts.
+# After the stream fuzzer, both directions are checked on its grown
+# corpus: an input the filter accepts must give a stream git fast-import
+# accepts (or refuses as it refuses the input itself: what only it can
+# judge, such as a branch of the destination, passes the filter); and an
+# input git fast-import accepts must not be refused by tokstream
+# --identity (the same command line on both: none).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
@@ -89,15 +93,27 @@ for h in $harnesses; do
 		# The one refusal the filter cannot foresee: R or C of a path that
 		# the input never created; only fast-import's trees know (a limit
 		# the README states).  Those are counted apart.
-		accepted=0 rejected=0 treeless=0
+		accepted=0 rejected=0 treeless=0 judged=0
 		for f in $(ls "$work/corpus-$h" | head -n 300); do
-			rm -rf "$work/repo" && git init -q --bare "$work/repo"
+			rm -rf "$work/repo" "$work/raw" && git init -q --bare "$work/repo" && git init -q --bare "$work/raw"
+			git -C "$work/raw" fast-import --quiet <"$work/corpus-$h/$f" >/dev/null 2>"$work/raw-err" &&
+				raw_ok=1 || raw_ok=0
+			# the other direction: what fast-import takes, the filter takes
+			if [ $raw_ok = 1 ] && ! ./tokstream --identity <"$work/corpus-$h/$f" >/dev/null 2>"$work/f-err"; then
+				cp "$work/corpus-$h/$f" "t/fuzz/findings/stream-filter-refuses-$f"
+				echo "fuzz-stream: the filter refuses corpus input $f, which git fast-import accepts:"
+				sed -n '1,3s/^/fuzz-stream:   /p' "$work/f-err"
+				status=1
+			fi
 			if ./tokstream <"$work/corpus-$h/$f" >"$work/out" 2>/dev/null; then
 				if git -C "$work/repo" fast-import --quiet <"$work/out" >/dev/null 2>"$work/fi-err"; then
 					accepted=$((accepted + 1))
 				# C: a path of any bytes, not only valid UTF-8, matches .
 				elif LC_ALL=C grep -q "^fatal: Path .* not in branch$" "$work/fi-err"; then
 					treeless=$((treeless + 1))
+				# passed for fast-import to judge, and judged as the input is
+				elif [ $raw_ok = 0 ] && [ "$(grep "^fatal: " "$work/fi-err")" = "$(grep "^fatal: " "$work/raw-err")" ]; then
+					judged=$((judged + 1))
 				else
 					cp "$work/corpus-$h/$f" "t/fuzz/findings/stream-fast-import-rejects-$f"
 					echo "fuzz-stream: git fast-import rejects the output for corpus input $f:"
@@ -108,7 +124,7 @@ for h in $harnesses; do
 				rejected=$((rejected + 1))
 			fi
 		done
-		echo "fuzz-stream: of the corpus, $accepted outputs accepted by git fast-import, $rejected inputs refused with a fatal error, $treeless renaming or copying a path the input never created"
+		echo "fuzz-stream: of the corpus, $accepted outputs accepted by git fast-import, $rejected inputs refused with a fatal error, $treeless renaming or copying a path the input never created, $judged passed and refused by git fast-import as the input is"
 	fi
 done
 exit $status
