@@ -78,3 +78,10 @@ bench: all
 	BENCH_RUNS='$(BENCH_RUNS)' CORPUS='$(CORPUS)' bash t/bench/run.sh
 
 .PHONY: agree fuzz bench
+
+# How often token blame names the commit that wrote a token (t/accuracy/README.md):
+# a generated history with known authors, and lua's history against git blame -w.
+accuracy: all
+	sh t/accuracy/run.sh
+
+.PHONY: accuracy
