@@ -64,7 +64,7 @@ then
 	echo "edits: $(cut -d: -f2- "$scratch/gen.log" | tr ';' '\n' |
 		awk 'NR > 1 {print $1}' | sort | uniq -c |
 		awk '{printf "%s%s %d", sep, $2, $1; sep=", "}')"
-	"$python" "$here/score.py" --threshold "$threshold" --per-file \
+	"$python" "$here/score.py" --threshold "$threshold" --per-file --worst 8 \
 		"$scratch/gen" "$scratch/gen.truth"
 	rc=$?
 	case $rc in

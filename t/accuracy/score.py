@@ -2,7 +2,7 @@
 """Score token attribution against a generated history's truth.
 
     score.py [--tokstream PATH] [--dest DEST] [--threshold PCT]
-             [--per-file] SRC TRUTH
+             [--per-file] [--worst N] SRC TRUTH
 
 Converts SRC (`tokstream convert SRC DEST`; DEST defaults to SRC.tokens),
 then for every file of TRUTH (written by generate.py) counts the tokens
@@ -90,7 +90,7 @@ def token_blame(tokstream, dest, path):
     return result
 
 
-def score(tokstream, src, dest, truth, per_file):
+def score(tokstream, src, dest, truth, per_file, worst=0):
     back = read_commit_map(dest)
     token_head = run(["git", "-C", dest, "rev-parse", "HEAD"]).strip()
     methods = ["token blame", "git blame view", "git blame view --minimal",
@@ -99,6 +99,8 @@ def score(tokstream, src, dest, truth, per_file):
     strict = {m: 0 for m in methods}
     total = 0
     rows = []
+    # the commits token blame credits with tokens not theirs, and how many
+    wrongly_credited = {}
     for name in sorted(truth):
         toks = truth[name]
         got = {}
@@ -135,6 +137,9 @@ def score(tokstream, src, dest, truth, per_file):
                     r += 1
                 elif c in alts:
                     r += 1
+                elif m == "token blame":
+                    key = (name, c)
+                    wrongly_credited[key] = wrongly_credited.get(key, 0) + 1
             right[m] += r
             strict[m] += s
             row.append(r)
@@ -154,6 +159,19 @@ def score(tokstream, src, dest, truth, per_file):
         print("%-26s %10d %10d %8.3f%% %8.3f%%" % (
             m, right[m], total, 100.0 * right[m] / total,
             100.0 * strict[m] / total))
+    if worst and wrongly_credited:
+        print()
+        print("token blame, the commits most credited with tokens not theirs:")
+        ranked = sorted(wrongly_credited.items(), key=lambda kv: (-kv[1],
+                                                                  kv[0]))
+        for (name, commit), n in ranked[:worst]:
+            # generate.py writes one line per edit in the message body
+            edits = [x.split(" ")[0] + " " + x.split(" ")[1].rstrip(":")
+                     for x in run(["git", "-C", src, "log", "-1",
+                                   "--format=%b", commit]).split("\n")
+                     if x.count(" ") >= 2]
+            print("%8d  %-12s %s  %s" % (n, name, commit[:10],
+                                         ", ".join(edits)))
     return {m: 100.0 * right[m] / total for m in methods}
 
 
@@ -171,12 +189,15 @@ def main():
                    "in percent (default 99.5)")
     p.add_argument("--per-file", action="store_true",
                    help="also a line per file")
+    p.add_argument("--worst", type=int, default=0, metavar="N",
+                   help="also the N commits token blame most credits with "
+                   "tokens not theirs (their subject names the edits)")
     args = p.parse_args()
     src = os.path.abspath(args.src)
     dest = os.path.abspath(args.dest or src.rstrip("/") + ".tokens")
     run([args.tokstream, "convert", "-q", src, dest])
     shares = score(args.tokstream, src, dest, read_truth(args.truth),
-                   args.per_file)
+                   args.per_file, args.worst)
     token = shares["token blame"]
     best_other = max(v for m, v in shares.items() if m != "token blame")
     failed = []
