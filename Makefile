@@ -97,3 +97,10 @@ compat: all
 	cd t && TOKSTREAM_GIT_SRC='$(GIT_SRC)' $(PROVE) $(PROVE_OPTS) -v ./t0150-git-t9300.sh
 
 .PHONY: compat
+
+# How often token blame names the commit that wrote a token (t/accuracy/README.md):
+# a generated history with known authors, and lua's history against git blame -w.
+accuracy: all
+	sh t/accuracy/run.sh
+
+.PHONY: accuracy
