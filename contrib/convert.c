@@ -1028,6 +1028,12 @@ int cmd_convert(int argc, char **argv)
 		remove_tree(tmp.buf);
 		init[4] = tmp.buf;
 		run_git(NULL, init, "git init --bare");
+		{
+			/* git log -p and git diff in DEST: Git's default diff misaligns views (README) */
+			const char *histogram[] = { "git", "config", "diff.algorithm", "histogram", NULL };
+
+			run_git(tmp.buf, histogram, "git config diff.algorithm");
+		}
 		if (rename(tmp.buf, to.buf))
 			die_errno("cannot rename '%s' to '%s'", tmp.buf, to.buf);
 		strbuf_release(&to);
