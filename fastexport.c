@@ -247,7 +247,6 @@ static void skip_optional_lf(void)
 #define PREFETCH_HINTS 4096
 #define PREFETCH_LINE 64        /* "M 100644 " + 40 hex digits + " ", and some */
 
-static int parse_oid_hex(const char *s, size_t len, unsigned char *oid);
 
 static struct {
 	int active;
@@ -276,7 +275,7 @@ static void prefetch_line(const char *p, size_t len, uintmax_t at)
 	    prefetch.nr == PREFETCH_HINTS)
 		return;
 	i = (prefetch.first + prefetch.nr) % PREFETCH_HINTS;
-	if (parse_oid_hex(p + 2 + k, 40, prefetch.hint[i].oid))
+	if (hex_to_oid(p + 2 + k, 40, prefetch.hint[i].oid))
 		return;
 	prefetch.hint[i].at = at;
 	prefetch.nr++;
@@ -681,14 +680,13 @@ static struct orig_commit *orig_commit_slot(const unsigned char *oid)
 	return &orig_commits.slots[i];
 }
 
-static int parse_oid_hex(const char *s, size_t len, unsigned char *oid);
 
 static void orig_commit_add(const char *hex, uintmax_t mark)
 {
 	unsigned char oid[20];
 	size_t i;
 
-	if (parse_oid_hex(hex, strlen(hex), oid))
+	if (hex_to_oid(hex, strlen(hex), oid))
 		return;
 	if (2 * (orig_commits.nr + 1) > orig_commits.alloc) {
 		struct orig_commit *old = orig_commits.slots;
@@ -717,7 +715,7 @@ static uintmax_t note_target(const char *path)
 	for (; *path && n < 41; path++)
 		if (*path != '/')
 			hex[n++] = *path;
-	if (*path || n != 40 || !orig_commits.alloc || parse_oid_hex(hex, 40, oid))
+	if (*path || n != 40 || !orig_commits.alloc || hex_to_oid(hex, 40, oid))
 		return 0;
 	return orig_commit_slot(oid)->mark;
 }
@@ -838,34 +836,6 @@ static void oid_insert(struct blob *b)
 		e->blob = b;
 		oids.nr++;
 	}
-}
-
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* Parses exactly 40 hex digits; returns 0 on success. */
-static int parse_oid_hex(const char *s, size_t len, unsigned char *oid)
-{
-	size_t i;
-
-	if (len != 40)
-		return -1;
-	for (i = 0; i < 20; i++) {
-		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -1;
-		oid[i] = (unsigned char)(hi << 4 | lo);
-	}
-	return 0;
 }
 
 /* ---- held blobs: in memory up to --max-held, past it in the spill file --- */
@@ -1762,7 +1732,7 @@ static struct blob *blob_of_tag_target(const char *hex)
 	struct blob *b;
 	int is_blob;
 
-	if (strlen(hex) != 40 || parse_oid_hex(hex, 40, oid))
+	if (strlen(hex) != 40 || hex_to_oid(hex, 40, oid))
 		return NULL;
 	b = oid_lookup(oid);
 	if (b)
@@ -1918,7 +1888,7 @@ static void parse_blob(void)
 	 * git fast-export's original-oid of a blob is its object id; other
 	 * exporters' identifiers are not, so compute it.
 	 */
-	if (!b->original_oid || parse_oid_hex(b->original_oid, strlen(b->original_oid), b->oid))
+	if (!b->original_oid || hex_to_oid(b->original_oid, strlen(b->original_oid), b->oid))
 		blob_oid(b);
 	if (!b->mark)
 		oid_insert(b);
@@ -2007,7 +1977,7 @@ static struct blob *resolve_dataref(const char *ref, size_t len)
 		if (e->kind == OBJ_IMPORTED) {
 			unsigned char oid[20];
 
-			if (parse_oid_hex(e->original_oid, strlen(e->original_oid), oid))
+			if (hex_to_oid(e->original_oid, strlen(e->original_oid), oid))
 				die("mark %.*s of the marks file has no object id this filter reads", (int)len, ref);
 			return blob_for_oid(oid);
 		}
@@ -2015,7 +1985,7 @@ static struct blob *resolve_dataref(const char *ref, size_t len)
 			die("mark %.*s is not a blob", (int)len, ref);
 		return e->blob;
 	}
-	if (parse_oid_hex(ref, len, oid))
+	if (hex_to_oid(ref, len, oid))
 		die("invalid data reference '%.*s'", (int)len, ref);
 	return blob_for_oid(oid);
 }
@@ -2155,7 +2125,7 @@ static void parse_filemodify(struct strbuf *commit, struct strbuf *path)
 		} else {
 			unsigned char oid[20];
 
-			if (parse_oid_hex(ref, ref_len, oid))
+			if (hex_to_oid(ref, ref_len, oid))
 				die("invalid data reference '%.*s'", (int)ref_len, ref);
 		}
 		strbuf_add(commit, cmd.buf, cmd.len);
@@ -2170,7 +2140,7 @@ static void parse_filemodify(struct strbuf *commit, struct strbuf *path)
 			strbuf_addch(commit, '\n');
 			return;
 		}
-		if (parse_oid_hex(ref, ref_len, oid))
+		if (hex_to_oid(ref, ref_len, oid))
 			die("M 040000: a tree must be named by its object id to be tokenized");
 		strbuf_addstr(commit, "D ");
 		strbuf_add(commit, path_text, (size_t)(end - path_text));
@@ -2932,7 +2902,7 @@ static void import_marks(const char *path, int if_missing, int from_stream)
 		if (line.buf[0] != ':' || line.buf[1] < '1' || line.buf[1] > '9' ||
 		    !(end = scan_decimal(line.buf + 1, &mark)) || *end != ' ' ||
 		    (strlen(end + 1) != 40 && strlen(end + 1) != 64) ||
-		    (strlen(end + 1) == 40 && parse_oid_hex(end + 1, 40, oid))) {
+		    (strlen(end + 1) == 40 && hex_to_oid(end + 1, 40, oid))) {
 			if (from_stream)
 				break;  /* fast-import will say what is wrong with it */
 			die("%s: corrupt mark line '%.*s'", where.buf, 64, line.buf);
@@ -3190,7 +3160,7 @@ static void import_state(const char *path)
 			struct blob *b = new_blob();
 
 			p = end + 1;
-			if (parse_oid_hex(p, strnlen(p, 40) == 40 ? 40 : 0, b->oid) || p[40] != ' ')
+			if (hex_to_oid(p, strnlen(p, 40) == 40 ? 40 : 0, b->oid) || p[40] != ' ')
 				die("%s:%ju: corrupt line", path, lineno);
 			b->mark = mark;
 			b->classified = 1;
