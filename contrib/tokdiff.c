@@ -218,6 +218,47 @@ static int split_rarest(struct diff *d, const struct region *r)
 	return 1;
 }
 
+/*
+ * A small region aligned exactly: the longest common subsequence, by
+ * dynamic programming.  Where every token is common (an identifier
+ * renamed throughout a few lines), the rarest token is no anchor: it
+ * may pair with the wrong one of its copies on the new side.
+ */
+#define EXACT_CELLS ((size_t)1 << 20)
+
+static void align_exactly(struct diff *d, const struct region *r)
+{
+	size_t n = r->a1 - r->a0, m = r->b1 - r->b0, i, j;
+	uint32_t *t = xmalloc((n + 1) * (m + 1) * sizeof(*t));
+
+	/* t[i][j]: the LCS of a[a0+i..a1) and b[b0+j..b1) */
+	for (i = n + 1; i-- > 0;)
+		for (j = m + 1; j-- > 0;) {
+			uint32_t *c = &t[i * (m + 1) + j];
+
+			if (i == n || j == m)
+				*c = 0;
+			else if (d->a[r->a0 + i] == d->b[r->b0 + j])
+				*c = t[(i + 1) * (m + 1) + j + 1] + 1;
+			else
+				*c = t[(i + 1) * (m + 1) + j] > t[i * (m + 1) + j + 1] ?
+				     t[(i + 1) * (m + 1) + j] : t[i * (m + 1) + j + 1];
+		}
+	for (i = 0, j = 0; i < n && j < m;) {
+		if (d->a[r->a0 + i] == d->b[r->b0 + j] &&
+		    t[i * (m + 1) + j] == t[(i + 1) * (m + 1) + j + 1] + 1) {
+			add_run(d, r->a0 + i, r->b0 + j, 1);
+			i++;
+			j++;
+		} else if (t[(i + 1) * (m + 1) + j] >= t[i * (m + 1) + j + 1]) {
+			i++;
+		} else {
+			j++;
+		}
+	}
+	free(t);
+}
+
 static int cmp_run(const void *x, const void *y)
 {
 	const struct tokdiff_run *p = x, *q = y;
@@ -356,7 +397,13 @@ void tokdiff(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, struct 
 		add_run(&d, r.a1 - suf, r.b1 - suf, suf);
 		r.a1 -= suf;
 		r.b1 -= suf;
-		if (r.a0 >= r.a1 || r.b0 >= r.b1 || !count_region(&d, &r))
+		if (r.a0 >= r.a1 || r.b0 >= r.b1)
+			continue;
+		if ((r.a1 - r.a0) * (r.b1 - r.b0) <= EXACT_CELLS) {
+			align_exactly(&d, &r);
+			continue;
+		}
+		if (!count_region(&d, &r))
 			continue;
 		split_rarest(&d, &r);
 	}
