@@ -126,13 +126,15 @@ double cpu_seconds(const struct rusage *ru)
 		((double)ru->ru_utime.tv_usec + (double)ru->ru_stime.tv_usec) / 1e6;
 }
 
-static int capture(const char **argv, const char *dir, struct strbuf *out, int quiet)
+/* Runs argv with stdin from in (-1: inherited); its stdout goes to out if given. */
+static int capture(const char **argv, const char *dir, int in, struct strbuf *out, int quiet)
 {
 	struct child c;
 	int fd[2] = { -1, -1 }, status;
 
 	child_init(&c, argv);
 	c.dir = dir;
+	c.in = in;
 	c.no_stderr = quiet;
 	if (out) {
 		make_pipe(fd);
@@ -162,12 +164,12 @@ static int capture(const char **argv, const char *dir, struct strbuf *out, int q
 
 int run_capture(const char **argv, const char *dir, struct strbuf *out)
 {
-	return capture(argv, dir, out, 0);
+	return capture(argv, dir, -1, out, 0);
 }
 
 int run_capture_quiet(const char **argv, const char *dir, struct strbuf *out)
 {
-	return capture(argv, dir, out, 1);
+	return capture(argv, dir, -1, out, 1);
 }
 
 void reader_start(struct reader *r, const char **argv, const char *dir)
@@ -263,35 +265,13 @@ int reader_finish(struct reader *r)
 int run_capture_input(const char **argv, const char *dir, const struct strbuf *input,
 		      struct strbuf *out)
 {
-	struct child c;
 	FILE *in = tmpfile();
-	int fd[2], status;
+	int status;
 
 	if (!in || fwrite(input->buf, 1, input->len, in) != input->len || fflush(in))
 		die_errno("cannot write a temporary file");
 	rewind(in);
-	make_pipe(fd);
-	child_init(&c, argv);
-	c.dir = dir;
-	c.in = fileno(in);
-	c.out = fd[1];
-	c.close_fd[0] = fd[0];
-	start_command(&c);
-	close(fd[1]);
-	for (;;) {
-		ssize_t n;
-
-		strbuf_grow(out, 65536);
-		n = read(fd[0], out->buf + out->len, strbuf_avail(out));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		out->len += (size_t)n;
-		out->buf[out->len] = '\0';
-	}
-	close(fd[0]);
+	status = capture(argv, dir, fileno(in), out, 0);
 	fclose(in);
-	status = finish_command(&c);
 	return status;
 }
