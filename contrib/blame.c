@@ -930,27 +930,19 @@ int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, con
 	if (check_view(ctx, path, view_blob, res, err))
 		return -1;
 
-	if (ctx->replay) {
-		line_commit = replay_commits(&res->commits, ctx->replay, path, &nr_lines);
-		if (!line_commit)
-			die("'%s' is not in the replay of the token repository", path);
-		for (k = 0; k < res->commits.nr; k++) {
-			const char *at = replay_commit_path(ctx->replay, res->commits.v[k]->token);
+	{
+		/* the whole tree's replay, or the history of this file alone, through its renames */
+		struct replay *r = ctx->replay;
 
-			res->commits.v[k]->filename = xstrdup(at ? at : path);
+		if (!r) {
+			struct replay_options o = ctx->engine;
+			const char *paths[1];
+
+			paths[0] = path;
+			o.paths = paths;
+			o.nr_paths = 1;
+			r = replay_tokens(ctx->gitdir.buf, ctx->token, &o);
 		}
-		if (!ctx->ids_only)
-			describe_commits(ctx->gitdir.buf, &res->commits);
-	} else {
-		/* the history of this file alone, through its renames */
-		struct replay_options o = ctx->engine;
-		struct replay *r;
-		const char *paths[1];
-
-		paths[0] = path;
-		o.paths = paths;
-		o.nr_paths = 1;
-		r = replay_tokens(ctx->gitdir.buf, ctx->token, &o);
 		line_commit = replay_commits(&res->commits, r, path, &nr_lines);
 		if (!line_commit)
 			die("'%s' is not in the token history", path);
@@ -959,7 +951,8 @@ int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, con
 
 			res->commits.v[k]->filename = xstrdup(at ? at : path);
 		}
-		replay_free(r);
+		if (r != ctx->replay)
+			replay_free(r);
 		if (!ctx->ids_only)
 			describe_commits(ctx->gitdir.buf, &res->commits);
 	}

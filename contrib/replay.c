@@ -1476,7 +1476,7 @@ static char (*path_blobs(struct replay *r, const char *dir))[41]
 }
 
 /* The version of path p at a parent: at p, or at the path the commit renamed to p. */
-static struct version *parent_file(struct replay *r, const struct path_history *h, const struct rcommit *c,
+static struct version *parent_file(const struct path_history *h, const struct rcommit *c,
 				   const struct rcommit *parent, size_t p)
 {
 	struct version *v = file_at(parent, p);
@@ -1485,7 +1485,6 @@ static struct version *parent_file(struct replay *r, const struct path_history *
 	for (k = 0; !v && k < h->nr_renames; k++)
 		if (h->renames[k].dst == p && !strcmp(h->renames[k].commit, c->id))
 			v = file_at(parent, h->renames[k].src);
-	(void)r;
 	return v;
 }
 
@@ -1542,7 +1541,7 @@ static void replay_paths(struct replay *r, const char *dir, const char *tip)
 			if (!*blob)
 				continue;
 			for (pi = 0; pi < c->nr_parents; pi++)
-				parent[pi] = parent_file(r, &h, c, &r->commits[c->parents[pi]], p);
+				parent[pi] = parent_file(&h, c, &r->commits[c->parents[pi]], p);
 			made[p] = token_version(r, (uint32_t)k, p, blob, parent, c->nr_parents);
 			made[p]->refs++;
 		}
