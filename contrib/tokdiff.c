@@ -271,6 +271,8 @@ static void merge_runs(struct tokdiff *out)
 {
 	size_t k, n;
 
+	if (!out->nr)
+		return;  /* runs is NULL: qsort must not see it */
 	qsort(out->runs, out->nr, sizeof(*out->runs), cmp_run);
 	for (k = 0, n = 0; k < out->nr; k++) {
 		struct tokdiff_run *p = n ? &out->runs[n - 1] : NULL;
