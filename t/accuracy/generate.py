@@ -308,6 +308,7 @@ class Generator:
         self.tok.tmpdir = os.path.join(os.path.abspath(args.out), ".git")
         self.files = {}
         self.donor_functions = []
+        self.used_donors = set()
         self.log = []
         self.commit = 0            # the generator's number of the commit
         self.renamed = 0
@@ -502,15 +503,27 @@ class Generator:
         top-level function (so just after the previous item)."""
         return [s for s, _ in top_level_functions(f.tokens)]
 
+    def take_donor(self, fits):
+        """A donor function that fits and was never written before, as
+        (name, tokens), or (None, None).  Text written twice would be a
+        copy of the first, which an exact blame may rightly name."""
+        unused = [i for i, (_, d) in enumerate(self.donor_functions)
+                  if i not in self.used_donors and fits(d)]
+        if not unused:
+            return None, None
+        i = self.rng.choice(unused)
+        self.used_donors.add(i)
+        return self.donor_functions[i]
+
     def edit_func_add(self, f):
         """Writes a function (a donor's, new tokens) before another."""
-        if not self.donor_functions:
-            return None
         points = self.insertion_points(f)
         if not points:
             return None
         at = self.rng.choice(points)
-        donor_name, donor = self.rng.choice(self.donor_functions)
+        donor_name, donor = self.take_donor(lambda d: True)
+        if donor is None:
+            return None
         new = [t.copy(self.commit) for t in donor]
         for t in new:
             t.alts = set()
@@ -538,14 +551,15 @@ class Generator:
         of a donor function (new tokens)."""
         funcs = [fe for fe in top_level_functions(f.tokens)
                  if len(statement_ends(f.tokens, *fe)) >= 4]
-        donors = [(n, d) for n, d in self.donor_functions
-                  if len(statement_ends(d, 0, len(d))) >= 4]
-        if not funcs or not donors:
+        if not funcs:
+            return None
+        donor_name, donor = self.take_donor(
+            lambda d: len(statement_ends(d, 0, len(d))) >= 4)
+        if donor is None:
             return None
         s, e = self.rng.choice(funcs)
         ends = statement_ends(f.tokens, s, e)
         cut_at = ends[len(ends) // 2 - 1]
-        donor_name, donor = self.rng.choice(donors)
         dends = statement_ends(donor, 0, len(donor))
         dfrom = dends[len(dends) // 2 - 1]
         new = [t.copy(self.commit) for t in donor[dfrom:-1]]
