@@ -90,6 +90,17 @@ struct fresh {
 	struct tokdiff d;
 };
 
+/*
+ * In the replay of some files, a run of at least min_move tokens that a
+ * commit wrote as far as those files tell: it may have come from a file
+ * the replay does not follow (see add_move_sources).
+ */
+struct unexplained {
+	uint32_t commit;
+	uint64_t *hash;
+	size_t nr;
+};
+
 /* The diff of a commit against one of its parents. */
 struct group {
 	size_t first_change, nr_changes;
@@ -119,6 +130,10 @@ struct replay {
 	struct strbuf content;
 	struct fresh *fresh;
 	size_t nr_fresh, alloc_fresh;
+
+	/* the replay of some files: runs a commit wrote, for all it could tell */
+	struct unexplained *unexplained;
+	size_t nr_unexplained, alloc_unexplained;
 };
 
 /* for the messages of die_replay(); per thread, as two replays may run at once */
@@ -784,6 +799,61 @@ static size_t gram_longest(const struct gram_index *gi, const struct version *v,
 	return best;
 }
 
+/* How far extend_move() looks past a token inserted, removed or replaced, and how many tokens after it must agree. */
+#define MOVE_GAP 4
+#define MOVE_AGREE 3
+
+/*
+ * Whether, dir steps (+1 or -1) at a time from j in v and q in s, the
+ * next MOVE_AGREE tokens (fewer where v's unclaimed tokens or s end
+ * first, but at least one) are the same.
+ */
+static int moves_agree(const struct version *v, long j, const struct version *s, long q, int dir)
+{
+	int t;
+
+	for (t = 0; t < MOVE_AGREE; t++, j += dir, q += dir) {
+		if (j < 0 || (size_t)j >= v->nr || v->origin[j] != NO_COMMIT || q < 0 || (size_t)q >= s->nr)
+			return t > 0;
+		if (v->hash[j] != s->hash[q])
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * A moved run (v from j, s from q) goes on, dir steps at a time, past
+ * what the move changed: a `const` inserted, an argument removed, a name
+ * replaced.  The tokens that agree again after at most MOVE_GAP of them
+ * keep their origins in s; those in between are the commit's own.  Stops
+ * at a token already claimed or where nothing agrees.
+ */
+static void extend_move(struct version *v, long j, const struct version *s, long q, int dir)
+{
+	while (j >= 0 && (size_t)j < v->nr && v->origin[j] == NO_COMMIT && q >= 0 && (size_t)q < s->nr) {
+		long skip, dj = 0, dq = 0;
+
+		if (v->hash[j] == s->hash[q]) {
+			v->origin[j] = s->origin[q];
+			j += dir;
+			q += dir;
+			continue;
+		}
+		for (skip = 1; skip <= MOVE_GAP && !dj && !dq; skip++) {
+			if (moves_agree(v, j + dir * skip, s, q, dir))
+				dj = skip;                   /* tokens inserted */
+			else if (moves_agree(v, j, s, q + dir * skip, dir))
+				dq = skip;                   /* tokens removed */
+			else if (moves_agree(v, j + dir * skip, s, q + dir * skip, dir))
+				dj = dq = skip;              /* tokens replaced */
+		}
+		if (!dj && !dq)
+			break;
+		j += dir * dj;
+		q += dir * dq;
+	}
+}
+
 /*
  * Tokens of the commit's new versions that no parent kept, in runs of at
  * least min_move tokens that a file the commit changed had before it
@@ -831,13 +901,52 @@ static void find_moves(struct replay *r, const struct version **src, size_t nr_s
 					continue;
 				}
 				for (m = 0; m < len; m++)
-					v->origin[i + m] = gi.src[s]->origin[pos + m];
-				i += len;
+					if (v->origin[i + m] == NO_COMMIT)
+						v->origin[i + m] = gi.src[s]->origin[pos + m];
+				extend_move(v, (long)i - 1, gi.src[s], (long)pos - 1, -1);
+				extend_move(v, (long)(i + len), gi.src[s], (long)(pos + len), 1);
+				for (i += len; i < end && v->origin[i] != NO_COMMIT; i++)
+					;
 			}
 			i = end;
 		}
 	}
 	free(gi.slots);
+}
+
+/* Keeps v's runs of at least min_move tokens that nothing explains, for add_move_sources(). */
+static void note_unexplained(struct replay *r, uint32_t ci, const struct version *v)
+{
+	size_t i = 0, end;
+
+	while (i < v->nr) {
+		struct unexplained *u;
+
+		if (v->origin[i] != NO_COMMIT) {
+			i++;
+			continue;
+		}
+		for (end = i; end < v->nr && v->origin[end] == NO_COMMIT; end++)
+			;
+		if (end - i >= r->opts.min_move) {
+			ALLOC_GROW(r->unexplained, r->nr_unexplained + 1, r->alloc_unexplained);
+			u = &r->unexplained[r->nr_unexplained++];
+			u->commit = ci;
+			u->nr = end - i;
+			u->hash = xmalloc(u->nr * sizeof(*u->hash));
+			memcpy(u->hash, v->hash + i, u->nr * sizeof(*u->hash));
+		}
+		i = end;
+	}
+}
+
+static void forget_unexplained(struct replay *r)
+{
+	size_t k;
+
+	for (k = 0; k < r->nr_unexplained; k++)
+		free(r->unexplained[k].hash);
+	r->nr_unexplained = 0;
 }
 
 /*
@@ -893,6 +1002,9 @@ static void finish_commit_tokens(struct replay *r, uint32_t ci, const struct ver
 	for (k = 0; k < r->nr_fresh; k++) {
 		struct fresh *f = &r->fresh[k];
 		size_t same = 0;
+
+		if (r->opts.paths && r->opts.min_move && c->nr_parents <= 1)
+			note_unexplained(r, ci, f->v);
 
 		if (c->ignored)
 			pass_over_ignored(f);
@@ -1488,12 +1600,145 @@ static struct version *parent_file(const struct path_history *h, const struct rc
 	return v;
 }
 
+/* A file a commit changed, as it was before, that the replay does not follow. */
+struct candidate {
+	char *path;
+	char blob[41];
+};
+
+/*
+ * Whether the commit at ids's cursor wrote runs (r->unexplained from *u)
+ * that the candidates had before it: those that did join the paths.
+ * Returns how many joined.
+ */
+static size_t take_sources(struct replay *r, const char *commit, size_t *u,
+			   struct candidate *cand, size_t nr_cand)
+{
+	size_t *ci = smap_get(&r->commit_index, commit), k, added = 0;
+	const struct version **src;
+	char *used;
+	struct gram_index gi;
+
+	if (!ci)
+		return 0;
+	while (*u < r->nr_unexplained && r->unexplained[*u].commit != *ci)
+		(*u)++;
+	if (*u == r->nr_unexplained || !nr_cand)
+		return 0;
+	src = xcalloc(nr_cand, sizeof(*src));
+	used = xcalloc(nr_cand, 1);
+	for (k = 0; k < nr_cand; k++)
+		src[k] = read_view(r, commit, cand[k].blob);
+	gram_index_build(&gi, src, nr_cand, r->opts.min_move);
+	for (; *u < r->nr_unexplained && r->unexplained[*u].commit == *ci; (*u)++) {
+		const struct unexplained *x = &r->unexplained[*u];
+		struct version run = { "", NULL, x->hash, NULL, x->nr, 0 };
+		size_t j = 0, len, s = 0, pos;
+
+		while (j + r->opts.min_move <= x->nr) {
+			len = gram_longest(&gi, &run, j, x->nr, &s, &pos);
+			if (len)
+				used[s] = 1;
+			j += len ? len : 1;
+		}
+	}
+	for (k = 0; k < nr_cand; k++) {
+		if (used[k] && !smap_get(&r->path_index, cand[k].path)) {
+			path_id(r, cand[k].path);
+			added++;
+		}
+		version_unref((struct version *)src[k]);
+	}
+	free(gi.slots);
+	free(src);
+	free(used);
+	return added;
+}
+
+/*
+ * Code moved or copied into the files replayed from one that is not
+ * keeps its authors only if that file is replayed too.  git blame -C
+ * looks in the files the same commit changed; so does this: for each
+ * commit that wrote a run of at least min_move tokens (as far as the
+ * files replayed tell), the files it changed that are not replayed are
+ * read as they were before it, and those that had a run of it join the
+ * replay.  Returns how many joined.
+ */
+static size_t add_move_sources(struct replay *r, const char *dir)
+{
+	const char *argv[] = { "git", "-c", "core.quotePath=false", "diff-tree", "--stdin", "-r", "-M",
+			       "-z", "--raw", "--no-abbrev", NULL };
+	struct reader *rd;
+	struct strbuf rec = STRBUF_INIT, path = STRBUF_INIT;
+	struct candidate *cand = NULL;
+	size_t nr_cand = 0, alloc_cand = 0, k, u = 0, added = 0;
+	char commit[41] = "", blob[41], status;
+	int regular;
+	FILE *ids;
+
+	if (!r->nr_unexplained)
+		return 0;
+	if (!(ids = tmpfile()))
+		die_errno("cannot make a temporary file");
+	for (k = 0; k < r->nr_unexplained; k++)
+		if (!k || r->unexplained[k].commit != r->unexplained[k - 1].commit)
+			fprintf(ids, "%s\n", r->commits[r->unexplained[k].commit].id);
+	if (fflush(ids) || ferror(ids))
+		die_errno("cannot write a temporary file");
+	rewind(ids);
+	rd = xmalloc(sizeof(*rd));
+	reader_start_fd(rd, argv, dir, fileno(ids));
+	for (;;) {
+		int more = reader_next(rd, &rec, '\0');
+
+		if (!more || rec.buf[0] != ':') {
+			/* the end of a commit's entries */
+			if (commit[0])
+				added += take_sources(r, commit, &u, cand, nr_cand);
+			for (k = 0; k < nr_cand; k++)
+				free(cand[k].path);
+			nr_cand = 0;
+			if (!more)
+				break;
+			if (rec.len != 40)
+				die("unexpected output of git diff-tree in '%s'", dir);
+			memcpy(commit, rec.buf, 41);
+			continue;
+		}
+		/* ":OLDMODE NEWMODE OLD NEW STATUS", NUL, SRC, NUL, and DST, NUL for R and C */
+		if (rec.len < 98 || rec.buf[55] != ' ' || rec.buf[96] != ' ')
+			die("unexpected output of git diff-tree in '%s'", dir);
+		status = rec.buf[97];
+		regular = !strncmp(rec.buf, ":100", 4);
+		memcpy(blob, rec.buf + 15, 40);
+		blob[40] = '\0';
+		if (!reader_next(rd, &path, '\0') ||
+		    ((status == 'R' || status == 'C') && !reader_next(rd, &rec, '\0')))
+			die("unexpected output of git diff-tree in '%s'", dir);
+		if (status == 'A' || !regular || smap_get(&r->path_index, path.buf))
+			continue;
+		ALLOC_GROW(cand, nr_cand + 1, alloc_cand);
+		cand[nr_cand].path = xstrdup(path.buf);
+		memcpy(cand[nr_cand].blob, blob, 41);
+		nr_cand++;
+	}
+	if (reader_finish(rd))
+		die("git diff-tree --stdin failed in '%s'", dir);
+	fclose(ids);
+	free(rd);
+	free(cand);
+	strbuf_release(&rec);
+	strbuf_release(&path);
+	return added;
+}
 /*
  * The token replay of r->opts.paths only: the history of those files,
  * through whole-file renames, as `git blame` walks it, but forwards.
  * The commits are those rev-list gives for the paths; a commit where a
  * path begins (no parent in that history) is asked for renames, and the
- * old paths join the walk, until no new one is found.
+ * old paths join the walk, until no new one is found.  Files that code
+ * was moved or copied from join it too (add_move_sources), and the
+ * replay starts again, until none joins.
  */
 static void replay_paths(struct replay *r, const char *dir, const char *tip)
 {
@@ -1504,6 +1749,8 @@ static void replay_paths(struct replay *r, const char *dir, const char *tip)
 	memset(&h, 0, sizeof(h));
 	for (k = 0; k < r->opts.nr_paths; k++)
 		path_id(r, r->opts.paths[k]);
+again:
+	forget_unexplained(r);
 	for (;;) {
 		size_t known = r->nr_paths;
 
@@ -1561,6 +1808,9 @@ static void replay_paths(struct replay *r, const char *dir, const char *tip)
 		free(src);
 	}
 	free(blobs);
+	if (add_move_sources(r, dir))
+		goto again;
+	forget_unexplained(r);
 	free(h.renames);
 	smap_release(&h.looked_at);
 }
@@ -1646,6 +1896,8 @@ void replay_free(struct replay *r)
 	catfile_stop(&r->cf);
 	strbuf_release(&r->content);
 	free(r->fresh);
+	forget_unexplained(r);
+	free(r->unexplained);
 	free(r->changes);
 	free(r->hunks);
 	free(r->groups);

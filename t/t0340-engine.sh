@@ -78,10 +78,10 @@ test_expect_success 'tokens inserted in a long file are their author'"'"'s, the 
 	echo $((50 * 23)) >expect && test_cmp expect alice
 '
 
-# blame of one file finds moves within it and the files it was renamed
-# from; code moved in from another file is found by the whole-tree replay
-# (html, report) only, so far.
-test_expect_failure 'moved to another file and renamed: only the inserted const is new' '
+# blame of one file finds moves within it, from the files it was renamed
+# from, and from the other files the moving commit changed, as the
+# whole-tree replay (html, report) does.
+test_expect_success 'moved to another file and renamed: only the inserted const is new' '
 	"$TOKSTREAM" blame -C tokens.git --porcelain c.c >porcelain &&
 	git -C src show HEAD:c.c >c.c &&
 	token_authors c.c <porcelain >actual &&
@@ -90,9 +90,10 @@ test_expect_failure 'moved to another file and renamed: only the inserted const 
 	test $(grep -c " Carol$" actual) = 10 &&
 	test $(grep -c " Erin$" actual) = 23 &&
 	test $(grep -c " Alice$" actual) = 230 &&
-	# the file of the commit a token comes from, as git blame names it
+	# the file of the commit a token comes from, as git blame names it:
+	# Carol wrote her consts into b.c, which Dave renamed to c.c
 	grep "^filename " porcelain | sort -u >names &&
-	test_write_lines "filename a.c" "filename c.c" >expect &&
+	test_write_lines "filename a.c" "filename b.c" "filename c.c" >expect &&
 	test_cmp expect names
 '
 
@@ -136,7 +137,7 @@ test_expect_success 'an ignored revision: a renamed identifier is the old one'"'
 	grep "^five Hal$" actual
 '
 
-test_expect_failure 'blame of one file and the whole-tree replay agree' '
+test_expect_success 'blame of one file and the whole-tree replay agree' '
 	git -C src config --unset blame.ignoreRevsFile &&
 	"$TOKSTREAM" html -C tokens.git -j 1 site >/dev/null 2>&1 &&
 	"$TOKSTREAM" report -C tokens.git --replay=always --min-tokens=1 rep.replay &&
