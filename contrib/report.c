@@ -1162,6 +1162,182 @@ static void blame_one(struct blame_ctx *ctx, struct rfile *f, struct strbuf *ent
 	strbuf_release(&out);
 }
 
+struct csize {
+	char token[41];
+	size_t added, removed;
+};
+
+static struct csize *csizes;
+static size_t nr_csizes, alloc_csizes;
+
+/*
+ * The tokens each commit added to and removed from each file, as the
+ * attribution engine's diff found them (its on_change), by "COMMIT PATH".
+ */
+struct file_change {
+	size_t added, removed;
+};
+
+static struct smap change_index;
+static struct file_change *file_changes;
+static size_t nr_file_changes, alloc_file_changes;
+static int sizes_from_cache, changes_recorded;
+
+static void record_change(const char *commit, const char *path, size_t added, size_t removed, void *data)
+{
+	struct strbuf key = STRBUF_INIT;
+	size_t *at;
+	int isnew;
+
+	(void)data;
+	strbuf_addf(&key, "%s %s", commit, path);
+	at = smap_put(&change_index, key.buf, nr_file_changes, &isnew);
+	if (isnew) {
+		ALLOC_GROW(file_changes, nr_file_changes + 1, alloc_file_changes);
+		memset(&file_changes[nr_file_changes++], 0, sizeof(*file_changes));
+	}
+	file_changes[*at].added += added;
+	file_changes[*at].removed += removed;
+	strbuf_release(&key);
+	changes_recorded = 1;
+}
+
+/* The cache file of the commit sizes of the pathspec, in path. */
+static void sizes_cache_path(const char **pathspec, int nr_pathspec, struct strbuf *path)
+{
+	struct strbuf key = STRBUF_INIT;
+	char h[41];
+	int i;
+
+	strbuf_addf(&key, "sizes 2%c%s", 0, engine_key);
+	for (i = 0; i < nr_pathspec; i++)
+		strbuf_addf(&key, "%c%s", 0, pathspec[i]);
+	hash_hex(&key, h);
+	strbuf_addf(path, "%s/sizes-%s", cache_dir.buf, h);
+	strbuf_release(&key);
+}
+
+/* Reads the commit sizes of the pathspec at the tip from the cache: 1 if they were there. */
+static int read_sizes_cache(struct blame_ctx *ctx, const char **pathspec, int nr_pathspec)
+{
+	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
+	char *p, *nl;
+	int ok = 0;
+
+	sizes_cache_path(pathspec, nr_pathspec, &path);
+	if (!read_whole(path.buf, &sb) && !strncmp(sb.buf, "tip ", 4) && sb.len > 45 && sb.buf[44] == '\n' &&
+	    !strncmp(sb.buf + 4, ctx->token, 40)) {
+		for (p = sb.buf + 45; (nl = strchr(p, '\n')); p = nl + 1) {
+			struct csize *c;
+
+			*nl = '\0';
+			ALLOC_GROW(csizes, nr_csizes + 1, alloc_csizes);
+			c = &csizes[nr_csizes];
+			if (strlen(p) < 44 || p[40] != ' ' ||
+			    sscanf(p + 41, "%zu %zu", &c->added, &c->removed) != 2)
+				die("%s: corrupt", path.buf);
+			memcpy(c->token, p, 40);
+			c->token[40] = '\0';
+			nr_csizes++;
+		}
+		ok = 1;
+	}
+	strbuf_release(&path);
+	strbuf_release(&sb);
+	return ok;
+}
+
+/*
+ * Every non-merge commit of the token history of the tip that changes a
+ * selected token file (git log --name-only, so that the pathspec means
+ * what it means to git), with the tokens it adds to and removes from
+ * them by the attribution engine's diff: the whole tree's replay, the
+ * one blame_fresh() made or one made here.  Kept in the cache per
+ * pathspec and tip.
+ */
+static void commit_sizes(struct blame_ctx *ctx, const char **pathspec, int nr_pathspec)
+{
+	const char **argv = xcalloc((size_t)nr_pathspec + 16, sizeof(*argv));
+	struct strbuf rec = STRBUF_INIT, key = STRBUF_INIT, path = STRBUF_INIT, sb = STRBUF_INIT;
+	struct reader *r;
+	char cur[41] = "";
+	size_t i, a = 0, rm = 0;
+	int n = 0, counted = 0;
+
+	if (sizes_from_cache)
+		goto done;
+	if (!changes_recorded) {
+		struct replay_options o = ctx->engine;
+
+		o.on_change = record_change;
+		replay_free(replay_tokens(ctx->gitdir.buf, ctx->token, &o));
+		changes_recorded = 1;
+	}
+	argv[n++] = "git";
+	argv[n++] = "log";
+	argv[n++] = "-z";
+	argv[n++] = "--no-merges";
+	argv[n++] = "--full-history";
+	argv[n++] = "--no-renames";
+	argv[n++] = "--name-only";
+	argv[n++] = "--format=%x01%H";
+	argv[n++] = ctx->token;
+	argv[n++] = "--";
+	for (i = 0; i < (size_t)nr_pathspec; i++)
+		argv[n++] = pathspec[i];
+	r = xmalloc(sizeof(*r));
+	reader_start(r, argv, ctx->gitdir.buf);
+	/* "\001COMMIT", NUL, then "\nPATH", NUL and "PATH", NUL... */
+	for (;;) {
+		int more = reader_next(r, &rec, '\0');
+		const char *p = rec.buf;
+		size_t *at;
+
+		if (!more || *p == '\001') {
+			if (counted) {
+				ALLOC_GROW(csizes, nr_csizes + 1, alloc_csizes);
+				memcpy(csizes[nr_csizes].token, cur, 41);
+				csizes[nr_csizes].added = a;
+				csizes[nr_csizes].removed = rm;
+				nr_csizes++;
+			}
+			if (!more)
+				break;
+			if (rec.len != 41)
+				die("unexpected output of git log in '%s'", ctx->gitdir.buf);
+			memcpy(cur, p + 1, 41);
+			a = rm = 0;
+			counted = 0;
+			continue;
+		}
+		while (*p == '\n')
+			p++;
+		if (!*p || !is_token_path(p))
+			continue;
+		counted = 1;
+		strbuf_reset(&key);
+		strbuf_addf(&key, "%s %s", cur, p);
+		if ((at = smap_get(&change_index, key.buf))) {
+			a += file_changes[*at].added;
+			rm += file_changes[*at].removed;
+		}
+	}
+	if (reader_finish(r))
+		die("git log failed in '%s'", ctx->gitdir.buf);
+	free(r);
+	sizes_cache_path(pathspec, nr_pathspec, &path);
+	strbuf_addf(&sb, "tip %s\n", ctx->token);
+	for (i = 0; i < nr_csizes; i++)
+		strbuf_addf(&sb, "%s %zu %zu\n", csizes[i].token, csizes[i].added, csizes[i].removed);
+	write_atomic(path.buf, sb.buf, sb.len);
+done:
+	free(argv);
+	strbuf_release(&rec);
+	strbuf_release(&key);
+	strbuf_release(&path);
+	strbuf_release(&sb);
+}
+
 static void replay_lines(void *ctx)
 {
 	line_replay = replay_history(line_repo.buf, ((struct blame_ctx *)ctx)->orig, opt.ignore_ws);
@@ -1194,7 +1370,11 @@ static void blame_fresh(struct blame_ctx *ctx)
 
 		if (line_side)
 			side_job_start(&lines, replay_lines, ctx);
+		if (!sizes_from_cache)
+			ctx->engine.on_change = record_change;  /* the commit sizes, from the same pass */
 		blame_replay_tree(ctx);
+		ctx->engine.on_change = NULL;
+		changes_recorded = !sizes_from_cache;
 		if (line_side)
 			side_job_finish(&lines);
 		step_done("replays");
@@ -1452,222 +1632,6 @@ static void commit_eras(struct blame_ctx *ctx)
 }
 
 /* ---- commit sizes in tokens, from the token repository's history ------- */
-
-struct csize {
-	char token[41];
-	size_t added, removed;
-};
-
-static struct csize *csizes;
-static size_t nr_csizes, alloc_csizes;
-
-/*
- * Every non-merge commit of the token history of REV that changes a
- * selected token file, with the tokens it adds and removes (numstat of
- * the views).  Kept in the cache per pathspec; a later tip adds only the
- * commits that are new.
- */
-/* The size of a root commit, from its tree (see root_sizes()). */
-struct root_size {
-	size_t added;
-	int counted, attributes;
-};
-
-static void add_root_size(const char *path, const char *blob, size_t lines, int binary, void *data)
-{
-	struct root_size *rs = data;
-	const char *base = strrchr(path, '/');
-
-	(void)blob;
-	if (!strcmp(base ? base + 1 : path, ".gitattributes"))
-		rs->attributes = 1;
-	if (!binary && is_token_path(path)) {
-		rs->added += lines;
-		rs->counted = 1;
-	}
-}
-
-/*
- * The sizes of the root commits of the range, each its tree's lines: the
- * numstat of a root is every line of every file, and git log's diff of a
- * whole tree (a release imported at once) costs more than counting them.
- * Only for the whole tree (git ls-tree and git log read pathspecs
- * differently) and without .gitattributes in a root (git diff would
- * honour it, tree_lines() does not).  Returns 0 when git log must diff
- * the roots itself.
- */
-static int root_sizes(struct blame_ctx *ctx, const char *not_old, int nr_pathspec,
-		      struct smap *index, struct root_size **sizes)
-{
-	const char *argv[] = { "git", "rev-list", "--max-parents=0", ctx->token, not_old, NULL };
-	struct strbuf out = STRBUF_INIT;
-	size_t nr = 0, alloc = 0;
-	char *p, *nl;
-	int ok = 1;
-
-	if (nr_pathspec)
-		return 0;
-	if (run_capture(argv, ctx->gitdir.buf, &out))
-		die("git rev-list failed in '%s'", ctx->gitdir.buf);
-	for (p = out.buf; ok && (nl = strchr(p, '\n')); p = nl + 1) {
-		*nl = '\0';
-		ALLOC_GROW(*sizes, nr + 1, alloc);
-		memset(&(*sizes)[nr], 0, sizeof(**sizes));
-		tree_lines(ctx->gitdir.buf, p, add_root_size, &(*sizes)[nr]);
-		ok = !(*sizes)[nr].attributes;
-		smap_put(index, p, nr++, NULL);
-	}
-	strbuf_release(&out);
-	return ok;
-}
-
-static void commit_sizes(struct blame_ctx *ctx, const char **pathspec, int nr_pathspec)
-{
-	struct strbuf key = STRBUF_INIT, path = STRBUF_INIT, sb = STRBUF_INIT, rec = STRBUF_INIT;
-	const char **argv = xcalloc((size_t)nr_pathspec + 16, sizeof(*argv));
-	struct reader *r = xmalloc(sizeof(*r));
-	char h[41], old_tip[41] = "", cur[41] = "", not_old[48] = "";
-	size_t i, a = 0, rm = 0, pending_a = 0, pending_rm = 0;
-	int n = 0, counted = 0, want_paths = 0, roots_counted = 0;
-	struct smap root_index = { NULL, 0, 0 };
-	struct root_size *roots = NULL;
-
-	strbuf_addstr(&key, "numstat 1");
-	for (i = 0; i < (size_t)nr_pathspec; i++)
-		strbuf_addf(&key, "%c%s", 0, pathspec[i]);
-	hash_hex(&key, h);
-	strbuf_addf(&path, "%s/numstat-%s", cache_dir.buf, h);
-	if (!read_whole(path.buf, &sb) && !strncmp(sb.buf, "tip ", 4) && sb.len > 45 && sb.buf[44] == '\n') {
-		char *p = sb.buf + 45, *nl;
-
-		memcpy(old_tip, sb.buf + 4, 40);
-		old_tip[40] = '\0';
-		if (strcmp(old_tip, ctx->token) && !is_ancestor(ctx->gitdir.buf, old_tip, ctx->token))
-			old_tip[0] = '\0';
-		else
-			for (; (nl = strchr(p, '\n')); p = nl + 1) {
-				struct csize *c;
-
-				*nl = '\0';
-				ALLOC_GROW(csizes, nr_csizes + 1, alloc_csizes);
-				c = &csizes[nr_csizes];
-				if (strlen(p) < 44 || p[40] != ' ' ||
-				    sscanf(p + 41, "%zu %zu", &c->added, &c->removed) != 2)
-					die("%s: corrupt", path.buf);
-				memcpy(c->token, p, 40);
-				c->token[40] = '\0';
-				nr_csizes++;
-			}
-	}
-	if (!strcmp(old_tip, ctx->token))
-		goto done;
-	if (old_tip[0])
-		snprintf(not_old, sizeof(not_old), "^%s", old_tip);
-	roots_counted = root_sizes(ctx, old_tip[0] ? not_old : NULL, nr_pathspec, &root_index, &roots);
-	argv[n++] = "git";
-	if (roots_counted) {
-		argv[n++] = "-c";
-		argv[n++] = "log.showRoot=false";
-	}
-	argv[n++] = "log";
-	argv[n++] = "-z";
-	argv[n++] = "--no-merges";
-	argv[n++] = "--full-history";
-	argv[n++] = "--numstat";
-	argv[n++] = "--find-renames";
-	argv[n++] = "--format=%x01%H";
-	argv[n++] = ctx->token;
-	if (old_tip[0])
-		argv[n++] = not_old;
-	argv[n++] = "--";
-	for (i = 0; i < (size_t)nr_pathspec; i++)
-		argv[n++] = pathspec[i];
-	reader_start(r, argv, ctx->gitdir.buf);
-	for (;;) {
-		int more = reader_next(r, &rec, '\0');
-		const char *p = rec.buf;
-
-		if (!more || *p == '\001') {
-			size_t *root = roots_counted && cur[0] ? smap_get(&root_index, cur) : NULL;
-
-			if (root && !counted) {
-				a = roots[*root].added;
-				rm = 0;
-				counted = roots[*root].counted;
-			}
-			if (counted) {
-				ALLOC_GROW(csizes, nr_csizes + 1, alloc_csizes);
-				memcpy(csizes[nr_csizes].token, cur, 41);
-				csizes[nr_csizes].added = a;
-				csizes[nr_csizes].removed = rm;
-				nr_csizes++;
-			}
-			if (!more)
-				break;
-			memcpy(cur, p + 1, 40);
-			cur[40] = '\0';
-			a = rm = 0;
-			counted = 0;
-			want_paths = 0;
-			continue;
-		}
-		if (want_paths) {
-			/* a rename: the old path, then the new one, which decides */
-			if (--want_paths == 0 && is_token_path(p)) {
-				a += pending_a;
-				rm += pending_rm;
-				counted = 1;
-			}
-			continue;
-		}
-		while (*p == '\n')
-			p++;
-		if (!*p)
-			continue;
-		{
-			char *end;
-			size_t na, nrm;
-			const char *tab;
-
-			if (*p == '-')
-				continue; /* binary */
-			na = strtoul(p, &end, 10);
-			if (*end != '\t')
-				continue;
-			nrm = strtoul(end + 1, &end, 10);
-			if (*end != '\t')
-				continue;
-			tab = end + 1;
-			if (!*tab) {
-				pending_a = na;
-				pending_rm = nrm;
-				want_paths = 2;
-				continue;
-			}
-			if (is_token_path(tab)) {
-				a += na;
-				rm += nrm;
-				counted = 1;
-			}
-		}
-	}
-	if (reader_finish(r))
-		die("git log --numstat failed in '%s'", ctx->gitdir.buf);
-	strbuf_reset(&sb);
-	strbuf_addf(&sb, "tip %s\n", ctx->token);
-	for (i = 0; i < nr_csizes; i++)
-		strbuf_addf(&sb, "%s %zu %zu\n", csizes[i].token, csizes[i].added, csizes[i].removed);
-	write_atomic(path.buf, sb.buf, sb.len);
-done:
-	smap_release(&root_index);
-	free(roots);
-	free(argv);
-	free(r);
-	strbuf_release(&key);
-	strbuf_release(&path);
-	strbuf_release(&sb);
-	strbuf_release(&rec);
-}
 
 /* ---- the tables ------------------------------------------------------------ */
 
@@ -2465,7 +2429,7 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 
 		strbuf_addf(&pg, "<h2 id=\"commits\">4. Commit sizes in tokens</h2><p>%zu non-merge commits of the "
 			    "token history change the selected files; a commit's size is the tokens it adds and "
-			    "removes (git log --numstat of the views), its churn the tokens added minus "
+			    "removes (the attribution engine's token diff), its churn the tokens added minus "
 			    "the tokens removed. A commit that changes only whitespace changes no token "
 			    "and is not among them.</p><table>", n);
 		{
@@ -2911,19 +2875,6 @@ static int jobs_arg(const char *s)
 	return *s >= '0' && *s <= '9' && !*end && n >= 1 && n <= 256 ? (int)n : -1;
 }
 
-struct commit_sizes_args {
-	struct blame_ctx *ctx;
-	const char **pathspec;
-	int nr_pathspec;
-};
-
-static void commit_sizes_job(void *p)
-{
-	struct commit_sizes_args *a = p;
-
-	commit_sizes(a->ctx, a->pathspec, a->nr_pathspec);
-}
-
 int cmd_report(int argc, char **argv)
 {
 	const char *dest = ".", *source = NULL, *rev = "HEAD";
@@ -2931,8 +2882,6 @@ int cmd_report(int argc, char **argv)
 	int nr_pathspec = 0, i;
 	struct blame_ctx ctx;
 	struct stat st;
-	struct side_job sizes;
-	struct commit_sizes_args sizes_args;
 	size_t k, fresh = 0, skipped = 0;
 	struct attribution_options ao;
 
@@ -3036,10 +2985,7 @@ int cmd_report(int argc, char **argv)
 		files[k].fresh = !find_entry(files[k].key);
 		fresh += files[k].fresh;
 	}
-	sizes_args.ctx = &ctx;
-	sizes_args.pathspec = pathspec;
-	sizes_args.nr_pathspec = nr_pathspec;
-	side_job_start(&sizes, commit_sizes_job, &sizes_args);  /* joined below, before return */
+	sizes_from_cache = read_sizes_cache(&ctx, pathspec, nr_pathspec);
 	blame_fresh(&ctx);
 	for (k = 0; k < nr_files; k++) {
 		read_entry(&files[k]);
@@ -3049,8 +2995,8 @@ int cmd_report(int argc, char **argv)
 	commit_details();
 	commit_eras(&ctx);
 	step_done("commits");
-	side_job_finish(&sizes);
-	step_done("commit sizes (after the blame)");
+	commit_sizes(&ctx, pathspec, nr_pathspec);
+	step_done("commit sizes");
 	write_report(&ctx, rev, pathspec, nr_pathspec);
 	step_done("report written");
 	if (opt.stats) {
