@@ -19,9 +19,6 @@ head=$(git -C "$top" rev-parse HEAD)
 tok=$("$tokstream" map -C "$dest" "$head")
 echo
 echo "== HEAD $head is token commit $tok"
-echo
-echo "== git log --numstat of $file in tokens (added, removed tokens per commit)"
-git -C "$dest" log --format='%h %an: %s' --numstat "$tok" -- "$file" | sed -n '1,24p'
 
 echo
 echo "== tokstream blame --line $file: git blame's commit per line, then the token"
@@ -34,9 +31,10 @@ owners() {
 	awk 'length($1) == 40 && $2 ~ /^[0-9]+$/ {n[$1]++} END {for (c in n) print c, n[c]}'
 }
 git -C "$top" blame --porcelain "$head" -- "$file" | owners | sort > "$top/demo/lines.txt"
-git -C "$dest" blame --porcelain "$tok" -- "$file" | owners | while read -r id n; do
-	echo "$("$tokstream" map -C "$dest" "$id") $n"
-done | sort > "$top/demo/tokens.txt"
+# tokstream blame --porcelain: "LINE COL LENGTH COMMIT" for each token
+"$tokstream" blame -C "$dest" --porcelain "$file" |
+awk 'NF == 4 && $1 ~ /^[0-9]+$/ && length($4) == 40 {n[$4]++} END {for (c in n) print c, n[c]}' |
+sort > "$top/demo/tokens.txt"
 printf '%-12s %8s %8s  %s\n' commit lines tokens summary
 join -a1 -a2 -e0 -o 0,1.2,2.2 "$top/demo/lines.txt" "$top/demo/tokens.txt" |
 while read -r id l t; do
