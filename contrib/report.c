@@ -1199,7 +1199,6 @@ static void record_change(const char *commit, const char *path, size_t added, si
 	file_changes[*at].added += added;
 	file_changes[*at].removed += removed;
 	strbuf_release(&key);
-	changes_recorded = 1;
 }
 
 /* The cache file of the commit sizes of the pathspec, in path. */
