@@ -767,6 +767,22 @@ static struct mark_entry *mark_lookup(uintmax_t mark)
 	return e && e->mark ? e : NULL;
 }
 
+static void flush_notes(void);
+
+/*
+ * The mark a command names as its argument.  A queued notes commit is
+ * written before the command that names it, so that fast-import has the
+ * mark declared; a notes commit naming one waits in the queue with it.
+ */
+static struct mark_entry *mark_named(uintmax_t mark)
+{
+	struct mark_entry *e = mark_lookup(mark);
+
+	if (e && e->queued && !on_notes_ref)
+		flush_notes();
+	return e;
+}
+
 static void mark_define(uintmax_t mark, enum object_kind kind, struct blob *blob)
 {
 	struct mark_entry *e;
@@ -1776,12 +1792,9 @@ static struct blob *check_commitish(const char *s, int any_object)
 		die("%s names the object being defined", s);
 	if (*end)
 		die("invalid mark reference '%s'", s);
-	e = mark_lookup(mark);
+	e = mark_named(mark);
 	if (!e || e->kind == OBJ_IMPORTED)
 		return NULL;
-	/* a notes commit names its queued parent: it waits with it */
-	if (e->queued && !on_notes_ref)
-		flush_notes();
 	if (!any_object && e->kind != OBJ_COMMIT)
 		die("%s names a %s, not a commit", s, e->kind == OBJ_BLOB ? "blob" : "tag");
 	return e->kind == OBJ_BLOB ? e->blob : NULL;
@@ -1939,7 +1952,7 @@ static struct mark_entry *mark_of_dataref(const char *ref, size_t len)
 		die("invalid mark reference '%.*s'", (int)len, ref);
 	memcpy(tmp, ref + 1, len - 1);
 	tmp[len - 1] = '\0';
-	e = mark_lookup(parse_mark_ref(tmp, &end));
+	e = mark_named(parse_mark_ref(tmp, &end));
 	if (*end)
 		die("invalid mark reference '%.*s'", (int)len, ref);
 	return e;
@@ -2818,7 +2831,7 @@ static void parse_alias(void)
 		parse_mark_ref(arg + 1, &end);
 		if (*end)
 			die("invalid mark reference '%s'", arg);
-		target = mark_lookup(strtoumax(arg + 1, NULL, 10));
+		target = mark_named(strtoumax(arg + 1, NULL, 10));
 		if (!target || target->kind == OBJ_IMPORTED) {
 			/* fast-import resolves it, from its own marks */
 			define_mark_line(data.buf, OBJ_IMPORTED, NULL, &mark);
