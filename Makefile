@@ -76,13 +76,17 @@ agree: all
 fuzz: all
 	sh t/fuzz/run.sh
 
+# The kept corpus and the regressions, run once each: what CI runs.
+fuzz-replay: all
+	FUZZ_SECONDS=0 sh t/fuzz/run.sh
+
 # The speed measures, each beside its pair (README "Speed", t/bench/run.sh).
 # BENCH_RUNS=N runs (default 5); CORPUS=kernel adds the Linux point-release
 # history (downloaded with apt-get download on first use).
 bench: all
 	BENCH_RUNS='$(BENCH_RUNS)' CORPUS='$(CORPUS)' bash t/bench/run.sh
 
-.PHONY: agree fuzz bench
+.PHONY: agree fuzz fuzz-replay bench
 
 # Git's own fast-import tests (t9300 of Git 2.39) with every git fast-import
 # fed through the filter (t/t0150-git-t9300.sh, README "Compatibility").

@@ -1,13 +1,18 @@
 #!/bin/sh
 # make fuzz: build the libFuzzer harnesses with clang and run each for
 # FUZZ_SECONDS (default 60) on seed corpora made from the test fixtures.
+# FUZZ_SECONDS=0 (make fuzz-replay, as CI runs it) fuzzes nothing: each
+# harness runs every input of its seed corpus once, and the checks below
+# run on that corpus alone, so that a run on a given commit always ends
+# the same way.
 # Fails on the first finding; the crashing input is kept under
 # t/fuzz/findings/ (git ignores it): copy it to t/fuzz/regressions/ as
 # stream-WHAT (t/t0125-fuzz-regressions.sh runs each) or lexers-WHAT;
 # the corpora start from them, so every later run replays them.
 #
 #   make fuzz                      # every harness, 60 s each
-#   make fuzz FUZZ_SECONDS=30      # as CI runs it
+#   make fuzz FUZZ_SECONDS=30      # a short run
+#   make fuzz-replay               # the kept corpus only, as CI runs it
 #   FUZZ_HARNESSES=lexers make fuzz
 #
 # After the stream fuzzer, both directions are checked on its grown
@@ -77,8 +82,14 @@ for h in $harnesses; do
 	leaks=1
 	[ "$h" = stream ] && leaks=0
 	"seed_$h" "$work/corpus-$h"
-	echo "== fuzz-$h: $seconds s on $(ls "$work/corpus-$h" | wc -l) seeds"
-	if ! ASAN_OPTIONS="detect_leaks=$leaks${ASAN_OPTIONS:+:$ASAN_OPTIONS}" "$work/fuzz-$h" -max_total_time="$seconds" -timeout=10 -max_len=65536 \
+	if [ "$seconds" = 0 ]; then
+		echo "== fuzz-$h: replaying $(ls "$work/corpus-$h" | wc -l) seeds, no fuzzing"
+		budget=-runs=0
+	else
+		echo "== fuzz-$h: $seconds s on $(ls "$work/corpus-$h" | wc -l) seeds"
+		budget=-max_total_time=$seconds
+	fi
+	if ! ASAN_OPTIONS="detect_leaks=$leaks${ASAN_OPTIONS:+:$ASAN_OPTIONS}" "$work/fuzz-$h" "$budget" -timeout=10 -max_len=65536 \
 		-rss_limit_mb=4096 -close_fd_mask=2 -print_final_stats=1 -detect_leaks=$leaks \
 		-artifact_prefix="t/fuzz/findings/$h-" "$work/corpus-$h" >"$work/log-$h" 2>&1; then
 		tail -n 40 "$work/log-$h"
@@ -86,7 +97,11 @@ for h in $harnesses; do
 		status=1
 	else
 		grep -E "stat::number_of_executed_units|stat::peak_rss_mb|Done [0-9]+ runs" "$work/log-$h" || true
-		echo "fuzz-$h: no finding in $seconds s"
+		if [ "$seconds" = 0 ]; then
+			echo "fuzz-$h: no finding in the seeds"
+		else
+			echo "fuzz-$h: no finding in $seconds s"
+		fi
 	fi
 	if [ "$h" = stream ]; then
 		# what the filter accepted, git fast-import must accept too
