@@ -1592,11 +1592,6 @@ static uintmax_t write_view(struct blob *b, const struct language *lang)
 /* ---- paths ----------------------------------------------------------- */
 
 /*
- * Parses a path at *p: C-quoted, or plain up to the end (or, when
- * stop_at_space, the first space).  The unquoted path goes to sb; *p
- * moves past it.
- */
-/*
  * A path must be canonical: no empty component (a leading, doubled or
  * trailing slash), no "." or ".." component.  Git trees cannot hold them
  * (fast-import accepts "." and ".." and makes trees fsck rejects).  The
@@ -1621,27 +1616,40 @@ static void check_path(const char *path)
 	}
 }
 
+/*
+ * Reads a path as fast-import does: the line is a C string to it, so a
+ * NUL ends the path and the rest of the line is not looked at.  A path
+ * that starts with '"' and unquotes cleanly is the quoted one; one that
+ * does not (no closing quote, a bad escape) is taken literally, as
+ * fast-import takes it.
+ */
 static void parse_path(const char **p, const char *end, struct strbuf *sb, int stop_at_space)
 {
-	const char *s = *p;
+	const char *s = *p, *nul = memchr(s, '\0', (size_t)(end - s));
+	const char *lim = nul ? nul : end, *q = NULL;
 
 	strbuf_reset(sb);
-	if (s < end && *s == '"') {
+	if (s < lim && *s == '"') {
 		const char *err;
 
-		s = unquote_c_style(sb, s, end, &err);
-		if (!s)
-			die("%s", err);
+		q = unquote_c_style(sb, s, lim, &err);
+		if (!q)
+			strbuf_reset(sb);
+	}
+	if (q) {
+		s = q;
 	} else {
-		const char *e = stop_at_space ? memchr(s, ' ', (size_t)(end - s)) : NULL;
+		const char *e = stop_at_space ? memchr(s, ' ', (size_t)(lim - s)) : NULL;
 
 		if (!e)
-			e = end;
+			e = lim;
 		strbuf_add(sb, s, (size_t)(e - s));
 		s = e;
 	}
-	if (memchr(sb->buf, '\0', sb->len))
-		die("path contains a NUL byte");
+	if (s == lim && nul)
+		s = end;
+	/* an escaped NUL ends the path too: fast-import uses it as a C string */
+	strbuf_setlen(sb, strlen(sb->buf));
 	check_path(sb->buf);
 	*p = s;
 }
@@ -2048,27 +2056,31 @@ static void expand_tree(struct strbuf *commit, const unsigned char *tree_oid, co
 static void parse_filemodify(struct strbuf *commit, struct strbuf *path)
 {
 	const char *p = cmd.buf + 2, *end = cmd.buf + cmd.len, *sp, *ref, *path_text;
-	char mode[8];
+	char mode[16];
 	size_t ref_len;
 	unsigned mode_bits;
 
 	sp = memchr(p, ' ', (size_t)(end - p));
-	if (!sp || sp - p > 6 || sp == p)
+	if (!sp || sp == p)
 		die("M: invalid mode in '%.*s'", 80, cmd.buf);
-	memcpy(mode, p, (size_t)(sp - p));
-	mode[sp - p] = '\0';
-	if (!strcmp(mode, "100644") || !strcmp(mode, "644"))
-		mode_bits = 0100644;
-	else if (!strcmp(mode, "100755") || !strcmp(mode, "755"))
-		mode_bits = 0100755;
-	else if (!strcmp(mode, "120000"))
-		mode_bits = 0120000;
-	else if (!strcmp(mode, "160000"))
-		mode_bits = 0160000;
-	else if (!strcmp(mode, "040000"))
-		mode_bits = 040000;
-	else
-		die("M: invalid mode '%s'", mode);
+	/* octal, in 16 bits as fast-import reads it, so 0100644 is 100644 */
+	mode_bits = 0;
+	for (ref = p; ref < sp; ref++) {
+		if (*ref < '0' || *ref > '7')
+			die("M: invalid mode '%.*s'", (int)(sp - p), p);
+		mode_bits = (uint16_t)((mode_bits << 3) | (unsigned)(*ref - '0'));
+	}
+	if (mode_bits == 0644 || mode_bits == 0755)
+		mode_bits |= 0100000;
+	if (mode_bits != 0100644 && mode_bits != 0100755 && mode_bits != 0120000 &&
+	    mode_bits != 0160000 && mode_bits != 040000)
+		die("M: invalid mode '%.*s'", (int)(sp - p), p);
+	if (sp - p < (ptrdiff_t)sizeof(mode)) {
+		memcpy(mode, p, (size_t)(sp - p));
+		mode[sp - p] = '\0';
+	} else {
+		snprintf(mode, sizeof(mode), "%o", mode_bits);
+	}
 	ref = sp + 1;
 	sp = memchr(ref, ' ', (size_t)(end - ref));
 	if (!sp)
