@@ -2502,6 +2502,20 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		}
 		strbuf_addstr(&pg, "</table>");
 		tsv_write("largest-commits.tsv");
+		{
+			static const char *const c4[] = { "original", "token", "added", "removed", "changed", NULL };
+
+			tsv_header(c4);
+			for (i = 0; i < n; i++) {
+				const char *o = orig_of(ctx, csizes[i].token);
+
+				if (!o)
+					die("token commit %s is not in the commit map", csizes[i].token);
+				strbuf_addf(&tsv, "%s\t%s\t%zu\t%zu\t%zu\n", o, csizes[i].token, csizes[i].added,
+					    csizes[i].removed, csizes[i].added + csizes[i].removed);
+			}
+			tsv_write("commits.tsv");
+		}
 		strbuf_addf(&sum, "commits\t%zu\ncommits_changed_le_10\t%s\nmedian_changed\t%.1f\n",
 			    n, pct((double)le10, (double)n), median);
 		free(largest);
@@ -2817,7 +2831,7 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		static const char *const tables[] = {
 			"summary.tsv", "size.tsv", "authors.tsv", "top.tsv", "top-only.tsv", "eras.tsv",
 			"years.tsv", "commit-sizes.tsv", "changed-histogram.tsv", "churn-histogram.tsv",
-			"largest-commits.tsv", "files.tsv", "disagreement.tsv", "oldest-functions.tsv", NULL
+			"largest-commits.tsv", "commits.tsv", "files.tsv", "disagreement.tsv", "oldest-functions.tsv", NULL
 		};
 
 		strbuf_addstr(&page, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -139,6 +139,20 @@ test_expect_success 'the largest commits, with their original ids' '
 	test_cmp expect out/largest-commits.tsv
 '
 
+test_expect_success 'every commit with its size, newest first' '
+	{
+		printf "original\ttoken\tadded\tremoved\tchanged\n" &&
+		for c in $(git -C src rev-list --no-merges main)
+		do
+			t=$("$TOKSTREAM" map -C tokens.git $c) &&
+			git -C tokens.git diff-tree -r --root --no-commit-id --numstat --histogram $t -- "*.c" "*.py" >ns &&
+			test -s ns || continue
+			awk -v o=$c -v t=$t "{ a += \$1; r += \$2 } END { printf \"%s\\t%s\\t%d\\t%d\\t%d\\n\", o, t, a, r, a + r }" ns
+		done
+	} >expect &&
+	test_cmp expect out/commits.tsv
+'
+
 # a.c by lines: Alice 3/5, Bob 1/5, Carol 1/5; by tokens: Alice 13/14, Carol 1/14:
 # distance (|13/14-3/5| + |1/14-1/5| + 1/5) / 2 = 23/70.  b.py: Alice 2/4, Dave 1/4,
 # Erin 1/4 against Alice 9/12, Erin 3/12: 1/4.  All: 69/234.

@@ -31,6 +31,10 @@ import sys
 import time
 
 
+# options given to every tokstream blame (--blame-option)
+BLAME_OPTIONS = []
+
+
 def run(argv):
     p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if p.returncode != 0:
@@ -88,7 +92,8 @@ def line_commits(src, rev, path):
 def token_commits(tokstream, dest, src, rev, path):
     """(first line, last line, commit) of each token of tokstream blame
     --porcelain: a comment or a string may span lines."""
-    out = run([tokstream, "blame", "-C", dest, "--porcelain", path, rev])
+    out = run([tokstream, "blame", "-C", dest, "--porcelain"] +
+              BLAME_OPTIONS + [path, rev])
     text = subprocess.run(["git", "-C", src, "cat-file", "blob",
                            "%s:%s" % (rev, path)], check=True,
                           stdout=subprocess.PIPE).stdout
@@ -146,7 +151,11 @@ def main():
     p.add_argument("--no-convert", action="store_true",
                    help="use DEST as it is")
     p.add_argument("--tokstream", default=os.path.join(root, "tokstream"))
+    p.add_argument("--blame-option", action="append", default=[],
+                   metavar="OPT", help="pass OPT to every tokstream blame "
+                   "(repeatable), e.g. --blame-option=--min-move=12")
     args = p.parse_args()
+    BLAME_OPTIONS.extend(args.blame_option)
     args.src = os.path.abspath(args.src)
     args.dest = os.path.abspath(args.dest or args.src.rstrip("/") + ".tokens")
 

@@ -27,6 +27,10 @@ import subprocess
 import sys
 
 
+# options given to every tokstream blame (--blame-option)
+BLAME_OPTIONS = []
+
+
 def run(argv, cwd=None):
     p = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE)
     if p.returncode != 0:
@@ -81,7 +85,8 @@ def parse_porcelain_commits(text):
 
 def token_blame(tokstream, dest, path):
     """[(line, col, original commit)] from tokstream blame --porcelain."""
-    out = run([tokstream, "blame", "-C", dest, "--porcelain", path])
+    out = run([tokstream, "blame", "-C", dest, "--porcelain"] +
+              BLAME_OPTIONS + [path])
     result = []
     for raw in out.split("\n"):
         f = raw.split(" ")
@@ -184,6 +189,9 @@ def main():
     p.add_argument("--dest", help="the token repository (default SRC.tokens;"
                    " converted or brought up to date)")
     p.add_argument("--tokstream", default=os.path.join(root, "tokstream"))
+    p.add_argument("--blame-option", action="append", default=[],
+                   metavar="OPT", help="pass OPT to every tokstream blame "
+                   "(repeatable), e.g. --blame-option=--min-move=12")
     p.add_argument("--threshold", type=float, default=99.5,
                    help="least share of tokens token blame must get right, "
                    "in percent (default 99.5)")
@@ -193,6 +201,7 @@ def main():
                    help="also the N commits token blame most credits with "
                    "tokens not theirs (their subject names the edits)")
     args = p.parse_args()
+    BLAME_OPTIONS.extend(args.blame_option)
     src = os.path.abspath(args.src)
     dest = os.path.abspath(args.dest or src.rstrip("/") + ".tokens")
     run([args.tokstream, "convert", "-q", src, dest])
