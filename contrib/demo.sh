@@ -41,3 +41,18 @@ while read -r id l t; do
 	printf '%-12s %8s %8s  %s\n' "$(echo "$id" | cut -c1-10)" "$l" "$t" \
 		"$(git -C "$top" log -1 --format=%s "$id" | cut -c1-50)"
 done
+
+echo
+echo "== commit sizes in tokens of $file: git's default diff of the views, then the engine's"
+# git diff's cost cut-off misaligns long views of repeating tokens; the
+# engine's diff (report's commits.tsv) does not
+"$tokstream" report -C "$dest" "$top/demo/report" "$head" "$file" >/dev/null
+printf '%-12s %16s %16s  %s\n' commit "git diff +/-" "tokstream +/-" summary
+tail -n +2 "$top/demo/report/commits.tsv" | sort -t "$(printf '\t')" -k5,5nr | head -n 8 |
+while IFS="$(printf '\t')" read -r orig tok added removed changed; do
+	git_diff=$(git -C "$dest" diff-tree -r --root --no-commit-id --numstat "$tok" -- "$file" |
+		awk '{ printf "+%d -%d", $1, $2 }')
+	printf '%-12s %16s %16s  %s\n' "$(echo "$orig" | cut -c1-10)" "$git_diff" "+$added -$removed" \
+		"$(git -C "$top" log -1 --format=%s "$orig" | cut -c1-40)"
+done
+echo "(the whole report: $top/demo/report/index.html)"
