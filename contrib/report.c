@@ -22,6 +22,7 @@
 #include "../tokenize/run-command.h"
 #include "../tokenize/sha1.h"
 #include "../tokenize/usage.h"
+#include "../tokenize/wrapper.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -161,47 +162,6 @@ static int read_whole(const char *path, struct strbuf *sb)
 		strbuf_add(sb, chunk, n);
 	fclose(f);
 	return 0;
-}
-
-/* Writes path through a temporary file and a rename: never through a symlink. */
-static void write_atomic(const char *path, const char *buf, size_t len)
-{
-	struct strbuf tmp = STRBUF_INIT;
-	int fd;
-
-	strbuf_addf(&tmp, "%s.tmp%ld", path, (long)getpid());
-	unlink(tmp.buf);
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
-	if (fd < 0)
-		die_errno("cannot write '%s'", tmp.buf);
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			die_errno("cannot write '%s'", tmp.buf);
-		buf += n;
-		len -= (size_t)n;
-	}
-	if (close(fd))
-		die_errno("cannot write '%s'", tmp.buf);
-	if (rename(tmp.buf, path))
-		die_errno("cannot rename '%s'", tmp.buf);
-	strbuf_release(&tmp);
-}
-
-static void make_dir(const char *path)
-{
-	struct stat st;
-
-	if (!lstat(path, &st)) {
-		if (!S_ISDIR(st.st_mode))
-			die("'%s' is not a directory", path);
-		return;
-	}
-	if (mkdir(path, 0755) && errno != EEXIST)
-		die_errno("cannot create '%s'", path);
 }
 
 /* ---- escaping ------------------------------------------------------------- */

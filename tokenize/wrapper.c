@@ -1,0 +1,49 @@
+#include "wrapper.h"
+#include "strbuf.h"
+#include "usage.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void write_atomic(const char *path, const char *buf, size_t len)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	int fd;
+
+	strbuf_addf(&tmp, "%s.tmp%ld", path, (long)getpid());
+	unlink(tmp.buf);
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		die_errno("cannot write '%s'", tmp.buf);
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			die_errno("cannot write '%s'", tmp.buf);
+		buf += n;
+		len -= (size_t)n;
+	}
+	if (close(fd))
+		die_errno("cannot write '%s'", tmp.buf);
+	if (rename(tmp.buf, path))
+		die_errno("cannot rename '%s'", tmp.buf);
+	strbuf_release(&tmp);
+}
+
+void make_dir(const char *path)
+{
+	struct stat st;
+
+	if (!lstat(path, &st)) {
+		if (!S_ISDIR(st.st_mode))
+			die("'%s' is not a directory", path);
+		return;
+	}
+	if (mkdir(path, 0755) && errno != EEXIST)
+		die_errno("cannot create '%s'", path);
+}

@@ -1,0 +1,15 @@
+/*
+ * Writing files safely: each helper exists once, everything calls it.
+ */
+#ifndef WRAPPER_H
+#define WRAPPER_H
+
+#include <stddef.h>
+
+/* Writes path through a temporary file and a rename, never through a symlink; dies on error. */
+void write_atomic(const char *path, const char *buf, size_t len);
+
+/* Creates the directory path unless it is one already; dies when it cannot. */
+void make_dir(const char *path);
+
+#endif
