@@ -15,6 +15,7 @@
 #include "../tokenize/catfile.h"
 #include "../tokenize/sha1.h"
 #include "../tokenize/usage.h"
+#include "../tokenize/wrapper.h"
 #include "../tokenize/view.h"
 
 #include <errno.h>
@@ -732,9 +733,29 @@ void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, con
 	strbuf_release(&mp);
 }
 
+/*
+ * Where a whole tree's replay keeps its state, DEST/tokstream/replay/NAME
+ * (NAME: tokens, lines), so that a replay of a later revision only goes
+ * through the commits since.
+ */
+void blame_checkpoint_path(const struct blame_ctx *ctx, const char *name, struct strbuf *path)
+{
+	strbuf_reset(path);
+	strbuf_addf(path, "%s/tokstream/replay", ctx->gitdir.buf);
+	make_dir(path->buf);
+	strbuf_addf(path, "/%s", name);
+}
+
 void blame_replay_tree(struct blame_ctx *ctx)
 {
-	ctx->replay = replay_tokens(ctx->gitdir.buf, ctx->token, &ctx->engine);
+	struct replay_options o = ctx->engine;
+	struct strbuf path = STRBUF_INIT;
+
+	blame_checkpoint_path(ctx, "tokens", &path);
+	o.checkpoint = path.buf;
+	o.checkpoint_key = ctx->key.buf;
+	ctx->replay = replay_tokens(ctx->gitdir.buf, ctx->token, &o);
+	strbuf_release(&path);
 }
 
 /*

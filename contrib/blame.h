@@ -94,8 +94,14 @@ int parse_attribution_option(struct attribution_options *o, int argc, char **arg
 void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, const char *rev,
 		const struct attribution_options *o);
 
-/* The whole tree's token attribution at ctx's revision, in one pass (ctx->replay). */
+/*
+ * The whole tree's token attribution at ctx's revision, in one pass
+ * (ctx->replay), from the checkpoint an earlier one left when it fits.
+ */
 void blame_replay_tree(struct blame_ctx *ctx);
+
+/* The checkpoint file NAME of whole-tree replays in DEST, in path (its directory made). */
+void blame_checkpoint_path(const struct blame_ctx *ctx, const char *name, struct strbuf *path);
 
 /* Returns 0, or -1 with *err set when the file has no view (no lexer claims it). */
 int blame_file(struct blame_ctx *ctx, const char *path, struct blame_result *res, const char **err);

@@ -35,6 +35,7 @@
 #include "../tokenize/run-command.h"
 #include "../tokenize/sha1.h"
 #include "../tokenize/usage.h"
+#include "../tokenize/wrapper.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +55,8 @@ struct version {
 	uint32_t *line;     /* the line of the original each token starts on; NULL: not known */
 	size_t nr;
 	unsigned refs;
+	int lazy;           /* from a checkpoint: hash and line not read yet (read_lazy) */
+	size_t lazy_path;   /* its path at the checkpoint's tip */
 };
 
 struct rcommit {
@@ -64,6 +67,7 @@ struct rcommit {
 	size_t path_plus1;        /* the token replay: a path where it has tokens of its own, plus 1 */
 	struct version **files;  /* by path id; NULL: no file; valid while replayed and needed */
 	size_t nr_files;
+	int known_only;           /* from a checkpoint, as an origin only: no files, never a parent */
 };
 
 /* One entry of `git log --raw` and the hunks of its patch. */
@@ -134,6 +138,18 @@ struct replay {
 	/* the replay of some files: runs a commit wrote, for all it could tell */
 	struct unexplained *unexplained;
 	size_t nr_unexplained, alloc_unexplained;
+
+	/* with a checkpoint: the commits before first_new come from it and are not replayed */
+	size_t first_new;
+	uint32_t base;            /* the checkpoint's tip */
+	struct change_record *records;  /* every change reported, for the next checkpoint */
+	size_t nr_records, alloc_records;
+};
+
+/* A change reported through on_change, kept with a checkpoint. */
+struct change_record {
+	uint32_t commit;
+	size_t path, added, removed;
 };
 
 /* for the messages of die_replay(); per thread, as two replays may run at once */
@@ -205,13 +221,19 @@ static void release_files(struct rcommit *c)
  * rev-list's history simplification: a commit whose file is the same as
  * a parent's is skipped, as git blame passes all of it to that parent).
  */
-static void read_commits(struct replay *r, const char *dir, const char *tip, char **paths, size_t nr_paths)
+/*
+ * After a checkpoint was loaded, only the commits since its tip are read
+ * (tip ^base); it returns -1 when one of them has a parent that is not
+ * among them and not the base (a branch forked before the base), whose
+ * files the checkpoint does not have.
+ */
+static int read_commits(struct replay *r, const char *dir, const char *tip, char **paths, size_t nr_paths)
 {
 	const char **argv = xcalloc(nr_paths + 10, sizeof(*argv));
 	struct reader *rd = xmalloc(sizeof(*rd));
-	struct strbuf line = STRBUF_INIT;
-	size_t alloc = 0, k;
-	int n = 0;
+	struct strbuf line = STRBUF_INIT, not_base = STRBUF_INIT;
+	size_t alloc = r->nr_commits, k;
+	int n = 0, outside = 0;
 
 	argv[n++] = "git";
 	argv[n++] = "--literal-pathspecs";
@@ -220,6 +242,10 @@ static void read_commits(struct replay *r, const char *dir, const char *tip, cha
 	argv[n++] = "--topo-order";
 	argv[n++] = "--parents";
 	argv[n++] = tip;
+	if (r->first_new) {
+		strbuf_addf(&not_base, "^%s", r->commits[r->base].id);
+		argv[n++] = not_base.buf;
+	}
 	argv[n++] = "--";
 	for (k = 0; k < nr_paths; k++)
 		argv[n++] = paths[k];
@@ -242,7 +268,14 @@ static void read_commits(struct replay *r, const char *dir, const char *tip, cha
 
 			memcpy(id, p + 1, 40);
 			id[40] = '\0';
-			if (strlen(p + 1) < 40 || !(pi = smap_get(&r->commit_index, id)))
+			if (strlen(p + 1) < 40)
+				die("unexpected output of git rev-list in '%s': %s", dir, line.buf);
+			pi = smap_get(&r->commit_index, id);
+			if (r->first_new && (!pi || r->commits[*pi].known_only)) {
+				outside = 1;
+				continue;
+			}
+			if (!pi)
 				die("unexpected output of git rev-list in '%s': %s", dir, line.buf);
 			c->parents = xrealloc(c->parents, (c->nr_parents + 1) * sizeof(*c->parents));
 			c->parents[c->nr_parents++] = (uint32_t)*pi;
@@ -255,11 +288,16 @@ static void read_commits(struct replay *r, const char *dir, const char *tip, cha
 	free(argv);
 	free(rd);
 	strbuf_release(&line);
-	if (!r->nr_commits)
+	strbuf_release(&not_base);
+	/* a parent outside, or a tip that is the checkpoint's ancestor: no use */
+	if (outside || (r->first_new && r->nr_commits == r->first_new))
+		return -1;
+	if (r->nr_commits <= r->first_new)
 		die("no commits to replay at %s in '%s'", tip, dir);
 	if (r->nr_commits >= NO_COMMIT)
 		die("too many commits to replay in '%s'", dir);
 	r->tip = (uint32_t)(r->nr_commits - 1);
+	return 0;
 }
 
 /* ---- reading the log ----------------------------------------------------- */
@@ -628,6 +666,47 @@ static void take_unchanged(struct version *nv, const struct version *old, struct
 	}
 }
 
+/* Tells on_change, and keeps for the checkpoint, the tokens commit ci added and removed in path. */
+static void note_change(struct replay *r, uint32_t ci, size_t path, size_t added, size_t removed)
+{
+	struct change_record *rec;
+
+	if (r->opts.on_change)
+		r->opts.on_change(r->commits[ci].id, r->paths[path], added, removed, r->opts.data);
+	if (!r->opts.checkpoint)
+		return;
+	ALLOC_GROW(r->records, r->nr_records + 1, r->alloc_records);
+	rec = &r->records[r->nr_records++];
+	rec->commit = ci;
+	rec->path = path;
+	rec->added = added;
+	rec->removed = removed;
+}
+
+/*
+ * A version a checkpoint gave has its origins only: its tokens' hashes
+ * and lines are read when a diff first needs them, at the checkpoint's
+ * tip, where it is the file at path.
+ */
+static void read_lazy(struct replay *r, struct version *v)
+{
+	size_t path = v ? v->lazy_path : 0;
+
+	struct version *read;
+
+	if (!v || !v->lazy)
+		return;
+	read = read_view(r, r->commits[r->base].id, v->blob);
+	if (read->nr != v->nr)
+		die("the replay checkpoint '%s' does not fit %s (%zu tokens, not %zu): remove it",
+		    r->opts.checkpoint, r->paths[path], read->nr, v->nr);
+	v->hash = read->hash;
+	read->hash = NULL;
+	version_unref(read);
+	v->lazy = 0;
+	add_lines(r, v, r->commits[r->base].id, r->paths[path]);
+}
+
 static void add_fresh(struct replay *r, struct version *v, size_t path, const struct version *old,
 		      const struct tokdiff *d)
 {
@@ -691,6 +770,7 @@ static struct version *replay_tokens_at(struct replay *r, uint32_t ci, const str
 		if (ch->status != 'A' && ch->status != 'T' &&
 		    !(parent[pi] = file_at(&r->commits[c->parents[pi]], ch->src)))
 			die_replay(c->id, "a diff whose parent has not the file it says");
+		read_lazy(r, parent[pi]);
 	}
 	same = token_version(r, ci, ch1->dst, ch1->new_blob, parent, c->nr_parents);
 	free(parent);
@@ -1016,9 +1096,8 @@ static void finish_commit_tokens(struct replay *r, uint32_t ci, const struct ver
 			}
 		for (i = 0; i < f->d.nr; i++)
 			same += f->d.runs[i].len;
-		if (r->opts.on_change && c->nr_parents <= 1 && (f->v->nr > same || (f->old && f->old->nr > same)))
-			r->opts.on_change(c->id, r->paths[f->path], f->v->nr - same,
-					  f->old ? f->old->nr - same : 0, r->opts.data);
+		if (c->nr_parents <= 1 && (f->v->nr > same || (f->old && f->old->nr > same)))
+			note_change(r, ci, f->path, f->v->nr - same, f->old ? f->old->nr - same : 0);
 		tokdiff_release(&f->d);
 	}
 	r->nr_fresh = 0;
@@ -1034,13 +1113,15 @@ static void finish_tokens(struct replay *r, uint32_t ci, const struct group *g1)
 
 	for (k = 0; p1 && g1 && k < g1->nr_changes; k++) {
 		const struct change *ch = &r->changes[g1->first_change + k];
-		const struct version *v = ch->status != 'A' ? file_at(p1, ch->src) : NULL;
+		struct version *v = ch->status != 'A' ? file_at(p1, ch->src) : NULL;
 
-		if (v)
+		if (v) {
+			read_lazy(r, v);
 			src[nr_src++] = v;
+		}
 		/* a deleted file's tokens are removed; a changed file's are counted where it is made */
-		if (v && ch->status == 'D' && v->nr && r->opts.on_change && c->nr_parents == 1)
-			r->opts.on_change(c->id, r->paths[ch->src], 0, v->nr, r->opts.data);
+		if (v && ch->status == 'D' && v->nr && c->nr_parents == 1)
+			note_change(r, ci, ch->src, 0, v->nr);
 	}
 	finish_commit_tokens(r, ci, src, nr_src);
 	free(src);
@@ -1206,8 +1287,8 @@ static void add_root_version(const char *path, const char *blob, const char *con
 	set_file(&r->commits[rf->ci], path_id(r, path), v);
 	if (!r->commits[rf->ci].path_plus1)
 		r->commits[rf->ci].path_plus1 = path_id(r, path) + 1;
-	if (r->opts.on_change && nr)
-		r->opts.on_change(r->commits[rf->ci].id, path, nr, 0, r->opts.data);
+	if (nr)
+		note_change(r, rf->ci, path_id(r, path), nr, 0);
 }
 
 static void replay_root(struct replay *r, uint32_t ci)
@@ -1340,8 +1421,8 @@ static void replay_log(struct replay *r, const char *dir, const char *tip, int i
 {
 	const char *argv[40];
 	struct reader *rd = xmalloc(sizeof(*rd));
-	struct strbuf line = STRBUF_INIT;
-	size_t next = 0, skip = 0, cur = SIZE_MAX;
+	struct strbuf line = STRBUF_INIT, not_base = STRBUF_INIT;
+	size_t next = r->first_new, skip = 0, cur = SIZE_MAX;
 	const char *commit = NULL;
 	int n = 0;
 
@@ -1381,6 +1462,10 @@ static void replay_log(struct replay *r, const char *dir, const char *tip, int i
 			argv[n++] = "-w";
 	}
 	argv[n++] = tip;
+	if (r->first_new) {
+		strbuf_addf(&not_base, "^%s", r->commits[r->base].id);
+		argv[n++] = not_base.buf;
+	}
 	argv[n++] = "--";
 	argv[n] = NULL;
 	reader_start(rd, argv, dir);
@@ -1440,6 +1525,7 @@ static void replay_log(struct replay *r, const char *dir, const char *tip, int i
 		replay_commit_files(r, (uint32_t)next++);
 	free(rd);
 	strbuf_release(&line);
+	strbuf_release(&not_base);
 }
 
 static void mark_ignored(struct replay *r)
@@ -1632,7 +1718,7 @@ static size_t take_sources(struct replay *r, const char *commit, size_t *u,
 	gram_index_build(&gi, src, nr_cand, r->opts.min_move);
 	for (; *u < r->nr_unexplained && r->unexplained[*u].commit == *ci; (*u)++) {
 		const struct unexplained *x = &r->unexplained[*u];
-		struct version run = { "", NULL, x->hash, NULL, x->nr, 0 };
+		struct version run = { .hash = x->hash, .nr = x->nr };
 		size_t j = 0, len, s = 0, pos;
 
 		while (j + r->opts.min_move <= x->nr) {
@@ -1815,6 +1901,284 @@ again:
 	smap_release(&h.looked_at);
 }
 
+/* ---- the checkpoint: the state at the tip, for the next replay ------------ */
+
+/*
+ * A text file: a header and the key, the commits it names (each with the
+ * path where it has tokens of its own), the paths, every file at the tip
+ * with its origins in runs (commit, count), every change reported, and
+ * which commit is the tip.  Hashes and lines are not kept: they are read
+ * again from the views when a later diff needs them (read_lazy).
+ */
+#define CHECKPOINT_HEADER "tokstream replay checkpoint 1\n"
+
+static void checkpoint_save(struct replay *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uint32_t *cnum = xmalloc((r->nr_commits + 1) * sizeof(*cnum)), *corder;
+	size_t *pnum = xmalloc((r->nr_paths + 1) * sizeof(*pnum)), *porder;
+	size_t nc = 0, np = 0, k, i, nr_files = 0;
+	const struct rcommit *tip = &r->commits[r->tip];
+
+	corder = xmalloc((r->nr_commits + 1) * sizeof(*corder));
+	porder = xmalloc((r->nr_paths + 1) * sizeof(*porder));
+	for (k = 0; k < r->nr_commits; k++)
+		cnum[k] = NO_COMMIT;
+	for (k = 0; k < r->nr_paths; k++)
+		pnum[k] = SIZE_MAX;
+#define MARK_COMMIT(c) do { if (cnum[c] == NO_COMMIT) { cnum[c] = (uint32_t)nc; corder[nc++] = (c); } } while (0)
+#define MARK_PATH(p) do { if (pnum[p] == SIZE_MAX) { pnum[p] = np; porder[np++] = (p); } } while (0)
+	MARK_COMMIT(r->tip);
+	for (k = 0; k < tip->nr_files; k++) {
+		const struct version *v = tip->files[k];
+
+		if (!v)
+			continue;
+		nr_files++;
+		MARK_PATH(k);
+		for (i = 0; i < v->nr; i++)
+			MARK_COMMIT(v->origin[i]);
+	}
+	for (k = 0; k < r->nr_records; k++) {
+		MARK_COMMIT(r->records[k].commit);
+		MARK_PATH(r->records[k].path);
+	}
+	for (k = 0; k < nc; k++)
+		if (r->commits[corder[k]].path_plus1)
+			MARK_PATH(r->commits[corder[k]].path_plus1 - 1);
+#undef MARK_COMMIT
+#undef MARK_PATH
+
+	strbuf_addstr(&sb, CHECKPOINT_HEADER);
+	strbuf_addf(&sb, "key %s\ncommits %zu\n", r->opts.checkpoint_key ? r->opts.checkpoint_key : "", nc);
+	for (k = 0; k < nc; k++) {
+		const struct rcommit *c = &r->commits[corder[k]];
+
+		strbuf_addf(&sb, "%s %zu\n", c->id, c->path_plus1 ? pnum[c->path_plus1 - 1] + 1 : 0);
+	}
+	strbuf_addf(&sb, "paths %zu\n", np);
+	for (k = 0; k < np; k++) {
+		const char *path = r->paths[porder[k]];
+
+		strbuf_addf(&sb, "%zu ", strlen(path));
+		strbuf_addstr(&sb, path);
+		strbuf_addch(&sb, '\n');
+	}
+	strbuf_addf(&sb, "files %zu\n", nr_files);
+	for (k = 0; k < tip->nr_files; k++) {
+		const struct version *v = tip->files[k];
+
+		if (!v)
+			continue;
+		strbuf_addf(&sb, "%zu %s %zu", pnum[k], v->blob, v->nr);
+		for (i = 0; i < v->nr;) {
+			size_t j = i;
+
+			while (j < v->nr && v->origin[j] == v->origin[i])
+				j++;
+			strbuf_addf(&sb, " %u %zu", (unsigned)cnum[v->origin[i]], j - i);
+			i = j;
+		}
+		strbuf_addch(&sb, '\n');
+	}
+	strbuf_addf(&sb, "changes %zu\n", r->nr_records);
+	for (k = 0; k < r->nr_records; k++) {
+		const struct change_record *rec = &r->records[k];
+
+		strbuf_addf(&sb, "%u %zu %zu %zu\n", (unsigned)cnum[rec->commit], pnum[rec->path],
+			    rec->added, rec->removed);
+	}
+	strbuf_addstr(&sb, "tip 0\nend\n");
+	write_atomic(r->opts.checkpoint, sb.buf, sb.len);
+	strbuf_release(&sb);
+	free(cnum);
+	free(corder);
+	free(pnum);
+	free(porder);
+}
+
+/*
+ * A number at *p followed by the byte end, or by a space or a newline when
+ * end is 0 (*ended tells which); -1 when there is none.
+ */
+static int checkpoint_number(const char **p, const char *limit, char end, size_t *out, char *ended)
+{
+	const char *q = *p;
+	size_t v = 0;
+
+	if (q >= limit || *q < '0' || *q > '9')
+		return -1;
+	while (q < limit && *q >= '0' && *q <= '9') {
+		if (v > (SIZE_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (size_t)(*q++ - '0');
+	}
+	if (q >= limit || (end ? *q != end : *q != ' ' && *q != '\n'))
+		return -1;
+	if (ended)
+		*ended = *q;
+	*p = q + 1;
+	*out = v;
+	return 0;
+}
+
+/* The line "WORD N" at *p. */
+static int checkpoint_count(const char **p, const char *limit, const char *word, size_t *out)
+{
+	size_t len = strlen(word);
+
+	if ((size_t)(limit - *p) < len + 1 || memcmp(*p, word, len) || (*p)[len] != ' ')
+		return -1;
+	*p += len + 1;
+	return checkpoint_number(p, limit, '\n', out, NULL);
+}
+
+/*
+ * Loads the checkpoint of r->opts when its key is r's and returns 1, with
+ * r's first commits those it names and r->base its tip; 2 when that tip
+ * is tip itself (nothing to replay).  0 when there is none that fits;
+ * a damaged one is a warning, and the replay starts from the beginning.
+ */
+static int checkpoint_load(struct replay *r, const char *dir, const char *tip)
+{
+	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT;
+	const char *p, *limit, *key = r->opts.checkpoint_key ? r->opts.checkpoint_key : "";
+	size_t nc, np, nf, nch, k, i, t, *pid = NULL, *pplus = NULL;
+	const char *argv[] = { "git", "rev-parse", "--verify", "-q", NULL, NULL };
+	struct strbuf spec = STRBUF_INIT;
+	int ret = 0;
+
+	if (strbuf_read_file(&sb, r->opts.checkpoint) < 0)
+		goto out;
+	p = sb.buf;
+	limit = sb.buf + sb.len;
+	if (strncmp(p, CHECKPOINT_HEADER, strlen(CHECKPOINT_HEADER)))
+		goto damaged;
+	p += strlen(CHECKPOINT_HEADER);
+	if (strncmp(p, "key ", 4) || strncmp(p + 4, key, strlen(key)) || p[4 + strlen(key)] != '\n')
+		goto out;  /* made with other options: not this replay's */
+	p += 4 + strlen(key) + 1;
+	if (checkpoint_count(&p, limit, "commits", &nc) || !nc || nc >= NO_COMMIT)
+		goto damaged;
+	r->commits = xcalloc(nc, sizeof(*r->commits));
+	pplus = xcalloc(nc, sizeof(*pplus));
+	for (k = 0; k < nc; k++) {
+		struct rcommit *c = &r->commits[k];
+		int isnew;
+
+		if (limit - p < 42 || p[40] != ' ' || hex_to_oid(p, 40, (unsigned char[20]){ 0 }))
+			goto damaged;
+		memcpy(c->id, p, 40);
+		c->known_only = 1;
+		p += 41;
+		if (checkpoint_number(&p, limit, '\n', &pplus[k], NULL))
+			goto damaged;
+		r->nr_commits++;
+		smap_put(&r->commit_index, c->id, k, &isnew);
+		if (!isnew)
+			goto damaged;
+	}
+	if (checkpoint_count(&p, limit, "paths", &np))
+		goto damaged;
+	pid = xcalloc(np + 1, sizeof(*pid));
+	for (k = 0; k < np; k++) {
+		size_t len;
+		char *path;
+
+		if (checkpoint_number(&p, limit, ' ', &len, NULL) || (size_t)(limit - p) < len + 1 || p[len] != '\n')
+			goto damaged;
+		path = xmalloc(len + 1);
+		memcpy(path, p, len);
+		path[len] = '\0';
+		pid[k] = path_id(r, path);
+		free(path);
+		p += len + 1;
+	}
+	for (k = 0; k < nc; k++) {
+		if (pplus[k] > np)
+			goto damaged;
+		r->commits[k].path_plus1 = pplus[k] ? pid[pplus[k] - 1] + 1 : 0;
+	}
+	/* the tip is written as commit 0 */
+	r->base = 0;
+	r->commits[0].known_only = 0;
+	if (checkpoint_count(&p, limit, "files", &nf))
+		goto damaged;
+	for (k = 0; k < nf; k++) {
+		struct version *v;
+		size_t path, at = 0;
+		char ended;
+
+		if (checkpoint_number(&p, limit, ' ', &path, NULL) || path >= np ||
+		    limit - p < 42 || p[40] != ' ' || hex_to_oid(p, 40, (unsigned char[20]){ 0 }))
+			goto damaged;
+		v = xcalloc(1, sizeof(*v));
+		memcpy(v->blob, p, 40);
+		p += 41;
+		v->lazy = r->tokens;
+		v->lazy_path = pid[path];
+		set_file(&r->commits[0], pid[path], v);
+		/* "NR", then " COMMIT COUNT" for each run, then a newline */
+		if (checkpoint_number(&p, limit, 0, &v->nr, &ended) || v->nr >= SIZE_MAX / sizeof(*v->origin) ||
+		    (ended == '\n') != !v->nr)
+			goto damaged;
+		v->origin = xmalloc((v->nr + 1) * sizeof(*v->origin));
+		while (at < v->nr) {
+			size_t c, n;
+
+			if (checkpoint_number(&p, limit, ' ', &c, NULL) || c >= nc ||
+			    checkpoint_number(&p, limit, 0, &n, &ended) || !n || n > v->nr - at ||
+			    (ended == '\n') != (n == v->nr - at))
+				goto damaged;
+			for (i = 0; i < n; i++)
+				v->origin[at++] = (uint32_t)c;
+		}
+	}
+	if (checkpoint_count(&p, limit, "changes", &nch))
+		goto damaged;
+	for (k = 0; k < nch; k++) {
+		size_t c, path, added, removed;
+
+		if (checkpoint_number(&p, limit, ' ', &c, NULL) || c >= nc ||
+		    checkpoint_number(&p, limit, ' ', &path, NULL) || path >= np ||
+		    checkpoint_number(&p, limit, ' ', &added, NULL) ||
+		    checkpoint_number(&p, limit, '\n', &removed, NULL))
+			goto damaged;
+		/* told on_change only once the checkpoint is used (replay_whole) */
+		ALLOC_GROW(r->records, r->nr_records + 1, r->alloc_records);
+		r->records[r->nr_records].commit = (uint32_t)c;
+		r->records[r->nr_records].path = pid[path];
+		r->records[r->nr_records].added = added;
+		r->records[r->nr_records].removed = removed;
+		r->nr_records++;
+	}
+	if (checkpoint_count(&p, limit, "tip", &t) || t || strcmp(p, "end\n"))
+		goto damaged;
+	r->first_new = nc;
+
+	strbuf_addf(&spec, "%s^{commit}", tip);
+	argv[4] = spec.buf;
+	if (run_capture(argv, dir, &out) || out.len < 40)
+		die("'%s' is not a commit in '%s'", tip, dir);
+	if (!memcmp(out.buf, r->commits[0].id, 40)) {
+		r->tip = 0;
+		ret = 2;
+	} else {
+		ret = 1;
+	}
+	goto out;
+damaged:
+	warning("the replay checkpoint '%s' is damaged: replaying the whole history", r->opts.checkpoint);
+	ret = -1;
+out:
+	strbuf_release(&sb);
+	strbuf_release(&out);
+	strbuf_release(&spec);
+	free(pid);
+	free(pplus);
+	return ret;
+}
+
 static struct replay *replay_new(const char *dir)
 {
 	struct replay *r = xcalloc(1, sizeof(*r));
@@ -1825,28 +2189,66 @@ static struct replay *replay_new(const char *dir)
 	return r;
 }
 
-struct replay *replay_history(const char *dir, const char *tip, int ignore_ws)
+/*
+ * The whole tree's replay, from the checkpoint of opts when one fits (a
+ * replay of the commits since its tip), else from the first commit; the
+ * checkpoint is then written for the new tip.
+ */
+static struct replay *replay_whole(const char *dir, const char *tip, const struct replay_options *opts, int tokens)
 {
 	struct replay *r = replay_new(dir);
+	int from = 0;
 
-	read_commits(r, dir, tip, NULL, 0);
-	replay_log(r, dir, tip, ignore_ws);
+	r->tokens = tokens;
+	r->opts = *opts;
+	if (opts->checkpoint)
+		from = checkpoint_load(r, dir, tip);
+	if (from == 1 && read_commits(r, dir, tip, NULL, 0) < 0)
+		from = -1;  /* a branch that forked before the checkpoint */
+	if (from < 0) {
+		replay_free(r);
+		r = replay_new(dir);
+		r->tokens = tokens;
+		r->opts = *opts;
+		from = 0;
+	}
+	if (!from && read_commits(r, dir, tip, NULL, 0) < 0)
+		BUG("a replay from the start with a commit outside it");
+	if (from && r->opts.on_change) {
+		size_t k;
+
+		for (k = 0; k < r->nr_records; k++) {
+			const struct change_record *rec = &r->records[k];
+
+			r->opts.on_change(r->commits[rec->commit].id, r->paths[rec->path], rec->added,
+					  rec->removed, r->opts.data);
+		}
+	}
+	if (from != 2) {
+		mark_ignored(r);
+		replay_log(r, dir, tip, tokens ? 0 : opts->ignore_ws);
+		if (opts->checkpoint)
+			checkpoint_save(r);
+	}
+	catfile_stop(&r->cf);
 	return r;
+}
+
+struct replay *replay_history(const char *dir, const char *tip, const struct replay_options *opts)
+{
+	return replay_whole(dir, tip, opts, 0);
 }
 
 struct replay *replay_tokens(const char *dir, const char *tip, const struct replay_options *opts)
 {
-	struct replay *r = replay_new(dir);
+	struct replay *r;
 
+	if (!opts->paths)
+		return replay_whole(dir, tip, opts, 1);
+	r = replay_new(dir);
 	r->tokens = 1;
 	r->opts = *opts;
-	if (opts->paths) {
-		replay_paths(r, dir, tip);
-	} else {
-		read_commits(r, dir, tip, NULL, 0);
-		mark_ignored(r);
-		replay_log(r, dir, tip, 0);
-	}
+	replay_paths(r, dir, tip);
 	catfile_stop(&r->cf);
 	return r;
 }
@@ -1876,7 +2278,7 @@ const char *replay_commit_path(const struct replay *r, const char *id)
 
 size_t replay_nr_commits(const struct replay *r)
 {
-	return r->nr_commits;
+	return r->nr_commits - r->first_new;
 }
 
 void replay_free(struct replay *r)
@@ -1898,6 +2300,7 @@ void replay_free(struct replay *r)
 	free(r->fresh);
 	forget_unexplained(r);
 	free(r->unexplained);
+	free(r->records);
 	free(r->changes);
 	free(r->hunks);
 	free(r->groups);

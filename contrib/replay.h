@@ -11,13 +11,6 @@
 struct replay;
 struct smap;
 
-/*
- * Replays the history of tip in the repository at dir (its git directory
- * or work tree); with ignore_ws, lines that differ only in whitespace are
- * unchanged (git blame -w).  The diffs are Git's: this is line blame, as
- * git blame gives it.  Dies when git fails.
- */
-struct replay *replay_history(const char *dir, const char *tip, int ignore_ws);
 
 /* What the token replay (the attribution engine) is asked. */
 struct replay_options {
@@ -35,7 +28,24 @@ struct replay_options {
 	/* each non-merge commit's tokens added and removed in a file, by the token diff */
 	void (*on_change)(const char *commit, const char *path, size_t added, size_t removed, void *data);
 	void *data;
+	/*
+	 * The whole tree's replay only: a file that keeps the state at the
+	 * tip (every file's origins, every change reported), so that a
+	 * replay of a descendant starts there and replays only the commits
+	 * since; and what the state depends on besides the history (the
+	 * options), which must match for it to be used.
+	 */
+	const char *checkpoint, *checkpoint_key;
 };
+
+/*
+ * Replays the history of tip in the repository at dir (its git directory
+ * or work tree); with opts->ignore_ws, lines that differ only in
+ * whitespace are unchanged (git blame -w).  The diffs are Git's: this is
+ * line blame, as git blame gives it.  Of opts, only ignore_ws and the
+ * checkpoint are read.  Dies when git fails.
+ */
+struct replay *replay_history(const char *dir, const char *tip, const struct replay_options *opts);
 
 /* The minimum run of a moved or copied token sequence, by default (see README "Moves"). */
 #define REPLAY_MIN_MOVE 20
@@ -56,7 +66,7 @@ const char *replay_commit(const struct replay *r, uint32_t commit);
 /* A path where the token replay found tokens of commit id's own (NULL: none). */
 const char *replay_commit_path(const struct replay *r, const char *id);
 
-/* How many commits the replay went through. */
+/* How many commits the replay went through (not those its checkpoint gave). */
 size_t replay_nr_commits(const struct replay *r);
 
 void replay_free(struct replay *r);

@@ -278,6 +278,7 @@ struct source {
 static struct source *sources;
 static int nr_sources, keep_other;
 static struct strbuf line_repo = STRBUF_INIT;  /* where the line blame runs */
+static struct strbuf line_grafts = STRBUF_INIT;  /* " ROOT PARENT" for each seam it has */
 static struct strbuf cache_dir = STRBUF_INIT;  /* DEST/tokstream/report-cache */
 
 static void read_config(const char *gitdir, const char *source_opt)
@@ -448,6 +449,7 @@ static void setup_line_repo(struct blame_ctx *ctx)
 
 					memcpy(pbuf, porig, 41);
 					git_in(dir.buf, argv_r, "git replace --graft");
+					strbuf_addf(&line_grafts, " %s %s", root, pbuf);
 				}
 			}
 			strbuf_release(&par);
@@ -1297,9 +1299,35 @@ done:
 	strbuf_release(&sb);
 }
 
-static void replay_lines(void *ctx)
+static void replay_lines(void *data)
 {
-	line_replay = replay_history(line_repo.buf, ((struct blame_ctx *)ctx)->orig, opt.ignore_ws);
+	struct blame_ctx *ctx = data;
+	struct replay_options o = { 0 };
+	struct strbuf path = STRBUF_INIT, key = STRBUF_INIT;
+
+	blame_checkpoint_path(ctx, "lines", &path);
+	strbuf_addf(&key, "lines ws %d%s", opt.ignore_ws, line_grafts.buf);
+	o.ignore_ws = opt.ignore_ws;
+	o.checkpoint = path.buf;
+	o.checkpoint_key = key.buf;
+	line_replay = replay_history(line_repo.buf, ctx->orig, &o);
+	strbuf_release(&path);
+	strbuf_release(&key);
+}
+
+/*
+ * Whether an earlier replay of the whole tree left its state: a replay
+ * then costs only the commits since, less than the history of each file.
+ */
+static int has_checkpoint(struct blame_ctx *ctx)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	blame_checkpoint_path(ctx, "tokens", &path);
+	ret = !access(path.buf, F_OK);
+	strbuf_release(&path);
+	return ret;
 }
 
 /* Blames the fresh files, in opt.jobs processes; each writes its entries into the cache. */
@@ -1322,7 +1350,8 @@ static void blame_fresh(struct blame_ctx *ctx)
 	if (opt.replay == REPLAY_ALWAYS)
 		use_replay = nr_todo > 0;
 	else if (opt.replay == REPLAY_AUTO)
-		use_replay = whole_tree_selected && (nr_todo >= 32 || nr_todo * 4 >= nr_files);
+		use_replay = whole_tree_selected && (nr_todo >= 32 || nr_todo * 4 >= nr_files ||
+						     (nr_todo && has_checkpoint(ctx)));
 	if (use_replay) {
 		struct side_job lines;
 		int line_side = !opt.move && !ctx->nr_ignored;

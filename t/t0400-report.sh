@@ -263,6 +263,22 @@ test_expect_success 'a report of a later revision blames only the files that cha
 	for f in out/*.tsv; do test_cmp "$f" "out5/${f#out/}" || return 1; done
 '
 
+test_expect_success 'the replay of a later revision starts where the last one ended' '
+	rm -rf tokens.git/tokstream/report-cache tokens.git/tokstream/replay &&
+	"$TOKSTREAM" report -C tokens.git --replay=always --top=3 --min-tokens=1 early main^ &&
+	early=$("$TOKSTREAM" map -C tokens.git $(git -C src rev-parse main^)) &&
+	sed -n 4p tokens.git/tokstream/replay/tokens >tip &&
+	test "$(cut -c1-40 tip)" = "$early" &&
+	test "$(sed -n 4p tokens.git/tokstream/replay/lines | cut -c1-40)" = "$(git -C src rev-parse main^)" &&
+	"$TOKSTREAM" report -C tokens.git --replay=always --top=3 --min-tokens=1 later main &&
+	test "$(sed -n 4p tokens.git/tokstream/replay/tokens | cut -c1-40)" = \
+		"$("$TOKSTREAM" map -C tokens.git $(git -C src rev-parse main))" &&
+	rm -rf tokens.git/tokstream/report-cache tokens.git/tokstream/replay &&
+	"$TOKSTREAM" report -C tokens.git --replay=always --top=3 --min-tokens=1 fresh main &&
+	for f in fresh/*.tsv; do test_cmp "$f" "later/${f#fresh/}" || return 1; done &&
+	for f in out4/*.tsv; do test_cmp "$f" "later/${f#out4/}" || return 1; done
+'
+
 test_expect_success '-w: line blame ignores the whitespace sweep, token blame never saw it' '
 	"$TOKSTREAM" report -C tokens.git -w --top=3 --min-tokens=1 outw main^ &&
 	! grep "^Bob	" outw/authors.tsv &&

@@ -259,6 +259,82 @@ test_expect_success 'the random history: the replay names git blame'"'"'s commit
 	test_cmp expect actual
 '
 
+# replay_files DIR REV [OPTIONS]: the replay of every file at REV into OUT,
+# "replayed N" into count
+replay_files () {
+	git -C "$1" ls-tree -r -z --name-only "$2" >files0 &&
+	xargs -0 "$REPLAY" $3 "$1" "$2" <files0 >out 2>count
+}
+
+test_expect_success 'a replay from a checkpoint goes through the commits since, and ends as one from the start' '
+	# later: main, two commits, and a branch forked after main merged in
+	(
+		cd random &&
+		git checkout -q -b later main &&
+		edit file1.c 2 "later line" && commit "later 1" &&
+		git checkout -q -b topic &&
+		echo "topic line" >>file2.c && commit "topic" &&
+		git checkout -q later &&
+		edit file3.c 1 "later again" && commit "later 2" &&
+		merge_any topic ours &&
+		git checkout -q main
+	) &&
+	replay_files random later &&
+	mv out full &&
+	test "$(cat count)" = "replayed $(git -C random rev-list --count later)" &&
+	rm -f cp &&
+	replay_files random main --checkpoint=cp &&
+	test -f cp &&
+	replay_files random later --checkpoint=cp &&
+	test_cmp full out &&
+	test "$(cat count)" = "replayed 4" &&
+	test "$(git -C random rev-list --count later ^main)" = 4 &&
+	# the same tip again: nothing to replay
+	replay_files random later --checkpoint=cp &&
+	test_cmp full out &&
+	test "$(cat count)" = "replayed 0"
+'
+
+test_expect_success 'from checkpoints all along the history, merges and all: the same lines' '
+	for n in 3 17 40
+	do
+		rm -f cp &&
+		replay_files random main~$n --checkpoint=cp &&
+		replay_files random later --checkpoint=cp &&
+		test_cmp full out || return 1
+	done &&
+	# and with -w, whose checkpoint is not the one without
+	replay_files random later -w &&
+	mv out full-w &&
+	replay_files random main "-w --checkpoint=cp" &&
+	replay_files random later "-w --checkpoint=cp" &&
+	test_cmp full-w out &&
+	test "$(cat count)" = "replayed 4"
+'
+
+test_expect_success 'a branch forked before the checkpoint, an older tip, a damaged checkpoint: from the start' '
+	first=$(git -C random rev-list --max-parents=0 main | head -n 1) &&
+	(
+		cd random &&
+		git checkout -q -b forked $first &&
+		echo "forked" >>file1.c && commit "forked" &&
+		git checkout -q main
+	) &&
+	rm -f cp &&
+	replay_files random main --checkpoint=cp &&
+	replay_files random forked --checkpoint=cp &&
+	test "$(cat count)" = "replayed 2" &&
+	# an older tip: an ancestor of the checkpoint
+	replay_files random main --checkpoint=cp &&
+	replay_files random main~5 --checkpoint=cp &&
+	test "$(cat count)" = "replayed $(git -C random rev-list --count main~5)" &&
+	printf "tokstream replay checkpoint 1\nkey test\ncommits 1\nnonsense\n" >cp &&
+	replay_files random later --checkpoint=cp &&
+	test_cmp full out &&
+	grep "warning: the replay checkpoint .* is damaged" count &&
+	grep "replayed $(git -C random rev-list --count later)" count
+'
+
 test_expect_success 'a path that is no file at the tip is an error, and a bad revision dies cleanly' '
 	test_must_fail "$REPLAY" hard HEAD no-such-file 2>err &&
 	grep "no-such-file" err &&

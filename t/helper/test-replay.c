@@ -1,7 +1,9 @@
 /*
- * test-replay [-w] DIR REV PATH...: the commit of each line of each PATH
- * at REV by the forward replay (contrib/replay.c), one "PATH ID" line per
- * line, for the tests to set beside git blame.
+ * test-replay [-w] [--checkpoint=FILE] DIR REV PATH...: the commit of
+ * each line of each PATH at REV by the forward replay (contrib/replay.c),
+ * one "PATH ID" line per line, for the tests to set beside git blame;
+ * with --checkpoint, starting from FILE when it fits, and leaving it;
+ * "replayed N" on stderr, the commits it went through.
  */
 #include "../../contrib/replay.h"
 #include "../../tokenize/usage.h"
@@ -12,16 +14,23 @@
 int main(int argc, char **argv)
 {
 	struct replay *r;
-	int i = 1, ignore_ws = 0;
+	struct replay_options o = { 0 };
+	int i = 1;
 
 	progname = "test-replay";
-	if (i < argc && !strcmp(argv[i], "-w")) {
-		ignore_ws = 1;
-		i++;
+	for (; i < argc; i++) {
+		if (!strcmp(argv[i], "-w"))
+			o.ignore_ws = 1;
+		else if (!strncmp(argv[i], "--checkpoint=", 13))
+			o.checkpoint = argv[i] + 13;
+		else
+			break;
 	}
 	if (argc - i < 2)
-		die("usage: test-replay [-w] DIR REV PATH...");
-	r = replay_history(argv[i], argv[i + 1], ignore_ws);
+		die("usage: test-replay [-w] [--checkpoint=FILE] DIR REV PATH...");
+	o.checkpoint_key = o.ignore_ws ? "test -w" : "test";
+	r = replay_history(argv[i], argv[i + 1], &o);
+	fprintf(stderr, "replayed %zu\n", replay_nr_commits(r));
 	for (i += 2; i < argc; i++) {
 		size_t nr, k;
 		const uint32_t *lines = replay_file(r, argv[i], &nr);
