@@ -746,6 +746,25 @@ void blame_checkpoint_path(const struct blame_ctx *ctx, const char *name, struct
 	strbuf_addf(path, "/%s", name);
 }
 
+int blame_advance_checkpoint(struct blame_ctx *ctx)
+{
+	struct replay_options o = ctx->engine;
+	struct strbuf cp = STRBUF_INIT;
+	struct replay *r = NULL;
+
+	blame_checkpoint_path(ctx, "tokens", &cp);
+	if (!access(cp.buf, F_OK)) {
+		o.checkpoint = cp.buf;
+		o.checkpoint_key = ctx->key.buf;
+		r = replay_tokens_from_checkpoint(ctx->gitdir.buf, ctx->token, &o);
+	}
+	strbuf_release(&cp);
+	if (!r)
+		return 0;
+	replay_free(r);
+	return 1;
+}
+
 void blame_replay_tree(struct blame_ctx *ctx)
 {
 	struct replay_options o = ctx->engine;
@@ -952,9 +971,24 @@ int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, con
 		return -1;
 
 	{
-		/* the whole tree's replay, or the history of this file alone, through its renames */
+		/*
+		 * the whole tree's replay (made here from the state an earlier
+		 * one left in DEST, when it fits), or the history of this file
+		 * alone, through its renames
+		 */
 		struct replay *r = ctx->replay;
 
+		if (!r && !ctx->tried_checkpoint) {
+			struct replay_options o = ctx->engine;
+			struct strbuf cp = STRBUF_INIT;
+
+			ctx->tried_checkpoint = 1;
+			blame_checkpoint_path(ctx, "tokens", &cp);
+			o.checkpoint = cp.buf;
+			o.checkpoint_key = ctx->key.buf;
+			r = ctx->replay = replay_tokens_from_checkpoint(ctx->gitdir.buf, ctx->token, &o);
+			strbuf_release(&cp);
+		}
 		if (!r) {
 			struct replay_options o = ctx->engine;
 			const char *paths[1];
@@ -968,7 +1002,7 @@ int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, con
 		if (!line_commit)
 			die("'%s' is not in the token history", path);
 		for (k = 0; k < res->commits.nr; k++) {
-			const char *at = replay_commit_path(r, res->commits.v[k]->token);
+			const char *at = replay_commit_path(r, res->commits.v[k]->token, path);
 
 			res->commits.v[k]->filename = xstrdup(at ? at : path);
 		}

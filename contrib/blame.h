@@ -61,6 +61,7 @@ struct blame_ctx {
 	char **ignored;          /* the same, by original id */
 	size_t nr_ignored, alloc_ignored;
 	struct strbuf key;       /* what the attributions depend on besides the history, for caches */
+	int tried_checkpoint;    /* blame_file_at() looked for the whole tree's state in DEST */
 	struct replay *replay;   /* when set, token blames come from it: the whole tree at once */
 	int ids_only;            /* the caller needs no details of the commits (author, summary) */
 };
@@ -99,6 +100,12 @@ void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, con
  * (ctx->replay), from the checkpoint an earlier one left when it fits.
  */
 void blame_replay_tree(struct blame_ctx *ctx);
+
+/*
+ * Brings the whole tree's state that an earlier pass left in DEST forward
+ * to ctx's revision, when it fits (replaying the commits since); 1 if it did.
+ */
+int blame_advance_checkpoint(struct blame_ctx *ctx);
 
 /* The checkpoint file NAME of whole-tree replays in DEST, in path (its directory made). */
 void blame_checkpoint_path(const struct blame_ctx *ctx, const char *name, struct strbuf *path);

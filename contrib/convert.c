@@ -15,6 +15,7 @@
  * leaves DEST as it was, and the next run redoes the work.
  */
 #include "commands.h"
+#include "blame.h"
 #include "state.h"
 #include "../tokenize/language.h"
 #include "../tokenize/run-command.h"
@@ -23,6 +24,7 @@
 #include "../tokenize/usage.h"
 
 #include <dirent.h>
+#include <sys/wait.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -932,6 +934,40 @@ static void views_fingerprint(struct strbuf *out)
 	strbuf_release(&list);
 }
 
+/*
+ * In a process of its own: the conversion is done and stays done whatever
+ * happens here (a source whose HEAD the token repository lacks, say);
+ * a failure costs the next report the commits since the state's tip.
+ */
+static void advance_checkpoint(const char *source, int quiet)
+{
+	pid_t pid;
+	int status;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		die_errno("fork");
+	if (!pid) {
+		struct blame_ctx bc;
+		int moved;
+
+		/* the lock and the children are the parent's */
+		run.locked = 0;
+		memset(run.children, 0, sizeof(run.children));
+		memset(&bc, 0, sizeof(bc));
+		blame_open(&bc, run.gitdir.buf, source, "HEAD", NULL);
+		moved = blame_advance_checkpoint(&bc);
+		if (moved && !quiet)
+			fprintf(stderr, "tokstream: the attribution state in '%s' follows HEAD\n", run.gitdir.buf);
+		fflush(NULL);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+		warning("the attribution state in '%s' was not brought to HEAD; the next report replays more",
+			run.gitdir.buf);
+}
+
 static int is_filter_option(const char *a)
 {
 	return !strcmp(a, "--keep-other") || !strcmp(a, "--exact-comments") ||
@@ -1262,6 +1298,14 @@ int cmd_convert(int argc, char **argv)
 			closedir(d);
 	}
 	remove_tree(run.staging.buf);
+	/*
+	 * The whole tree's attribution that a report or html page left in
+	 * DEST follows the new tip, so that blame there reads it at once.
+	 */
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/tokstream/replay/tokens", run.gitdir.buf);
+	if (!access(path.buf, F_OK))
+		advance_checkpoint(srcs[nr_src - 1].path.buf, quiet);
 	cleanup();
 	if (!quiet)
 		fprintf(stderr, "tokstream: %s: %zu commits from %d source%s\n", run.gitdir.buf,

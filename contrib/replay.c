@@ -64,7 +64,8 @@ struct rcommit {
 	uint32_t *parents;
 	unsigned nr_parents, children_left;
 	int ignored;              /* its changes are attributed as if it had not made them */
-	size_t path_plus1;        /* the token replay: a path where it has tokens of its own, plus 1 */
+	size_t *own_paths;        /* the token replay: the paths where it has tokens of its own */
+	size_t nr_own_paths, alloc_own_paths;
 	struct version **files;  /* by path id; NULL: no file; valid while replayed and needed */
 	size_t nr_files;
 	int known_only;           /* from a checkpoint, as an origin only: no files, never a parent */
@@ -211,6 +212,15 @@ static void release_files(struct rcommit *c)
 	free(c->files);
 	c->files = NULL;
 	c->nr_files = 0;
+}
+
+/* Notes that c has tokens of its own at path (each path once: a commit makes each file once). */
+static void add_own_path(struct rcommit *c, size_t path)
+{
+	if (c->nr_own_paths && c->own_paths[c->nr_own_paths - 1] == path)
+		return;
+	ALLOC_GROW(c->own_paths, c->nr_own_paths + 1, c->alloc_own_paths);
+	c->own_paths[c->nr_own_paths++] = path;
 }
 
 /* ---- the order of the commits ------------------------------------------- */
@@ -1091,8 +1101,7 @@ static void finish_commit_tokens(struct replay *r, uint32_t ci, const struct ver
 		for (i = 0; i < f->v->nr; i++)
 			if (f->v->origin[i] == NO_COMMIT) {
 				f->v->origin[i] = ci;
-				if (!c->path_plus1)
-					c->path_plus1 = f->path + 1;
+				add_own_path(c, f->path);
 			}
 		for (i = 0; i < f->d.nr; i++)
 			same += f->d.runs[i].len;
@@ -1285,8 +1294,7 @@ static void add_root_version(const char *path, const char *blob, const char *con
 	if (!submodule)
 		add_lines(r, v, r->commits[rf->ci].id, path);
 	set_file(&r->commits[rf->ci], path_id(r, path), v);
-	if (!r->commits[rf->ci].path_plus1)
-		r->commits[rf->ci].path_plus1 = path_id(r, path) + 1;
+	add_own_path(&r->commits[rf->ci], path_id(r, path));
 	if (nr)
 		note_change(r, rf->ci, path_id(r, path), nr, 0);
 }
@@ -1625,6 +1633,7 @@ static void forget_commits(struct replay *r)
 	for (i = 0; i < r->nr_commits; i++) {
 		release_files(&r->commits[i]);
 		free(r->commits[i].parents);
+		free(r->commits[i].own_paths);
 	}
 	free(r->commits);
 	r->commits = NULL;
@@ -1944,24 +1953,27 @@ static void checkpoint_save(struct replay *r)
 		MARK_PATH(r->records[k].path);
 	}
 	for (k = 0; k < nc; k++)
-		if (r->commits[corder[k]].path_plus1)
-			MARK_PATH(r->commits[corder[k]].path_plus1 - 1);
+		for (i = 0; i < r->commits[corder[k]].nr_own_paths; i++)
+			MARK_PATH(r->commits[corder[k]].own_paths[i]);
 #undef MARK_COMMIT
 #undef MARK_PATH
 
 	strbuf_addstr(&sb, CHECKPOINT_HEADER);
-	strbuf_addf(&sb, "key %s\ncommits %zu\n", r->opts.checkpoint_key ? r->opts.checkpoint_key : "", nc);
-	for (k = 0; k < nc; k++) {
-		const struct rcommit *c = &r->commits[corder[k]];
-
-		strbuf_addf(&sb, "%s %zu\n", c->id, c->path_plus1 ? pnum[c->path_plus1 - 1] + 1 : 0);
-	}
-	strbuf_addf(&sb, "paths %zu\n", np);
+	strbuf_addf(&sb, "key %s\npaths %zu\n", r->opts.checkpoint_key ? r->opts.checkpoint_key : "", np);
 	for (k = 0; k < np; k++) {
 		const char *path = r->paths[porder[k]];
 
 		strbuf_addf(&sb, "%zu ", strlen(path));
 		strbuf_addstr(&sb, path);
+		strbuf_addch(&sb, '\n');
+	}
+	strbuf_addf(&sb, "commits %zu\n", nc);
+	for (k = 0; k < nc; k++) {
+		const struct rcommit *c = &r->commits[corder[k]];
+
+		strbuf_addstr(&sb, c->id);
+		for (i = 0; i < c->nr_own_paths; i++)
+			strbuf_addf(&sb, " %zu", pnum[c->own_paths[i]]);
 		strbuf_addch(&sb, '\n');
 	}
 	strbuf_addf(&sb, "files %zu\n", nr_files);
@@ -2043,7 +2055,7 @@ static int checkpoint_load(struct replay *r, const char *dir, const char *tip)
 {
 	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT;
 	const char *p, *limit, *key = r->opts.checkpoint_key ? r->opts.checkpoint_key : "";
-	size_t nc, np, nf, nch, k, i, t, *pid = NULL, *pplus = NULL;
+	size_t nc, np, nf, nch, k, i, t, *pid = NULL;
 	const char *argv[] = { "git", "rev-parse", "--verify", "-q", NULL, NULL };
 	struct strbuf spec = STRBUF_INIT;
 	int ret = 0;
@@ -2058,26 +2070,6 @@ static int checkpoint_load(struct replay *r, const char *dir, const char *tip)
 	if (strncmp(p, "key ", 4) || strncmp(p + 4, key, strlen(key)) || p[4 + strlen(key)] != '\n')
 		goto out;  /* made with other options: not this replay's */
 	p += 4 + strlen(key) + 1;
-	if (checkpoint_count(&p, limit, "commits", &nc) || !nc || nc >= NO_COMMIT)
-		goto damaged;
-	r->commits = xcalloc(nc, sizeof(*r->commits));
-	pplus = xcalloc(nc, sizeof(*pplus));
-	for (k = 0; k < nc; k++) {
-		struct rcommit *c = &r->commits[k];
-		int isnew;
-
-		if (limit - p < 42 || p[40] != ' ' || hex_to_oid(p, 40, (unsigned char[20]){ 0 }))
-			goto damaged;
-		memcpy(c->id, p, 40);
-		c->known_only = 1;
-		p += 41;
-		if (checkpoint_number(&p, limit, '\n', &pplus[k], NULL))
-			goto damaged;
-		r->nr_commits++;
-		smap_put(&r->commit_index, c->id, k, &isnew);
-		if (!isnew)
-			goto damaged;
-	}
 	if (checkpoint_count(&p, limit, "paths", &np))
 		goto damaged;
 	pid = xcalloc(np + 1, sizeof(*pid));
@@ -2094,10 +2086,31 @@ static int checkpoint_load(struct replay *r, const char *dir, const char *tip)
 		free(path);
 		p += len + 1;
 	}
+	if (checkpoint_count(&p, limit, "commits", &nc) || !nc || nc >= NO_COMMIT)
+		goto damaged;
+	r->commits = xcalloc(nc, sizeof(*r->commits));
 	for (k = 0; k < nc; k++) {
-		if (pplus[k] > np)
+		struct rcommit *c = &r->commits[k];
+		char ended;
+		int isnew;
+
+		if (limit - p < 41 || (p[40] != ' ' && p[40] != '\n') || hex_to_oid(p, 40, (unsigned char[20]){ 0 }))
 			goto damaged;
-		r->commits[k].path_plus1 = pplus[k] ? pid[pplus[k] - 1] + 1 : 0;
+		memcpy(c->id, p, 40);
+		c->known_only = 1;
+		ended = p[40];
+		p += 41;
+		r->nr_commits++;
+		smap_put(&r->commit_index, c->id, k, &isnew);
+		if (!isnew)
+			goto damaged;
+		while (ended == ' ') {
+			size_t path;
+
+			if (checkpoint_number(&p, limit, 0, &path, &ended) || path >= np)
+				goto damaged;
+			add_own_path(c, pid[path]);
+		}
 	}
 	/* the tip is written as commit 0 */
 	r->base = 0;
@@ -2175,7 +2188,6 @@ out:
 	strbuf_release(&out);
 	strbuf_release(&spec);
 	free(pid);
-	free(pplus);
 	return ret;
 }
 
@@ -2194,7 +2206,8 @@ static struct replay *replay_new(const char *dir)
  * replay of the commits since its tip), else from the first commit; the
  * checkpoint is then written for the new tip.
  */
-static struct replay *replay_whole(const char *dir, const char *tip, const struct replay_options *opts, int tokens)
+static struct replay *replay_whole(const char *dir, const char *tip, const struct replay_options *opts, int tokens,
+				   int only_from_checkpoint)
 {
 	struct replay *r = replay_new(dir);
 	int from = 0;
@@ -2205,6 +2218,10 @@ static struct replay *replay_whole(const char *dir, const char *tip, const struc
 		from = checkpoint_load(r, dir, tip);
 	if (from == 1 && read_commits(r, dir, tip, NULL, 0) < 0)
 		from = -1;  /* a branch that forked before the checkpoint */
+	if (from <= 0 && only_from_checkpoint) {
+		replay_free(r);
+		return NULL;
+	}
 	if (from < 0) {
 		replay_free(r);
 		r = replay_new(dir);
@@ -2236,7 +2253,7 @@ static struct replay *replay_whole(const char *dir, const char *tip, const struc
 
 struct replay *replay_history(const char *dir, const char *tip, const struct replay_options *opts)
 {
-	return replay_whole(dir, tip, opts, 0);
+	return replay_whole(dir, tip, opts, 0, 0);
 }
 
 struct replay *replay_tokens(const char *dir, const char *tip, const struct replay_options *opts)
@@ -2244,13 +2261,22 @@ struct replay *replay_tokens(const char *dir, const char *tip, const struct repl
 	struct replay *r;
 
 	if (!opts->paths)
-		return replay_whole(dir, tip, opts, 1);
+		return replay_whole(dir, tip, opts, 1, 0);
 	r = replay_new(dir);
 	r->tokens = 1;
 	r->opts = *opts;
 	replay_paths(r, dir, tip);
 	catfile_stop(&r->cf);
 	return r;
+}
+
+struct replay *replay_tokens_from_checkpoint(const char *dir, const char *tip, const struct replay_options *opts)
+{
+	struct replay_options o = *opts;
+
+	o.paths = NULL;
+	o.nr_paths = 0;
+	return opts->checkpoint ? replay_whole(dir, tip, &o, 1, 1) : NULL;
 }
 
 const uint32_t *replay_file(const struct replay *r, const char *path, size_t *nr)
@@ -2269,11 +2295,17 @@ const char *replay_commit(const struct replay *r, uint32_t commit)
 	return r->commits[commit].id;
 }
 
-const char *replay_commit_path(const struct replay *r, const char *id)
+const char *replay_commit_path(const struct replay *r, const char *id, const char *prefer)
 {
-	size_t *k = smap_get((struct smap *)&r->commit_index, id);
+	size_t *k = smap_get((struct smap *)&r->commit_index, id), i;
+	const struct rcommit *c;
 
-	return k && r->commits[*k].path_plus1 ? r->paths[r->commits[*k].path_plus1 - 1] : NULL;
+	if (!k || !(c = &r->commits[*k])->nr_own_paths)
+		return NULL;
+	for (i = 0; prefer && i < c->nr_own_paths; i++)
+		if (!strcmp(r->paths[c->own_paths[i]], prefer))
+			return prefer;
+	return r->paths[c->own_paths[0]];
 }
 
 size_t replay_nr_commits(const struct replay *r)
@@ -2288,6 +2320,7 @@ void replay_free(struct replay *r)
 	for (i = 0; i < r->nr_commits; i++) {
 		release_files(&r->commits[i]);
 		free(r->commits[i].parents);
+		free(r->commits[i].own_paths);
 	}
 	free(r->commits);
 	for (i = 0; i < r->nr_paths; i++)

@@ -57,14 +57,24 @@ struct replay *replay_history(const char *dir, const char *tip, const struct rep
  */
 struct replay *replay_tokens(const char *dir, const char *tip, const struct replay_options *opts);
 
+/*
+ * The whole tree's token replay at tip when the checkpoint of opts fits
+ * (its tip is tip or an ancestor whose descendants up to tip fork after
+ * it), from there; NULL when it does not, without replaying anything.
+ */
+struct replay *replay_tokens_from_checkpoint(const char *dir, const char *tip, const struct replay_options *opts);
+
 /* The commit of each line of path at the tip (*nr lines); NULL when it is no file there. */
 const uint32_t *replay_file(const struct replay *r, const char *path, size_t *nr);
 
 /* The id of a commit replay_file gave. */
 const char *replay_commit(const struct replay *r, uint32_t commit);
 
-/* A path where the token replay found tokens of commit id's own (NULL: none). */
-const char *replay_commit_path(const struct replay *r, const char *id);
+/*
+ * A path where the token replay found tokens of commit id's own: prefer
+ * when it is one, else the first (NULL: none).
+ */
+const char *replay_commit_path(const struct replay *r, const char *id, const char *prefer);
 
 /* How many commits the replay went through (not those its checkpoint gave). */
 size_t replay_nr_commits(const struct replay *r);

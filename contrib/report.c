@@ -2948,6 +2948,8 @@ int cmd_report(int argc, char **argv)
 
 	step_done(NULL);
 	blame_open(&ctx, dest, source, rev, &ao);
+	/* --replay=never: each file through its own history, not the whole tree's state either */
+	ctx.tried_checkpoint = opt.replay == REPLAY_NEVER;
 	ctx.ids_only = 1;
 	engine_key = ctx.key.buf;
 	read_config(ctx.gitdir.buf, source);

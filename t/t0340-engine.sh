@@ -146,4 +146,38 @@ test_expect_success 'blame of one file and the whole-tree replay agree' '
 	test_cmp rep.replay/authors.tsv rep.file/authors.tsv
 '
 
+test_expect_success 'blame from the whole tree'"'"'s state in DEST: what the file'"'"'s own history gives' '
+	rm -rf tokens.git/tokstream/replay tokens.git/tokstream/report-cache &&
+	for f in a.c c.c
+	do
+		"$TOKSTREAM" blame -C tokens.git --porcelain $f >cold.$f || return 1
+	done &&
+	test_path_is_missing tokens.git/tokstream/replay/tokens &&
+	"$TOKSTREAM" report -C tokens.git --replay=always --min-tokens=1 rep.cp &&
+	test_path_is_file tokens.git/tokstream/replay/tokens &&
+	for f in a.c c.c
+	do
+		# read from the state at the tip: no walk of the history
+		GIT_TRACE="$PWD/trace.$f" "$TOKSTREAM" blame -C tokens.git --porcelain $f >warm.$f &&
+		! grep "rev-list" trace.$f &&
+		test_cmp cold.$f warm.$f || return 1
+	done
+'
+
+test_expect_success 'convert brings that state to the new tip' '
+	functions 901 902 >>src/a.c &&
+	commit_as Ivy -m "f901, f902" &&
+	"$TOKSTREAM" convert src tokens.git 2>err &&
+	grep "attribution state in .* follows HEAD" err &&
+	tip=$(git -C tokens.git rev-parse HEAD) &&
+	test "$(sed -n "/^commits /{n;p;q;}" tokens.git/tokstream/replay/tokens | cut -c1-40)" = "$tip" &&
+	GIT_TRACE="$PWD/trace.new" "$TOKSTREAM" blame -C tokens.git --porcelain a.c >warm &&
+	! grep "rev-list" trace.new &&
+	token_authors src/a.c <warm >actual &&
+	test "$(grep -c " Ivy$" actual)" = 46 &&
+	mv tokens.git/tokstream/replay replay.saved &&
+	"$TOKSTREAM" blame -C tokens.git --porcelain a.c >cold &&
+	test_cmp cold warm
+'
+
 test_done
