@@ -48,6 +48,15 @@
 #             token repository.  Above 2,000 such files the loop blames
 #             every Kth (K = files / 2,000, rounded up) and its times are
 #             multiplied by K.
+#   report-later  a report at HEAD with the cache that a report at
+#             HEAD~$BENCH_LATER (default 10) left, against a report at
+#             HEAD from nothing, wall time: what a later revision costs.
+#   blame     `tokstream blame --porcelain` of the $BENCH_BLAME_FILES
+#             (default 3) largest files at HEAD that have a view, against
+#             `git blame --porcelain` of the same files in the source,
+#             wall time: with the whole tree's state at HEAD that the
+#             report left in DEST (blame), and without it (blame-cold:
+#             each file through its own history).
 #   settings  with BENCH_GIT_CONFIG, for each history: the copy with
 #             those settings against the copy with Git's defaults, CPU
 #             time, and the size of the packs each side wrote (in the
@@ -79,6 +88,8 @@ TOKSTREAM=$root/tokstream
 TOKENIZE=$root/tokenize/tokenize
 runs=${BENCH_RUNS:-5}
 with_report=${BENCH_REPORT:-1}
+later_step=${BENCH_LATER:-10}
+blame_files=${BENCH_BLAME_FILES:-3}
 dir=${BENCH_DIR:-/var/tmp/tokstream-bench}
 corpus=${CORPUS:-}
 kernel_src=${KERNEL_SRC:-/var/tmp/linux-source-6.1}
@@ -282,7 +293,7 @@ add_history() {          # NAME GITDIR
 	rm -f "$s/$h.stream"
 	local desc="$h (${commits[$h]} commits, $(awk -v b="${bytes[$h]}" 'BEGIN { printf "%.0f", b / 1e6 }') MB stream)"
 	measures+=("filter-$h" "e2e-wall-$h" "e2e-cpu-$h" "mem-$h")
-	[ "$with_report" = 0 ] || measures+=("report-$h")
+	[ "$with_report" = 0 ] || measures+=("report-$h" "report-later-$h" "blame-$h" "blame-cold-$h")
 	if [ -n "$config_env" ]; then
 		measures+=("settings-$h")
 		label[settings-$h]="fast-import settings $git_config, $h"
@@ -290,6 +301,15 @@ add_history() {          # NAME GITDIR
 		target[settings-$h]=; kind[settings-$h]=cpu
 	fi
 	label[report-$h]="report, wall, $h"
+	label[report-later-$h]="report at a later revision, wall, $h"
+	fig_a[report-later-$h]="report after one at HEAD~$later_step s"; fig_b[report-later-$h]="report from nothing s"
+	target[report-later-$h]=0.10; kind[report-later-$h]=wall
+	label[blame-$h]="blame of the $blame_files largest files, the state a report left in DEST, wall, $h"
+	fig_a[blame-$h]="tokstream blame s"; fig_b[blame-$h]="git blame s"
+	target[blame-$h]=2.0; kind[blame-$h]=wall
+	label[blame-cold-$h]="blame of the same files, no state in DEST (each file's own history), wall, $h"
+	fig_a[blame-cold-$h]="tokstream blame s"; fig_b[blame-cold-$h]="git blame s"
+	target[blame-cold-$h]=2.0; kind[blame-cold-$h]=wall
 	fig_a[report-$h]="report wall s"; fig_b[report-$h]="plain git blame loop wall s"
 	target[report-$h]=0.10; kind[report-$h]=wall
 	label[filter-$h]="filter, $desc"
@@ -389,7 +409,7 @@ run_report() {
 		sample[$h]=$k
 		label[report-$h]="report, wall, $h ($(printf "%'d" "$n") files$([ "$k" = 1 ] || echo "; the plain loop blames every ${k}th, times $k"))"
 	fi
-	local rep="rm -rf '$s/conv.git/tokstream/report-cache' '$s/rout' && '$TOKSTREAM' report -C '$s/conv.git' '$s/rout'"
+	local rep="rm -rf '$s/conv.git/tokstream/report-cache' '$s/conv.git/tokstream/replay' '$s/rout' && '$TOKSTREAM' report -C '$s/conv.git' '$s/rout'"
 	local plain="plain_blame '$g' '$s/conv.git' '$s/$h.blame-list'"
 	timed_pair "report-$h" "$r" "$rep" "$plain"
 	# the plain loop's figures for the whole tree
@@ -397,6 +417,38 @@ run_report() {
 		'$1 == id && $2 == "b" && $3 == r { $4 *= k; $5 *= k } { print }' "$results" >"$s/results.new"
 	mv "$s/results.new" "$results"
 	rm -rf "$s/rout"
+
+	# A report at a later revision, with the cache and the replay state a
+	# report of an earlier one left, against a report of it from nothing.
+	# They are saved once and put back before each run of the later side.
+	local earlier
+	earlier=$(git -C "$g" rev-parse --verify -q "HEAD~$later_step") || earlier=
+	if [ -n "$earlier" ]; then
+		if [ ! -d "$s/$h.earlier" ]; then
+			rm -rf "$s/conv.git/tokstream/report-cache" "$s/conv.git/tokstream/replay" "$s/rout"
+			"$TOKSTREAM" report -C "$s/conv.git" "$s/rout" "$earlier" >/dev/null
+			mkdir "$s/$h.earlier"
+			cp -a "$s/conv.git/tokstream/report-cache" "$s/conv.git/tokstream/replay" "$s/$h.earlier/"
+		fi
+		timed_pair "report-later-$h" "$r" \
+			"rm -rf '$s/conv.git/tokstream/report-cache' '$s/conv.git/tokstream/replay' '$s/rout' && cp -a '$s/$h.earlier/report-cache' '$s/$h.earlier/replay' '$s/conv.git/tokstream/' && '$TOKSTREAM' report -C '$s/conv.git' '$s/rout'" \
+			"$rep"
+		rm -rf "$s/rout"
+	fi
+
+	# tokstream blame against git blame of the original, on the largest
+	# files (by bytes at HEAD) that have a view: long files with long
+	# histories are where a diff of views costs most
+	if [ ! -f "$s/$h.blame-big" ]; then
+		git -C "$g" ls-tree -r -l HEAD | awk -F'\t' '$1 ~ /^100(644|755) blob / { split($1, f, " "); print f[4] "\t" $2 }' |
+			sort -k1,1nr | cut -f2- >"$s/$h.by-size"
+		grep -Fx -f "$s/$h.all-files" "$s/$h.by-size" | head -n "$blame_files" >"$s/$h.blame-big" || true
+	fi
+	local tblame="while IFS= read -r f; do '$TOKSTREAM' blame -C '$s/conv.git' --porcelain \"\$f\" HEAD >/dev/null || exit 1; done <'$s/$h.blame-big'"
+	local gblame="while IFS= read -r f; do git -C '$g' blame --porcelain HEAD -- \"\$f\" >/dev/null || exit 1; done <'$s/$h.blame-big'"
+	# the report pairs above leave the whole tree's state at HEAD in DEST
+	timed_pair "blame-$h" "$r" "$tblame" "$gblame"
+	timed_pair "blame-cold-$h" "$r" "rm -rf '$s/conv.git/tokstream/replay' && $tblame" "$gblame"
 }
 
 # ---- set up ----
