@@ -14,6 +14,13 @@ token_authors () {
 	'
 }
 
+# oct_commit NAME MESSAGE: a commit in the current directory by NAME
+oct_commit () {
+	test_tick &&
+	git add -A &&
+	git -c user.name="$1" -c user.email="$1@example.org" commit -q --author="$1 <$1@example.org>" -m "$2"
+}
+
 commit_as () {
 	name=$1 && shift &&
 	test_tick &&
@@ -144,6 +151,59 @@ test_expect_success 'blame of one file and the whole-tree replay agree' '
 	rm -rf tokens.git/tokstream/report-cache &&
 	"$TOKSTREAM" report -C tokens.git --replay=never --min-tokens=1 rep.file &&
 	test_cmp rep.replay/authors.tsv rep.file/authors.tsv
+'
+
+# count AUTHOR FILE-OF-TOKEN-AUTHORS: how many tokens AUTHOR has
+count () {
+	grep -c " $1\$" "$2" || :
+}
+
+test_expect_success 'an octopus merge, a merge identical to its side, a copy: each token its author'"'"'s' '
+	git init -q -b main oct &&
+	(
+		cd oct &&
+		functions 1 40 >a.c &&
+		git add a.c && oct_commit Alice "a.c" &&
+		git checkout -q -b b1 && functions 201 201 >b.c &&
+		git add b.c && oct_commit Bob "b.c" &&
+		git checkout -q -b b2 main && functions 301 301 >c.c &&
+		git add c.c && oct_commit Carol "c.c" &&
+		git checkout -q main && functions 401 401 >>a.c &&
+		oct_commit Dave "f401" &&
+		test_tick &&
+		git -c user.name=Gina -c user.email=gina@example.org merge -q --no-edit b1 b2 &&
+		test "$(git rev-list --min-parents=3 --count HEAD)" = 1 &&
+		git checkout -q -b s &&
+		{ functions 1 20 && functions 501 501 && functions 21 40 && functions 401 401; } >a.c &&
+		oct_commit Erin "f501 in the middle" &&
+		git checkout -q main &&
+		test_tick &&
+		git -c user.name=Hal -c user.email=hal@example.org merge -q --no-ff --no-edit s &&
+		# a copy is found in the files its commit changes, as git blame -C finds it
+		functions 1 10 | sed "1s/^int/const int/" >d.c &&
+		functions 601 601 >>a.c &&
+		oct_commit Fay "d.c: a copy of f1..f10, one const; f601"
+	) &&
+	"$TOKSTREAM" convert -q oct oct.tokens &&
+	for f in a.c b.c c.c d.c
+	do
+		"$TOKSTREAM" blame -C oct.tokens --porcelain $f >p.$f &&
+		token_authors oct/$f <p.$f >who.$f || return 1
+	done &&
+	# 23 tokens a function
+	test "$(count Alice who.a.c)" = $((40 * 23)) &&
+	test "$(count Dave who.a.c)" = 23 &&
+	test "$(count Erin who.a.c)" = 23 &&
+	test "$(count Fay who.a.c)" = 23 &&
+	test "$(wc -l <who.a.c)" = $((43 * 23)) &&
+	test "$(count Bob who.b.c)" = 23 && test "$(wc -l <who.b.c)" = 23 &&
+	test "$(count Carol who.c.c)" = 23 && test "$(wc -l <who.c.c)" = 23 &&
+	# the copy keeps its authors; the const inserted into it is the copier'"'"'s
+	test "$(count Alice who.d.c)" = $((10 * 23)) &&
+	test "$(count Fay who.d.c)" = 1 &&
+	grep "^const Fay$" who.d.c &&
+	# the merges own nothing
+	! grep -e " Gina$" -e " Hal$" who.a.c who.b.c who.c.c who.d.c
 '
 
 test_expect_success 'blame from the whole tree'"'"'s state in DEST: what the file'"'"'s own history gives' '

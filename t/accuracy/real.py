@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Token blame against line blame on a real history.
 
-    real.py [--dest DEST] [--sample N] [--jobs J] [--worst K]
-            [--max-newer PCT] [--tokstream PATH] SRC [REV]
+    real.py [--dest DEST] [--sample N] [--jobs J] [--worst K] [--cold]
+            [--max-newer PCT] [--blame-option OPT]... [--tokstream PATH]
+            SRC [REV]
 
 Converts SRC (`tokstream convert SRC DEST`, incremental when DEST exists;
-DEST defaults to SRC.tokens), then for every C file at REV (default HEAD)
-(*.c, *.h; or a deterministic sample of N of them) compares
+DEST defaults to SRC.tokens) and, unless --cold, runs a report of REV so
+that one pass over the whole tree leaves its state in DEST; then for
+every C file at REV (default HEAD) (*.c, *.h; or a deterministic sample
+of N of them) compares
 
     tokstream blame -C DEST --porcelain PATH REV
     git -C SRC blame -w --porcelain REV -- PATH
@@ -26,8 +29,10 @@ import argparse
 import concurrent.futures
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 
@@ -151,6 +156,10 @@ def main():
     p.add_argument("--no-convert", action="store_true",
                    help="use DEST as it is")
     p.add_argument("--tokstream", default=os.path.join(root, "tokstream"))
+    p.add_argument("--cold", action="store_true",
+                   help="blame each file through its own history (default: "
+                   "one pass over the whole tree first, as a report makes; "
+                   "the attribution is the same)")
     p.add_argument("--blame-option", action="append", default=[],
                    metavar="OPT", help="pass OPT to every tokstream blame "
                    "(repeatable), e.g. --blame-option=--min-move=12")
@@ -163,9 +172,22 @@ def main():
     try:
         if not args.no_convert:
             run([args.tokstream, "convert", "-q", args.src, args.dest])
-        converted = time.time()
         rev = run(["git", "-C", args.src, "rev-parse", "--verify",
                    args.rev + "^{commit}"]).strip()
+        state = os.path.join(args.dest, "tokstream", "replay")
+        if args.cold:
+            shutil.rmtree(state, ignore_errors=True)
+        else:
+            # the whole tree in one pass: it leaves its state in DEST,
+            # which every blame below then reads (a report whose files
+            # are all in its cache would make none)
+            shutil.rmtree(os.path.join(args.dest, "tokstream",
+                                       "report-cache"), ignore_errors=True)
+            with tempfile.TemporaryDirectory() as out:
+                run([args.tokstream, "report", "-C", args.dest,
+                     "--replay=always"] + BLAME_OPTIONS +
+                    [os.path.join(out, "report"), rev])
+        converted = time.time()
         paths = [x for x in run(["git", "-C", args.src, "ls-tree", "-r",
                                  "--name-only", rev]).split("\n")
                  if x.endswith(".c") or x.endswith(".h")]
@@ -188,8 +210,9 @@ def main():
     differ = sum(r[3] for r in results)
     print("%s at %s: %d commits, %d C files measured" % (
         args.src, rev[:12], len(ancestry.index), len(results)))
-    print("(convert %.0f s, blames %.0f s)" % (converted - started,
-                                                done - converted))
+    print("(convert%s %.0f s, blames %.0f s)" % (
+        "" if args.cold else " and one pass over the whole tree",
+        converted - started, done - converted))
     worst = sorted(results, key=lambda r: (-pct(r[2], r[1]), -r[2],
                                            -pct(r[3], r[1]), r[0]))
     print()
