@@ -677,8 +677,13 @@ static void setup_engine(struct blame_ctx *ctx, const struct attribution_options
 		strbuf_release(&out);
 	}
 
-	/* the key: options, and the ignored commits in a stable order */
-	strbuf_addf(&ctx->key, "engine 1 moves %zu ws %d ignore", ctx->engine.min_move, ctx->engine.ignore_ws);
+	/*
+	 * the key: the engine's revision (raised with every change to what
+	 * it attributes, so that no cache or state outlives one), options,
+	 * and the ignored commits in a stable order
+	 */
+	strbuf_addf(&ctx->key, "engine %d moves %zu ws %d ignore", ENGINE_REVISION, ctx->engine.min_move,
+		    ctx->engine.ignore_ws);
 	{
 		char **ids = xcalloc(ctx->ignore.nr + 1, sizeof(*ids));
 		size_t n = 0;

@@ -857,6 +857,11 @@ static void gram_index_build(struct gram_index *gi, const struct version **src, 
 	}
 }
 
+/* A moved run this long counts wherever it is found; a shorter one only where it is the one place. */
+#ifndef MOVE_ANYWHERE
+#define MOVE_ANYWHERE 30
+#endif
+
 /*
  * The longest run of tokens of v from j (up to end) that a source has,
  * at least gi->n long: its length (0: none), with *src and *pos.  Of the
@@ -886,6 +891,12 @@ static size_t gram_longest(const struct gram_index *gi, const struct version *v,
 			*pos = g->pos;
 		}
 	}
+	/*
+	 * A short run found in several places is as likely a repeated idiom
+	 * as moved code: it counts only where it is the one place.
+	 */
+	if (best < MOVE_ANYWHERE && tries > 1)
+		return 0;
 	return best;
 }
 

@@ -47,8 +47,15 @@ struct replay_options {
  */
 struct replay *replay_history(const char *dir, const char *tip, const struct replay_options *opts);
 
+/*
+ * The revision of what the engine attributes: caches and saved states
+ * made by another are not used.  Raise it with every change that can
+ * change an attribution.
+ */
+#define ENGINE_REVISION 2
+
 /* The minimum run of a moved or copied token sequence, by default (see README "Moves"). */
-#define REPLAY_MIN_MOVE 20
+#define REPLAY_MIN_MOVE 12
 
 /*
  * The attribution engine: the same replay, on a repository of views, with

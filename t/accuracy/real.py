@@ -178,11 +178,11 @@ def main():
         if args.cold:
             shutil.rmtree(state, ignore_errors=True)
         else:
-            # the whole tree in one pass: it leaves its state in DEST,
-            # which every blame below then reads (a report whose files
-            # are all in its cache would make none)
-            shutil.rmtree(os.path.join(args.dest, "tokstream",
-                                       "report-cache"), ignore_errors=True)
+            # the whole tree in one pass, from the first commit: it
+            # leaves its state in DEST, which every blame below reads
+            for d in ("report-cache", "replay"):
+                shutil.rmtree(os.path.join(args.dest, "tokstream", d),
+                              ignore_errors=True)
             with tempfile.TemporaryDirectory() as out:
                 run([args.tokstream, "report", "-C", args.dest,
                      "--replay=always"] + BLAME_OPTIONS +
