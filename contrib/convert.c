@@ -37,7 +37,7 @@
 #include <unistd.h>
 
 static const char convert_usage[] =
-	"usage: tokstream convert [FILTER-OPTIONS] [--quiet | --progress] [--stats] SRC... DEST\n"
+	"usage: tokstream convert [FILTER-OPTIONS] [--quiet | --progress] [--stats] [--attribute] SRC... DEST\n"
 	"\n"
 	"Creates (or brings up to date) the bare token repository DEST from the\n"
 	"git repositories SRC...; with several, each later one's root commit gets\n"
@@ -48,7 +48,10 @@ static const char convert_usage[] =
 	"    --max-held=SIZE  as for the filter (blobs held in memory); changes no output, not recorded\n"
 	"    --quiet       no progress display\n"
 	"    --progress    a progress display even when stderr is not a terminal\n"
-	"    --stats       the filter's counts for each source, the CPU time of each stage\n";
+	"    --stats       the filter's counts for each source, the CPU time of each stage\n"
+	"    --attribute   also attribute every token of HEAD's tree (one pass over the history),\n"
+	"                  kept in DEST so that blame, html and report start from it; later\n"
+	"                  runs bring it to the new HEAD (they do so whenever DEST has it)\n";
 
 static struct {
 	struct strbuf gitdir;      /* DEST's git directory */
@@ -939,7 +942,7 @@ static void views_fingerprint(struct strbuf *out)
  * happens here (a source whose HEAD the token repository lacks, say);
  * a failure costs the next report the commits since the state's tip.
  */
-static void advance_checkpoint(const char *source, int quiet)
+static int advance_checkpoint(const char *source, int quiet, int make)
 {
 	pid_t pid;
 	int status;
@@ -958,14 +961,23 @@ static void advance_checkpoint(const char *source, int quiet)
 		memset(&bc, 0, sizeof(bc));
 		blame_open(&bc, run.gitdir.buf, source, "HEAD", NULL);
 		moved = blame_advance_checkpoint(&bc);
+		if (!moved && make) {
+			/* none that fits: the whole history, once */
+			blame_replay_tree(&bc);
+			moved = 1;
+		}
 		if (moved && !quiet)
 			fprintf(stderr, "tokstream: the attribution state in '%s' follows HEAD\n", run.gitdir.buf);
 		fflush(NULL);
 		_exit(0);
 	}
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
-		warning("the attribution state in '%s' was not brought to HEAD; the next report replays more",
-			run.gitdir.buf);
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		if (!make)
+			warning("the attribution state in '%s' was not brought to HEAD; the next report replays more",
+				run.gitdir.buf);
+		return -1;
+	}
+	return 0;
 }
 
 static int is_filter_option(const char *a)
@@ -982,6 +994,7 @@ int cmd_convert(int argc, char **argv)
 		tips = STRBUF_INIT, old_tips = STRBUF_INIT, self = STRBUF_INIT, gen_name = STRBUF_INIT,
 		ref_script = STRBUF_INIT;
 	int link_later, nr_filter_opts = 0, quiet = 0, progress = -1, stats = 0, i, k, nr_src, gen, fresh;
+	int attribute = 0, attribute_failed = 0;
 	struct source *srcs;
 	const char *dest;
 	struct oid_map commits, tags;
@@ -1020,6 +1033,8 @@ int cmd_convert(int argc, char **argv)
 			progress = 0;
 		} else if (!strcmp(a, "--stats")) {
 			stats = 1;
+		} else if (!strcmp(a, "--attribute")) {
+			attribute = 1;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(convert_usage, stdout);
 			return 0;
@@ -1304,13 +1319,16 @@ int cmd_convert(int argc, char **argv)
 	 */
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/tokstream/replay/tokens", run.gitdir.buf);
-	if (!access(path.buf, F_OK))
-		advance_checkpoint(srcs[nr_src - 1].path.buf, quiet);
+	if ((attribute || !access(path.buf, F_OK)) &&
+	    advance_checkpoint(srcs[nr_src - 1].path.buf, quiet, attribute) && attribute)
+		attribute_failed = 1;
 	cleanup();
 	if (!quiet)
 		fprintf(stderr, "tokstream: %s: %zu commits from %d source%s\n", run.gitdir.buf,
 			commits.nr, nr_src, nr_src > 1 ? "s" : "");
 	oid_map_release(&commits);
 	oid_map_release(&tags);
+	if (attribute_failed)
+		die("'%s' is converted, but attributing the tokens of HEAD failed (see above)", run.gitdir.buf);
 	return 0;
 }

@@ -240,4 +240,19 @@ test_expect_success 'convert brings that state to the new tip' '
 	test_cmp cold warm
 '
 
+test_expect_success 'convert --attribute makes that state; a later convert keeps it at HEAD' '
+	"$TOKSTREAM" convert -q --attribute src made.git &&
+	test_path_is_file made.git/tokstream/replay/tokens &&
+	test "$(sed -n "/^commits /{n;p;q;}" made.git/tokstream/replay/tokens | cut -c1-40)" = \
+		"$(git -C made.git rev-parse HEAD)" &&
+	GIT_TRACE="$PWD/trace.made" "$TOKSTREAM" blame -C made.git --porcelain a.c >made &&
+	! grep "rev-list" trace.made &&
+	test_cmp cold made &&
+	functions 903 903 >>src/a.c &&
+	commit_as Ivy -m "f903" &&
+	"$TOKSTREAM" convert -q src made.git &&
+	test "$(sed -n "/^commits /{n;p;q;}" made.git/tokstream/replay/tokens | cut -c1-40)" = \
+		"$(git -C made.git rev-parse HEAD)"
+'
+
 test_done
