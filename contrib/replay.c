@@ -900,6 +900,31 @@ static size_t gram_longest(const struct gram_index *gi, const struct version *v,
 	return best;
 }
 
+/*
+ * Marks in used[] every source that holds the gi->n tokens of v at j
+ * (as far as gram_longest() looks): the replay of some files takes them
+ * all in, so that it finds a short run as often as the whole tree's does.
+ */
+static void gram_mark_all(const struct gram_index *gi, const struct version *v, size_t j, char *used)
+{
+	uint64_t x = gram_hash(v->hash + j, gi->n);
+	size_t i = (size_t)(x ^ (x >> 29)) & (gi->cap - 1), tries = 0;
+
+	for (; gi->slots[i].src != UINT32_MAX && tries < 16; i = (i + 1) & (gi->cap - 1)) {
+		const struct gram *g = &gi->slots[i];
+		const struct version *s = gi->src[g->src];
+		size_t len = 0;
+
+		if (g->key != x)
+			continue;
+		tries++;
+		while (len < gi->n && g->pos + len < s->nr && s->hash[g->pos + len] == v->hash[j + len])
+			len++;
+		if (len == gi->n)
+			used[g->src] = 1;
+	}
+}
+
 /* How far extend_move() looks past a token inserted, removed or replaced, and how many tokens after it must agree. */
 #define MOVE_GAP 4
 #define MOVE_AGREE 3
@@ -1743,8 +1768,7 @@ static size_t take_sources(struct replay *r, const char *commit, size_t *u,
 
 		while (j + r->opts.min_move <= x->nr) {
 			len = gram_longest(&gi, &run, j, x->nr, &s, &pos);
-			if (len)
-				used[s] = 1;
+			gram_mark_all(&gi, &run, j, used);
 			j += len ? len : 1;
 		}
 	}

@@ -296,34 +296,32 @@ add_history() {          # NAME GITDIR
 	[ "$with_report" = 0 ] || measures+=("report-$h" "report-later-$h" "blame-$h" "blame-cold-$h")
 	if [ -n "$config_env" ]; then
 		measures+=("settings-$h")
-		label[settings-$h]="fast-import settings $git_config, $h"
-		fig_a[settings-$h]="copy CPU s, $git_config"; fig_b[settings-$h]="copy CPU s, defaults"
-		target[settings-$h]=; kind[settings-$h]=cpu
+		define_measure "settings-$h" "fast-import settings $git_config, $h" \
+			"copy CPU s, $git_config" "copy CPU s, defaults" "" cpu
 	fi
-	label[report-$h]="report, wall, $h"
-	label[report-later-$h]="report at a later revision, wall, $h"
-	fig_a[report-later-$h]="report after one at HEAD~$later_step s"; fig_b[report-later-$h]="report from nothing s"
-	target[report-later-$h]=0.10; kind[report-later-$h]=wall
-	label[blame-$h]="blame of the $blame_files largest files, the state a report left in DEST, wall, $h"
-	fig_a[blame-$h]="tokstream blame s"; fig_b[blame-$h]="git blame s"
-	target[blame-$h]=2.0; kind[blame-$h]=wall
-	label[blame-cold-$h]="blame of the same files, no state in DEST (each file's own history), wall, $h"
-	fig_a[blame-cold-$h]="tokstream blame s"; fig_b[blame-cold-$h]="git blame s"
-	target[blame-cold-$h]=2.0; kind[blame-cold-$h]=wall
-	fig_a[report-$h]="report wall s"; fig_b[report-$h]="plain git blame loop wall s"
-	target[report-$h]=0.10; kind[report-$h]=wall
-	label[filter-$h]="filter, $desc"
-	fig_a[filter-$h]="tokstream CPU s"; fig_b[filter-$h]="fast-import CPU s"
-	target[filter-$h]=0.10; kind[filter-$h]=cpu
-	label[e2e-wall-$h]="end to end, wall, $h"
-	fig_a[e2e-wall-$h]="convert wall s"; fig_b[e2e-wall-$h]="export\|import wall s"
-	target[e2e-wall-$h]=1.0; kind[e2e-wall-$h]=wall
-	label[e2e-cpu-$h]="end to end, CPU, $h"
-	fig_a[e2e-cpu-$h]="convert CPU s"; fig_b[e2e-cpu-$h]="export\|import CPU s"
-	target[e2e-cpu-$h]=1.0; kind[e2e-cpu-$h]=cpu
-	label[mem-$h]="memory, $h (largest commit's new blobs $(awk -v b="${largest[$h]}" 'BEGIN { printf "%.1f", b / 1048576 }') MiB)"
-	fig_a[mem-$h]="tokstream peak RSS MiB"; fig_b[mem-$h]="new blobs + 64 MiB"
-	target[mem-$h]=1.0; kind[mem-$h]=rss
+	define_measure "report-$h" "report, wall, $h" \
+		"report wall s" "plain git blame loop wall s" 0.10 wall
+	define_measure "report-later-$h" "report at a later revision, wall, $h" \
+		"report after one at HEAD~$later_step s" "report from nothing s" 0.10 wall
+	define_measure "blame-$h" "blame of the $blame_files largest files, the state a report left in DEST, wall, $h" \
+		"tokstream blame s" "git blame s" 2.0 wall
+	define_measure "blame-cold-$h" "blame of the same files, no state in DEST (each file's own history), wall, $h" \
+		"tokstream blame s" "git blame s" 2.0 wall
+	define_measure "filter-$h" "filter, $desc" "tokstream CPU s" "fast-import CPU s" 0.10 cpu
+	define_measure "e2e-wall-$h" "end to end, wall, $h" "convert wall s" "export\|import wall s" 1.0 wall
+	define_measure "e2e-cpu-$h" "end to end, CPU, $h" "convert CPU s" "export\|import CPU s" 1.0 cpu
+	define_measure "mem-$h" \
+		"memory, $h (largest commit's new blobs $(awk -v b="${largest[$h]}" 'BEGIN { printf "%.1f", b / 1048576 }') MiB)" \
+		"tokstream peak RSS MiB" "new blobs + 64 MiB" 1.0 rss
+}
+
+# define_measure ID LABEL FIGURE PAIR-FIGURE TARGET KIND: how the table shows ID
+define_measure() {
+	label[$1]=$2
+	fig_a[$1]=$3
+	fig_b[$1]=$4
+	target[$1]=$5
+	kind[$1]=$6
 }
 
 # stat_of FILE SED-EXPRESSION: the number a --stats line gives
