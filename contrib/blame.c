@@ -751,6 +751,46 @@ void blame_checkpoint_path(const struct blame_ctx *ctx, const char *name, struct
 	strbuf_addf(path, "/%s", name);
 }
 
+void blame_select_paths(struct blame_ctx *ctx, const char *rev, const char **pathspec, int nr_pathspec,
+			struct smap *selected)
+{
+	const char *empty_argv[] = { "git", "hash-object", "-t", "tree", "/dev/null", NULL };
+	const char **argv = xcalloc((size_t)nr_pathspec + 12, sizeof(*argv));
+	struct strbuf empty = STRBUF_INIT, out = STRBUF_INIT, what = STRBUF_INIT;
+	const char *p;
+	int n = 0, i;
+
+	if (run_capture(empty_argv, ctx->src.buf, &empty) || empty.len < 40)
+		die("git hash-object failed in '%s'", ctx->src.buf);
+	strbuf_setlen(&empty, strcspn(empty.buf, "\n"));
+	/* the paths of REV's tree that the pathspec selects, as git diff selects them */
+	argv[n++] = "git";
+	argv[n++] = "diff-tree";
+	argv[n++] = "-r";
+	argv[n++] = "-z";
+	argv[n++] = "--name-only";
+	argv[n++] = "--no-renames";
+	argv[n++] = empty.buf;
+	argv[n++] = ctx->orig;
+	argv[n++] = "--";
+	for (i = 0; i < nr_pathspec; i++)
+		argv[n++] = pathspec[i];
+	if (run_capture(argv, ctx->src.buf, &out))
+		die("git diff-tree failed in '%s' (a bad pathspec?)", ctx->src.buf);
+	for (p = out.buf; p < out.buf + out.len; p += strlen(p) + 1)
+		if (*p)
+			smap_put(selected, p, 0, NULL);
+	if (!selected->nr) {
+		for (i = 0; i < nr_pathspec; i++)
+			strbuf_addf(&what, "%s'%s'", i ? " " : "", pathspec[i]);
+		die("pathspec %s matched no file at %s", what.buf, rev);
+	}
+	free(argv);
+	strbuf_release(&empty);
+	strbuf_release(&out);
+	strbuf_release(&what);
+}
+
 int blame_advance_checkpoint(struct blame_ctx *ctx)
 {
 	struct replay_options o = ctx->engine;

@@ -107,6 +107,14 @@ void blame_replay_tree(struct blame_ctx *ctx);
  */
 int blame_advance_checkpoint(struct blame_ctx *ctx);
 
+/*
+ * The files of the revision (named rev in messages) that the pathspec
+ * selects, as Git's own pathspec matching selects them (globs, magic such
+ * as :(exclude)), into selected; dies when it selects none.
+ */
+void blame_select_paths(struct blame_ctx *ctx, const char *rev, const char **pathspec, int nr_pathspec,
+			struct smap *selected);
+
 /* The checkpoint file NAME of whole-tree replays in DEST, in path (its directory made). */
 void blame_checkpoint_path(const struct blame_ctx *ctx, const char *name, struct strbuf *path);
 

@@ -799,7 +799,8 @@ int cmd_html(int argc, char **argv)
 	struct blame_ctx ctx;
 	struct strbuf out = STRBUF_INIT, cache = STRBUF_INIT, cache_path = STRBUF_INIT, sb = STRBUF_INIT;
 	struct file_entry *old = NULL;
-	struct smap old_index = { NULL, 0, 0 }, file_index = { NULL, 0, 0 }, dir_index = { NULL, 0, 0 };
+	struct smap old_index = { NULL, 0, 0 }, file_index = { NULL, 0, 0 }, dir_index = { NULL, 0, 0 },
+		    selected = { NULL, 0, 0 };
 	size_t nr_old = 0, alloc_old = 0, k;
 	struct stat st;
 	char *p;
@@ -847,6 +848,8 @@ int cmd_html(int argc, char **argv)
 	for (; i < argc; i++)
 		pathspec[nr_pathspec++] = argv[i];
 	blame_open(&ctx, dest, source, rev, &ao);
+	if (nr_pathspec)
+		blame_select_paths(&ctx, rev, pathspec, nr_pathspec, &selected);
 
 	if (lstat(outdir, &st)) {
 		if (mkdir(outdir, 0755))
@@ -879,26 +882,18 @@ int cmd_html(int argc, char **argv)
 		free(line);
 	}
 
-	/* the files at REV */
+	/* the files at REV (those the pathspec selects) */
 	{
-		const char **ls = xcalloc((size_t)nr_pathspec + 8, sizeof(*ls));
-		int n = 0;
+		const char *ls[] = { "git", "ls-tree", "-r", "-z", "--name-only", ctx.orig, NULL };
 
-		ls[n++] = "git";
-		ls[n++] = "ls-tree";
-		ls[n++] = "-r";
-		ls[n++] = "-z";
-		ls[n++] = "--name-only";
-		ls[n++] = ctx.orig;
-		ls[n++] = "--";
-		for (i = 0; i < nr_pathspec; i++)
-			ls[n++] = pathspec[i];
 		if (run_capture(ls, ctx.src.buf, &out))
 			die("git ls-tree failed in '%s'", ctx.src.buf);
-		free(ls);
 	}
 	for (p = out.buf; p < out.buf + out.len; p += strlen(p) + 1) {
 		const struct language *lang = language_for_path(p);
+
+		if (nr_pathspec && !smap_get(&selected, p))
+			continue;
 
 		if (lang == &language_none)
 			continue;

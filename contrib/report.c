@@ -514,21 +514,16 @@ static int is_token_path(const char *path)
 	return !is_git_file(path) && !(keep_other && language_for_path(path) == &language_none);
 }
 
-static void list_files(struct blame_ctx *ctx, const char **pathspec, int nr_pathspec)
+/* The files a pathspec selects (blame_select_paths); with none given, every file. */
+static struct smap selected_paths;
+static int paths_selected;
+
+static void list_files(struct blame_ctx *ctx)
 {
-	const char **ls = xcalloc((size_t)nr_pathspec + 8, sizeof(*ls));
+	const char *ls[] = { "git", "ls-tree", "-r", "-z", ctx->orig, NULL };
 	struct strbuf out = STRBUF_INIT;
 	char *p;
-	int n = 0, i;
 
-	ls[n++] = "git";
-	ls[n++] = "ls-tree";
-	ls[n++] = "-r";
-	ls[n++] = "-z";
-	ls[n++] = ctx->orig;
-	ls[n++] = "--";
-	for (i = 0; i < nr_pathspec; i++)
-		ls[n++] = pathspec[i];
 	if (run_capture(ls, ctx->src.buf, &out))
 		die("git ls-tree failed in '%s'", ctx->src.buf);
 	for (p = out.buf; p < out.buf + out.len; p += strlen(p) + 1) {
@@ -537,6 +532,8 @@ static void list_files(struct blame_ctx *ctx, const char **pathspec, int nr_path
 
 		/* "100644 blob ID\tPATH": regular files only (links and submodules are no views) */
 		if (!tab || tab - p != 52 || (strncmp(p, "100644 blob ", 12) && strncmp(p, "100755 blob ", 12)))
+			continue;
+		if (paths_selected && !smap_get(&selected_paths, tab + 1))
 			continue;
 		lang = language_for_path(tab + 1);
 		if (lang == &language_none || is_git_file(tab + 1))
@@ -550,19 +547,10 @@ static void list_files(struct blame_ctx *ctx, const char **pathspec, int nr_path
 	}
 	/* a file without a view in the token tree has no token blame: no need to ask */
 	{
-		const char **lt = xcalloc((size_t)nr_pathspec + 8, sizeof(*lt));
+		const char *lt[] = { "git", "ls-tree", "-r", "-z", ctx->token, NULL };
 		struct smap views = { NULL, 0, 0 };
 		size_t k, kept = 0;
 
-		n = 0;
-		lt[n++] = "git";
-		lt[n++] = "ls-tree";
-		lt[n++] = "-r";
-		lt[n++] = "-z";
-		lt[n++] = ctx->token;
-		lt[n++] = "--";
-		for (i = 0; i < nr_pathspec; i++)
-			lt[n++] = pathspec[i];
 		strbuf_reset(&out);
 		if (run_capture(lt, ctx->gitdir.buf, &out))
 			die("git ls-tree failed in '%s'", ctx->gitdir.buf);
@@ -587,10 +575,8 @@ static void list_files(struct blame_ctx *ctx, const char **pathspec, int nr_path
 		}
 		nr_files = kept;
 		smap_release(&views);
-		free(lt);
 	}
 	qsort(files, nr_files, sizeof(*files), cmp_file);
-	free(ls);
 	strbuf_release(&out);
 }
 
@@ -2948,6 +2934,10 @@ int cmd_report(int argc, char **argv)
 
 	step_done(NULL);
 	blame_open(&ctx, dest, source, rev, &ao);
+	if (nr_pathspec) {
+		blame_select_paths(&ctx, rev, pathspec, nr_pathspec, &selected_paths);
+		paths_selected = 1;
+	}
 	/* --replay=never: each file through its own history, not the whole tree's state either */
 	ctx.tried_checkpoint = opt.replay == REPLAY_NEVER;
 	ctx.ids_only = 1;
@@ -2976,7 +2966,7 @@ int cmd_report(int argc, char **argv)
 	setup_line_repo(&ctx);
 	step_done("setup");
 
-	list_files(&ctx, pathspec, nr_pathspec);
+	list_files(&ctx);
 	whole_tree_selected = !nr_pathspec;
 	last_touch(ctx.gitdir.buf, ctx.token, "tokens", pathspec, nr_pathspec,
 		   offsetof(struct rfile, tok_last));

@@ -534,6 +534,34 @@ test_expect_success '... a killed worker'"'"'s temporary pack is no entry; a cor
 	rm pack.git/tokstream/report-cache/entries-abcdef.pack
 '
 
+test_expect_success 'a pathspec means what it means to git; one that matches nothing is an error' '
+	mkdir -p src/sub &&
+	printf "int g(void)\n{\n\treturn 2;\n}\n" >src/sub/g.c &&
+	git -C src add sub/g.c && commit_as Gail 2023-01-01T12:00:00Z -m "sub/g.c" &&
+	"$TOKSTREAM" convert -q src tokens.git &&
+	# a glob crosses directories, as in git
+	"$TOKSTREAM" report -C tokens.git --min-tokens=1 glob main "*.c" &&
+	tail -n +2 glob/files.tsv | cut -f1 | sort >actual &&
+	git -C src ls-files "*.c" | sort >expect &&
+	test_line_count = 2 expect &&
+	test_cmp expect actual &&
+	# exclusion magic
+	"$TOKSTREAM" report -C tokens.git --min-tokens=1 excl main ":!a.c" &&
+	tail -n +2 excl/files.tsv | cut -f1 | sort >actual &&
+	git -C src ls-files ":!a.c" ":!.mailmap" | sort >expect &&
+	test_cmp expect actual &&
+	test_expect_code 128 "$TOKSTREAM" report -C tokens.git none main "*.zzz" 2>err &&
+	test_line_count = 1 err &&
+	grep "^tokstream: fatal: pathspec .\*\.zzz. matched no file at main$" err &&
+	test_path_is_missing none &&
+	test_expect_code 128 "$TOKSTREAM" html -C tokens.git hnone main "*.zzz" 2>err &&
+	grep "matched no file at main$" err &&
+	test_path_is_missing hnone &&
+	"$TOKSTREAM" html -C tokens.git hglob main "*.c" >/dev/null 2>&1 &&
+	test_path_is_file hglob/sub/g.c.html &&
+	test_path_is_missing hglob/b.py.html
+'
+
 test_expect_success 'usage errors' '
 	test_expect_code 129 "$TOKSTREAM" report -C tokens.git 2>err &&
 	grep "no OUTDIR" err &&
