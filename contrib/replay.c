@@ -143,6 +143,7 @@ struct replay {
 	/* with a checkpoint: the commits before first_new come from it and are not replayed */
 	size_t first_new;
 	uint32_t base;            /* the checkpoint's tip */
+	char not_base[42];        /* "^" and its id: what git is told to leave out */
 	struct change_record *records;  /* every change reported, for the next checkpoint */
 	size_t nr_records, alloc_records;
 };
@@ -241,7 +242,7 @@ static int read_commits(struct replay *r, const char *dir, const char *tip, char
 {
 	const char **argv = xcalloc(nr_paths + 10, sizeof(*argv));
 	struct reader *rd = xmalloc(sizeof(*rd));
-	struct strbuf line = STRBUF_INIT, not_base = STRBUF_INIT;
+	struct strbuf line = STRBUF_INIT;
 	size_t alloc = r->nr_commits, k;
 	int n = 0, outside = 0;
 
@@ -252,10 +253,8 @@ static int read_commits(struct replay *r, const char *dir, const char *tip, char
 	argv[n++] = "--topo-order";
 	argv[n++] = "--parents";
 	argv[n++] = tip;
-	if (r->first_new) {
-		strbuf_addf(&not_base, "^%s", r->commits[r->base].id);
-		argv[n++] = not_base.buf;
-	}
+	if (r->first_new)
+		argv[n++] = r->not_base;
 	argv[n++] = "--";
 	for (k = 0; k < nr_paths; k++)
 		argv[n++] = paths[k];
@@ -298,7 +297,6 @@ static int read_commits(struct replay *r, const char *dir, const char *tip, char
 	free(argv);
 	free(rd);
 	strbuf_release(&line);
-	strbuf_release(&not_base);
 	/* a parent outside, or a tip that is the checkpoint's ancestor: no use */
 	if (outside || (r->first_new && r->nr_commits == r->first_new))
 		return -1;
@@ -677,20 +675,25 @@ static void take_unchanged(struct version *nv, const struct version *old, struct
 }
 
 /* Tells on_change, and keeps for the checkpoint, the tokens commit ci added and removed in path. */
-static void note_change(struct replay *r, uint32_t ci, size_t path, size_t added, size_t removed)
+/* Keeps a change for the checkpoint. */
+static void add_record(struct replay *r, uint32_t ci, size_t path, size_t added, size_t removed)
 {
 	struct change_record *rec;
 
-	if (r->opts.on_change)
-		r->opts.on_change(r->commits[ci].id, r->paths[path], added, removed, r->opts.data);
-	if (!r->opts.checkpoint)
-		return;
 	ALLOC_GROW(r->records, r->nr_records + 1, r->alloc_records);
 	rec = &r->records[r->nr_records++];
 	rec->commit = ci;
 	rec->path = path;
 	rec->added = added;
 	rec->removed = removed;
+}
+
+static void note_change(struct replay *r, uint32_t ci, size_t path, size_t added, size_t removed)
+{
+	if (r->opts.on_change)
+		r->opts.on_change(r->commits[ci].id, r->paths[path], added, removed, r->opts.data);
+	if (r->opts.checkpoint)
+		add_record(r, ci, path, added, removed);
 }
 
 /*
@@ -866,10 +869,13 @@ static void gram_index_build(struct gram_index *gi, const struct version **src, 
  * The longest run of tokens of v from j (up to end) that a source has,
  * at least gi->n long: its length (0: none), with *src and *pos.  Of the
  * places a run starts in, the first 16 are tried: a run repeated more
- * often than that is boilerplate, which any of them explains.
+ * often than that is boilerplate, which any of them explains.  With used,
+ * every source found to hold the first gi->n tokens is marked there: the
+ * replay of some files takes them all in, so that it finds a short run
+ * as often as the whole tree's pass does.
  */
 static size_t gram_longest(const struct gram_index *gi, const struct version *v, size_t j, size_t end,
-			   size_t *src, size_t *pos)
+			   size_t *src, size_t *pos, char *used)
 {
 	uint64_t x = gram_hash(v->hash + j, gi->n);
 	size_t i = (size_t)(x ^ (x >> 29)) & (gi->cap - 1), best = 0, tries = 0;
@@ -885,6 +891,8 @@ static size_t gram_longest(const struct gram_index *gi, const struct version *v,
 		s = gi->src[g->src];
 		while (j + len < end && g->pos + len < s->nr && s->hash[g->pos + len] == v->hash[j + len])
 			len++;
+		if (used && len >= gi->n)
+			used[g->src] = 1;
 		if (len >= gi->n && len > best) {
 			best = len;
 			*src = g->src;
@@ -898,31 +906,6 @@ static size_t gram_longest(const struct gram_index *gi, const struct version *v,
 	if (best < MOVE_ANYWHERE && tries > 1)
 		return 0;
 	return best;
-}
-
-/*
- * Marks in used[] every source that holds the gi->n tokens of v at j
- * (as far as gram_longest() looks): the replay of some files takes them
- * all in, so that it finds a short run as often as the whole tree's does.
- */
-static void gram_mark_all(const struct gram_index *gi, const struct version *v, size_t j, char *used)
-{
-	uint64_t x = gram_hash(v->hash + j, gi->n);
-	size_t i = (size_t)(x ^ (x >> 29)) & (gi->cap - 1), tries = 0;
-
-	for (; gi->slots[i].src != UINT32_MAX && tries < 16; i = (i + 1) & (gi->cap - 1)) {
-		const struct gram *g = &gi->slots[i];
-		const struct version *s = gi->src[g->src];
-		size_t len = 0;
-
-		if (g->key != x)
-			continue;
-		tries++;
-		while (len < gi->n && g->pos + len < s->nr && s->hash[g->pos + len] == v->hash[j + len])
-			len++;
-		if (len == gi->n)
-			used[g->src] = 1;
-	}
 }
 
 /* How far extend_move() looks past a token inserted, removed or replaced, and how many tokens after it must agree. */
@@ -1021,7 +1004,7 @@ static void find_moves(struct replay *r, const struct version **src, size_t nr_s
 			while (end < v->nr && v->origin[end] == NO_COMMIT)
 				end++;
 			while (i + n <= end) {
-				len = gram_longest(&gi, v, i, end, &s, &pos);
+				len = gram_longest(&gi, v, i, end, &s, &pos, NULL);
 				if (!len) {
 					i++;
 					continue;
@@ -1465,7 +1448,7 @@ static void replay_log(struct replay *r, const char *dir, const char *tip, int i
 {
 	const char *argv[40];
 	struct reader *rd = xmalloc(sizeof(*rd));
-	struct strbuf line = STRBUF_INIT, not_base = STRBUF_INIT;
+	struct strbuf line = STRBUF_INIT;
 	size_t next = r->first_new, skip = 0, cur = SIZE_MAX;
 	const char *commit = NULL;
 	int n = 0;
@@ -1506,10 +1489,8 @@ static void replay_log(struct replay *r, const char *dir, const char *tip, int i
 			argv[n++] = "-w";
 	}
 	argv[n++] = tip;
-	if (r->first_new) {
-		strbuf_addf(&not_base, "^%s", r->commits[r->base].id);
-		argv[n++] = not_base.buf;
-	}
+	if (r->first_new)
+		argv[n++] = r->not_base;
 	argv[n++] = "--";
 	argv[n] = NULL;
 	reader_start(rd, argv, dir);
@@ -1569,7 +1550,6 @@ static void replay_log(struct replay *r, const char *dir, const char *tip, int i
 		replay_commit_files(r, (uint32_t)next++);
 	free(rd);
 	strbuf_release(&line);
-	strbuf_release(&not_base);
 }
 
 static void mark_ignored(struct replay *r)
@@ -1767,8 +1747,7 @@ static size_t take_sources(struct replay *r, const char *commit, size_t *u,
 		size_t j = 0, len, s = 0, pos;
 
 		while (j + r->opts.min_move <= x->nr) {
-			len = gram_longest(&gi, &run, j, x->nr, &s, &pos);
-			gram_mark_all(&gi, &run, j, used);
+			len = gram_longest(&gi, &run, j, x->nr, &s, &pos, used);
 			j += len ? len : 1;
 		}
 	}
@@ -2193,16 +2172,12 @@ static int checkpoint_load(struct replay *r, const char *dir, const char *tip)
 		    checkpoint_number(&p, limit, '\n', &removed, NULL))
 			goto damaged;
 		/* told on_change only once the checkpoint is used (replay_whole) */
-		ALLOC_GROW(r->records, r->nr_records + 1, r->alloc_records);
-		r->records[r->nr_records].commit = (uint32_t)c;
-		r->records[r->nr_records].path = pid[path];
-		r->records[r->nr_records].added = added;
-		r->records[r->nr_records].removed = removed;
-		r->nr_records++;
+		add_record(r, (uint32_t)c, pid[path], added, removed);
 	}
 	if (checkpoint_count(&p, limit, "tip", &t) || t || strcmp(p, "end\n"))
 		goto damaged;
 	r->first_new = nc;
+	snprintf(r->not_base, sizeof(r->not_base), "^%s", r->commits[0].id);
 
 	strbuf_addf(&spec, "%s^{commit}", tip);
 	argv[4] = spec.buf;
