@@ -743,11 +743,12 @@ void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, con
  * (NAME: tokens, lines), so that a replay of a later revision only goes
  * through the commits since.
  */
-void blame_checkpoint_path(const struct blame_ctx *ctx, const char *name, struct strbuf *path)
+void blame_checkpoint_path(const char *gitdir, const char *name, int to_write, struct strbuf *path)
 {
 	strbuf_reset(path);
-	strbuf_addf(path, "%s/tokstream/replay", ctx->gitdir.buf);
-	make_dir(path->buf);
+	strbuf_addf(path, "%s/tokstream/replay", gitdir);
+	if (to_write)
+		make_dir(path->buf);
 	strbuf_addf(path, "/%s", name);
 }
 
@@ -791,19 +792,31 @@ void blame_select_paths(struct blame_ctx *ctx, const char *rev, const char **pat
 	strbuf_release(&what);
 }
 
-int blame_advance_checkpoint(struct blame_ctx *ctx)
+/*
+ * The whole tree's token replay at ctx's revision: from the state in
+ * DEST when it fits, else from the first commit, or (only_from_state)
+ * NULL without replaying anything.
+ */
+static struct replay *replay_with_state(struct blame_ctx *ctx, int only_from_state)
 {
 	struct replay_options o = ctx->engine;
-	struct strbuf cp = STRBUF_INIT;
-	struct replay *r = NULL;
+	struct strbuf path = STRBUF_INIT;
+	struct replay *r;
 
-	blame_checkpoint_path(ctx, "tokens", &cp);
-	if (!access(cp.buf, F_OK)) {
-		o.checkpoint = cp.buf;
-		o.checkpoint_key = ctx->key.buf;
-		r = replay_tokens_from_checkpoint(ctx->gitdir.buf, ctx->token, &o);
-	}
-	strbuf_release(&cp);
+	/* a replay from the state rewrites it, which is then there: its directory too */
+	blame_checkpoint_path(ctx->gitdir.buf, "tokens", !only_from_state, &path);
+	o.checkpoint = path.buf;
+	o.checkpoint_key = ctx->key.buf;
+	r = only_from_state ? replay_tokens_from_checkpoint(ctx->gitdir.buf, ctx->token, &o)
+			    : replay_tokens(ctx->gitdir.buf, ctx->token, &o);
+	strbuf_release(&path);
+	return r;
+}
+
+int blame_advance_checkpoint(struct blame_ctx *ctx)
+{
+	struct replay *r = replay_with_state(ctx, 1);
+
 	if (!r)
 		return 0;
 	replay_free(r);
@@ -812,14 +825,7 @@ int blame_advance_checkpoint(struct blame_ctx *ctx)
 
 void blame_replay_tree(struct blame_ctx *ctx)
 {
-	struct replay_options o = ctx->engine;
-	struct strbuf path = STRBUF_INIT;
-
-	blame_checkpoint_path(ctx, "tokens", &path);
-	o.checkpoint = path.buf;
-	o.checkpoint_key = ctx->key.buf;
-	ctx->replay = replay_tokens(ctx->gitdir.buf, ctx->token, &o);
-	strbuf_release(&path);
+	ctx->replay = replay_with_state(ctx, 0);
 }
 
 /*
@@ -1024,15 +1030,8 @@ int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, con
 		struct replay *r = ctx->replay;
 
 		if (!r && !ctx->tried_checkpoint) {
-			struct replay_options o = ctx->engine;
-			struct strbuf cp = STRBUF_INIT;
-
 			ctx->tried_checkpoint = 1;
-			blame_checkpoint_path(ctx, "tokens", &cp);
-			o.checkpoint = cp.buf;
-			o.checkpoint_key = ctx->key.buf;
-			r = ctx->replay = replay_tokens_from_checkpoint(ctx->gitdir.buf, ctx->token, &o);
-			strbuf_release(&cp);
+			r = ctx->replay = replay_with_state(ctx, 1);
 		}
 		if (!r) {
 			struct replay_options o = ctx->engine;

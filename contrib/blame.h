@@ -115,8 +115,11 @@ int blame_advance_checkpoint(struct blame_ctx *ctx);
 void blame_select_paths(struct blame_ctx *ctx, const char *rev, const char **pathspec, int nr_pathspec,
 			struct smap *selected);
 
-/* The checkpoint file NAME of whole-tree replays in DEST, in path (its directory made). */
-void blame_checkpoint_path(const struct blame_ctx *ctx, const char *name, struct strbuf *path);
+/*
+ * The checkpoint file NAME of whole-tree replays in DEST (at gitdir), in
+ * path; with to_write, its directory is made.
+ */
+void blame_checkpoint_path(const char *gitdir, const char *name, int to_write, struct strbuf *path);
 
 /* Returns 0, or -1 with *err set when the file has no view (no lexer claims it). */
 int blame_file(struct blame_ctx *ctx, const char *path, struct blame_result *res, const char **err);

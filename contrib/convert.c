@@ -24,7 +24,6 @@
 #include "../tokenize/usage.h"
 
 #include <dirent.h>
-#include <sys/wait.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -34,6 +33,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char convert_usage[] =
@@ -1317,8 +1317,7 @@ int cmd_convert(int argc, char **argv)
 	 * The whole tree's attribution that a report or html page left in
 	 * DEST follows the new tip, so that blame there reads it at once.
 	 */
-	strbuf_reset(&path);
-	strbuf_addf(&path, "%s/tokstream/replay/tokens", run.gitdir.buf);
+	blame_checkpoint_path(run.gitdir.buf, "tokens", 0, &path);
 	if ((attribute || !access(path.buf, F_OK)) &&
 	    advance_checkpoint(srcs[nr_src - 1].path.buf, quiet, attribute) && attribute)
 		attribute_failed = 1;

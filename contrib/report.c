@@ -1291,7 +1291,7 @@ static void replay_lines(void *data)
 	struct replay_options o = { 0 };
 	struct strbuf path = STRBUF_INIT, key = STRBUF_INIT;
 
-	blame_checkpoint_path(ctx, "lines", &path);
+	blame_checkpoint_path(ctx->gitdir.buf, "lines", 1, &path);
 	strbuf_addf(&key, "lines ws %d%s", opt.ignore_ws, line_grafts.buf);
 	o.ignore_ws = opt.ignore_ws;
 	o.checkpoint = path.buf;
@@ -1310,7 +1310,7 @@ static int has_checkpoint(struct blame_ctx *ctx)
 	struct strbuf path = STRBUF_INIT;
 	int ret;
 
-	blame_checkpoint_path(ctx, "tokens", &path);
+	blame_checkpoint_path(ctx->gitdir.buf, "tokens", 0, &path);
 	ret = !access(path.buf, F_OK);
 	strbuf_release(&path);
 	return ret;
