@@ -26,9 +26,11 @@ ALL_LDFLAGS += -fsanitize=address,undefined
 TEST_ENV = TOKSTREAM_SANITIZE=1
 endif
 
-LIB_OBJS = tokenize/strbuf.o tokenize/wrapper.o tokenize/lines.o tokenize/quote.o tokenize/usage.o tokenize/sha1.o tokenize/run-command.o tokenize/catfile.o tokenize/language.o tokenize/view.o \
+LIB_OBJS = tokenize/strbuf.o tokenize/wrapper.o tokenize/parse.o tokenize/lines.o tokenize/quote.o tokenize/usage.o tokenize/sha1.o tokenize/run-command.o tokenize/catfile.o tokenize/language.o tokenize/view.o \
 	$(patsubst %.c,%.o,$(wildcard lexers/*.c))
 TOKSTREAM_OBJS = fastexport.o contrib/smap.o contrib/tokdiff.o contrib/replay.o contrib/convert.o contrib/map.o contrib/state.o contrib/blame.o contrib/html.o contrib/functions.o contrib/report.o
+# the command table and main(), apart: the fuzzing harnesses link the rest
+TOKSTREAM_MAIN = contrib/commands.o
 HEADERS = $(wildcard tokenize/*.h lexers/*.h contrib/*.h)
 
 PROGRAMS = tokstream tokenize/tokenize
@@ -37,7 +39,7 @@ TEST_PROGRAMS = t/helper/test-replay t/helper/test-tokdiff
 
 all: $(PROGRAMS)
 
-tokstream: $(TOKSTREAM_OBJS) $(LIB_OBJS)
+tokstream: $(TOKSTREAM_MAIN) $(TOKSTREAM_OBJS) $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 
 tokenize/tokenize: tokenize/tokenize.o $(LIB_OBJS)
@@ -58,9 +60,11 @@ demo: all
 test: all $(TEST_PROGRAMS)
 	cd t && $(TEST_ENV) $(PROVE) $(PROVE_OPTS) ./t[0-9]*.sh
 
+# git-tokstream: so that `git tokstream blame FILE` runs it as a Git command
 install: all
 	mkdir -p $(DESTDIR)$(bindir)
 	cp $(PROGRAMS) $(DESTDIR)$(bindir)/
+	ln -sf tokstream $(DESTDIR)$(bindir)/git-tokstream
 
 clean:
 	rm -f $(PROGRAMS) $(TEST_PROGRAMS) *.o tokenize/*.o lexers/*.o contrib/*.o t/helper/*.o

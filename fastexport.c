@@ -27,7 +27,7 @@
 #include "tokenize/strbuf.h"
 #include "tokenize/usage.h"
 #include "tokenize/view.h"
-#include "contrib/commands.h"
+#include "tokenize/parse.h"
 #include "contrib/smap.h"
 
 #include <errno.h>
@@ -68,11 +68,7 @@ static const char usage_text[] =
 	"    --export-state FILE    save them at the end, for a later incremental run\n"
 	"    --languages            list the languages and the paths each one claims\n"
 	"\n"
-	"   or: tokstream convert [FILTER-OPTIONS] SRC... DEST\n"
-	"   or: tokstream map [-C DEST] ID...\n"
-	"   or: tokstream blame [-C DEST] [OPTIONS] PATH [REV]\n"
-	"   or: tokstream html [-C DEST] [OPTIONS] OUTDIR [REV] [PATHSPEC...]\n"
-	"   or: tokstream report [-C DEST] [OPTIONS] OUTDIR [REV] [PATHSPEC...]\n";
+	"The commands (convert, blame, html, report, map): tokstream help\n";
 
 /* Marks of the views we create start here, far above any exporter's marks. */
 #define VIEW_MARK_BASE ((uintmax_t)1 << 40)
@@ -341,21 +337,6 @@ static int skip_prefix(const char *s, const char *prefix, const char **rest)
 		return 0;
 	*rest = s + l;
 	return 1;
-}
-
-/*
- * Reads the decimal digits at p (none: 0) into *v; returns the byte past
- * them, or NULL if their value does not fit in a uintmax_t.
- */
-static const char *scan_decimal(const char *p, uintmax_t *v)
-{
-	*v = 0;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (*v > (UINTMAX_MAX - (uintmax_t)(*p - '0')) / 10)
-			return NULL;
-		*v = *v * 10 + (uintmax_t)(*p - '0');
-	}
-	return p;
 }
 
 /* Parses a decimal count strictly: digits only, no sign, no overflow. */
@@ -927,33 +908,6 @@ static uintmax_t default_max_held(void)
 }
 
 /* Decimal digits, optionally followed by k, m or g (powers of 1024). */
-int parse_size(const char *s, uintmax_t *size)
-{
-	uintmax_t v, unit = 1;
-	const char *p;
-
-	if (*s < '0' || *s > '9' || !(p = scan_decimal(s, &v)))
-		return -1;
-	switch (*p) {
-	case 'k': case 'K':
-		unit = (uintmax_t)1 << 10;
-		p++;
-		break;
-	case 'm': case 'M':
-		unit = (uintmax_t)1 << 20;
-		p++;
-		break;
-	case 'g': case 'G':
-		unit = (uintmax_t)1 << 30;
-		p++;
-		break;
-	}
-	if (*p || v > UINTMAX_MAX / unit)
-		return -1;
-	*size = v * unit;
-	return 0;
-}
-
 static void spill_open(void)
 {
 	struct strbuf path = STRBUF_INIT;
@@ -3513,23 +3467,15 @@ void fuzz_filter_run(void)
 	out_flush();
 }
 
-#define main tokstream_main
 #endif
 
-int main(int argc, char **argv)
+void filter_usage(FILE *out)
 {
-	progname = "tokstream";
-	signal(SIGPIPE, SIG_IGN);
-	if (argc > 1 && !strcmp(argv[1], "convert"))
-		return cmd_convert(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "map"))
-		return cmd_map(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "blame"))
-		return cmd_blame(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "html"))
-		return cmd_html(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "report"))
-		return cmd_report(argc - 1, argv + 1);
+	fputs(usage_text, out);
+}
+
+int cmd_filter(int argc, char **argv)
+{
 	parse_options(argc, argv);
 	if (!max_held_given)
 		max_held = default_max_held();

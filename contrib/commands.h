@@ -1,16 +1,21 @@
-/* The subcommands of tokstream built on top of the filter. */
+/*
+ * tokstream's commands: the filter (fastexport.c) and the subcommands
+ * built on top of it, as the command table (commands.c) runs them.
+ * Each takes its own argv, argv[0] being its name.
+ */
 #ifndef COMMANDS_H
 #define COMMANDS_H
 
-#include <stdint.h>
+#include <stdio.h>
 
+int cmd_filter(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_map(int argc, char **argv);
 int cmd_blame(int argc, char **argv);
 int cmd_html(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
-/* A size as Git's options take one (digits, then k, m or g); -1 if s is not one. */
-int parse_size(const char *s, uintmax_t *size);
+/* The filter's usage, for tokstream -h. */
+void filter_usage(FILE *out);
 
 #endif

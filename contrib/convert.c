@@ -15,6 +15,7 @@
  * leaves DEST as it was, and the next run redoes the work.
  */
 #include "commands.h"
+#include "../tokenize/parse.h"
 #include "blame.h"
 #include "state.h"
 #include "../tokenize/language.h"
@@ -1296,6 +1297,11 @@ int cmd_convert(int argc, char **argv)
 		switch_symlink(PACKED_REFS_LINK, path.buf);
 	}
 	set_head(srcs, nr_src);
+	/* so that blame, html and report run in a source find DEST without -C */
+	for (k = 0; k < nr_src; k++)
+		if (record_dest(srcs[k].path.buf, run.gitdir.buf))
+			warning("could not record tokstream.dest in '%s' (its config is read-only?): "
+				"give -C DEST there", srcs[k].path.buf);
 
 	/* every older generation, also those a killed run left behind */
 	{

@@ -1,0 +1,41 @@
+#include "parse.h"
+
+#include <stddef.h>
+
+const char *scan_decimal(const char *p, uintmax_t *v)
+{
+	*v = 0;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (*v > (UINTMAX_MAX - (uintmax_t)(*p - '0')) / 10)
+			return NULL;
+		*v = *v * 10 + (uintmax_t)(*p - '0');
+	}
+	return p;
+}
+
+int parse_size(const char *s, uintmax_t *size)
+{
+	uintmax_t v, unit = 1;
+	const char *p;
+
+	if (*s < '0' || *s > '9' || !(p = scan_decimal(s, &v)))
+		return -1;
+	switch (*p) {
+	case 'k': case 'K':
+		unit = (uintmax_t)1 << 10;
+		p++;
+		break;
+	case 'm': case 'M':
+		unit = (uintmax_t)1 << 20;
+		p++;
+		break;
+	case 'g': case 'G':
+		unit = (uintmax_t)1 << 30;
+		p++;
+		break;
+	}
+	if (*p || v > UINTMAX_MAX / unit)
+		return -1;
+	*size = v * unit;
+	return 0;
+}

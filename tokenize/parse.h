@@ -1,0 +1,19 @@
+/*
+ * Numbers as tokstream's options and inputs write them: each parser
+ * exists once, and everything that reads a count or a size calls it.
+ */
+#ifndef PARSE_H
+#define PARSE_H
+
+#include <stdint.h>
+
+/*
+ * Reads the decimal digits at p (none: 0) into *v; returns the byte past
+ * them, or NULL if their value does not fit in a uintmax_t.
+ */
+const char *scan_decimal(const char *p, uintmax_t *v);
+
+/* A size as Git's options take one (digits, then k, m or g); -1 if s is not one. */
+int parse_size(const char *s, uintmax_t *size);
+
+#endif
