@@ -31,7 +31,7 @@
 static const char blame_usage[] =
 	"usage: tokstream blame [-C DEST] [OPTIONS] PATH [REV]\n"
 	"\n"
-	"    -C DEST            the token repository (default: the current directory)\n"
+	"    -C DEST            the token repository (default: found from the current directory)\n"
 	"    --source SRC       the original repository (default: the newest source DEST records)\n"
 	"    --porcelain        one record per token: LINE COL LENGTH ORIGINAL-ID, commit details once\n"
 	"    --by=commit|author|age   what the colours tell (default: commit)\n"
@@ -709,6 +709,8 @@ void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, con
 	strbuf_init(&ctx->gitdir, 0);
 	strbuf_init(&ctx->src, 0);
 	strbuf_init(&ctx->key, 0);
+	strbuf_init(&ctx->prefix, 0);
+	dest = find_dest(dest, &ctx->prefix);
 	git_dir_of(dest, &ctx->gitdir);
 	recorded_langs(ctx->gitdir.buf);
 	if (source) {
@@ -761,6 +763,7 @@ void blame_select_paths(struct blame_ctx *ctx, const char *rev, const char **pat
 	const char *p;
 	int n = 0, i;
 
+	prefix_pathspecs(ctx->prefix.buf, pathspec, nr_pathspec);
 	if (run_capture(empty_argv, ctx->src.buf, &empty) || empty.len < 40)
 		die("git hash-object failed in '%s'", ctx->src.buf);
 	strbuf_setlen(&empty, strcspn(empty.buf, "\n"));
@@ -1121,7 +1124,7 @@ void blame_result_release(struct blame_result *res)
 
 int cmd_blame(int argc, char **argv)
 {
-	const char *dest = ".", *path = NULL, *rev = "HEAD", *source_opt = NULL, *color_opt = "auto";
+	const char *dest = NULL, *path = NULL, *rev = "HEAD", *source_opt = NULL, *color_opt = "auto";
 	const char *err;
 	struct attribution_options ao;
 	int porcelain = 0, show_line = 0, pager = 1, i, color;
@@ -1176,6 +1179,8 @@ int cmd_blame(int argc, char **argv)
 	if (!path)
 		usage_die(blame_usage, "no PATH given");
 	blame_open(&ctx, dest, source_opt, rev, &ao);
+	if (ctx.prefix.len)
+		path = prefix_path(ctx.prefix.buf, path);
 	if (blame_file(&ctx, path, &res, &err))
 		die("'%s': %s", path, err);
 

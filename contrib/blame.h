@@ -50,6 +50,7 @@ struct attribution_options {
 /* Where blames come from: the token repository, its source and a revision. */
 struct blame_ctx {
 	struct strbuf gitdir;    /* the token repository's git directory */
+	struct strbuf prefix;    /* found from a source's work tree: the current directory in it (find_dest) */
 	struct strbuf src;       /* the original repository: the newest source */
 	char **sources;          /* every source, oldest first (--source: that one) */
 	size_t nr_sources, alloc_sources;

@@ -29,7 +29,7 @@
 static const char html_usage[] =
 	"usage: tokstream html [-C DEST] [OPTIONS] OUTDIR [REV] [PATHSPEC...]\n"
 	"\n"
-	"    -C DEST               the token repository (default: the current directory)\n"
+	"    -C DEST               the token repository (default: found from the current directory)\n"
 	"    --source SRC          the original repository (default: the one DEST records)\n"
 	"    --by=author|commit|age   the colouring a page opens with (default: author)\n"
 	"    --commit-url TEMPLATE where a click on a token goes; %H is the original id\n"
@@ -791,7 +791,7 @@ static void build_indexes(void)
 
 int cmd_html(int argc, char **argv)
 {
-	const char *dest = ".", *source = NULL, *rev = "HEAD";
+	const char *dest = NULL, *source = NULL, *rev = "HEAD";
 	const char **pathspec;
 	struct attribution_options ao;
 	int nr_pathspec = 0, i, w;

@@ -12,7 +12,7 @@
 static const char map_usage[] =
 	"usage: tokstream map [-C DEST] ID...\n"
 	"\n"
-	"    -C DEST    the token repository (default: the current directory)\n"
+	"    -C DEST    the token repository (default: found from the current directory)\n"
 	"\n"
 	"Prints, for each full or abbreviated commit id, its counterpart:\n"
 	"the token commit of an original commit, or the original of a token commit.\n";
@@ -32,7 +32,8 @@ static int hex_prefix(const char *s)
 
 int cmd_map(int argc, char **argv)
 {
-	const char *dest = ".";
+	const char *dest = NULL;
+	struct strbuf prefix = STRBUF_INIT;
 	struct strbuf gitdir = STRBUF_INIT, path = STRBUF_INIT;
 	struct oid_map map;
 	int i;
@@ -54,6 +55,7 @@ int cmd_map(int argc, char **argv)
 	}
 	if (i >= argc)
 		usage_die(map_usage, "no id given");
+	dest = find_dest(dest, &prefix);
 	git_dir_of(dest, &gitdir);
 	strbuf_addf(&path, "%s/tokstream/commit-map", gitdir.buf);
 	oid_map_read(&map, path.buf);

@@ -40,7 +40,7 @@
 static const char report_usage[] =
 	"usage: tokstream report [-C DEST] [OPTIONS] OUTDIR [REV] [PATHSPEC...]\n"
 	"\n"
-	"    -C DEST            the token repository (default: the current directory)\n"
+	"    -C DEST            the token repository (default: found from the current directory)\n"
 	"    --source SRC       the original repository (default: the newest source DEST records)\n"
 	"    --top=N            the length of the top lists (default: 20)\n"
 	"    --min-tokens=N     files smaller than N tokens are left out of the disagreement list (default: 100)\n"
@@ -2865,7 +2865,7 @@ static int jobs_arg(const char *s)
 
 int cmd_report(int argc, char **argv)
 {
-	const char *dest = ".", *source = NULL, *rev = "HEAD";
+	const char *dest = NULL, *source = NULL, *rev = "HEAD";
 	const char **pathspec;
 	int nr_pathspec = 0, i;
 	struct blame_ctx ctx;

@@ -3,6 +3,7 @@
 #include "../tokenize/usage.h"
 
 #include <errno.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,4 +106,115 @@ void git_dir_of(const char *dir, struct strbuf *out)
 {
 	if (git_dir_query(dir, NULL, out, NULL))
 		die("'%s' is not a git repository", dir);
+}
+
+const char *find_dest(const char *given, struct strbuf *prefix)
+{
+	const char *query[] = { "git", "rev-parse", "--absolute-git-dir", "--show-prefix", NULL };
+	const char *config[] = { "git", "config", "--get", "tokstream.dest", NULL };
+	struct strbuf gitdir = STRBUF_INIT, answers = STRBUF_INIT, path = STRBUF_INIT;
+	const char *found, *nl;
+
+	strbuf_reset(prefix);
+	if (given)
+		return given;
+	if (run_capture_quiet(query, ".", &answers) || !(nl = strchr(answers.buf, '\n')))
+		die("not in a git repository: give -C DEST, the token repository");
+	strbuf_add(&gitdir, answers.buf, (size_t)(nl - answers.buf));
+	strbuf_reset(&path);
+	strbuf_addstr(&path, nl + 1);
+	strbuf_reset(&answers);
+	strbuf_addbuf(&answers, &path);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/tokstream/commit-map", gitdir.buf);
+	if (!access(path.buf, F_OK)) {
+		found = ".";
+	} else {
+		struct strbuf dest = STRBUF_INIT;
+
+		if (run_capture_quiet(config, ".", &dest) || !dest.len)
+			die("'%s' is no token repository and records none (tokstream.dest): "
+			    "give -C DEST, or run tokstream convert with this repository as SRC",
+			    gitdir.buf);
+		while (dest.len && dest.buf[dest.len - 1] == '\n')
+			strbuf_setlen(&dest, dest.len - 1);
+		while (answers.len && answers.buf[answers.len - 1] == '\n')
+			strbuf_setlen(&answers, answers.len - 1);
+		strbuf_addbuf(prefix, &answers);
+		found = strbuf_detach(&dest, NULL);
+	}
+	strbuf_release(&gitdir);
+	strbuf_release(&answers);
+	strbuf_release(&path);
+	return found;
+}
+
+int record_dest(const char *src, const char *dest)
+{
+	const char *argv[] = { "git", "config", "tokstream.dest", dest, NULL };
+	struct strbuf out = STRBUF_INIT;
+	int status = run_capture_quiet(argv, src, &out);
+
+	strbuf_release(&out);
+	return status;
+}
+
+char *prefix_path(const char *prefix, const char *path)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *p = path;
+
+	if (*path != '/')
+		strbuf_addstr(&out, prefix);
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 0 || (n == 1 && p[0] == '.')) {
+			/* an empty or "." component: nothing */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			char *slash;
+
+			if (!out.len)
+				die("'%s' is outside the repository", path);
+			strbuf_setlen(&out, out.len - 1);
+			slash = strrchr(out.buf, '/');
+			strbuf_setlen(&out, slash ? (size_t)(slash - out.buf) + 1 : 0);
+		} else {
+			strbuf_add(&out, p, n);
+			if (p[n])
+				strbuf_addch(&out, '/');
+		}
+		p += n + (p[n] == '/');
+	}
+	if (out.len && out.buf[out.len - 1] == '/')
+		strbuf_setlen(&out, out.len - 1);
+	if (!out.len)
+		strbuf_addch(&out, '.');
+	return strbuf_detach(&out, NULL);
+}
+
+void prefix_pathspecs(const char *prefix, const char **pathspec, int nr)
+{
+	int i;
+
+	if (!*prefix)
+		return;
+	for (i = 0; i < nr; i++) {
+		const char *ps = pathspec[i], *close;
+
+		if (ps[0] != ':') {
+			pathspec[i] = prefix_path(prefix, ps);
+		} else if (ps[1] == '(' && (close = strchr(ps, ')'))) {
+			if (!strstr(ps, "top") || strstr(ps, "top") > close)
+				pathspec[i] = xstrfmt("%.*s%s", (int)(close + 1 - ps), ps,
+						      prefix_path(prefix, close + 1));
+		} else {
+			/* short magic: ":!", ":^" (exclude), ":/" (top) */
+			size_t n = strspn(ps + 1, "!^/");
+
+			if (!memchr(ps + 1, '/', n))
+				pathspec[i] = xstrfmt(":%.*s%s", (int)n, ps + 1,
+						      prefix_path(prefix, ps + 1 + n));
+		}
+	}
 }

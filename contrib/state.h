@@ -48,4 +48,30 @@ void git_dir_of(const char *dir, struct strbuf *out);
 int git_dir_query(const char *dir, const char **query, struct strbuf *out,
 		  struct strbuf *answers);
 
+/*
+ * Where a command finds its token repository: given (-C DEST), else the
+ * repository at the current directory when it is a token repository,
+ * else the one recorded in the current repository's config as
+ * tokstream.dest (tokstream convert records it in each source).  In that
+ * last case *prefix gets the current directory's place in the source's
+ * work tree ("" or "dir/"), for paths given relative to it; else "".
+ * Dies, saying what to do, when there is none.
+ */
+const char *find_dest(const char *given, struct strbuf *prefix);
+
+/* Records dest (absolute) as tokstream.dest in the repository at src; 0 on success. */
+int record_dest(const char *src, const char *dest);
+
+/*
+ * path, given relative to prefix (find_dest), as a path of the tree:
+ * "." and ".." resolved; dies when it leaves the tree.  A new string.
+ */
+char *prefix_path(const char *prefix, const char *path);
+
+/*
+ * The same for pathspecs: each is taken relative to prefix as git takes
+ * it in that directory (":/" and ":(top)" are relative to the top).
+ */
+void prefix_pathspecs(const char *prefix, const char **pathspec, int nr);
+
 #endif

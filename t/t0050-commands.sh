@@ -1,0 +1,130 @@
+#!/bin/sh
+test_description='the command table: help, -h, global -C, finding DEST, git tokstream'
+. ./test-lib.sh
+
+test_expect_success 'tokstream help lists every command with what it does' '
+	"$TOKSTREAM" help >out &&
+	for cmd in blame convert help html map report
+	do
+		grep "^   $cmd  *[A-Z]" out || return 1
+	done &&
+	"$TOKSTREAM" -h >out2 &&
+	test_cmp out out2
+'
+
+test_expect_success '-h on every command prints its usage, and help CMD the same' '
+	for cmd in blame convert html map report
+	do
+		"$TOKSTREAM" $cmd -h >out &&
+		grep "^usage: tokstream $cmd " out &&
+		"$TOKSTREAM" help $cmd >out2 &&
+		test_cmp out out2 || return 1
+	done &&
+	"$TOKSTREAM" help filter >out &&
+	grep "^usage: git fast-export .* | tokstream \[OPTIONS\] | git fast-import" out
+'
+
+test_expect_success 'an unknown command is named as such' '
+	test_expect_code 128 "$TOKSTREAM" blam x.c 2>err &&
+	test "$(cat err)" = "tokstream: fatal: '"'"'blam'"'"' is not a tokstream command. See '"'"'tokstream help'"'"'." &&
+	test_expect_code 128 "$TOKSTREAM" help blam 2>err &&
+	grep "is not a tokstream command" err
+'
+
+test_expect_success 'the filter still runs with no command' '
+	printf "blob\nmark :1\ndata 3\nab\n\ndone\n" >in &&
+	"$TOKSTREAM" --identity <in >out &&
+	tail -n 1 out >last &&
+	echo done >expect &&
+	test_cmp expect last
+'
+
+test_expect_success 'a history in a source repository with subdirectories' '
+	git init -q src &&
+	mkdir -p src/lib/sub &&
+	printf "int lib_x = 1;\n" >src/lib/x.c &&
+	printf "int lib_y = 2;\n" >src/lib/sub/y.c &&
+	printf "int top = 3;\n" >src/top.c &&
+	git -C src add . &&
+	test_tick &&
+	git -C src -c user.name=Ann -c user.email=ann@example.org commit -qm one &&
+	"$TOKSTREAM" convert -q src tok.git
+'
+
+test_expect_success 'convert records DEST in the source as tokstream.dest' '
+	(cd tok.git && pwd -P) >expect &&
+	git -C src config tokstream.dest >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'blame in a source subdirectory finds DEST, paths relative to it' '
+	"$TOKSTREAM" blame -C tok.git --porcelain lib/x.c >expect &&
+	(cd src/lib && "$TOKSTREAM" blame --porcelain x.c) >actual &&
+	test_cmp expect actual &&
+	(cd src/lib/sub && "$TOKSTREAM" blame --porcelain ../x.c) >actual &&
+	test_cmp expect actual &&
+	(cd src/lib && "$TOKSTREAM" blame --porcelain ./sub/../x.c) >actual &&
+	test_cmp expect actual &&
+	(cd src/lib && test_expect_code 128 "$TOKSTREAM" blame --porcelain ../../x.c 2>../../err) &&
+	grep "is outside the repository" err
+'
+
+test_expect_success 'report in a subdirectory selects what git diff-tree there selects' '
+	empty=$(git hash-object -t tree /dev/null) &&
+	n=0 &&
+	for ps in "*.c" "x.c" "sub" ":!sub" ":(exclude)sub" ":/top.c" ":(top)lib/sub" "../top.c"
+	do
+		n=$((n + 1)) &&
+		(cd src/lib && "$TOKSTREAM" report ../../r$n HEAD "$ps") &&
+		(cd src/lib && git diff-tree -r --name-only $empty HEAD -- "$ps") | sort >expect &&
+		sed 1d r$n/files.tsv | cut -f1 | sort >actual &&
+		test_cmp expect actual || return 1
+	done &&
+	test_line_count = 3 r4/files.tsv &&
+	test_line_count = 2 r6/files.tsv
+'
+
+test_expect_success 'inside the token repository itself, DEST is it' '
+	"$TOKSTREAM" blame -C tok.git --porcelain top.c >expect &&
+	(cd tok.git && "$TOKSTREAM" blame --porcelain top.c) >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a global -C DEST before the command is the same as after it' '
+	"$TOKSTREAM" blame -C tok.git --porcelain top.c >expect &&
+	"$TOKSTREAM" -C tok.git blame --porcelain top.c >actual &&
+	test_cmp expect actual &&
+	"$TOKSTREAM" -C tok.git map $(git -C src rev-parse HEAD) >actual &&
+	git -C tok.git rev-parse HEAD >expect &&
+	test_cmp expect actual &&
+	test_expect_code 129 "$TOKSTREAM" -C tok.git convert src tok.git 2>err &&
+	grep "takes no -C DEST" err &&
+	test_expect_code 129 "$TOKSTREAM" -C tok.git --identity </dev/null 2>err &&
+	grep "needs a command" err
+'
+
+test_expect_success 'with no DEST to be found, the error says what to do' '
+	git init -q other &&
+	(cd other && test_expect_code 128 "$TOKSTREAM" blame top.c 2>../err) &&
+	grep "records none (tokstream.dest): give -C DEST" err &&
+	mkdir -p nogit &&
+	(cd nogit && GIT_CEILING_DIRECTORIES=$(pwd -P)/.. &&
+	 export GIT_CEILING_DIRECTORIES &&
+	 test_expect_code 128 "$TOKSTREAM" blame top.c 2>../err) &&
+	grep "not in a git repository: give -C DEST" err
+'
+
+test_expect_success 'make install installs git-tokstream: git tokstream runs it' '
+	make -s -C "$REPO_ROOT" install prefix="$(pwd -P)/inst" >/dev/null &&
+	test -x inst/bin/tokstream &&
+	test -x inst/bin/git-tokstream &&
+	PATH="$(pwd -P)/inst/bin:$PATH" &&
+	export PATH &&
+	(cd src/lib && git tokstream blame --porcelain x.c) >actual &&
+	"$TOKSTREAM" blame -C tok.git --porcelain lib/x.c >expect &&
+	test_cmp expect actual &&
+	git tokstream help >out &&
+	grep "^   report " out
+'
+
+test_done
