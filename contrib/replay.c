@@ -31,6 +31,7 @@
 #include "tokdiff.h"
 #include "../tokenize/catfile.h"
 #include "../tokenize/lines.h"
+#include "../tokenize/progress.h"
 #include "../tokenize/quote.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/sha1.h"
@@ -146,6 +147,7 @@ struct replay {
 	char not_base[42];        /* "^" and its id: what git is told to leave out */
 	struct change_record *records;  /* every change reported, for the next checkpoint */
 	size_t nr_records, alloc_records;
+	struct progress *progress;  /* opts.progress_title's display */
 };
 
 /* A change reported through on_change, kept with a checkpoint. */
@@ -1331,6 +1333,7 @@ static void replay_root(struct replay *r, uint32_t ci)
 
 static void replay_commit_files(struct replay *r, uint32_t ci)
 {
+	display_progress(r->progress, ci + 1 - r->first_new);
 	struct rcommit *c = &r->commits[ci];
 	struct version **made;
 	const struct group *g1;
@@ -1494,6 +1497,8 @@ static void replay_log(struct replay *r, const char *dir, const char *tip, int i
 	argv[n++] = "--";
 	argv[n] = NULL;
 	reader_start(rd, argv, dir);
+	if (r->opts.progress_title)
+		r->progress = start_progress(r->opts.progress_title, r->nr_commits - r->first_new, 1);
 	start_commit(r);
 	for (;;) {
 		int more = reader_next(rd, &line, '\n');
@@ -1548,6 +1553,7 @@ static void replay_log(struct replay *r, const char *dir, const char *tip, int i
 		die("git log failed in '%s'", dir);
 	while (next < r->nr_commits)
 		replay_commit_files(r, (uint32_t)next++);
+	stop_progress(&r->progress);
 	free(rd);
 	strbuf_release(&line);
 }

@@ -36,6 +36,8 @@ struct replay_options {
 	 * options), which must match for it to be used.
 	 */
 	const char *checkpoint, *checkpoint_key;
+	/* when set, the replay shows its progress under this title (tokenize/progress.h) */
+	const char *progress_title;
 };
 
 /*
