@@ -38,6 +38,7 @@ static const char blame_usage[] =
 	"    --line             show git blame's commit for each line beside\n"
 	"    --color=auto|always|never\n"
 	"    --no-pager\n"
+	"    --no-mailmap       identities as the commits write them, not through .mailmap\n"
 	ATTRIBUTION_USAGE;
 
 
@@ -232,10 +233,11 @@ static int cmp_string(const void *a, const void *b)
  * gives them (identities through the tree's .mailmap, as git blame and
  * git log read it), from one git log in the token repository.
  */
-static void describe_commits(const char *gitdir, struct commit_table *t)
+static void describe_commits(const char *gitdir, struct commit_table *t, int no_mailmap)
 {
 	const char *argv[] = { "git", "log", "--no-walk=unsorted", "--stdin", "-z", "--date=format:%z",
-			       "--format=%H%x00%aN%x00%aE%x00%at%x00%ad%x00%cN%x00%cE%x00%ct%x00%cd%x00%s",
+			       no_mailmap ? "--format=%H%x00%an%x00%ae%x00%at%x00%ad%x00%cn%x00%ce%x00%ct%x00%cd%x00%s"
+					  : "--format=%H%x00%aN%x00%aE%x00%at%x00%ad%x00%cN%x00%cE%x00%ct%x00%cd%x00%s",
 			       NULL };
 	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
 	char *p, *end;
@@ -754,14 +756,16 @@ void blame_checkpoint_path(const char *gitdir, const char *name, int to_write, s
 	strbuf_addf(path, "/%s", name);
 }
 
-void blame_select_paths(struct blame_ctx *ctx, const char *rev, const char **pathspec, int nr_pathspec,
-			struct smap *selected)
+/* The files of ctx's revision that the pathspec selects, into selected (each with val): as many. */
+static size_t diff_tree_paths(struct blame_ctx *ctx, const char **pathspec, int nr_pathspec,
+			      struct smap *selected, size_t val)
 {
 	const char *empty_argv[] = { "git", "hash-object", "-t", "tree", "/dev/null", NULL };
 	const char **argv = xcalloc((size_t)nr_pathspec + 12, sizeof(*argv));
-	struct strbuf empty = STRBUF_INIT, out = STRBUF_INIT, what = STRBUF_INIT;
+	struct strbuf empty = STRBUF_INIT, out = STRBUF_INIT;
 	const char *p;
-	int n = 0, i;
+	size_t nr = 0;
+	int n = 0, i, isnew;
 
 	prefix_pathspecs(ctx->prefix.buf, pathspec, nr_pathspec);
 	if (run_capture(empty_argv, ctx->src.buf, &empty) || empty.len < 40)
@@ -781,18 +785,88 @@ void blame_select_paths(struct blame_ctx *ctx, const char *rev, const char **pat
 		argv[n++] = pathspec[i];
 	if (run_capture(argv, ctx->src.buf, &out))
 		die("git diff-tree failed in '%s' (a bad pathspec?)", ctx->src.buf);
-	for (p = out.buf; p < out.buf + out.len; p += strlen(p) + 1)
-		if (*p)
-			smap_put(selected, p, 0, NULL);
-	if (!selected->nr) {
-		for (i = 0; i < nr_pathspec; i++)
-			strbuf_addf(&what, "%s'%s'", i ? " " : "", pathspec[i]);
-		die("pathspec %s matched no file at %s", what.buf, rev);
+	for (p = out.buf; p < out.buf + out.len; p += strlen(p) + 1) {
+		if (*p) {
+			smap_put(selected, p, val, &isnew);
+			nr += isnew;
+		}
 	}
 	free(argv);
 	strbuf_release(&empty);
 	strbuf_release(&out);
-	strbuf_release(&what);
+	return nr;
+}
+
+void blame_select_paths(struct blame_ctx *ctx, const char *rev, const char **pathspec, int nr_pathspec,
+			struct smap *selected)
+{
+	struct strbuf what = STRBUF_INIT;
+	int i;
+
+	if (diff_tree_paths(ctx, pathspec, nr_pathspec, selected, 0))
+		return;
+	for (i = 0; i < nr_pathspec; i++)
+		strbuf_addf(&what, "%s'%s'", i ? " " : "", pathspec[i]);
+	die("pathspec %s matched no file at %s", what.buf, rev);
+}
+
+const char *const left_out_reason[] = { "", "excluded", "vendored", "generated" };
+
+/* A linguist attribute of check-attr's: set, or a value but "false". */
+static int attr_is_true(const char *value)
+{
+	return strcmp(value, "unspecified") && strcmp(value, "unset") && strcmp(value, "false");
+}
+
+/*
+ * The paths whose .gitattributes at ctx's revision say linguist-vendored
+ * or linguist-generated, read as git reads attributes from an index:
+ * one made of the revision's tree in a temporary file, so that a bare
+ * source serves as well as one with a work tree.
+ */
+static void attribute_left_out(struct blame_ctx *ctx, struct smap *left_out)
+{
+	struct strbuf idx = STRBUF_INIT, env = STRBUF_INIT, in = STRBUF_INIT, out = STRBUF_INIT;
+	const char *ls[] = { "git", "ls-tree", "-r", "-z", "--name-only", ctx->orig, NULL };
+	const char *read_tree[] = { "env", NULL, "git", "read-tree", ctx->orig, NULL };
+	const char *check[] = { "env", NULL, "git", "check-attr", "--cached", "-z", "--stdin",
+				"linguist-vendored", "linguist-generated", NULL };
+	char *p, *end;
+
+	if (run_capture(ls, ctx->src.buf, &in))
+		die("git ls-tree failed in '%s'", ctx->src.buf);
+	strbuf_addf(&idx, "%s/tokstream/attributes-index-%ld", ctx->gitdir.buf, (long)getpid());
+	strbuf_addf(&env, "GIT_INDEX_FILE=%s", idx.buf);
+	read_tree[1] = check[1] = env.buf;
+	if (run_capture(read_tree, ctx->src.buf, NULL) || run_capture_input(check, ctx->src.buf, &in, &out)) {
+		unlink(idx.buf);
+		die("git check-attr failed in '%s'", ctx->src.buf);
+	}
+	unlink(idx.buf);
+	/* PATH NUL ATTRIBUTE NUL VALUE NUL, for each path and attribute */
+	for (p = out.buf, end = out.buf + out.len; p < end;) {
+		char *attr = p + strlen(p) + 1, *value = attr < end ? attr + strlen(attr) + 1 : end;
+
+		if (value >= end)
+			break;
+		if (attr_is_true(value) && !smap_get(left_out, p))
+			smap_put(left_out, p, strcmp(attr, "linguist-vendored") ? LEFT_OUT_GENERATED
+										: LEFT_OUT_VENDORED, NULL);
+		p = value + strlen(value) + 1;
+	}
+	strbuf_release(&idx);
+	strbuf_release(&env);
+	strbuf_release(&in);
+	strbuf_release(&out);
+}
+
+void blame_left_out(struct blame_ctx *ctx, const char **exclude, int nr_exclude, int attributes,
+		    struct smap *left_out)
+{
+	if (nr_exclude)
+		diff_tree_paths(ctx, exclude, nr_exclude, left_out, LEFT_OUT_EXCLUDED);
+	if (attributes)
+		attribute_left_out(ctx, left_out);
 }
 
 /*
@@ -1056,7 +1130,7 @@ int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, con
 		if (r != ctx->replay)
 			replay_free(r);
 		if (!ctx->ids_only)
-			describe_commits(ctx->gitdir.buf, &res->commits);
+			describe_commits(ctx->gitdir.buf, &res->commits, ctx->no_mailmap);
 	}
 
 	/* original ids for the token commits */
@@ -1127,7 +1201,7 @@ int cmd_blame(int argc, char **argv)
 	const char *dest = NULL, *path = NULL, *rev = "HEAD", *source_opt = NULL, *color_opt = "auto";
 	const char *err;
 	struct attribution_options ao;
-	int porcelain = 0, show_line = 0, pager = 1, i, color;
+	int porcelain = 0, show_line = 0, pager = 1, no_mailmap = 0, i, color;
 	enum by by = BY_COMMIT;
 	struct blame_ctx ctx;
 	struct blame_result res;
@@ -1159,6 +1233,8 @@ int cmd_blame(int argc, char **argv)
 				usage_die(blame_usage, "--color takes auto, always or never");
 		} else if (!strcmp(a, "--no-pager")) {
 			pager = 0;
+		} else if (!strcmp(a, "--no-mailmap")) {
+			no_mailmap = 1;
 		} else if (parse_attribution_option(&ao, argc, argv, &i)) {
 			continue;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -1179,6 +1255,7 @@ int cmd_blame(int argc, char **argv)
 	if (!path)
 		usage_die(blame_usage, "no PATH given");
 	blame_open(&ctx, dest, source_opt, rev, &ao);
+	ctx.no_mailmap = no_mailmap;
 	if (ctx.prefix.len)
 		path = prefix_path(ctx.prefix.buf, path);
 	if (blame_file(&ctx, path, &res, &err))

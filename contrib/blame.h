@@ -65,6 +65,7 @@ struct blame_ctx {
 	int tried_checkpoint;    /* blame_file_at() looked for the whole tree's state in DEST */
 	struct replay *replay;   /* when set, token blames come from it: the whole tree at once */
 	int ids_only;            /* the caller needs no details of the commits (author, summary) */
+	int no_mailmap;          /* identities as the commits write them, not through .mailmap */
 };
 
 struct blame_result {
@@ -115,6 +116,20 @@ int blame_advance_checkpoint(struct blame_ctx *ctx);
  */
 void blame_select_paths(struct blame_ctx *ctx, const char *rev, const char **pathspec, int nr_pathspec,
 			struct smap *selected);
+
+/* Why the figures leave a file out (blame_left_out), and the word for it. */
+enum left_out { LEFT_IN, LEFT_OUT_EXCLUDED, LEFT_OUT_VENDORED, LEFT_OUT_GENERATED, NR_LEFT_OUT };
+extern const char *const left_out_reason[NR_LEFT_OUT];
+
+/*
+ * The files of ctx's revision that a report leaves out, into left_out
+ * with the reason as value: those the pathspecs exclude selects
+ * (--exclude), then, with attributes, those whose .gitattributes at the
+ * revision set linguist-vendored or linguist-generated (as code hosts
+ * read them; "-linguist-vendored" or "=false" keeps a file in).
+ */
+void blame_left_out(struct blame_ctx *ctx, const char **exclude, int nr_exclude, int attributes,
+		    struct smap *left_out);
 
 /*
  * The checkpoint file NAME of whole-tree replays in DEST (at gitdir), in

@@ -21,6 +21,7 @@
 #include "smap.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/sha1.h"
+#include "../tokenize/progress.h"
 #include "../tokenize/usage.h"
 #include "../tokenize/wrapper.h"
 
@@ -51,17 +52,25 @@ static const char report_usage[] =
 	"    --ignore-rev REV, --ignore-revs-file FILE   attribute those revisions' changes, by lines\n"
 	"                       and by tokens, as if they had not made them\n"
 	"    --replay=auto|always|never   blame every file in one pass over the history (default: auto)\n"
-	"    --stats            on stderr: files blamed, files from the cache, the time of each step\n";
+	"    --stats            on stderr: files blamed, files from the cache, the time of each step\n"
+	"    --exclude=PATHSPEC leave the files PATHSPEC selects out of every figure (repeatable)\n"
+	"    --since=DATE, --until=DATE   the commit-size figures count only the commits\n"
+	"                       git log --since/--until selects (dates as git log takes them)\n"
+	"    --progress, --no-progress   progress on stderr (default: when it is a terminal)\n"
+	"    --no-mailmap       identities as the commits write them, not through .mailmap\n"
+	"    --include-vendored count the files .gitattributes marks linguist-vendored or\n"
+	"                       linguist-generated (default: left out, and counted apart)\n";
 
 #define CACHE_VERSION "tokstream-report 2"
 
 enum replay_mode { REPLAY_AUTO, REPLAY_ALWAYS, REPLAY_NEVER };
 
 static struct {
-	int top, jobs, stats, move, ignore_ws;
+	int top, jobs, stats, move, ignore_ws, no_mailmap, progress;
+	const char *since, *until;  /* the commit sizes' window, as git log takes it */
 	size_t min_tokens;
 	enum replay_mode replay;
-} opt = { 20, 0, 0, 0, 0, 100, REPLAY_AUTO };  /* jobs 0: one per online CPU */
+} opt = { 20, 0, 0, 0, 0, 0, -1, NULL, NULL, 100, REPLAY_AUTO };  /* jobs 0: one per online CPU */
 
 /* the line blame of every file, when the history is replayed (replay.c) */
 static struct replay *line_replay;
@@ -518,10 +527,33 @@ static int is_token_path(const char *path)
 static struct smap selected_paths;
 static int paths_selected;
 
+/*
+ * The files the figures leave out (blame_left_out: --exclude, vendored,
+ * generated), and how many files and tokens of the tree each reason took.
+ */
+static struct smap left_out, left_out_files;
+static struct {
+	size_t files, tokens;
+} left_out_total[NR_LEFT_OUT];
+static const char **exclude;
+static int nr_exclude, include_vendored;
+
+static void count_left_out_tokens(const char *path, const char *blob, size_t lines, int binary, void *data)
+{
+	size_t *why = smap_get(&left_out_files, path);
+
+	(void)blob;
+	(void)binary;
+	(void)data;
+	if (why)
+		left_out_total[*why].tokens += lines;
+}
+
 static void list_files(struct blame_ctx *ctx)
 {
 	const char *ls[] = { "git", "ls-tree", "-r", "-z", ctx->orig, NULL };
 	struct strbuf out = STRBUF_INIT;
+	size_t *why;
 	char *p;
 
 	if (run_capture(ls, ctx->src.buf, &out))
@@ -538,6 +570,11 @@ static void list_files(struct blame_ctx *ctx)
 		lang = language_for_path(tab + 1);
 		if (lang == &language_none || is_git_file(tab + 1))
 			continue;
+		if (left_out.nr && (why = smap_get(&left_out, tab + 1))) {
+			left_out_total[*why].files++;
+			smap_put(&left_out_files, tab + 1, *why, NULL);
+			continue;
+		}
 		ALLOC_GROW(files, nr_files + 1, alloc_files);
 		memset(&files[nr_files], 0, sizeof(*files));
 		files[nr_files].path = xstrdup(tab + 1);
@@ -576,6 +613,9 @@ static void list_files(struct blame_ctx *ctx)
 		nr_files = kept;
 		smap_release(&views);
 	}
+	/* the tokens of the files left out: the lines of their views */
+	if (left_out_files.nr)
+		tree_lines(ctx->gitdir.buf, ctx->token, count_left_out_tokens, NULL);
 	qsort(files, nr_files, sizeof(*files), cmp_file);
 	strbuf_release(&out);
 }
@@ -1149,6 +1189,48 @@ static void record_change(const char *commit, const char *path, size_t added, si
 	strbuf_release(&key);
 }
 
+/*
+ * --since and --until as git log's own --max-age=T and --min-age=T (git
+ * rev-parse reads the dates as git log does), so that "2 years ago"
+ * names the same window in the cache key and in git log.
+ */
+static struct {
+	char since[64], until[64];
+} window;
+
+static void resolve_window(const char *dir)
+{
+	const char *argv[] = { "git", "rev-parse", NULL, NULL, NULL };
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, out = STRBUF_INIT;
+	char *p, *nl;
+	int n = 2;
+
+	if (opt.since) {
+		strbuf_addf(&a, "--since=%s", opt.since);
+		argv[n++] = a.buf;
+	}
+	if (opt.until) {
+		strbuf_addf(&b, "--until=%s", opt.until);
+		argv[n++] = b.buf;
+	}
+	if (n == 2)
+		return;
+	if (run_capture(argv, dir, &out))
+		die("git rev-parse cannot read the dates of --since/--until");
+	for (p = out.buf; (nl = strchr(p, '\n')); p = nl + 1) {
+		*nl = '\0';
+		if (!strncmp(p, "--max-age=", 10))
+			snprintf(window.since, sizeof(window.since), "%s", p);
+		else if (!strncmp(p, "--min-age=", 10))
+			snprintf(window.until, sizeof(window.until), "%s", p);
+	}
+	if ((opt.since && !window.since[0]) || (opt.until && !window.until[0]))
+		die("--since/--until: not a date git reads: '%s'", opt.since && !window.since[0] ? opt.since : opt.until);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&out);
+}
+
 /* The cache file of the commit sizes of the pathspec, in path. */
 static void sizes_cache_path(const char **pathspec, int nr_pathspec, struct strbuf *path)
 {
@@ -1156,9 +1238,12 @@ static void sizes_cache_path(const char **pathspec, int nr_pathspec, struct strb
 	char h[41];
 	int i;
 
-	strbuf_addf(&key, "sizes 2%c%s", 0, engine_key);
+	strbuf_addf(&key, "sizes 2%c%s%cvendored %d%c%s%c%s", 0, engine_key, 0, include_vendored,
+		    0, window.since, 0, window.until);
 	for (i = 0; i < nr_pathspec; i++)
 		strbuf_addf(&key, "%c%s", 0, pathspec[i]);
+	for (i = 0; i < nr_exclude; i++)
+		strbuf_addf(&key, "%cexclude %s", 0, exclude[i]);
 	hash_hex(&key, h);
 	strbuf_addf(path, "%s/sizes-%s", cache_dir.buf, h);
 	strbuf_release(&key);
@@ -1206,6 +1291,7 @@ static void commit_sizes(struct blame_ctx *ctx, const char **pathspec, int nr_pa
 {
 	const char **argv = xcalloc((size_t)nr_pathspec + 16, sizeof(*argv));
 	struct strbuf rec = STRBUF_INIT, key = STRBUF_INIT, path = STRBUF_INIT, sb = STRBUF_INIT;
+	struct strbuf since = STRBUF_INIT, until = STRBUF_INIT;
 	struct reader *r;
 	char cur[41] = "";
 	size_t i, a = 0, rm = 0;
@@ -1213,10 +1299,16 @@ static void commit_sizes(struct blame_ctx *ctx, const char **pathspec, int nr_pa
 
 	if (sizes_from_cache)
 		goto done;
+	if (opt.since)
+		strbuf_addstr(&since, window.since);
+	if (opt.until)
+		strbuf_addstr(&until, window.until);
 	if (!changes_recorded) {
 		struct replay_options o = ctx->engine;
 
 		o.on_change = record_change;
+		if (progress_wanted(opt.progress))
+			o.progress_title = "tokstream report: commit sizes, replaying commits";
 		replay_free(replay_tokens(ctx->gitdir.buf, ctx->token, &o));
 		changes_recorded = 1;
 	}
@@ -1228,6 +1320,10 @@ static void commit_sizes(struct blame_ctx *ctx, const char **pathspec, int nr_pa
 	argv[n++] = "--no-renames";
 	argv[n++] = "--name-only";
 	argv[n++] = "--format=%x01%H";
+	if (since.len)
+		argv[n++] = since.buf;
+	if (until.len)
+		argv[n++] = until.buf;
 	argv[n++] = ctx->token;
 	argv[n++] = "--";
 	for (i = 0; i < (size_t)nr_pathspec; i++)
@@ -1259,7 +1355,7 @@ static void commit_sizes(struct blame_ctx *ctx, const char **pathspec, int nr_pa
 		}
 		while (*p == '\n')
 			p++;
-		if (!*p || !is_token_path(p))
+		if (!*p || !is_token_path(p) || (left_out.nr && smap_get(&left_out, p)))
 			continue;
 		counted = 1;
 		strbuf_reset(&key);
@@ -1283,6 +1379,8 @@ done:
 	strbuf_release(&key);
 	strbuf_release(&path);
 	strbuf_release(&sb);
+	strbuf_release(&since);
+	strbuf_release(&until);
 }
 
 static void replay_lines(void *data)
@@ -1346,7 +1444,10 @@ static void blame_fresh(struct blame_ctx *ctx)
 			side_job_start(&lines, replay_lines, ctx);
 		if (!sizes_from_cache)
 			ctx->engine.on_change = record_change;  /* the commit sizes, from the same pass */
+		if (progress_wanted(opt.progress))
+			ctx->engine.progress_title = "tokstream report: replaying commits";
 		blame_replay_tree(ctx);
+		ctx->engine.progress_title = NULL;
 		ctx->engine.on_change = NULL;
 		changes_recorded = !sizes_from_cache;
 		if (line_side)
@@ -1513,7 +1614,7 @@ static void read_entry(struct rfile *f)
 static void commit_details(void)
 {
 	const char *argv[] = { "git", "log", "--no-walk=unsorted", "--stdin", "-z",
-			       "--format=%H %at %aN", NULL };
+			       opt.no_mailmap ? "--format=%H %at %an" : "--format=%H %at %aN", NULL };
 	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
 	char *p, *next;
 	size_t i;
@@ -2007,7 +2108,7 @@ struct detail {
 static void commit_subjects(char (*ids)[41], size_t n, struct detail *d)
 {
 	const char *argv[] = { "git", "log", "--no-walk=unsorted", "--stdin", "-z",
-			       "--format=%H %at %aN%n%s", NULL };
+			       opt.no_mailmap ? "--format=%H %at %an%n%s" : "--format=%H %at %aN%n%s", NULL };
 	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
 	char *p, *next;
 	size_t i;
@@ -2038,6 +2139,39 @@ static void commit_subjects(char (*ids)[41], size_t n, struct detail *d)
 	}
 	strbuf_release(&in);
 	strbuf_release(&out);
+}
+
+/*
+ * What the figures leave out and why (left-out.tsv; on the page only
+ * when there is something): a vendored library or a generated parser
+ * can hold most of a tree's tokens and make a stranger its top author.
+ */
+static void write_left_out(struct strbuf *pg)
+{
+	static const char *const cols[] = { "reason", "files", "tokens", NULL };
+	size_t files = 0, r;
+
+	tsv_header(cols);
+	for (r = LEFT_OUT_EXCLUDED; r < NR_LEFT_OUT; r++) {
+		if (!left_out_total[r].files)
+			continue;
+		strbuf_addf(&tsv, "%s\t%zu\t%zu\n", left_out_reason[r], left_out_total[r].files,
+			    left_out_total[r].tokens);
+		files += left_out_total[r].files;
+	}
+	if (files) {
+		strbuf_addf(pg, "<p>Left out of every figure: %zu file%s (", files, files == 1 ? "" : "s");
+		for (r = LEFT_OUT_EXCLUDED; r < NR_LEFT_OUT; r++)
+			if (left_out_total[r].files)
+				strbuf_addf(pg, "%s%s: %zu files, %zu tokens",
+					    pg->buf[pg->len - 1] == '(' ? "" : "; ", left_out_reason[r],
+					    left_out_total[r].files, left_out_total[r].tokens);
+		strbuf_addstr(pg, "). Vendored and generated files are those <code>.gitattributes</code> "
+			      "marks <code>linguist-vendored</code> or <code>linguist-generated</code>; "
+			      "<code>--include-vendored</code> counts them, <code>--exclude</code> leaves "
+			      "more out.</p>");
+	}
+	tsv_write("left-out.tsv");
 }
 
 static void write_report(struct blame_ctx *ctx, const char *rev, const char **pathspec, int nr_pathspec)
@@ -2115,6 +2249,7 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		strbuf_addstr(&pg, "</table>");
 		tsv_write("size.tsv");
 	}
+	write_left_out(&pg);
 
 	/* ---- 2. people ---- */
 	rank_authors();
@@ -2402,10 +2537,19 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		tsv_write("commit-sizes.tsv");
 
 		strbuf_addf(&pg, "<h2 id=\"commits\">4. Commit sizes in tokens</h2><p>%zu non-merge commits of the "
-			    "token history change the selected files; a commit's size is the tokens it adds and "
+			    "token history", n);
+		if (opt.since) {
+			strbuf_addstr(&pg, " since ");
+			html_text(&pg, opt.since);
+		}
+		if (opt.until) {
+			strbuf_addstr(&pg, " until ");
+			html_text(&pg, opt.until);
+		}
+		strbuf_addstr(&pg, " change the selected files; a commit's size is the tokens it adds and "
 			    "removes (the attribution engine's token diff), its churn the tokens added minus "
 			    "the tokens removed. A commit that changes only whitespace changes no token "
-			    "and is not among them.</p><table>", n);
+			    "and is not among them.</p><table>");
 		{
 			static const char *const c2[] = { "commits", "number", "share", NULL };
 
@@ -2874,6 +3018,7 @@ int cmd_report(int argc, char **argv)
 	struct attribution_options ao;
 
 	pathspec = xcalloc((size_t)argc + 1, sizeof(*pathspec));
+	exclude = xcalloc((size_t)argc + 1, sizeof(*exclude));
 	memset(&ao, 0, sizeof(ao));
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
@@ -2898,6 +3043,24 @@ int cmd_report(int argc, char **argv)
 			opt.ignore_ws = 1;
 		else if (!strcmp(a, "--stats"))
 			opt.stats = 1;
+		else if (!strncmp(a, "--exclude=", 10) || (!strcmp(a, "--exclude") && i + 1 < argc))
+			exclude[nr_exclude++] = a[9] ? a + 10 : argv[++i];
+		else if (!strncmp(a, "--since=", 8) || !strncmp(a, "--after=", 8))
+			opt.since = a + 8;
+		else if (!strncmp(a, "--until=", 8))
+			opt.until = a + 8;
+		else if (!strncmp(a, "--before=", 9))
+			opt.until = a + 9;
+		else if (!strcmp(a, "--no-mailmap"))
+			opt.no_mailmap = 1;
+		else if (!strcmp(a, "--progress"))
+			opt.progress = 1;
+		else if (!strcmp(a, "--no-progress"))
+			opt.progress = 0;
+		else if (!strcmp(a, "--include-vendored"))
+			include_vendored = 1;
+		else if (!strcmp(a, "--no-include-vendored"))
+			include_vendored = 0;
 		else if (strcmp(a, "-C") && parse_attribution_option(&ao, argc, argv, &i))
 			continue;
 		else if (!strcmp(a, "--replay=auto"))
@@ -2938,6 +3101,8 @@ int cmd_report(int argc, char **argv)
 		blame_select_paths(&ctx, rev, pathspec, nr_pathspec, &selected_paths);
 		paths_selected = 1;
 	}
+	blame_left_out(&ctx, exclude, nr_exclude, !include_vendored, &left_out);
+	resolve_window(ctx.gitdir.buf);
 	/* --replay=never: each file through its own history, not the whole tree's state either */
 	ctx.tried_checkpoint = opt.replay == REPLAY_NEVER;
 	ctx.ids_only = 1;

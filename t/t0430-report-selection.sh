@@ -1,0 +1,125 @@
+#!/bin/sh
+test_description='report: vendored, generated and excluded files out, time windows, identities, progress'
+. ./test-lib.sh
+
+commit_as () {
+	name=$1 email=$2 date=$3 && shift 3 &&
+	git -C src add -A &&
+	GIT_AUTHOR_DATE="$date" GIT_COMMITTER_DATE="$date" \
+	git -C src -c user.name="$name" -c user.email="$email" commit -q \
+		--author="$name <$email>" "$@"
+}
+
+# a tree where a vendored library and a generated parser outweigh the project's own code
+test_expect_success 'a history with vendored and generated code' '
+	git init -q src &&
+	mkdir -p src/vendor/zlib src/gen &&
+	printf "int main(void)\n{\n\treturn run(1, 2);\n}\n" >src/main.c &&
+	printf "Ann New <ann@example.org> <ann@old.example.org>\n" >src/.mailmap &&
+	commit_as "ann old" ann@old.example.org "2019-03-01 12:00:00 +0000" -m "main" &&
+	for i in 1 2 3 4 5 6 7 8 9
+	do
+		printf "static int z$i(int a, int b) { return a * b + $i; }\n" || return 1
+	done >src/vendor/zlib/deflate.c &&
+	printf "int vendored_too(void) { return 42; }\n" >src/vendor/zlib/keep.c &&
+	printf "vendor/** linguist-vendored\nvendor/zlib/keep.c -linguist-vendored\ngen/*.c linguist-generated=true\n" >src/.gitattributes &&
+	commit_as Vic vic@example.org "2020-06-01 12:00:00 +0000" -m "vendor zlib" &&
+	for i in 1 2 3 4 5 6
+	do
+		printf "int yy_table_$i[] = { $i, $i, $i, $i };\n" || return 1
+	done >src/gen/parse.c &&
+	commit_as Gen gen@example.org "2021-01-01 12:00:00 +0000" -m "generate the parser" &&
+	printf "int run(int a, int b)\n{\n\treturn a + b;\n}\n" >src/run.c &&
+	commit_as Bob bob@example.org "2022-05-01 12:00:00 +0000" -m "run()" &&
+	printf "int run(int a, int b)\n{\n\treturn a - b;\n}\n" >src/run.c &&
+	commit_as "ann old" ann@old.example.org "2023-05-01 12:00:00 +0000" -m "run(): subtract" &&
+	"$TOKSTREAM" convert -q src tok.git
+'
+
+# tokens of a file: the lines of its view
+view_tokens () {
+	git -C tok.git cat-file -p "HEAD:$1" | wc -l | tr -d " "
+}
+
+test_expect_success 'vendored and generated files are left out of every figure, and counted' '
+	"$TOKSTREAM" report -C tok.git r1 HEAD &&
+	sed 1d r1/files.tsv | cut -f1 | sort >actual &&
+	printf "main.c\nrun.c\nvendor/zlib/keep.c\n" >expect &&
+	test_cmp expect actual &&
+	{
+		printf "reason\tfiles\ttokens\n" &&
+		printf "vendored\t1\t%s\n" $(view_tokens vendor/zlib/deflate.c) &&
+		printf "generated\t1\t%s\n" $(view_tokens gen/parse.c)
+	} >expect &&
+	test_cmp expect r1/left-out.tsv &&
+	! grep "^Gen" r1/authors.tsv &&
+	grep "^Vic	1	[0-9.]*	[0-9]*	$(view_tokens vendor/zlib/keep.c)	" r1/authors.tsv &&
+	grep "Left out of every figure: 2 files" r1/index.html
+'
+
+test_expect_success 'their changes leave the commit sizes' '
+	id=$(git -C src log --format=%H --grep="^generate the parser\$") &&
+	! grep "^$id" r1/commits.tsv &&
+	id=$(git -C src log --format=%H --grep="^vendor zlib\$") &&
+	grep "^$id	[0-9a-f]*	$(view_tokens vendor/zlib/keep.c)	0	" r1/commits.tsv &&
+	id=$(git -C src log --format=%H --grep="^run()\$") &&
+	grep "^$id" r1/commits.tsv
+'
+
+test_expect_success '--include-vendored puts them back' '
+	"$TOKSTREAM" report -C tok.git --include-vendored r2 HEAD &&
+	sed 1d r2/files.tsv | cut -f1 | sort >actual &&
+	printf "gen/parse.c\nmain.c\nrun.c\nvendor/zlib/deflate.c\nvendor/zlib/keep.c\n" >expect &&
+	test_cmp expect actual &&
+	printf "reason\tfiles\ttokens\n" >expect &&
+	test_cmp expect r2/left-out.tsv &&
+	head -n 2 r2/authors.tsv | tail -n 1 | grep "^Vic	" &&
+	grep "^Gen	" r2/authors.tsv &&
+	! grep "Left out of every figure" r2/index.html &&
+	id=$(git -C src log --format=%H --grep="^vendor zlib\$") &&
+	grep "^$id	[0-9a-f]*	$(($(view_tokens vendor/zlib/keep.c) + $(view_tokens vendor/zlib/deflate.c)))	0	" r2/commits.tsv
+'
+
+test_expect_success '--exclude leaves out what the pathspec selects, counted apart' '
+	"$TOKSTREAM" report -C tok.git --exclude=run.c --exclude "vendor/zlib/k*" r3 HEAD &&
+	sed 1d r3/files.tsv | cut -f1 >actual &&
+	echo main.c >expect &&
+	test_cmp expect actual &&
+	grep "^excluded	2	$(($(view_tokens run.c) + $(view_tokens vendor/zlib/keep.c)))\$" r3/left-out.tsv &&
+	! grep "^Bob" r3/authors.tsv
+'
+
+test_expect_success '--since and --until keep the commits git log keeps, by its dates' '
+	"$TOKSTREAM" report -C tok.git --include-vendored --since=2020-01-01 --until=2022-12-31 r4 HEAD &&
+	git -C src log --no-merges --format=%H --since=2020-01-01 --until=2022-12-31 | sort >expect &&
+	sed 1d r4/commits.tsv | cut -f1 | sort >actual &&
+	test_cmp expect actual &&
+	test_line_count = 3 expect &&
+	grep "token history since 2020-01-01 until 2022-12-31 change" r4/index.html &&
+	"$TOKSTREAM" report -C tok.git --include-vendored r5 HEAD &&
+	test_line_count = 6 r5/commits.tsv
+'
+
+test_expect_success 'identities go through .mailmap unless --no-mailmap' '
+	grep "^Ann New	" r1/authors.tsv &&
+	! grep "^ann old" r1/authors.tsv &&
+	"$TOKSTREAM" report -C tok.git --no-mailmap r6 HEAD &&
+	grep "^ann old	" r6/authors.tsv &&
+	! grep "^Ann New" r6/authors.tsv &&
+	"$TOKSTREAM" blame -C tok.git --porcelain main.c >p &&
+	grep "^author Ann New\$" p &&
+	"$TOKSTREAM" blame -C tok.git --no-mailmap --porcelain main.c >p &&
+	grep "^author ann old\$" p
+'
+
+test_expect_success 'progress on stderr with --progress, none by default off a terminal' '
+	rm -rf tok.git/tokstream/replay tok.git/tokstream/report-cache &&
+	"$TOKSTREAM" report -C tok.git --replay=always --progress r7 HEAD 2>err &&
+	n=$(git -C tok.git rev-list --count HEAD) &&
+	grep "^tokstream report: replaying commits: 100% ($n/$n), done.\$" err &&
+	rm -rf tok.git/tokstream/replay tok.git/tokstream/report-cache &&
+	"$TOKSTREAM" report -C tok.git --replay=always r8 HEAD 2>err &&
+	test_must_be_empty err
+'
+
+test_done
