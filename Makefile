@@ -84,7 +84,7 @@ fuzz: all
 fuzz-replay: all
 	FUZZ_SECONDS=0 sh t/fuzz/run.sh
 
-# The speed measures, each beside its pair (README "Speed", t/bench/run.sh).
+# The speed measures, each beside its pair (t/bench/README.md, t/bench/run.sh).
 # BENCH_RUNS=N runs (default 5); CORPUS=kernel adds the Linux point-release
 # history (downloaded with apt-get download on first use).
 bench: all
