@@ -373,6 +373,82 @@ static uintmax_t count_state_commits(const char *state_path)
 /* --max-held=SIZE, passed to the filter as it is (it changes no byte of DEST) */
 static const char *max_held_opt;
 
+/*
+ * fast-export | the filter | fast-import, the three at once; dies naming
+ * the stage that failed first.
+ */
+static void run_stages(const struct source *src, const char **fe, const char **ft, const char **fi, int stats)
+{
+	struct child c_fe, c_ft, c_fi;
+	int p1[2], p2[2], s1, s2, s3;
+
+	if (pipe(p1))
+		die_errno("pipe");
+	make_bulk_channel(p2);
+	child_init(&c_fe, fe);
+	c_fe.dir = src->path.buf;
+	c_fe.out = p1[1];
+	c_fe.close_fd[0] = p1[0];
+	c_fe.close_fd[1] = p2[0];
+	c_fe.close_fd[2] = p2[1];
+	start_command(&c_fe);
+	run.children[0] = c_fe.pid;
+
+	child_init(&c_ft, ft);
+	c_ft.in = p1[0];
+	c_ft.out = p2[1];
+	c_ft.close_fd[0] = p1[1];
+	c_ft.close_fd[1] = p2[0];
+	start_command(&c_ft);
+	run.children[1] = c_ft.pid;
+
+	child_init(&c_fi, fi);
+	c_fi.dir = run.staging.buf;
+	c_fi.in = p2[0];
+	c_fi.close_fd[0] = p1[0];
+	c_fi.close_fd[1] = p1[1];
+	c_fi.close_fd[2] = p2[1];
+	start_command(&c_fi);
+	run.children[2] = c_fi.pid;
+
+	close(p1[0]);
+	close(p1[1]);
+	close(p2[0]);
+	close(p2[1]);
+	s1 = finish_command(&c_fe);
+	run.children[0] = 0;
+	s2 = finish_command(&c_ft);
+	run.children[1] = 0;
+	s3 = finish_command(&c_fi);
+	run.children[2] = 0;
+	/*
+	 * The stage that failed first: a stage dies of SIGPIPE (or the filter
+	 * of a write error) when the next one is gone, so a broken pipe is
+	 * named last.  fast-import on a full disk is named as such: its tmp
+	 * pack stays in the staging repository until the next run.
+	 */
+	if (s1 && s1 != 128 + SIGPIPE)
+		die("git fast-export of '%s' failed (exit %d)", src->path.buf, s1);
+	if (s3) {
+		struct strbuf what = STRBUF_INIT;
+
+		strbuf_addf(&what, "git fast-import converting '%s'", src->path.buf);
+		die_if_full(what.buf, s3, run.dir.buf);
+		strbuf_release(&what);
+	}
+	if (s2)
+		die("the filter failed on '%s' (exit %d)", src->path.buf, s2);
+	if (s3)
+		die("git fast-import failed (exit %d) converting '%s'", s3, src->path.buf);
+	if (s1)
+		die("git fast-export of '%s' failed (exit %d)", src->path.buf, s1);
+	/* each stage's own, the filter's with the git cat-file it ran */
+	if (stats)
+		fprintf(stderr, "tokstream convert: cpu: git fast-export %.3f s, filter %.3f s, "
+			"git fast-import %.3f s\n", cpu_seconds(&c_fe.ru), cpu_seconds(&c_ft.ru),
+			cpu_seconds(&c_fi.ru));
+}
+
 static void convert_source(struct source *src, int k, const char *self, const char **filter_opts,
 			   int nr_filter_opts, const char *graft_parent, int progress, int stats)
 {
@@ -381,8 +457,7 @@ static void convert_source(struct source *src, int k, const char *self, const ch
 		arg_fi_exp = STRBUF_INIT, arg_state_in = STRBUF_INIT, arg_state_out = STRBUF_INIT,
 		arg_source = STRBUF_INIT, arg_graft = STRBUF_INIT, arg_total = STRBUF_INIT;
 	const char *fe[16], *fi[12], **ft;
-	struct child c_fe, c_ft, c_fi;
-	int p1[2], p2[2], n = 0, i, s1, s2, s3, identity = 0;
+	int n = 0, i, identity = 0;
 	struct stat st;
 
 	for (i = 0; i < nr_filter_opts; i++)
@@ -459,71 +534,7 @@ static void convert_source(struct source *src, int k, const char *self, const ch
 	fi[n++] = arg_fi_exp.buf;
 	fi[n] = NULL;
 
-	if (pipe(p1))
-		die_errno("pipe");
-	make_bulk_channel(p2);
-	child_init(&c_fe, fe);
-	c_fe.dir = src->path.buf;
-	c_fe.out = p1[1];
-	c_fe.close_fd[0] = p1[0];
-	c_fe.close_fd[1] = p2[0];
-	c_fe.close_fd[2] = p2[1];
-	start_command(&c_fe);
-	run.children[0] = c_fe.pid;
-
-	child_init(&c_ft, ft);
-	c_ft.in = p1[0];
-	c_ft.out = p2[1];
-	c_ft.close_fd[0] = p1[1];
-	c_ft.close_fd[1] = p2[0];
-	start_command(&c_ft);
-	run.children[1] = c_ft.pid;
-
-	child_init(&c_fi, fi);
-	c_fi.dir = run.staging.buf;
-	c_fi.in = p2[0];
-	c_fi.close_fd[0] = p1[0];
-	c_fi.close_fd[1] = p1[1];
-	c_fi.close_fd[2] = p2[1];
-	start_command(&c_fi);
-	run.children[2] = c_fi.pid;
-
-	close(p1[0]);
-	close(p1[1]);
-	close(p2[0]);
-	close(p2[1]);
-	s1 = finish_command(&c_fe);
-	run.children[0] = 0;
-	s2 = finish_command(&c_ft);
-	run.children[1] = 0;
-	s3 = finish_command(&c_fi);
-	run.children[2] = 0;
-	/*
-	 * The stage that failed first: a stage dies of SIGPIPE (or the filter
-	 * of a write error) when the next one is gone, so a broken pipe is
-	 * named last.  fast-import on a full disk is named as such: its tmp
-	 * pack stays in the staging repository until the next run.
-	 */
-	if (s1 && s1 != 128 + SIGPIPE)
-		die("git fast-export of '%s' failed (exit %d)", src->path.buf, s1);
-	if (s3) {
-		struct strbuf what = STRBUF_INIT;
-
-		strbuf_addf(&what, "git fast-import converting '%s'", src->path.buf);
-		die_if_full(what.buf, s3, run.dir.buf);
-		strbuf_release(&what);
-	}
-	if (s2)
-		die("the filter failed on '%s' (exit %d)", src->path.buf, s2);
-	if (s3)
-		die("git fast-import failed (exit %d) converting '%s'", s3, src->path.buf);
-	if (s1)
-		die("git fast-export of '%s' failed (exit %d)", src->path.buf, s1);
-	/* each stage's own, the filter's with the git cat-file it ran */
-	if (stats)
-		fprintf(stderr, "tokstream convert: cpu: git fast-export %.3f s, filter %.3f s, "
-			"git fast-import %.3f s\n", cpu_seconds(&c_fe.ru), cpu_seconds(&c_ft.ru),
-			cpu_seconds(&c_fi.ru));
+	run_stages(src, fe, ft, fi, stats);
 	free(ft);
 	strbuf_release(&exp_marks);
 	strbuf_release(&imp_marks);
@@ -987,20 +998,20 @@ static int is_filter_option(const char *a)
 	       !strcmp(a, "--identity") || !strncmp(a, "--lang=", 7);
 }
 
-int cmd_convert(int argc, char **argv)
-{
-	const char **filter_opts = xcalloc((size_t)argc + 1, sizeof(char *));
-	struct strbuf config = STRBUF_INIT, old_config = STRBUF_INIT, path = STRBUF_INIT,
-		cur = STRBUF_INIT, commit_map = STRBUF_INIT, tag_map = STRBUF_INIT,
-		tips = STRBUF_INIT, old_tips = STRBUF_INIT, self = STRBUF_INIT, gen_name = STRBUF_INIT,
-		ref_script = STRBUF_INIT;
-	int link_later, nr_filter_opts = 0, quiet = 0, progress = -1, stats = 0, i, k, nr_src, gen, fresh;
-	int attribute = 0, attribute_failed = 0;
-	struct source *srcs;
-	const char *dest;
-	struct oid_map commits, tags;
-	struct stat st;
+struct convert_options {
+	const char **filter_opts;  /* given, or those DEST records */
+	int nr_filter_opts;
+	int quiet, progress, stats, attribute;
+};
 
+/* The options before SRC... DEST: the index of the first SRC, or -1 after -h. */
+static int parse_convert_options(int argc, char **argv, struct convert_options *o)
+{
+	struct strbuf opt = STRBUF_INIT;
+	int i;
+
+	o->filter_opts = xcalloc((size_t)argc + 1, sizeof(char *));
+	o->progress = -1;
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
 
@@ -1010,8 +1021,8 @@ int cmd_convert(int argc, char **argv)
 		} else if (!strcmp(a, "--lang")) {
 			if (++i >= argc)
 				usage_die(convert_usage, "--lang needs LANG:GLOB");
-			strbuf_addf(&path, "--lang=%s", argv[i]);
-			filter_opts[nr_filter_opts++] = strbuf_detach(&path, NULL);
+			strbuf_addf(&opt, "--lang=%s", argv[i]);
+			o->filter_opts[o->nr_filter_opts++] = strbuf_detach(&opt, NULL);
 		} else if (is_filter_option(a)) {
 			if (!strncmp(a, "--lang=", 7)) {
 				const char *err;
@@ -1019,7 +1030,7 @@ int cmd_convert(int argc, char **argv)
 				if (language_add_override(a + 7, &err))
 					usage_die(convert_usage, "%s: %s", a, err);
 			}
-			filter_opts[nr_filter_opts++] = a;
+			o->filter_opts[o->nr_filter_opts++] = a;
 		} else if (!strncmp(a, "--max-held=", 11)) {
 			uintmax_t size;
 
@@ -1027,79 +1038,77 @@ int cmd_convert(int argc, char **argv)
 				usage_die(convert_usage, "%s: not a size (digits, then k, m or g)", a);
 			max_held_opt = a;
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-			quiet = 1;
+			o->quiet = 1;
 		} else if (!strcmp(a, "--progress")) {
-			progress = 1;
+			o->progress = 1;
 		} else if (!strcmp(a, "--no-progress")) {
-			progress = 0;
+			o->progress = 0;
 		} else if (!strcmp(a, "--stats")) {
-			stats = 1;
+			o->stats = 1;
 		} else if (!strcmp(a, "--attribute")) {
-			attribute = 1;
+			o->attribute = 1;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(convert_usage, stdout);
-			return 0;
+			return -1;
 		} else {
 			usage_die(convert_usage, "unknown option '%s'", a);
 		}
 	}
 	if (argc - i < 2)
 		usage_die(convert_usage, "need at least one SRC and a DEST");
-	if (progress < 0)
-		progress = isatty(2);
-	if (quiet)
-		progress = stats = 0;
-	nr_src = argc - i - 1;
-	dest = argv[argc - 1];
-	srcs = xcalloc((size_t)nr_src, sizeof(*srcs));
-	for (k = 0; k < nr_src; k++)
-		inspect_source(&srcs[k], argv[i + k]);
+	if (o->progress < 0)
+		o->progress = isatty(2);
+	if (o->quiet)
+		o->progress = o->stats = 0;
+	return i;
+}
 
-	/* the filter is this very program */
-	{
-		char buf[4096];
-		ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+/* The filter is this very program. */
+static void self_path(struct strbuf *self)
+{
+	char buf[4096];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
 
-		if (n > 0) {
-			buf[n] = '\0';
-			strbuf_addstr(&self, buf);
-		} else {
-			strbuf_addstr(&self, "tokstream");
-		}
+	if (n > 0) {
+		buf[n] = '\0';
+		strbuf_addstr(self, buf);
+	} else {
+		strbuf_addstr(self, "tokstream");
 	}
+}
 
-	if (stat(dest, &st)) {
-		/* made beside DEST and renamed into place: a kill leaves no half repository */
-		struct strbuf to = STRBUF_INIT, tmp = STRBUF_INIT;
-		const char *init[] = { "git", "init", "--quiet", "--bare", NULL, NULL };
+/* A new bare DEST, made beside it and renamed into place: a kill leaves no half repository. */
+static void create_dest(const char *dest)
+{
+	struct strbuf to = STRBUF_INIT, tmp = STRBUF_INIT;
+	const char *init[] = { "git", "init", "--quiet", "--bare", NULL, NULL };
+	/* git log -p and git diff in DEST: Git's default diff misaligns views (README) */
+	const char *histogram[] = { "git", "config", "diff.algorithm", "histogram", NULL };
 
-		strbuf_addstr(&to, dest);
-		while (to.len > 1 && to.buf[to.len - 1] == '/')
-			strbuf_setlen(&to, to.len - 1);
-		strbuf_addf(&tmp, "%s.tokstream-init", to.buf);
-		remove_tree(tmp.buf);
-		init[4] = tmp.buf;
-		run_git(NULL, init, "git init --bare");
-		{
-			/* git log -p and git diff in DEST: Git's default diff misaligns views (README) */
-			const char *histogram[] = { "git", "config", "diff.algorithm", "histogram", NULL };
+	strbuf_addstr(&to, dest);
+	while (to.len > 1 && to.buf[to.len - 1] == '/')
+		strbuf_setlen(&to, to.len - 1);
+	strbuf_addf(&tmp, "%s.tokstream-init", to.buf);
+	remove_tree(tmp.buf);
+	init[4] = tmp.buf;
+	run_git(NULL, init, "git init --bare");
+	run_git(tmp.buf, histogram, "git config diff.algorithm");
+	if (rename(tmp.buf, to.buf))
+		die_errno("cannot rename '%s' to '%s'", tmp.buf, to.buf);
+	strbuf_release(&to);
+	strbuf_release(&tmp);
+}
 
-			run_git(tmp.buf, histogram, "git config diff.algorithm");
-		}
-		if (rename(tmp.buf, to.buf))
-			die_errno("cannot rename '%s' to '%s'", tmp.buf, to.buf);
-		strbuf_release(&to);
-		strbuf_release(&tmp);
-	}
-	{
-		const char *query[] = { "--is-bare-repository", NULL };
-		struct strbuf out = STRBUF_INIT;
+/* DEST's git directory and DEST/tokstream, locked for this run. */
+static void open_dest(const char *dest)
+{
+	const char *query[] = { "--is-bare-repository", NULL };
+	struct strbuf out = STRBUF_INIT;
 
-		git_dir_query(dest, query, &run.gitdir, &out);
-		if (strncmp(out.buf, "true", 4))
-			die("'%s' is not a bare repository: the token repository must be bare", dest);
-		strbuf_release(&out);
-	}
+	git_dir_query(dest, query, &run.gitdir, &out);
+	if (strncmp(out.buf, "true", 4))
+		die("'%s' is not a bare repository: the token repository must be bare", dest);
+	strbuf_release(&out);
 	strbuf_addf(&run.dir, "%s/tokstream", run.gitdir.buf);
 	if (mkdir(run.dir.buf, 0755) && errno != EEXIST)
 		die_errno("cannot create '%s'", run.dir.buf);
@@ -1111,17 +1120,26 @@ int cmd_convert(int argc, char **argv)
 	signal(SIGHUP, on_signal);
 	signal(SIGPIPE, SIG_IGN);
 	take_lock();
+}
 
-	/* the recorded options and sources, and what changed */
-	gen = current_generation();
-	fresh = gen == 0;
-	strbuf_addf(&cur, "%s/gen-%d", run.dir.buf, gen);
-	strbuf_addstr(&config, "tokstream-config 1\n");
+/*
+ * The configuration of this run (the views' fingerprint, the filter
+ * options, the sources) into config; against the one recorded in cur
+ * (the generation in force, unless fresh), which must agree, and whose
+ * options are taken when none are given.
+ */
+static void check_recorded(const char *dest, const char *cur, int fresh, struct convert_options *o,
+			   const struct source *srcs, int nr_src, struct strbuf *config)
+{
+	struct strbuf path = STRBUF_INIT, old_config = STRBUF_INIT;
+	int k;
+
+	strbuf_addstr(config, "tokstream-config 1\n");
 	if (!fresh) {
-		strbuf_addf(&path, "%s/config", cur.buf);
+		strbuf_addf(&path, "%s/config", cur);
 		if (read_file(path.buf, &old_config))
 			die("'%s' is missing: convert afresh into a new DEST", path.buf);
-		if (!nr_filter_opts) {
+		if (!o->nr_filter_opts) {
 			/* reuse the recorded options */
 			char *p, *nl;
 
@@ -1129,165 +1147,197 @@ int cmd_convert(int argc, char **argv)
 				p += 8;
 				nl = strchr(p, '\n');
 				*nl = '\0';
-				filter_opts[nr_filter_opts++] = xstrdup(p);
+				o->filter_opts[o->nr_filter_opts++] = xstrdup(p);
 				*nl++ = '\n';
 				nl--;
 			}
 		}
 	}
-	strbuf_addstr(&config, "views ");
-	views_fingerprint(&config);
-	strbuf_addch(&config, '\n');
+	strbuf_addstr(config, "views ");
+	views_fingerprint(config);
+	strbuf_addch(config, '\n');
 	if (!fresh) {
-		const char *a = strstr(config.buf, "\nviews "), *b = strstr(old_config.buf, "\nviews ");
+		const char *a = strstr(config->buf, "\nviews "), *b = strstr(old_config.buf, "\nviews ");
 
 		if (!b || strncmp(a, b, 48))
 			die("'%s' was converted by a tokstream whose lexers or languages differ from "
 			    "this one's: its views would not match; convert afresh into a new DEST", dest);
 	}
-	for (k = 0; k < nr_filter_opts; k++)
-		strbuf_addf(&config, "option %s\n", filter_opts[k]);
+	for (k = 0; k < o->nr_filter_opts; k++)
+		strbuf_addf(config, "option %s\n", o->filter_opts[k]);
 	for (k = 0; k < nr_src; k++)
-		strbuf_addf(&config, "source %s\n", srcs[k].path.buf);
-	if (!fresh && strcmp(config.buf, old_config.buf)) {
-		const char *a = strstr(config.buf, "\nsource "), *b = strstr(old_config.buf, "\nsource ");
-		size_t la = a ? (size_t)(a - config.buf) : config.len;
+		strbuf_addf(config, "source %s\n", srcs[k].path.buf);
+	if (!fresh && strcmp(config->buf, old_config.buf)) {
+		const char *a = strstr(config->buf, "\nsource "), *b = strstr(old_config.buf, "\nsource ");
+		size_t la = a ? (size_t)(a - config->buf) : config->len;
 		size_t lb = b ? (size_t)(b - old_config.buf) : old_config.len;
 
-		if (la != lb || strncmp(config.buf, old_config.buf, la))
+		if (la != lb || strncmp(config->buf, old_config.buf, la))
 			die("'%s' was converted with other options (recorded in %s/config); "
-			    "convert afresh into a new DEST to change them", dest, cur.buf);
+			    "convert afresh into a new DEST to change them", dest, cur);
 		die("'%s' was converted from other sources (recorded in %s/config); "
-		    "give the same sources, or convert afresh into a new DEST", dest, cur.buf);
+		    "give the same sources, or convert afresh into a new DEST", dest, cur);
 	}
-	if (!fresh) {
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/tips", cur.buf);
-		read_file(path.buf, &old_tips);
-	}
+	strbuf_release(&path);
+	strbuf_release(&old_config);
+}
 
-	/* a new generation beside the current one, and a staging repository */
+/*
+ * A new generation beside the one in force, the sources' marks and
+ * filter states carried into it, and a staging repository that borrows
+ * DEST's objects and settings.
+ */
+static void prepare_generation(int gen, const char *cur, int fresh, int nr_src)
+{
+	const char *init[] = { "git", "init", "--quiet", "--bare", NULL, NULL };
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, dest_config = STRBUF_INIT;
+	int k;
+
 	strbuf_addf(&run.next, "%s/gen-%d.tmp", run.dir.buf, gen + 1);
 	remove_tree(run.next.buf);
 	if (mkdir(run.next.buf, 0755))
 		die_errno("cannot create '%s'", run.next.buf);
 	strbuf_addf(&run.staging, "%s/staging.git", run.dir.buf);
 	remove_tree(run.staging.buf);
-	{
-		const char *init[] = { "git", "init", "--quiet", "--bare", run.staging.buf, NULL };
-		struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, dest_config = STRBUF_INIT;
+	init[4] = run.staging.buf;
+	run_git(NULL, init, "git init --bare (staging)");
+	strbuf_addf(&path, "%s/objects/info/alternates", run.staging.buf);
+	strbuf_addf(&text, "%s/objects\n", run.gitdir.buf);
+	write_file(path.buf, text.buf, text.len);
+	/*
+	 * fast-import runs here and writes DEST's packs: DEST's own
+	 * settings (pack.depth, pack.compression, ...) are to be its
+	 * settings, as they would be in DEST.
+	 */
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/config", run.staging.buf);
+	strbuf_addf(&dest_config, "%s/config", run.gitdir.buf);
+	if (read_file(path.buf, &text))
+		die_errno("cannot read '%s'", path.buf);
+	strbuf_addstr(&text, "[include]\n\tpath = ");
+	config_quote(&text, dest_config.buf);
+	strbuf_addch(&text, '\n');
+	write_file(path.buf, text.buf, text.len);
+	for (k = 0; !fresh && k < nr_src; k++) {
+		static const char *const files[] = { "export-marks", "import-marks", "filter-state" };
+		size_t f;
 
-		run_git(NULL, init, "git init --bare (staging)");
-		strbuf_addf(&path, "%s/objects/info/alternates", run.staging.buf);
-		strbuf_addf(&text, "%s/objects\n", run.gitdir.buf);
-		write_file(path.buf, text.buf, text.len);
-		/*
-		 * fast-import runs here and writes DEST's packs: DEST's own
-		 * settings (pack.depth, pack.compression, ...) are to be its
-		 * settings, as they would be in DEST.
-		 */
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/config", run.staging.buf);
-		strbuf_addf(&dest_config, "%s/config", run.gitdir.buf);
-		if (read_file(path.buf, &text))
-			die_errno("cannot read '%s'", path.buf);
-		strbuf_addstr(&text, "[include]\n\tpath = ");
-		config_quote(&text, dest_config.buf);
-		strbuf_addch(&text, '\n');
-		write_file(path.buf, text.buf, text.len);
-		strbuf_release(&path);
-		strbuf_release(&text);
-		strbuf_release(&dest_config);
-	}
-	if (!fresh) {
-		for (k = 0; k < nr_src; k++) {
-			static const char *const files[] = { "export-marks", "import-marks", "filter-state" };
-			size_t f;
+		for (f = 0; f < 3; f++) {
+			struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
 
-			for (f = 0; f < 3; f++) {
-				struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
-
-				strbuf_addf(&a, "%s/src-%d.%s", cur.buf, k, files[f]);
-				strbuf_addf(&b, "%s/src-%d.%s", run.next.buf, k, files[f]);
-				copy_file(a.buf, b.buf);
-				strbuf_release(&a);
-				strbuf_release(&b);
-			}
+			strbuf_addf(&a, "%s/src-%d.%s", cur, k, files[f]);
+			strbuf_addf(&b, "%s/src-%d.%s", run.next.buf, k, files[f]);
+			copy_file(a.buf, b.buf);
+			strbuf_release(&a);
+			strbuf_release(&b);
 		}
 	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+	strbuf_release(&dest_config);
+}
 
-	memset(&commits, 0, sizeof(commits));
+/*
+ * Every source in turn, each later era grafted onto the tip of the one
+ * before on its first conversion; the maps of the new generation
+ * rewritten after each, and read back into commits.
+ */
+static void convert_sources(struct source *srcs, int nr_src, const char *cur, int fresh,
+			    const struct convert_options *o, const char *self, struct oid_map *commits,
+			    struct strbuf *tag_map, struct strbuf *tips)
+{
+	struct strbuf old_tips = STRBUF_INIT, commit_map = STRBUF_INIT, path = STRBUF_INIT;
+	struct stat st;
+	int i, k;
+
+	if (!fresh) {
+		strbuf_addf(&path, "%s/tips", cur);
+		read_file(path.buf, &old_tips);
+	}
+	memset(commits, 0, sizeof(*commits));
 	for (k = 0; k < nr_src; k++) {
 		const char *graft = NULL;
 		char line[256];
-		struct strbuf exp = STRBUF_INIT;
 
 		snprintf(line, sizeof(line), "%d %s %s\n", k + 1, srcs[k].tip.buf,
 			 srcs[k].head_ref.len ? srcs[k].head_ref.buf : "HEAD");
 		if (!fresh && k < nr_src - 1 && !strstr(old_tips.buf, line))
 			die("source %d ('%s') is not where it was: only the newest source may "
 			    "gain commits; convert afresh into a new DEST", k + 1, srcs[k].path.buf);
-		strbuf_addstr(&tips, line);
-		strbuf_addf(&exp, "%s/src-%d.export-marks", run.next.buf, k);
-		if (k > 0 && stat(exp.buf, &st)) {
+		strbuf_addstr(tips, line);
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/src-%d.export-marks", run.next.buf, k);
+		if (k > 0 && stat(path.buf, &st)) {
 			/* the first conversion of a later era: graft it onto the earlier one */
-			graft = oid_map_token(&commits, srcs[k - 1].tip.buf);
+			graft = oid_map_token(commits, srcs[k - 1].tip.buf);
 			if (!graft)
 				die("the tip of source %d was not converted", k);
 		}
-		strbuf_release(&exp);
-		convert_source(&srcs[k], k, self.buf, filter_opts, nr_filter_opts,
-			       graft, progress, stats);
+		convert_source(&srcs[k], k, self, o->filter_opts, o->nr_filter_opts,
+			       graft, o->progress, o->stats);
 		strbuf_reset(&commit_map);
-		strbuf_reset(&tag_map);
+		strbuf_reset(tag_map);
 		/* tags that this run did not export again keep their old lines */
 		if (!fresh) {
 			strbuf_reset(&path);
-			strbuf_addf(&path, "%s/tag-map", cur.buf);
-			read_file(path.buf, &tag_map);
+			strbuf_addf(&path, "%s/tag-map", cur);
+			read_file(path.buf, tag_map);
 		}
 		for (i = 0; i <= k; i++)
-			append_maps(i, &commit_map, &tag_map);
-		{
-			struct strbuf mp = STRBUF_INIT;
-
-			strbuf_addf(&mp, "%s/commit-map", run.next.buf);
-			write_file(mp.buf, commit_map.buf, commit_map.len);
-			oid_map_release(&commits);
-			oid_map_read(&commits, mp.buf);
-			strbuf_release(&mp);
-		}
+			append_maps(i, &commit_map, tag_map);
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/commit-map", run.next.buf);
+		write_file(path.buf, commit_map.buf, commit_map.len);
+		oid_map_release(commits);
+		oid_map_read(commits, path.buf);
 	}
+	strbuf_release(&old_tips);
+	strbuf_release(&commit_map);
+	strbuf_release(&path);
+}
 
-	/* the commit point: objects first, then the new generation */
+/* Writes NAME in the new generation. */
+static void write_generation_file(const char *name, const struct strbuf *content)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	strbuf_addf(&path, "%s/%s", run.next.buf, name);
+	write_file(path.buf, content->buf, content->len);
+	strbuf_release(&path);
+}
+
+/*
+ * The commit point: objects first, then the new generation with its
+ * maps, config and refs, which takes effect with the switch of
+ * `current`; the generation's name goes to gen_name.
+ */
+static void switch_generation(int gen, const char *cur, int fresh, struct source *srcs, int nr_src,
+			      struct oid_map *commits, const struct strbuf *tag_map,
+			      const struct strbuf *config, const struct strbuf *tips, struct strbuf *gen_name)
+{
+	struct strbuf path = STRBUF_INIT, ref_script = STRBUF_INIT;
+	struct oid_map tags;
+	int link_later;
+
 	move_packs();
-	strbuf_reset(&path);
-	strbuf_addf(&path, "%s/tag-map", run.next.buf);
-	write_file(path.buf, tag_map.buf, tag_map.len);
-	strbuf_reset(&path);
-	strbuf_addf(&path, "%s/config", run.next.buf);
-	write_file(path.buf, config.buf, config.len);
-	strbuf_reset(&path);
-	strbuf_addf(&path, "%s/tips", run.next.buf);
-	write_file(path.buf, tips.buf, tips.len);
+	write_generation_file("tag-map", tag_map);
+	write_generation_file("config", config);
+	write_generation_file("tips", tips);
 	/* the refs too: the switch of current is the switch of the refs */
-	link_later = link_packed_refs(fresh, cur.buf);
-	strbuf_reset(&path);
+	link_later = link_packed_refs(fresh, cur);
 	strbuf_addf(&path, "%s/tag-map", run.next.buf);
 	oid_map_read(&tags, path.buf);
-	prepare_refs(srcs, nr_src, &commits, &tags, &ref_script);
-	strbuf_reset(&path);
-	strbuf_addf(&path, "%s/packed-refs", run.next.buf);
-	write_file(path.buf, ref_script.buf, ref_script.len);
+	prepare_refs(srcs, nr_src, commits, &tags, &ref_script);
+	write_generation_file("packed-refs", &ref_script);
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/gen-%d", run.dir.buf, gen + 1);
 	remove_tree(path.buf);
 	if (rename(run.next.buf, path.buf))
 		die_errno("cannot rename '%s'", run.next.buf);
-	strbuf_addf(&gen_name, "gen-%d", gen + 1);
+	strbuf_addf(gen_name, "gen-%d", gen + 1);
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/current", run.dir.buf);
-	switch_symlink(gen_name.buf, path.buf);
+	switch_symlink(gen_name->buf, path.buf);
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/commit-map", run.dir.buf);
 	switch_symlink("current/commit-map", path.buf);
@@ -1297,42 +1347,83 @@ int cmd_convert(int argc, char **argv)
 		switch_symlink(PACKED_REFS_LINK, path.buf);
 	}
 	set_head(srcs, nr_src);
+	oid_map_release(&tags);
+	strbuf_release(&path);
+	strbuf_release(&ref_script);
+}
+
+/* Every generation but keep, also those a killed run left behind. */
+static void remove_old_generations(const char *keep)
+{
+	struct strbuf path = STRBUF_INIT;
+	DIR *d = opendir(run.dir.buf);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		if (strncmp(e->d_name, "gen-", 4) || !strcmp(e->d_name, keep))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", run.dir.buf, e->d_name);
+		remove_tree(path.buf);
+	}
+	if (d)
+		closedir(d);
+	strbuf_release(&path);
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	struct convert_options o;
+	struct strbuf config = STRBUF_INIT, path = STRBUF_INIT, cur = STRBUF_INIT, tag_map = STRBUF_INIT,
+		tips = STRBUF_INIT, self = STRBUF_INIT, gen_name = STRBUF_INIT;
+	int nr_src, gen, fresh, k, i, attribute_failed = 0;
+	struct source *srcs;
+	const char *dest;
+	struct oid_map commits;
+	struct stat st;
+
+	memset(&o, 0, sizeof(o));
+	i = parse_convert_options(argc, argv, &o);
+	if (i < 0)
+		return 0;
+	nr_src = argc - i - 1;
+	dest = argv[argc - 1];
+	srcs = xcalloc((size_t)nr_src, sizeof(*srcs));
+	for (k = 0; k < nr_src; k++)
+		inspect_source(&srcs[k], argv[i + k]);
+	self_path(&self);
+	if (stat(dest, &st))
+		create_dest(dest);
+	open_dest(dest);
+
+	/* the recorded options and sources, and what changed */
+	gen = current_generation();
+	fresh = gen == 0;
+	strbuf_addf(&cur, "%s/gen-%d", run.dir.buf, gen);
+	check_recorded(dest, cur.buf, fresh, &o, srcs, nr_src, &config);
+	prepare_generation(gen, cur.buf, fresh, nr_src);
+	convert_sources(srcs, nr_src, cur.buf, fresh, &o, self.buf, &commits, &tag_map, &tips);
+	switch_generation(gen, cur.buf, fresh, srcs, nr_src, &commits, &tag_map, &config, &tips, &gen_name);
 	/* so that blame, html and report run in a source find DEST without -C */
 	for (k = 0; k < nr_src; k++)
 		if (record_dest(srcs[k].path.buf, run.gitdir.buf))
 			warning("could not record tokstream.dest in '%s' (its config is read-only?): "
 				"give -C DEST there", srcs[k].path.buf);
-
-	/* every older generation, also those a killed run left behind */
-	{
-		DIR *d = opendir(run.dir.buf);
-		struct dirent *e;
-
-		while (d && (e = readdir(d))) {
-			if (strncmp(e->d_name, "gen-", 4) || !strcmp(e->d_name, gen_name.buf))
-				continue;
-			strbuf_reset(&path);
-			strbuf_addf(&path, "%s/%s", run.dir.buf, e->d_name);
-			remove_tree(path.buf);
-		}
-		if (d)
-			closedir(d);
-	}
+	remove_old_generations(gen_name.buf);
 	remove_tree(run.staging.buf);
 	/*
 	 * The whole tree's attribution that a report or html page left in
 	 * DEST follows the new tip, so that blame there reads it at once.
 	 */
 	blame_checkpoint_path(run.gitdir.buf, "tokens", 0, &path);
-	if ((attribute || !access(path.buf, F_OK)) &&
-	    advance_checkpoint(srcs[nr_src - 1].path.buf, quiet, attribute) && attribute)
+	if ((o.attribute || !access(path.buf, F_OK)) &&
+	    advance_checkpoint(srcs[nr_src - 1].path.buf, o.quiet, o.attribute) && o.attribute)
 		attribute_failed = 1;
 	cleanup();
-	if (!quiet)
+	if (!o.quiet)
 		fprintf(stderr, "tokstream: %s: %zu commits from %d source%s\n", run.gitdir.buf,
 			commits.nr, nr_src, nr_src > 1 ? "s" : "");
 	oid_map_release(&commits);
-	oid_map_release(&tags);
 	if (attribute_failed)
 		die("'%s' is converted, but attributing the tokens of HEAD failed (see above)", run.gitdir.buf);
 	return 0;
