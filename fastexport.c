@@ -27,6 +27,7 @@
 #include "tokenize/strbuf.h"
 #include "tokenize/usage.h"
 #include "tokenize/view.h"
+#include "tokenize/wrapper.h"
 #include "tokenize/parse.h"
 #include "contrib/smap.h"
 
@@ -435,17 +436,8 @@ static struct {
 
 static void write_fully(const char *p, size_t n)
 {
-	while (n) {
-		ssize_t w = write(1, p, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			die_errno("write error on stdout");
-		}
-		p += w;
-		n -= (size_t)w;
-	}
+	if (write_in_full(1, p, n) < 0)
+		die_errno("write error on stdout");
 }
 
 static void out_flush(void)

@@ -16,6 +16,7 @@
  */
 #include "commands.h"
 #include "../tokenize/parse.h"
+#include "../tokenize/wrapper.h"
 #include "blame.h"
 #include "state.h"
 #include "../tokenize/language.h"
@@ -154,28 +155,13 @@ static void take_lock(void)
 static void write_file(const char *path, const char *data, size_t len)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	size_t off = 0;
 
 	if (fd < 0)
 		die_errno("cannot write '%s'", path);
-	while (off < len) {
-		ssize_t n = write(fd, data + off, len - off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			die_errno("cannot write '%s'", path);
-		}
-		off += (size_t)n;
-	}
-	if (fsync(fd) || close(fd))
+	if (write_in_full(fd, data, len) < 0 || fsync(fd) || close(fd))
 		die_errno("cannot write '%s'", path);
 }
 
-static int read_file(const char *path, struct strbuf *sb)
-{
-	return strbuf_read_file(sb, path);
-}
 
 /* s as a quoted value of a git config file (any path: quotes, backslashes, LF) */
 static void config_quote(struct strbuf *out, const char *s)
@@ -196,7 +182,7 @@ static void copy_file(const char *from, const char *to)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	if (!read_file(from, &sb))
+	if (!strbuf_read_file(&sb, from))
 		write_file(to, sb.buf, sb.len);
 	strbuf_release(&sb);
 }
@@ -359,7 +345,7 @@ static uintmax_t count_state_commits(const char *state_path)
 	uintmax_t n = 0;
 	const char *p;
 
-	if (!read_file(state_path, &sb))
+	if (!strbuf_read_file(&sb, state_path))
 		for (p = sb.buf; (p = strstr(p, "\nc ")); p++)
 			n++;
 	strbuf_release(&sb);
@@ -571,7 +557,7 @@ static void marks_read(struct marks_file *m, const char *path)
 	strbuf_init(&m->text, 0);
 	m->e = NULL;
 	m->nr = m->alloc = 0;
-	if (read_file(path, &m->text))
+	if (strbuf_read_file(&m->text, path))
 		return;
 	for (p = m->text.buf; *p; p = nl + 1) {
 		char *end;
@@ -628,7 +614,7 @@ static void append_maps(int k, struct strbuf *commit_map, struct strbuf *tag_map
 	marks_read(&imp, path.buf);
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/src-%d.filter-state", run.next.buf, k);
-	if (read_file(path.buf, &st))
+	if (strbuf_read_file(&st, path.buf))
 		die("missing filter state '%s'", path.buf);
 	for (p = st.buf; (nl = strchr(p, '\n')); p = nl + 1) {
 		uintmax_t mark;
@@ -878,7 +864,7 @@ static int link_packed_refs(int fresh, const char *cur)
 	strbuf_reset(&sb);
 	if (is_link)
 		goto done;
-	if (read_file(link.buf, &sb))
+	if (strbuf_read_file(&sb, link.buf))
 		strbuf_reset(&sb);
 	if (!fresh) {
 		strbuf_addf(&to, "%s/packed-refs", cur);
@@ -913,7 +899,7 @@ static void set_head(struct source *srcs, int nr)
 		return;
 	strbuf_addf(&want, "ref: %s\n", srcs[nr - 1].head_ref.buf);
 	strbuf_addf(&path, "%s/HEAD", run.gitdir.buf);
-	if (read_file(path.buf, &have) || strcmp(have.buf, want.buf)) {
+	if (strbuf_read_file(&have, path.buf) || strcmp(have.buf, want.buf)) {
 		/* renamed into place, as git does, but with no HEAD.lock a kill could leave */
 		strbuf_addf(&tmp, "%s/HEAD.tokstream-new", run.gitdir.buf);
 		write_file(tmp.buf, want.buf, want.len);
@@ -1137,7 +1123,7 @@ static void check_recorded(const char *dest, const char *cur, int fresh, struct 
 	strbuf_addstr(config, "tokstream-config 1\n");
 	if (!fresh) {
 		strbuf_addf(&path, "%s/config", cur);
-		if (read_file(path.buf, &old_config))
+		if (strbuf_read_file(&old_config, path.buf))
 			die("'%s' is missing: convert afresh into a new DEST", path.buf);
 		if (!o->nr_filter_opts) {
 			/* reuse the recorded options */
@@ -1212,7 +1198,7 @@ static void prepare_generation(int gen, const char *cur, int fresh, int nr_src)
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/config", run.staging.buf);
 	strbuf_addf(&dest_config, "%s/config", run.gitdir.buf);
-	if (read_file(path.buf, &text))
+	if (strbuf_read_file(&text, path.buf))
 		die_errno("cannot read '%s'", path.buf);
 	strbuf_addstr(&text, "[include]\n\tpath = ");
 	config_quote(&text, dest_config.buf);
@@ -1252,7 +1238,7 @@ static void convert_sources(struct source *srcs, int nr_src, const char *cur, in
 
 	if (!fresh) {
 		strbuf_addf(&path, "%s/tips", cur);
-		read_file(path.buf, &old_tips);
+		strbuf_read_file(&old_tips, path.buf);
 	}
 	memset(commits, 0, sizeof(*commits));
 	for (k = 0; k < nr_src; k++) {
@@ -1281,7 +1267,7 @@ static void convert_sources(struct source *srcs, int nr_src, const char *cur, in
 		if (!fresh) {
 			strbuf_reset(&path);
 			strbuf_addf(&path, "%s/tag-map", cur);
-			read_file(path.buf, tag_map);
+			strbuf_read_file(tag_map, path.buf);
 		}
 		for (i = 0; i <= k; i++)
 			append_maps(i, &commit_map, tag_map);

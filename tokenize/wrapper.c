@@ -8,6 +8,28 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+long write_in_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	size_t left = len;
+
+	while (left) {
+		ssize_t n = write(fd, p, left);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			errno = ENOSPC;
+			return -1;
+		}
+		p += n;
+		left -= (size_t)n;
+	}
+	return (long)len;
+}
+
 void write_atomic(const char *path, const char *buf, size_t len)
 {
 	struct strbuf tmp = STRBUF_INIT;
@@ -18,17 +40,7 @@ void write_atomic(const char *path, const char *buf, size_t len)
 	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
 	if (fd < 0)
 		die_errno("cannot write '%s'", tmp.buf);
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			die_errno("cannot write '%s'", tmp.buf);
-		buf += n;
-		len -= (size_t)n;
-	}
-	if (close(fd))
+	if (write_in_full(fd, buf, len) < 0 || close(fd))
 		die_errno("cannot write '%s'", tmp.buf);
 	if (rename(tmp.buf, path))
 		die_errno("cannot rename '%s'", tmp.buf);
