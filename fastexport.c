@@ -67,9 +67,7 @@ static const char usage_text[] =
 	"    --date-format=FMT      the date format git fast-import is given (raw, raw-permissive,\n"
 	"                           rfc2822, now)\n"
 	"    --export-state FILE    save them at the end, for a later incremental run\n"
-	"    --languages            list the languages and the paths each one claims\n"
-	"\n"
-	"The commands (convert, blame, html, report, map): tokstream help\n";
+	"    --languages            list the languages and the paths each one claims\n";
 
 /* Marks of the views we create start here, far above any exporter's marks. */
 #define VIEW_MARK_BASE ((uintmax_t)1 << 40)

@@ -59,9 +59,9 @@ static void list_commands(FILE *out)
 	fputs("\nThe commands:\n", out);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "   %-10s %s\n", commands[i].name, commands[i].summary);
-	fputs("\nWith no command, tokstream filters a fast-export stream;"
-	      " 'tokstream help filter'\nlists the filter's options. "
-	      "'tokstream help <command>' shows a command's usage.\n", out);
+	fputs("\n'tokstream help <command>' shows a command's usage. With no command,\n"
+	      "tokstream filters a fast-export stream:\n\n", out);
+	filter_usage(out);
 }
 
 /* tokstream help [COMMAND]: the list, or the command's own -h. */
