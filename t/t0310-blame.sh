@@ -2,17 +2,7 @@
 test_description='tokstream blame: exact token attribution where line blame is not'
 . ./test-lib.sh
 
-# Prints "TOKEN AUTHOR" for every token of FILE from `tokstream blame --porcelain`.
-token_authors () {
-	awk -v file="$1" '
-		BEGIN { n = 0; while ((getline l < file) > 0) line[++n] = l }
-		NF == 4 && $1 ~ /^[0-9]+$/ && $4 ~ /^[0-9a-f]+$/ && length($4) == 40 {
-			id = $4; tok[++t] = substr(line[$1], $2, $3); who[t] = id; next
-		}
-		/^author / { if (!(id in author)) author[id] = substr($0, 8) }
-		END { for (i = 1; i <= t; i++) print tok[i], author[who[i]] }
-	'
-}
+. "$TEST_DIRECTORY"/lib-blame.sh
 
 commit_as () {
 	name=$1 && shift &&
