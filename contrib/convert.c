@@ -1117,55 +1117,56 @@ static void open_dest(const char *dest)
 static void check_recorded(const char *dest, const char *cur, int fresh, struct convert_options *o,
 			   const struct source *srcs, int nr_src, struct strbuf *config)
 {
-	struct strbuf path = STRBUF_INIT, old_config = STRBUF_INIT;
-	int k;
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, views = STRBUF_INIT;
+	struct dest_config old;
+	size_t k;
+	int j;
 
-	strbuf_addstr(config, "tokstream-config 1\n");
+	memset(&old, 0, sizeof(old));
 	if (!fresh) {
 		strbuf_addf(&path, "%s/config", cur);
-		if (strbuf_read_file(&old_config, path.buf))
+		if (strbuf_read_file(&text, path.buf))
 			die("'%s' is missing: convert afresh into a new DEST", path.buf);
-		if (!o->nr_filter_opts) {
-			/* reuse the recorded options */
-			char *p, *nl;
-
-			for (p = old_config.buf; (p = strstr(p, "\noption ")); p = nl) {
-				p += 8;
-				nl = strchr(p, '\n');
-				*nl = '\0';
-				o->filter_opts[o->nr_filter_opts++] = xstrdup(p);
-				*nl++ = '\n';
-				nl--;
-			}
+		dest_config_parse(&old, text.buf, text.len);
+		/* reuse the recorded options, however many more than argv held */
+		if (!o->nr_filter_opts && old.nr_options) {
+			free(o->filter_opts);
+			o->filter_opts = xcalloc(old.nr_options + 1, sizeof(*o->filter_opts));
+			for (k = 0; k < old.nr_options; k++)
+				o->filter_opts[k] = xstrdup(old.options[k]);
+			o->nr_filter_opts = (int)old.nr_options;
 		}
 	}
-	strbuf_addstr(config, "views ");
-	views_fingerprint(config);
-	strbuf_addch(config, '\n');
-	if (!fresh) {
-		const char *a = strstr(config->buf, "\nviews "), *b = strstr(old_config.buf, "\nviews ");
-
-		if (!b || strncmp(a, b, 48))
-			die("'%s' was converted by a tokstream whose lexers or languages differ from "
-			    "this one's: its views would not match; convert afresh into a new DEST", dest);
-	}
-	for (k = 0; k < o->nr_filter_opts; k++)
-		strbuf_addf(config, "option %s\n", o->filter_opts[k]);
-	for (k = 0; k < nr_src; k++)
-		strbuf_addf(config, "source %s\n", srcs[k].path.buf);
-	if (!fresh && strcmp(config->buf, old_config.buf)) {
-		const char *a = strstr(config->buf, "\nsource "), *b = strstr(old_config.buf, "\nsource ");
-		size_t la = a ? (size_t)(a - config->buf) : config->len;
-		size_t lb = b ? (size_t)(b - old_config.buf) : old_config.len;
-
-		if (la != lb || strncmp(config->buf, old_config.buf, la))
-			die("'%s' was converted with other options (recorded in %s/config); "
-			    "convert afresh into a new DEST to change them", dest, cur);
-		die("'%s' was converted from other sources (recorded in %s/config); "
-		    "give the same sources, or convert afresh into a new DEST", dest, cur);
-	}
+	views_fingerprint(&views);
+	if (!fresh && (!old.views || strcmp(old.views, views.buf)))
+		die("'%s' was converted by a tokstream whose lexers or languages differ from "
+		    "this one's: its views would not match; convert afresh into a new DEST", dest);
+	if (!fresh && (old.nr_options != (size_t)o->nr_filter_opts))
+		goto other_options;
+	for (j = 0; !fresh && j < o->nr_filter_opts; j++)
+		if (strcmp(old.options[j], o->filter_opts[j]))
+			goto other_options;
+	if (!fresh && old.nr_sources != (size_t)nr_src)
+		goto other_sources;
+	for (j = 0; !fresh && j < nr_src; j++)
+		if (strcmp(old.sources[j], srcs[j].path.buf))
+			goto other_sources;
+	strbuf_addf(config, "tokstream-config 1\nviews %s\n", views.buf);
+	for (j = 0; j < o->nr_filter_opts; j++)
+		strbuf_addf(config, "option %s\n", o->filter_opts[j]);
+	for (j = 0; j < nr_src; j++)
+		strbuf_addf(config, "source %s\n", srcs[j].path.buf);
+	dest_config_release(&old);
 	strbuf_release(&path);
-	strbuf_release(&old_config);
+	strbuf_release(&text);
+	strbuf_release(&views);
+	return;
+other_options:
+	die("'%s' was converted with other options (recorded in %s/config); "
+	    "convert afresh into a new DEST to change them", dest, cur);
+other_sources:
+	die("'%s' was converted from other sources (recorded in %s/config); "
+	    "give the same sources, or convert afresh into a new DEST", dest, cur);
 }
 
 /*

@@ -218,3 +218,58 @@ void prefix_pathspecs(const char *prefix, const char **pathspec, int nr)
 		}
 	}
 }
+
+void dest_config_parse(struct dest_config *c, const char *text, size_t len)
+{
+	size_t alloc_options = 0, alloc_sources = 0;
+	const char *p, *end, *nl;
+
+	memset(c, 0, sizeof(*c));
+	strbuf_init(&c->text, 0);
+	strbuf_add(&c->text, text, len);
+	for (p = c->text.buf, end = p + c->text.len; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		if (!strncmp(p, "views ", 6)) {
+			c->views = xstrfmt("%.*s", (int)(nl - p - 6), p + 6);
+		} else if (!strncmp(p, "option ", 7)) {
+			ALLOC_GROW(c->options, c->nr_options + 1, alloc_options);
+			c->options[c->nr_options++] = xstrfmt("%.*s", (int)(nl - p - 7), p + 7);
+			if (nl - p == 19 && !strncmp(p + 7, "--keep-other", 12))
+				c->keep_other = 1;
+		} else if (!strncmp(p, "source ", 7)) {
+			ALLOC_GROW(c->sources, c->nr_sources + 1, alloc_sources);
+			c->sources[c->nr_sources++] = xstrfmt("%.*s", (int)(nl - p - 7), p + 7);
+		}
+	}
+}
+
+int dest_config_read(struct dest_config *c, const char *gitdir)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	int ret = 0;
+
+	strbuf_addf(&path, "%s/tokstream/current/config", gitdir);
+	if (strbuf_read_file(&text, path.buf))
+		ret = -1;
+	dest_config_parse(c, text.buf, text.len);
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return ret;
+}
+
+void dest_config_release(struct dest_config *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_options; i++)
+		free(c->options[i]);
+	for (i = 0; i < c->nr_sources; i++)
+		free(c->sources[i]);
+	free(c->options);
+	free(c->sources);
+	free(c->views);
+	strbuf_release(&c->text);
+	memset(c, 0, sizeof(*c));
+}

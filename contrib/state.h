@@ -49,6 +49,27 @@ int git_dir_query(const char *dir, const char **query, struct strbuf *out,
 		  struct strbuf *answers);
 
 /*
+ * A generation's config: what a conversion was made with, each line
+ * "tokstream-config 1", "views FINGERPRINT", "option OPTION" (the
+ * filter's, in order) or "source PATH" (oldest first).  This is its
+ * only reader.
+ */
+struct dest_config {
+	struct strbuf text;      /* the file as it is */
+	char *views;             /* the fingerprint of the lexers and languages; NULL: none */
+	char **options, **sources;
+	size_t nr_options, nr_sources;
+	/* what report and blame need of the options */
+	int keep_other;
+};
+
+/* Parses text into c (which takes a copy). */
+void dest_config_parse(struct dest_config *c, const char *text, size_t len);
+/* The config of the generation in force in DEST at gitdir: -1 when there is none. */
+int dest_config_read(struct dest_config *c, const char *gitdir);
+void dest_config_release(struct dest_config *c);
+
+/*
  * Where a command finds its token repository: given (-C DEST), else the
  * repository at the current directory when it is a token repository,
  * else the one recorded in the current repository's config as

@@ -545,4 +545,25 @@ test_expect_success 'every DEST made here passes git fsck' '
 	done
 '
 
+test_expect_success 'an update reuses more recorded options than it has arguments' '
+	git init -q many &&
+	echo "int a;" >many/a.c &&
+	echo "plain text" >many/b.txt &&
+	git -C many add . &&
+	test_tick &&
+	git -C many commit -q -m one &&
+	"$TOKSTREAM" convert -q --keep-other --exact-comments --lang c:*.txt \
+		--lang=python:*.pyx --lang=c:*.inc many many.git &&
+	echo "int b;" >>many/a.c &&
+	test_tick &&
+	git -C many commit -q -a -m two &&
+	"$TOKSTREAM" convert many many.git 2>err &&
+	grep -c "^option " many.git/tokstream/current/config >count &&
+	echo 5 >expect &&
+	test_cmp expect count &&
+	git -C many.git show HEAD:b.txt >view &&
+	printf "plain\ntext\n" >expect &&
+	test_cmp expect view
+'
+
 test_done
