@@ -145,56 +145,34 @@ static void trim_newline(struct strbuf *sb)
 }
 
 /* The sources DEST records, oldest first (the eras of a stitched history). */
-static void recorded_sources(const char *gitdir, struct blame_ctx *ctx)
+static void recorded_sources(const struct dest_config *cfg, const char *gitdir, struct blame_ctx *ctx)
 {
-	struct strbuf path = STRBUF_INIT, cfg = STRBUF_INIT;
-	char *p;
+	size_t i;
 
-	strbuf_addf(&path, "%s/tokstream/current/config", gitdir);
-	if (strbuf_read_file(&cfg, path.buf))
+	if (!cfg->nr_sources)
 		die("'%s' records no source: give --source=SRC", gitdir);
-	for (p = cfg.buf; (p = strstr(p, "\nsource ")); p++) {
+	for (i = 0; i < cfg->nr_sources; i++) {
 		ALLOC_GROW(ctx->sources, ctx->nr_sources + 1, ctx->alloc_sources);
-		ctx->sources[ctx->nr_sources++] = xstrfmt("%.*s", (int)strcspn(p + 8, "\n"), p + 8);
+		ctx->sources[ctx->nr_sources++] = xstrdup(cfg->sources[i]);
 	}
-	if (!ctx->nr_sources)
-		die("'%s' records no source: give --source=SRC", gitdir);
-	strbuf_release(&path);
-	strbuf_release(&cfg);
 }
 
 /* The --lang options DEST was converted with: its views depend on them. */
-static void recorded_langs(const char *gitdir)
+static void recorded_langs(const struct dest_config *cfg, const char *gitdir)
 {
 	static int done;
-	struct strbuf path = STRBUF_INIT, cfg = STRBUF_INIT;
-	FILE *f;
-	char *p;
+	size_t i;
 
 	if (done++)
 		return;
-	strbuf_addf(&path, "%s/tokstream/current/config", gitdir);
-	f = fopen(path.buf, "r");
-	if (f) {
-		char chunk[4096];
-		size_t n;
-
-		while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-			strbuf_add(&cfg, chunk, n);
-		fclose(f);
-	}
-	for (p = cfg.buf; (p = strstr(p, "\noption --lang=")); p++) {
-		char *spec = xstrdup(p + 15), *nl = strchr(spec, '\n');
+	for (i = 0; i < cfg->nr_options; i++) {
 		const char *err;
 
-		if (nl)
-			*nl = '\0';
-		if (language_add_override(spec, &err))
-			die("%s: option --lang=%s: %s", path.buf, spec, err);
-		free(spec);
+		if (strncmp(cfg->options[i], "--lang=", 7))
+			continue;
+		if (language_add_override(cfg->options[i] + 7, &err))
+			die("%s/tokstream/current/config: option %s: %s", gitdir, cfg->options[i], err);
 	}
-	strbuf_release(&path);
-	strbuf_release(&cfg);
 }
 
 /* The original id of a token commit, from a copy of the map sorted by token ids. */
@@ -706,6 +684,7 @@ void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, con
 {
 	const char *argv_rev[] = { "git", "rev-parse", "--verify", "-q", NULL, NULL };
 	struct strbuf tmp = STRBUF_INIT, out = STRBUF_INIT, mp = STRBUF_INIT;
+	struct dest_config cfg;
 
 	memset(ctx, 0, sizeof(*ctx));
 	strbuf_init(&ctx->gitdir, 0);
@@ -714,13 +693,15 @@ void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, con
 	strbuf_init(&ctx->prefix, 0);
 	dest = find_dest(dest, &ctx->prefix);
 	git_dir_of(dest, &ctx->gitdir);
-	recorded_langs(ctx->gitdir.buf);
+	dest_config_read(&cfg, ctx->gitdir.buf);
+	recorded_langs(&cfg, ctx->gitdir.buf);
 	if (source) {
 		ctx->sources = xcalloc(1, sizeof(*ctx->sources));
 		ctx->sources[ctx->nr_sources++] = xstrdup(source);
 	} else {
-		recorded_sources(ctx->gitdir.buf, ctx);
+		recorded_sources(&cfg, ctx->gitdir.buf, ctx);
 	}
+	dest_config_release(&cfg);
 	strbuf_addstr(&ctx->src, ctx->sources[ctx->nr_sources - 1]);
 	strbuf_addf(&tmp, "%s^{commit}", rev);
 	argv_rev[4] = tmp.buf;
