@@ -292,26 +292,20 @@ static struct strbuf cache_dir = STRBUF_INIT;  /* DEST/tokstream/report-cache */
 
 static void read_config(const char *gitdir, const char *source_opt)
 {
-	struct strbuf path = STRBUF_INIT, cfg = STRBUF_INIT, tips = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, tips = STRBUF_INIT;
+	struct dest_config cfg;
 	char *p, *nl;
-	size_t alloc = 0;
+	size_t alloc = 0, i;
 
-	strbuf_addf(&path, "%s/tokstream/current/config", gitdir);
-	read_whole(path.buf, &cfg);
-	for (p = cfg.buf; p && *p; p = nl ? nl + 1 : NULL) {
-		nl = strchr(p, '\n');
-		if (nl)
-			*nl = '\0';
-		if (!strncmp(p, "source ", 7)) {
-			ALLOC_GROW(sources, (size_t)nr_sources + 1, alloc);
-			sources[nr_sources].path = xstrdup(p + 7);
-			sources[nr_sources].tip[0] = '\0';
-			nr_sources++;
-		} else if (!strcmp(p, "option --keep-other")) {
-			keep_other = 1;
-		}
+	dest_config_read(&cfg, gitdir);
+	for (i = 0; i < cfg.nr_sources; i++) {
+		ALLOC_GROW(sources, (size_t)nr_sources + 1, alloc);
+		sources[nr_sources].path = xstrdup(cfg.sources[i]);
+		sources[nr_sources].tip[0] = '\0';
+		nr_sources++;
 	}
-	strbuf_reset(&path);
+	keep_other = cfg.keep_other;
+	dest_config_release(&cfg);
 	strbuf_addf(&path, "%s/tokstream/current/tips", gitdir);
 	read_whole(path.buf, &tips);
 	for (p = tips.buf; p && *p; p = nl ? nl + 1 : NULL) {
@@ -334,7 +328,6 @@ static void read_config(const char *gitdir, const char *source_opt)
 		sources[nr_sources - 1].path = xstrdup(source_opt);
 	}
 	strbuf_release(&path);
-	strbuf_release(&cfg);
 	strbuf_release(&tips);
 }
 
