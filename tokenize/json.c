@@ -153,7 +153,7 @@ static void before_member(struct json_writer *j)
 	}
 	if (!j->empty[d])
 		strbuf_addch(j->out, ',');
-	if (d <= j->wrap_depth)
+	if (j->wrapped[d])
 		newline_indent(j, d);
 	else if (!j->empty[d])
 		strbuf_addch(j->out, ' ');
@@ -189,6 +189,7 @@ static void open_container(struct json_writer *j, char c, int is_object)
 	strbuf_addch(j->out, c);
 	j->depth++;
 	j->empty[j->depth] = 1;
+	j->wrapped[j->depth] = j->depth <= j->wrap_depth;
 	j->is_object[j->depth] = (unsigned char)is_object;
 }
 
@@ -196,7 +197,7 @@ static void close_container(struct json_writer *j, char c, int is_object)
 {
 	if (!j->depth || j->is_object[j->depth] != is_object || j->has_key)
 		BUG("JSON %s closed where none is open", is_object ? "object" : "array");
-	if (!j->empty[j->depth] && j->depth <= j->wrap_depth)
+	if (!j->empty[j->depth] && j->wrapped[j->depth])
 		newline_indent(j, j->depth - 1);
 	strbuf_addch(j->out, c);
 	j->depth--;

@@ -19,9 +19,13 @@
 struct json_writer {
 	struct strbuf *out;
 	int depth;
-	/* the members of containers this deep or less go on lines of their own */
+	/*
+	 * the members of containers opened this deep or less go on lines of
+	 * their own; a writer may change it between containers
+	 */
 	int wrap_depth;
 	unsigned char empty[JSON_MAX_DEPTH + 1];     /* no member written yet */
+	unsigned char wrapped[JSON_MAX_DEPTH + 1];   /* a member a line */
 	unsigned char is_object[JSON_MAX_DEPTH + 1];
 	int has_key;                                 /* a key waits for its value */
 };
