@@ -2152,6 +2152,145 @@ static void commit_subjects(char (*ids)[41], size_t n, struct detail *d)
 	strbuf_release(&out);
 }
 
+/*
+ * The layout version of report.json: raised when a member goes, is
+ * renamed, or changes its type or meaning; new members and new tables
+ * leave it as it is.
+ */
+#define REPORT_JSON_VERSION 1
+
+static void json_cell(struct json_writer *j, const struct cell *c)
+{
+	switch (c->type) {
+	case CELL_TEXT:
+		json_string(j, c->text);
+		break;
+	case CELL_INTEGER:
+	case CELL_NUMBER:
+		json_number(j, c->text);
+		break;
+	case CELL_NONE:
+		json_null(j);
+		break;
+	}
+}
+
+/* What the report is of: the revision, the files, the attribution's options. */
+static void json_report_subject(struct json_writer *j, struct blame_ctx *ctx, const char *rev,
+				const char **pathspec, int nr_pathspec)
+{
+	int wrap = j->wrap_depth, i;
+	size_t k;
+
+	json_key(j, "version");
+	json_int(j, REPORT_JSON_VERSION);
+	json_key(j, "source");
+	json_string(j, ctx->src.buf);
+	json_key(j, "revision");
+	json_string(j, ctx->orig);
+	json_key(j, "revision_name");
+	json_string(j, rev);
+	json_key(j, "token_revision");
+	json_string(j, ctx->token);
+	j->wrap_depth = 1;
+	json_key(j, "pathspec");
+	json_array_begin(j);
+	for (i = 0; i < nr_pathspec; i++)
+		json_string(j, pathspec[i]);
+	json_array_end(j);
+	j->wrap_depth = 2;
+	json_key(j, "engine");
+	json_object_begin(j);
+	json_key(j, "revision");
+	json_int(j, ENGINE_REVISION);
+	json_key(j, "min_move");
+	json_uint(j, ctx->engine.min_move);
+	json_key(j, "ignore_whitespace");
+	json_bool(j, ctx->engine.ignore_ws);
+	json_key(j, "ignored_revisions");
+	json_array_begin(j);
+	for (k = 0; k < ctx->nr_ignored; k++)
+		json_string(j, ctx->ignored[k]);
+	json_array_end(j);
+	json_object_end(j);
+	json_key(j, "options");
+	json_object_begin(j);
+	json_key(j, "top");
+	json_int(j, opt.top);
+	json_key(j, "min_tokens");
+	json_uint(j, opt.min_tokens);
+	json_key(j, "line_moves");
+	json_bool(j, opt.move);
+	json_key(j, "line_ignore_whitespace");
+	json_bool(j, opt.ignore_ws);
+	json_object_end(j);
+	j->wrap_depth = wrap;
+}
+
+/*
+ * OUTDIR/report.json (contrib/schema/report.schema.json): what the
+ * report is of, then every table of the report, named by its file less
+ * ".tsv", its columns and a row object per TSV line.
+ */
+static void write_report_json(struct blame_ctx *ctx, const char *rev, const char **pathspec, int nr_pathspec)
+{
+	struct strbuf out = STRBUF_INIT, path = STRBUF_INIT;
+	struct json_writer j;
+	size_t i, c;
+
+	json_init(&j, &out, 4);
+	json_object_begin(&j);
+	json_report_subject(&j, ctx, rev, pathspec, nr_pathspec);
+	json_key(&j, "tables");
+	json_object_begin(&j);
+	for (i = 0; i < nr_report_tables; i++) {
+		struct table *t = report_tables[i];
+		size_t len = strlen(t->file);
+
+		if (!t->written)
+			BUG("table %s was never written", t->file);
+		strbuf_reset(&path);
+		strbuf_add(&path, t->file, len > 4 && !strcmp(t->file + len - 4, ".tsv") ? len - 4 : len);
+		json_key(&j, path.buf);
+		json_object_begin(&j);
+		json_key(&j, "file");
+		json_string(&j, t->file);
+		j.wrap_depth = 3;
+		json_key(&j, "columns");
+		json_array_begin(&j);
+		for (c = 0; c < t->nr_cols; c++)
+			json_string(&j, t->cols[c]);
+		json_array_end(&j);
+		j.wrap_depth = 4;
+		json_key(&j, "rows");
+		json_array_begin(&j);
+		for (c = 0; c < t->nr_cells; c++) {
+			if (c % t->nr_cols == 0)
+				json_object_begin(&j);
+			json_key(&j, t->cols[c % t->nr_cols]);
+			json_cell(&j, &t->cells[c]);
+			if ((c + 1) % t->nr_cols == 0)
+				json_object_end(&j);
+			free(t->cells[c].text);
+		}
+		json_array_end(&j);
+		json_object_end(&j);
+		free(t->cells);
+		free(t);
+	}
+	json_object_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+	free(report_tables);
+	report_tables = NULL;
+	nr_report_tables = alloc_report_tables = 0;
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/report.json", out_dir);
+	write_atomic(path.buf, out.buf, out.len);
+	strbuf_release(&out);
+	strbuf_release(&path);
+}
+
 static void write_report(struct blame_ctx *ctx, const char *rev, const char **pathspec, int nr_pathspec)
 {
 	struct strbuf pg = STRBUF_INIT, story = STRBUF_INIT;
@@ -3028,12 +3167,14 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			      "beside this page:");
 		for (i = 0; tables[i]; i++)
 			strbuf_addf(&page, " <a href=\"%s\">%s</a>", tables[i], tables[i]);
-		strbuf_addstr(&page, ".</p></body></html>\n");
+		strbuf_addstr(&page, "; and all of them, with what the report is of, in one JSON document: "
+			      "<a href=\"report.json\">report.json</a>.</p></body></html>\n");
 		strbuf_addf(&path, "%s/index.html", out_dir);
 		write_atomic(path.buf, page.buf, page.len);
 		strbuf_release(&page);
 		strbuf_release(&path);
 	}
+	write_report_json(ctx, rev, pathspec, nr_pathspec);
 	free(langs);
 	free(years);
 	free(era_l);

@@ -25,9 +25,10 @@ commit_as () {
 		--author="$name <$name@example.org>" "$@"
 }
 
-# The history: three authors, a comment of two lines (a token over two
-# lines), and a rename, so that a commit's filename is not the path blamed.
-test_expect_success 'a history of three authors and a rename' '
+# The history: three authors of tokens, a comment of two lines (a token
+# over two lines), a rename, so that a commit's filename is not the path
+# blamed, and a fourth author who only re-indents a line (a line, no token).
+test_expect_success 'a history of four authors and a rename' '
 	git init -q src &&
 	printf "/* Sums two numbers,\n   returning the total. */\nint add(int a, int b)\n{\n\treturn a + b;\n}\n" >src/sum.c &&
 	commit_as Alice -m "add()" &&
@@ -36,6 +37,8 @@ test_expect_success 'a history of three authors and a rename' '
 	git -C src mv sum.c add.c &&
 	printf "int twice(int x)\n{\n\treturn add(x, x);\n}\n" >>src/add.c &&
 	commit_as Carol -m "rename to add.c; twice()" &&
+	sed "s/^	return a + b;/    return a + b;/" src/add.c >tmp && mv tmp src/add.c &&
+	commit_as Dave -m "indent with spaces" &&
 	"$TOKSTREAM" convert -q src tokens.git &&
 	"$TOKSTREAM" blame -C tokens.git --porcelain add.c >porcelain &&
 	"$TOKSTREAM" blame -C tokens.git --json add.c >blame.json
@@ -171,6 +174,101 @@ test_expect_success PYTHON 'blame --json starts no pager, even on a terminal' '
 	GIT_PAGER="$PWD/pager" python3 on-tty.py "$TOKSTREAM" blame -C tokens.git --json add.c >tty.json &&
 	test_path_is_missing pager-ran &&
 	test_cmp blame.json tty.json
+'
+
+test_expect_success 'report writes report.json beside its TSV files' '
+	"$TOKSTREAM" report -C tokens.git --top=5 --min-tokens=1 -j 1 whole &&
+	test_path_is_file whole/report.json &&
+	grep "<a href=\"report.json\">report.json</a>" whole/index.html
+'
+
+test_expect_success PYTHON 'report.json follows its schema' '
+	valid report whole/report.json
+'
+
+test_expect_success PYTHON 'every TSV has its table in report.json, with the same rows and values' '
+	agree report whole
+'
+
+test_expect_success PYTHON 'agreement is checked: a missing table, a row or a value that differs is found' '
+	mkdir -p changed &&
+	cp whole/*.tsv changed/ &&
+	sed "/\"years\": {/,/^    },/d" whole/report.json >changed/report.json &&
+	test_must_fail agree report changed >out-missing &&
+	grep "years.tsv" out-missing &&
+	sed "s/\"line_share\": 40.00,/\"line_share\": 40.0,/" whole/report.json >changed/report.json &&
+	test_must_fail agree report changed >out-digits &&
+	grep "authors.tsv row 1, line_share: .40.00. against Decimal(.40.0.)" out-digits &&
+	sed "s/\"author\": \"Alice\"/\"author\": \"Alicia\"/" whole/report.json >changed/report.json &&
+	test_must_fail agree report changed &&
+	cp whole/report.json changed/ &&
+	printf "x\t1\t2\n" >>changed/churn-histogram.tsv &&
+	test_must_fail agree report changed >out-row &&
+	grep "churn-histogram.tsv: 8 rows against 7" out-row
+'
+
+test_expect_success PYTHON 'report.json has typed values: integers, numbers, strings, null for "-" and ""' '
+	python3 - whole/report.json <<-\EOF
+	import decimal, json, sys
+	doc = json.load(open(sys.argv[1]), parse_float=decimal.Decimal)
+	t = doc["tables"]
+	authors = {r["author"]: r for r in t["authors"]["rows"]}
+	assert sorted(authors) == ["Alice", "Bob", "Carol", "Dave"], authors
+	# Dave re-indented a line: a line and no token, so no rank by tokens
+	assert authors["Dave"]["tokens"] == 0 and authors["Dave"]["token_rank"] is None, authors["Dave"]
+	assert type(authors["Dave"]["lines"]) is int and type(authors["Dave"]["line_rank"]) is int
+	assert all(isinstance(r["token_share"], decimal.Decimal) for r in t["authors"]["rows"])
+	# three authors by tokens, four by lines: the fourth row has no author by tokens
+	top = t["top"]["rows"]
+	assert len(top) == 4 and top[3]["by_tokens"] is None and top[3]["token_share"] is None, top
+	assert isinstance(top[3]["by_lines"], str), top
+	size = t["size"]["rows"]
+	assert size[-1]["language"] == "total" and type(size[-1]["tokens"]) is int, size
+	assert isinstance(size[-1]["tokens_per_code_line"], decimal.Decimal), size
+	figures = {r["figure"]: r["value"] for r in t["summary"]["rows"]}
+	assert figures["verdict"] in ("same", "different") and type(figures["files"]) is int, figures
+	assert isinstance(figures["distance"], decimal.Decimal), figures
+	sizes = {r["figure"]: r for r in t["commit-sizes"]["rows"]}
+	assert sizes["median_changed"]["share"] is None, sizes
+	assert list(t)[0] == "summary" and t["summary"]["file"] == "summary.tsv", list(t)
+	EOF
+'
+
+test_expect_success PYTHON 'report.json says what the report is of' '
+	git -C src rev-parse HEAD >expect-rev &&
+	bob=$(git -C src rev-list --author=Bob HEAD) &&
+	token=$(awk -v id="$(cat expect-rev)" "\$1 == id { print \$2 }" tokens.git/tokstream/commit-map) &&
+	"$TOKSTREAM" report -C tokens.git --no-moves --ignore-rev "$bob" -j 1 narrow HEAD "*.c" &&
+	valid report narrow/report.json &&
+	agree report narrow &&
+	python3 - whole/report.json narrow/report.json "$(cat expect-rev)" "$token" "$bob" <<-\EOF
+	import json, sys
+	whole, narrow = (json.load(open(f)) for f in sys.argv[1:3])
+	rev, token, bob = sys.argv[3:6]
+	for doc in whole, narrow:
+	    assert doc["version"] == 1
+	    assert doc["revision"] == rev and doc["revision_name"] == "HEAD", doc["revision"]
+	    assert doc["token_revision"] == token, doc["token_revision"]
+	    assert doc["source"].endswith("/src"), doc["source"]
+	    assert type(doc["engine"]["revision"]) is int and doc["engine"]["revision"] >= 1
+	assert whole["pathspec"] == [] and narrow["pathspec"] == ["*.c"], (whole["pathspec"], narrow["pathspec"])
+	assert whole["engine"]["min_move"] == 12 and narrow["engine"]["min_move"] == 0
+	assert whole["engine"]["ignored_revisions"] == [] and narrow["engine"]["ignored_revisions"] == [bob]
+	assert whole["options"]["top"] == 5 and narrow["options"]["top"] == 20
+	EOF
+'
+
+test_expect_success PYTHON 'report.json of a history that is not all UTF-8 is valid JSON' '
+	"$TOKSTREAM" report -C odd.git --min-tokens=1 -j 1 odd-out &&
+	valid report odd-out/report.json &&
+	agree report odd-out &&
+	python3 - odd-out/report.json <<-\EOF
+	import json, sys
+	doc = json.load(open(sys.argv[1]))
+	files = doc["tables"]["files"]["rows"]
+	assert [f["path"] for f in files] == ["caf\ufffd.c"], files
+	assert files[0]["top_by_tokens"].startswith("Jos\ufffd \x01Ctl"), files
+	EOF
 '
 
 test_done
