@@ -13,6 +13,7 @@
 #include "../tokenize/lines.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/catfile.h"
+#include "../tokenize/json.h"
 #include "../tokenize/sha1.h"
 #include "../tokenize/usage.h"
 #include "../tokenize/wrapper.h"
@@ -34,6 +35,7 @@ static const char blame_usage[] =
 	"    -C DEST            the token repository (default: found from the current directory)\n"
 	"    --source SRC       the original repository (default: the newest source DEST records)\n"
 	"    --porcelain        one record per token: LINE COL LENGTH ORIGINAL-ID, commit details once\n"
+	"    --json             the same as one JSON document (README: \"Output for programs\")\n"
 	"    --by=commit|author|age   what the colours tell (default: commit)\n"
 	"    --line             show git blame's commit for each line beside\n"
 	"    --color=auto|always|never\n"
@@ -41,6 +43,11 @@ static const char blame_usage[] =
 	"    --no-mailmap       identities as the commits write them, not through .mailmap\n"
 	ATTRIBUTION_USAGE;
 
+/*
+ * The layout version of blame --json: raised when a member goes, is
+ * renamed, or changes its type or meaning; new members leave it as it is.
+ */
+#define BLAME_JSON_VERSION 1
 
 static struct commit_info *commit_by_token(struct commit_table *t, const char *token)
 {
@@ -350,6 +357,78 @@ static void print_porcelain(struct token_pos *toks, size_t nr, const char *path)
 		printf("summary %s\nfilename %s\n", c->summary ? c->summary : "",
 		       c->filename ? c->filename : path);
 	}
+}
+
+/*
+ * The porcelain's information as one JSON document (contrib/schema/
+ * blame.schema.json): the commits described once, keyed by original id,
+ * in the order of their first token, then the tokens.
+ */
+static void print_json(struct blame_result *res, const char *path, const char *orig)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct json_writer j;
+	size_t i;
+
+	json_init(&j, &out, 2);
+	json_object_begin(&j);
+	json_key(&j, "version");
+	json_int(&j, BLAME_JSON_VERSION);
+	json_key(&j, "path");
+	json_string(&j, path);
+	json_key(&j, "revision");
+	json_string(&j, orig);
+	json_key(&j, "commits");
+	json_object_begin(&j);
+	for (i = 0; i < res->nr_toks; i++) {
+		struct commit_info *c = res->toks[i].commit;
+
+		if (c->shown)
+			continue;
+		c->shown = 1;
+		json_key(&j, c->orig);
+		json_object_begin(&j);
+#define TEXT(name, s) do { json_key(&j, name); json_string(&j, (s) ? (s) : ""); } while (0)
+		TEXT("author", c->author);
+		TEXT("author_mail", c->author_mail);
+		json_key(&j, "author_time");
+		json_int(&j, c->author_time);
+		TEXT("author_tz", c->author_tz);
+		TEXT("committer", c->committer);
+		TEXT("committer_mail", c->committer_mail);
+		json_key(&j, "committer_time");
+		json_int(&j, c->committer_time);
+		TEXT("committer_tz", c->committer_tz);
+		TEXT("summary", c->summary);
+		TEXT("filename", c->filename ? c->filename : path);
+#undef TEXT
+		json_object_end(&j);
+	}
+	json_object_end(&j);
+	json_key(&j, "tokens");
+	json_array_begin(&j);
+	for (i = 0; i < res->nr_toks; i++) {
+		json_object_begin(&j);
+		json_key(&j, "line");
+		json_uint(&j, res->toks[i].line);
+		json_key(&j, "column");
+		json_uint(&j, res->toks[i].col);
+		json_key(&j, "length");
+		json_uint(&j, res->toks[i].len);
+		json_key(&j, "commit");
+		json_string(&j, res->toks[i].commit->orig);
+		json_object_end(&j);
+		/* a large file's document goes out as it is made */
+		if (out.len > 65536) {
+			fwrite(out.buf, 1, out.len, stdout);
+			strbuf_reset(&out);
+		}
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+	fwrite(out.buf, 1, out.len, stdout);
+	strbuf_release(&out);
 }
 
 static void print_terminal(struct blame_result *res, enum by by, int color,
@@ -1182,7 +1261,7 @@ int cmd_blame(int argc, char **argv)
 	const char *dest = NULL, *path = NULL, *rev = "HEAD", *source_opt = NULL, *color_opt = "auto";
 	const char *err;
 	struct attribution_options ao;
-	int porcelain = 0, show_line = 0, pager = 1, no_mailmap = 0, i, color;
+	int porcelain = 0, json = 0, show_line = 0, pager = 1, no_mailmap = 0, i, color;
 	enum by by = BY_COMMIT;
 	struct blame_ctx ctx;
 	struct blame_result res;
@@ -1200,6 +1279,8 @@ int cmd_blame(int argc, char **argv)
 			source_opt = a + 9;
 		} else if (!strcmp(a, "--porcelain")) {
 			porcelain = 1;
+		} else if (!strcmp(a, "--json")) {
+			json = 1;
 		} else if (!strcmp(a, "--line")) {
 			show_line = 1;
 		} else if (!strcmp(a, "--by=commit")) {
@@ -1235,6 +1316,8 @@ int cmd_blame(int argc, char **argv)
 	}
 	if (!path)
 		usage_die(blame_usage, "no PATH given");
+	if (json && porcelain)
+		usage_die(blame_usage, "--json and --porcelain cannot be used together");
 	blame_open(&ctx, dest, source_opt, rev, &ao);
 	ctx.no_mailmap = no_mailmap;
 	if (ctx.prefix.len)
@@ -1244,6 +1327,10 @@ int cmd_blame(int argc, char **argv)
 
 	if (porcelain) {
 		print_porcelain(res.toks, res.nr_toks, path);
+		return 0;
+	}
+	if (json) {
+		print_json(&res, path, ctx.orig);
 		return 0;
 	}
 	color = !strcmp(color_opt, "always") || (!strcmp(color_opt, "auto") && isatty(1));

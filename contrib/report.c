@@ -19,6 +19,7 @@
 #include "blame.h"
 #include "functions.h"
 #include "smap.h"
+#include "../tokenize/json.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/sha1.h"
 #include "../tokenize/progress.h"
@@ -1855,16 +1856,133 @@ static void file_distances(void)
 	}
 }
 
-static struct strbuf tsv = STRBUF_INIT;
+/*
+ * The report's tables.  Each is written as OUTDIR/NAME.tsv and kept, cell
+ * by cell with its type, for report.json: both outputs come from the same
+ * cells, so that report.json can neither miss a table nor differ from the
+ * TSV files.  A table is begun with its file and columns, filled a cell
+ * at a time in the order of the columns (a row ends after its last
+ * column), and written by table_end.
+ */
+enum cell_type { CELL_TEXT, CELL_INTEGER, CELL_NUMBER, CELL_NONE };
+
+struct cell {
+	enum cell_type type;
+	char *text;  /* unescaped; of CELL_NONE what the TSV shows ("" or "-"), null in JSON */
+};
+
+struct table {
+	const char *file;          /* in OUTDIR; report.json names the table by it, less ".tsv" */
+	const char *const *cols;   /* NULL-terminated */
+	size_t nr_cols;
+	struct cell *cells;
+	size_t nr_cells, alloc_cells;
+	int written;
+};
+
+static struct table **report_tables;
+static size_t nr_report_tables, alloc_report_tables;
 static const char *out_dir;
 
-static void tsv_write(const char *name)
+static struct table *table_begin(const char *file, const char *const *cols)
 {
-	struct strbuf path = STRBUF_INIT;
+	struct table *t = xcalloc(1, sizeof(*t));
 
-	strbuf_addf(&path, "%s/%s", out_dir, name);
-	write_atomic(path.buf, tsv.buf, tsv.len);
-	strbuf_reset(&tsv);
+	t->file = file;
+	t->cols = cols;
+	while (cols[t->nr_cols])
+		t->nr_cols++;
+	ALLOC_GROW(report_tables, nr_report_tables + 1, alloc_report_tables);
+	report_tables[nr_report_tables++] = t;
+	return t;
+}
+
+/* Adds a cell of type holding text, which the table takes. */
+static void table_cell(struct table *t, enum cell_type type, char *text)
+{
+	if (t->written)
+		BUG("a cell added to %s after it was written", t->file);
+	ALLOC_GROW(t->cells, t->nr_cells + 1, t->alloc_cells);
+	t->cells[t->nr_cells].type = type;
+	t->cells[t->nr_cells].text = text;
+	t->nr_cells++;
+}
+
+static void table_text(struct table *t, const char *s)
+{
+	table_cell(t, CELL_TEXT, xstrdup(s ? s : ""));
+}
+
+static void table_count(struct table *t, size_t n)
+{
+	table_cell(t, CELL_INTEGER, xstrfmt("%zu", n));
+}
+
+static void table_int(struct table *t, long long n)
+{
+	table_cell(t, CELL_INTEGER, xstrfmt("%lld", n));
+}
+
+/*
+ * A number as the TSV shows it ("12.50": report.json has the same
+ * digits); text that is no number ("-", or a share of nothing) is null.
+ */
+static void table_number(struct table *t, const char *text)
+{
+	table_cell(t, json_is_number(text) ? CELL_NUMBER : CELL_NONE, xstrdup(text));
+}
+
+static void table_fixed(struct table *t, double v, int decimals)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+	table_number(t, buf);
+}
+
+/* No value: shown ("" or "-") in the TSV, null in report.json. */
+static void table_none(struct table *t, const char *shown)
+{
+	table_cell(t, CELL_NONE, xstrdup(shown));
+}
+
+/* A rank, or "-" for an author absent from that count. */
+static void table_rank(struct table *t, size_t rank)
+{
+	if (rank)
+		table_count(t, rank);
+	else
+		table_none(t, "-");
+}
+
+static size_t table_rows(const struct table *t)
+{
+	return t->nr_cells / t->nr_cols;
+}
+
+/* Writes OUTDIR/FILE: the header, then a line per row. */
+static void table_end(struct table *t)
+{
+	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
+	size_t i;
+
+	if (t->nr_cells % t->nr_cols)
+		BUG("%s: %zu cells for rows of %zu", t->file, t->nr_cells, t->nr_cols);
+	for (i = 0; i < t->nr_cols; i++) {
+		tsv_field(&sb, t->cols[i]);
+		strbuf_addch(&sb, i + 1 < t->nr_cols ? '\t' : '\n');
+	}
+	for (i = 0; i < t->nr_cells; i++) {
+		if (t->cells[i].type == CELL_TEXT)
+			tsv_field(&sb, t->cells[i].text);
+		else
+			strbuf_addstr(&sb, t->cells[i].text);
+		strbuf_addch(&sb, (i + 1) % t->nr_cols ? '\t' : '\n');
+	}
+	strbuf_addf(&path, "%s/%s", out_dir, t->file);
+	write_atomic(path.buf, sb.buf, sb.len);
+	t->written = 1;
+	strbuf_release(&sb);
 	strbuf_release(&path);
 }
 
@@ -1994,14 +2112,6 @@ static void tdz(struct strbuf *pg, size_t n)
 	strbuf_addf(pg, "<td class=\"n\">%zu</td>", n);
 }
 
-static void tsv_header(const char *const *cols)
-{
-	for (; *cols; cols++) {
-		strbuf_addstr(&tsv, *cols);
-		strbuf_addch(&tsv, cols[1] ? '\t' : '\n');
-	}
-}
-
 static int cmp_lang(const void *a, const void *b)
 {
 	const struct lang_total *x = a, *y = b;
@@ -2078,15 +2188,17 @@ static void histogram(struct strbuf *pg, const char *file, const char *title, co
 	double *v = xcalloc(nb, sizeof(*v));
 	char **labels = xcalloc(nb, sizeof(*labels));
 	static const char *const cols[] = { "bucket", "commits", "share", NULL };
+	struct table *t = table_begin(file, cols);
 	size_t i;
 
-	tsv_header(cols);
 	for (i = 0; i < nb; i++) {
 		v[i] = total ? 100.0 * (double)bk[i].n / (double)total : 0;
 		labels[i] = (char *)bk[i].label;
-		strbuf_addf(&tsv, "%s\t%zu\t%s\n", bk[i].label, bk[i].n, pct((double)bk[i].n, (double)total));
+		table_text(t, bk[i].label);
+		table_count(t, bk[i].n);
+		table_number(t, pct((double)bk[i].n, (double)total));
 	}
-	tsv_write(file);
+	table_end(t);
 	svg_bars(pg, title, nb, labels, v, NULL, what, NULL);
 	free(v);
 	free(labels);
@@ -2135,6 +2247,164 @@ static void commit_subjects(char (*ids)[41], size_t n, struct detail *d)
 }
 
 /*
+ * The layout version of report.json: raised when a member goes, is
+ * renamed, or changes its type or meaning; new members and new tables
+ * leave it as it is.
+ */
+#define REPORT_JSON_VERSION 1
+
+static void json_cell(struct json_writer *j, const struct cell *c)
+{
+	switch (c->type) {
+	case CELL_TEXT:
+		json_string(j, c->text);
+		break;
+	case CELL_INTEGER:
+	case CELL_NUMBER:
+		json_number(j, c->text);
+		break;
+	case CELL_NONE:
+		json_null(j);
+		break;
+	}
+}
+
+/* What the report is of: the revision, the files, the attribution's options. */
+static void json_report_subject(struct json_writer *j, struct blame_ctx *ctx, const char *rev,
+				const char **pathspec, int nr_pathspec)
+{
+	int wrap = j->wrap_depth, i;
+	size_t k;
+
+	json_key(j, "version");
+	json_int(j, REPORT_JSON_VERSION);
+	json_key(j, "source");
+	json_string(j, ctx->src.buf);
+	json_key(j, "revision");
+	json_string(j, ctx->orig);
+	json_key(j, "revision_name");
+	json_string(j, rev);
+	json_key(j, "token_revision");
+	json_string(j, ctx->token);
+	j->wrap_depth = 1;
+	json_key(j, "pathspec");
+	json_array_begin(j);
+	for (i = 0; i < nr_pathspec; i++)
+		json_string(j, pathspec[i]);
+	json_array_end(j);
+	j->wrap_depth = 2;
+	json_key(j, "engine");
+	json_object_begin(j);
+	json_key(j, "revision");
+	json_int(j, ENGINE_REVISION);
+	json_key(j, "min_move");
+	json_uint(j, ctx->engine.min_move);
+	json_key(j, "ignore_whitespace");
+	json_bool(j, ctx->engine.ignore_ws);
+	json_key(j, "ignored_revisions");
+	json_array_begin(j);
+	for (k = 0; k < ctx->nr_ignored; k++)
+		json_string(j, ctx->ignored[k]);
+	json_array_end(j);
+	json_object_end(j);
+	json_key(j, "options");
+	json_object_begin(j);
+	json_key(j, "top");
+	json_int(j, opt.top);
+	json_key(j, "min_tokens");
+	json_uint(j, opt.min_tokens);
+	json_key(j, "line_moves");
+	json_bool(j, opt.move);
+	json_key(j, "line_ignore_whitespace");
+	json_bool(j, opt.ignore_ws);
+	json_key(j, "since");
+	if (opt.since)
+		json_string(j, opt.since);
+	else
+		json_null(j);
+	json_key(j, "until");
+	if (opt.until)
+		json_string(j, opt.until);
+	else
+		json_null(j);
+	json_key(j, "mailmap");
+	json_bool(j, !opt.no_mailmap);
+	json_key(j, "include_vendored");
+	json_bool(j, include_vendored);
+	json_key(j, "exclude");
+	json_array_begin(j);
+	for (k = 0; k < (size_t)nr_exclude; k++)
+		json_string(j, exclude[k]);
+	json_array_end(j);
+	json_object_end(j);
+	j->wrap_depth = wrap;
+}
+
+/*
+ * OUTDIR/report.json (contrib/schema/report.schema.json): what the
+ * report is of, then every table of the report, named by its file less
+ * ".tsv", its columns and a row object per TSV line.
+ */
+static void write_report_json(struct blame_ctx *ctx, const char *rev, const char **pathspec, int nr_pathspec)
+{
+	struct strbuf out = STRBUF_INIT, path = STRBUF_INIT;
+	struct json_writer j;
+	size_t i, c;
+
+	json_init(&j, &out, 4);
+	json_object_begin(&j);
+	json_report_subject(&j, ctx, rev, pathspec, nr_pathspec);
+	json_key(&j, "tables");
+	json_object_begin(&j);
+	for (i = 0; i < nr_report_tables; i++) {
+		struct table *t = report_tables[i];
+		size_t len = strlen(t->file);
+
+		if (!t->written)
+			BUG("table %s was never written", t->file);
+		strbuf_reset(&path);
+		strbuf_add(&path, t->file, len > 4 && !strcmp(t->file + len - 4, ".tsv") ? len - 4 : len);
+		json_key(&j, path.buf);
+		json_object_begin(&j);
+		json_key(&j, "file");
+		json_string(&j, t->file);
+		j.wrap_depth = 3;
+		json_key(&j, "columns");
+		json_array_begin(&j);
+		for (c = 0; c < t->nr_cols; c++)
+			json_string(&j, t->cols[c]);
+		json_array_end(&j);
+		j.wrap_depth = 4;
+		json_key(&j, "rows");
+		json_array_begin(&j);
+		for (c = 0; c < t->nr_cells; c++) {
+			if (c % t->nr_cols == 0)
+				json_object_begin(&j);
+			json_key(&j, t->cols[c % t->nr_cols]);
+			json_cell(&j, &t->cells[c]);
+			if ((c + 1) % t->nr_cols == 0)
+				json_object_end(&j);
+			free(t->cells[c].text);
+		}
+		json_array_end(&j);
+		json_object_end(&j);
+		free(t->cells);
+		free(t);
+	}
+	json_object_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+	free(report_tables);
+	report_tables = NULL;
+	nr_report_tables = alloc_report_tables = 0;
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/report.json", out_dir);
+	write_atomic(path.buf, out.buf, out.len);
+	strbuf_release(&out);
+	strbuf_release(&path);
+}
+
+/*
  * What the figures leave out and why (left-out.tsv; on the page only
  * when there is something): a vendored library or a generated parser
  * can hold most of a tree's tokens and make a stranger its top author.
@@ -2142,14 +2412,15 @@ static void commit_subjects(char (*ids)[41], size_t n, struct detail *d)
 static void write_left_out(struct strbuf *pg)
 {
 	static const char *const cols[] = { "reason", "files", "tokens", NULL };
+	struct table *t = table_begin("left-out.tsv", cols);
 	size_t files = 0, r;
 
-	tsv_header(cols);
 	for (r = LEFT_OUT_EXCLUDED; r < NR_LEFT_OUT; r++) {
 		if (!left_out_total[r].files)
 			continue;
-		strbuf_addf(&tsv, "%s\t%zu\t%zu\n", left_out_reason[r], left_out_total[r].files,
-			    left_out_total[r].tokens);
+		table_text(t, left_out_reason[r]);
+		table_count(t, left_out_total[r].files);
+		table_count(t, left_out_total[r].tokens);
 		files += left_out_total[r].files;
 	}
 	if (files) {
@@ -2164,12 +2435,12 @@ static void write_left_out(struct strbuf *pg)
 			      "<code>--include-vendored</code> counts them, <code>--exclude</code> leaves "
 			      "more out.</p>");
 	}
-	tsv_write("left-out.tsv");
+	table_end(t);
 }
 
 static void write_report(struct blame_ctx *ctx, const char *rev, const char **pathspec, int nr_pathspec)
 {
-	struct strbuf pg = STRBUF_INIT, story = STRBUF_INIT, sum = STRBUF_INIT;
+	struct strbuf pg = STRBUF_INIT, story = STRBUF_INIT;
 	struct lang_total *langs = NULL;
 	struct year_total *years = NULL;
 	size_t nr_langs = 0, alloc_langs = 0, nr_years = 0, alloc_years = 0, i, j, k;
@@ -2180,6 +2451,8 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 	char r1[32], r2[32];
 	struct rfile **dis;
 	size_t nr_dis = 0;
+	static const char *const sum_cols[] = { "figure", "value", NULL };
+	struct table *sum = table_begin("summary.tsv", sum_cols);
 
 	/* ---- 1. size ---- */
 	for (i = 0; i < nr_files; i++) {
@@ -2212,7 +2485,8 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		static const char *const cols[] = { "language", "files", "lines", "code_lines", "tokens",
 						    "comment_tokens", "tokens_per_code_line", NULL };
 
-		tsv_header(cols);
+		struct table *t = table_begin("size.tsv", cols);
+
 		strbuf_addstr(&pg, "<h2 id=\"size\">1. Size</h2><p>Tokens against non-blank, non-comment lines "
 			      "(lines that hold at least one token that is not a comment); every token counts, "
 			      "a comment is one token.</p><table>");
@@ -2226,9 +2500,13 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 				snprintf(ratio, sizeof(ratio), "%.2f", (double)l->tokens / (double)l->code_lines);
 			else
 				snprintf(ratio, sizeof(ratio), "-");
-			tsv_field(&tsv, l->name);
-			strbuf_addf(&tsv, "\t%zu\t%zu\t%zu\t%zu\t%zu\t%s\n", l->files, l->lines, l->code_lines,
-				    l->tokens, l->comment_tokens, ratio);
+			table_text(t, l->name);
+			table_count(t, l->files);
+			table_count(t, l->lines);
+			table_count(t, l->code_lines);
+			table_count(t, l->tokens);
+			table_count(t, l->comment_tokens);
+			table_number(t, ratio);
 			strbuf_addstr(&pg, k < nr_langs ? "<tr>" : "<tr class=\"total\">");
 			td(&pg, l->name);
 			tdz(&pg, l->files);
@@ -2240,7 +2518,7 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			strbuf_addstr(&pg, "</tr>\n");
 		}
 		strbuf_addstr(&pg, "</table>");
-		tsv_write("size.tsv");
+		table_end(t);
 	}
 	write_left_out(&pg);
 
@@ -2253,23 +2531,26 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 
 		for (i = 0; i < nr_authors; i++)
 			all[i] = &authors[i];
+		struct table *t = table_begin("authors.tsv", cols);
+
 		qsort(all, nr_authors, sizeof(*all), cmp_all);
-		tsv_header(cols);
 		for (i = 0; i < nr_authors; i++) {
-			rank_str(all[i]->rank_lines, r1, sizeof(r1));
-			rank_str(all[i]->rank_tokens, r2, sizeof(r2));
-			tsv_field(&tsv, all[i]->name);
-			strbuf_addf(&tsv, "\t%zu\t%s\t%s\t%zu\t%s\t%s\n", all[i]->lines,
-				    pct((double)all[i]->lines, (double)total_lines), r1, all[i]->tokens,
-				    pct((double)all[i]->tokens, (double)total_tokens), r2);
+			table_text(t, all[i]->name);
+			table_count(t, all[i]->lines);
+			table_number(t, pct((double)all[i]->lines, (double)total_lines));
+			table_rank(t, all[i]->rank_lines);
+			table_count(t, all[i]->tokens);
+			table_number(t, pct((double)all[i]->tokens, (double)total_tokens));
+			table_rank(t, all[i]->rank_tokens);
 		}
-		tsv_write("authors.tsv");
+		table_end(t);
 		free(all);
 	}
 	{
 		static const char *const cols[] = { "rank", "by_tokens", "token_share", "its_line_rank",
 						    "by_lines", "line_share", "its_token_rank", NULL };
 		size_t n = nr_by_tokens > nr_by_lines ? nr_by_tokens : nr_by_lines;
+		struct table *tt = table_begin("top.tsv", cols);
 
 		if (n > nr_top)
 			n = nr_top;
@@ -2278,46 +2559,51 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			    nr_by_lines == 1 ? "author appears" : "authors appear", nr_by_tokens);
 		strbuf_addf(&pg, "<h3>The top %zu by tokens and by lines</h3><table>", nr_top);
 		th_row(&pg, cols);
-		tsv_header(cols);
 		for (i = 0; i < n; i++) {
 			struct author *t = i < nr_by_tokens ? by_tokens[i] : NULL;
 			struct author *l = i < nr_by_lines ? by_lines[i] : NULL;
 
-			strbuf_addf(&tsv, "%zu\t", i + 1);
+			table_count(tt, i + 1);
 			strbuf_addf(&pg, "<tr><td class=\"n\">%zu</td>", i + 1);
 			if (t) {
 				rank_str(t->rank_lines, r1, sizeof(r1));
-				tsv_field(&tsv, t->name);
-				strbuf_addf(&tsv, "\t%s\t%s\t", pct((double)t->tokens, (double)total_tokens), r1);
+				table_text(tt, t->name);
+				table_number(tt, pct((double)t->tokens, (double)total_tokens));
+				table_rank(tt, t->rank_lines);
 				td(&pg, t->name);
 				tdn(&pg, pct((double)t->tokens, (double)total_tokens));
 				tdn(&pg, r1);
 			} else {
-				strbuf_addstr(&tsv, "\t\t\t");
+				table_none(tt, "");
+				table_none(tt, "");
+				table_none(tt, "");
 				strbuf_addstr(&pg, "<td></td><td></td><td></td>");
 			}
 			if (l) {
 				rank_str(l->rank_tokens, r2, sizeof(r2));
-				tsv_field(&tsv, l->name);
-				strbuf_addf(&tsv, "\t%s\t%s\n", pct((double)l->lines, (double)total_lines), r2);
+				table_text(tt, l->name);
+				table_number(tt, pct((double)l->lines, (double)total_lines));
+				table_rank(tt, l->rank_tokens);
 				td(&pg, l->name);
 				tdn(&pg, pct((double)l->lines, (double)total_lines));
 				tdn(&pg, r2);
 			} else {
-				strbuf_addstr(&tsv, "\t\t\n");
+				table_none(tt, "");
+				table_none(tt, "");
+				table_none(tt, "");
 				strbuf_addstr(&pg, "<td></td><td></td><td></td>");
 			}
 			strbuf_addstr(&pg, "</tr>\n");
 		}
 		strbuf_addstr(&pg, "</table>");
-		tsv_write("top.tsv");
+		table_end(tt);
 	}
 	{
 		static const char *const cols[] = { "author", "in_top_by", "rank", "share", "other_rank",
 						    "other_share", NULL };
+		struct table *t = table_begin("top-only.tsv", cols);
 		int pass;
 
-		tsv_header(cols);
 		strbuf_addf(&pg, "<h3>In only one of the two top %zu</h3><table>", nr_top);
 		th_row(&pg, cols);
 		for (pass = 0; pass < 2; pass++) {
@@ -2340,9 +2626,12 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 					continue;
 				}
 				rank_str(other, r1, sizeof(r1));
-				tsv_field(&tsv, a->name);
-				strbuf_addf(&tsv, "\t%s\t%zu\t%s\t%s\t%s\n", pass ? "lines" : "tokens", i + 1,
-					    share, r1, oshare);
+				table_text(t, a->name);
+				table_text(t, pass ? "lines" : "tokens");
+				table_count(t, i + 1);
+				table_number(t, share);
+				table_rank(t, other);
+				table_number(t, oshare);
 				strbuf_addstr(&pg, "<tr>");
 				td(&pg, a->name);
 				td(&pg, pass ? "lines" : "tokens");
@@ -2354,9 +2643,9 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			}
 		}
 		strbuf_addstr(&pg, "</table>");
-		if (tsv.len == strlen("author\tin_top_by\trank\tshare\tother_rank\tother_share\n"))
+		if (!table_rows(t))
 			strbuf_addstr(&pg, "<p>None: both lists hold the same authors.</p>");
-		tsv_write("top-only.tsv");
+		table_end(t);
 	}
 	/* eras */
 	era_l = xcalloc((size_t)nr_sources + 1, sizeof(*era_l));
@@ -2366,13 +2655,13 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 						    "token_share", NULL };
 		size_t *el = xcalloc((size_t)nr_sources + 1, sizeof(*el)), *et = xcalloc((size_t)nr_sources + 1, sizeof(*et));
 		char **labels = xcalloc((size_t)nr_sources + 1, sizeof(*labels));
+		struct table *t = table_begin("eras.tsv", cols);
 		int e;
 
 		for (i = 0; i < nr_commits; i++) {
 			el[commits[i].era - 1] += commits[i].lines;
 			et[commits[i].era - 1] += commits[i].tokens;
 		}
-		tsv_header(cols);
 		strbuf_addstr(&pg, nr_sources > 1 ?
 			      "<h3>Eras</h3><p>The share of the code from each source of a stitched "
 			      "history (era 1 is the oldest).</p><table>" :
@@ -2381,10 +2670,12 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		for (e = 0; e < nr_sources; e++) {
 			era_l[e] = total_lines ? 100.0 * (double)el[e] / (double)total_lines : 0;
 			era_t[e] = total_tokens ? 100.0 * (double)et[e] / (double)total_tokens : 0;
-			strbuf_addf(&tsv, "%d\t", e + 1);
-			tsv_field(&tsv, sources[e].path);
-			strbuf_addf(&tsv, "\t%zu\t%s\t%zu\t%s\n", el[e], pct((double)el[e], (double)total_lines),
-				    et[e], pct((double)et[e], (double)total_tokens));
+			table_int(t, e + 1);
+			table_text(t, sources[e].path);
+			table_count(t, el[e]);
+			table_number(t, pct((double)el[e], (double)total_lines));
+			table_count(t, et[e]);
+			table_number(t, pct((double)et[e], (double)total_tokens));
 			strbuf_addf(&pg, "<tr><td class=\"n\">%d</td>", e + 1);
 			td(&pg, sources[e].path);
 			tdz(&pg, el[e]);
@@ -2404,7 +2695,7 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		free(labels);
 		free(el);
 		free(et);
-		tsv_write("eras.tsv");
+		table_end(t);
 	}
 
 	/* ---- 3. year of origin ---- */
@@ -2428,8 +2719,8 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		static const char *const cols[] = { "year", "lines", "line_share", "tokens", "token_share", NULL };
 		double *yl = xcalloc(nr_years + 1, sizeof(*yl)), *yt = xcalloc(nr_years + 1, sizeof(*yt));
 		char **labels = xcalloc(nr_years + 1, sizeof(*labels));
+		struct table *t = table_begin("years.tsv", cols);
 
-		tsv_header(cols);
 		strbuf_addstr(&pg, "<h2 id=\"years\">3. Year of origin</h2><p>The share of the code by the "
 			      "year (UTC) of the author date of the commit that introduced it.</p>");
 		for (i = 0; i < nr_years; i++) {
@@ -2437,9 +2728,11 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			yt[i] = total_tokens ? 100.0 * (double)years[i].tokens / (double)total_tokens : 0;
 			labels[i] = xmalloc(16);
 			snprintf(labels[i], 16, "%d", years[i].year);
-			strbuf_addf(&tsv, "%d\t%zu\t%s\t%zu\t%s\n", years[i].year, years[i].lines,
-				    pct((double)years[i].lines, (double)total_lines), years[i].tokens,
-				    pct((double)years[i].tokens, (double)total_tokens));
+			table_int(t, years[i].year);
+			table_count(t, years[i].lines);
+			table_number(t, pct((double)years[i].lines, (double)total_lines));
+			table_count(t, years[i].tokens);
+			table_number(t, pct((double)years[i].tokens, (double)total_tokens));
 		}
 		svg_bars(&pg, "Share of the code by year of origin", nr_years, labels, yl, yt,
 			 "by lines", "by tokens");
@@ -2455,7 +2748,7 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			strbuf_addstr(&pg, "</tr>\n");
 		}
 		strbuf_addstr(&pg, "</table>");
-		tsv_write("years.tsv");
+		table_end(t);
 		/* the year where the two measures differ most, for the story */
 		for (i = 0, j = 0; i < nr_years; i++)
 			if (absd(yl[i] - yt[i]) > absd(yl[j] - yt[j]))
@@ -2492,6 +2785,7 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		struct csize *largest;
 		char (*ids)[41];
 		struct detail *d;
+		struct table *lt;
 		size_t nl;
 
 		for (i = 0; i < n; i++) {
@@ -2517,17 +2811,29 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			qsort(changed, n, sizeof(*changed), cmp_size);
 			median = n % 2 ? (double)changed[n / 2] : ((double)changed[n / 2 - 1] + (double)changed[n / 2]) / 2;
 		}
-		tsv_header(cols);
-		strbuf_addf(&tsv, "commits\t%zu\t%s\n", n, pct((double)n, (double)n));
-		strbuf_addf(&tsv, "added_le_3_and_removed_le_3\t%zu\t%s\n", small, pct((double)small, (double)n));
-		strbuf_addf(&tsv, "only_removed\t%zu\t%s\n", only_removed, pct((double)only_removed, (double)n));
-		strbuf_addf(&tsv, "added_1_and_removed_1\t%zu\t%s\n", one_one, pct((double)one_one, (double)n));
-		strbuf_addf(&tsv, "changed_le_10\t%zu\t%s\n", le10, pct((double)le10, (double)n));
-		strbuf_addf(&tsv, "median_changed\t%.1f\t-\n", median);
-		strbuf_addf(&tsv, "churn_zero\t%zu\t%s\n", churn0, pct((double)churn0, (double)n));
-		strbuf_addf(&tsv, "churn_1_to_10\t%zu\t%s\n", churn_pos10, pct((double)churn_pos10, (double)n));
-		strbuf_addf(&tsv, "churn_negative\t%zu\t%s\n", churn_neg, pct((double)churn_neg, (double)n));
-		tsv_write("commit-sizes.tsv");
+		{
+			struct table *t = table_begin("commit-sizes.tsv", cols);
+			const struct { const char *figure; size_t count; } figures[] = {
+				{ "commits", n }, { "added_le_3_and_removed_le_3", small },
+				{ "only_removed", only_removed }, { "added_1_and_removed_1", one_one },
+				{ "changed_le_10", le10 }, { NULL, 0 }, { "churn_zero", churn0 },
+				{ "churn_1_to_10", churn_pos10 }, { "churn_negative", churn_neg },
+			};
+
+			for (k = 0; k < sizeof(figures) / sizeof(figures[0]); k++) {
+				if (!figures[k].figure) {
+					/* a median is no count: it has no share */
+					table_text(t, "median_changed");
+					table_fixed(t, median, 1);
+					table_none(t, "-");
+					continue;
+				}
+				table_text(t, figures[k].figure);
+				table_count(t, figures[k].count);
+				table_number(t, pct((double)figures[k].count, (double)n));
+			}
+			table_end(t);
+		}
 
 		strbuf_addf(&pg, "<h2 id=\"commits\">4. Commit sizes in tokens</h2><p>%zu non-merge commits of the "
 			    "token history", n);
@@ -2586,7 +2892,7 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			static const char *const c3[] = { "rank", "original", "token", "added", "removed", "changed",
 							  "author", "date", "summary", NULL };
 
-			tsv_header(c3);
+			lt = table_begin("largest-commits.tsv", c3);
 			strbuf_addf(&pg, "<h3>The %zu largest commits</h3><table>", nl);
 			th_row(&pg, c3);
 		}
@@ -2594,12 +2900,15 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			char day[16];
 
 			day_of(d[i].time, day, sizeof(day));
-			strbuf_addf(&tsv, "%zu\t%s\t%s\t%zu\t%zu\t%zu\t", i + 1, ids[i], largest[i].token,
-				    largest[i].added, largest[i].removed, largest[i].added + largest[i].removed);
-			tsv_field(&tsv, d[i].author);
-			strbuf_addf(&tsv, "\t%s\t", day);
-			tsv_field(&tsv, d[i].subject);
-			strbuf_addch(&tsv, '\n');
+			table_count(lt, i + 1);
+			table_text(lt, ids[i]);
+			table_text(lt, largest[i].token);
+			table_count(lt, largest[i].added);
+			table_count(lt, largest[i].removed);
+			table_count(lt, largest[i].added + largest[i].removed);
+			table_text(lt, d[i].author);
+			table_text(lt, day);
+			table_text(lt, d[i].subject);
 			strbuf_addf(&pg, "<tr><td class=\"n\">%zu</td><td class=\"id\">%.12s</td><td class=\"id\">%.12s</td>",
 				    i + 1, ids[i], largest[i].token);
 			tdz(&pg, largest[i].added);
@@ -2613,23 +2922,30 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			free(d[i].subject);
 		}
 		strbuf_addstr(&pg, "</table>");
-		tsv_write("largest-commits.tsv");
+		table_end(lt);
 		{
 			static const char *const c4[] = { "original", "token", "added", "removed", "changed", NULL };
+			struct table *t = table_begin("commits.tsv", c4);
 
-			tsv_header(c4);
 			for (i = 0; i < n; i++) {
 				const char *o = orig_of(ctx, csizes[i].token);
 
 				if (!o)
 					die("token commit %s is not in the commit map", csizes[i].token);
-				strbuf_addf(&tsv, "%s\t%s\t%zu\t%zu\t%zu\n", o, csizes[i].token, csizes[i].added,
-					    csizes[i].removed, csizes[i].added + csizes[i].removed);
+				table_text(t, o);
+				table_text(t, csizes[i].token);
+				table_count(t, csizes[i].added);
+				table_count(t, csizes[i].removed);
+				table_count(t, csizes[i].added + csizes[i].removed);
 			}
-			tsv_write("commits.tsv");
+			table_end(t);
 		}
-		strbuf_addf(&sum, "commits\t%zu\ncommits_changed_le_10\t%s\nmedian_changed\t%.1f\n",
-			    n, pct((double)le10, (double)n), median);
+		table_text(sum, "commits");
+		table_count(sum, n);
+		table_text(sum, "commits_changed_le_10");
+		table_number(sum, pct((double)le10, (double)n));
+		table_text(sum, "median_changed");
+		table_fixed(sum, median, 1);
 		free(largest);
 		free(ids);
 		free(d);
@@ -2644,7 +2960,8 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 						    "top_line_share", "top_by_tokens", "top_token_share",
 						    "distance", NULL };
 
-		tsv_header(cols);
+		struct table *t = table_begin("files.tsv", cols);
+
 		dis = xcalloc(nr_files + 1, sizeof(*dis));
 		for (i = 0; i < nr_files; i++) {
 			struct rfile *f = &files[i];
@@ -2664,23 +2981,29 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 				    (o[j].tokens == o[bt].tokens && strcmp(authors[o[j].author].name, authors[o[bt].author].name) < 0))
 					bt = j;
 			}
-			tsv_field(&tsv, f->path);
-			strbuf_addch(&tsv, '\t');
-			tsv_field(&tsv, f->lang);
-			strbuf_addf(&tsv, "\t%zu\t%zu\t%zu\t%zu\t%zu\t", f->lines, f->code_lines, f->tokens, nal, nat);
+			table_text(t, f->path);
+			table_text(t, f->lang);
+			table_count(t, f->lines);
+			table_count(t, f->code_lines);
+			table_count(t, f->tokens);
+			table_count(t, nal);
+			table_count(t, nat);
 			if (no) {
-				tsv_field(&tsv, authors[o[bl].author].name);
-				strbuf_addf(&tsv, "\t%s\t", pct((double)o[bl].lines, (double)f->lines));
-				tsv_field(&tsv, authors[o[bt].author].name);
-				strbuf_addf(&tsv, "\t%s\t%.2f\n", pct((double)o[bt].tokens, (double)f->tokens), f->distance);
+				table_text(t, authors[o[bl].author].name);
+				table_number(t, pct((double)o[bl].lines, (double)f->lines));
+				table_text(t, authors[o[bt].author].name);
+				table_number(t, pct((double)o[bt].tokens, (double)f->tokens));
+				table_fixed(t, f->distance, 2);
 			} else {
-				strbuf_addstr(&tsv, "\t\t\t\t-\n");
+				for (j = 0; j < 4; j++)
+					table_none(t, "");
+				table_none(t, "-");
 			}
 			if (f->lines && f->tokens && f->tokens >= opt.min_tokens)
 				dis[nr_dis++] = f;
 			free(o);
 		}
-		tsv_write("files.tsv");
+		table_end(t);
 		if (nr_dis)
 			qsort(dis, nr_dis, sizeof(*dis), cmp_distance);
 	}
@@ -2688,8 +3011,8 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		static const char *const cols[] = { "rank", "path", "distance", "author", "lines", "line_share",
 						    "tokens", "token_share", NULL };
 		size_t n = nr_dis < nr_top ? nr_dis : nr_top;
+		struct table *t = table_begin("disagreement.tsv", cols);
 
-		tsv_header(cols);
 		strbuf_addf(&pg, "<h2 id=\"disagree\">5. Where lines and tokens disagree most</h2><p>The files "
 			    "(of at least %zu tokens) whose ownership differs most between the two counts. "
 			    "The distance is the total variation distance between the shares of the authors by "
@@ -2707,12 +3030,14 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 				    f->distance, f->lines, f->tokens);
 			th_row(&pg, c2);
 			for (j = 0; j < no; j++) {
-				strbuf_addf(&tsv, "%zu\t", i + 1);
-				tsv_field(&tsv, f->path);
-				strbuf_addf(&tsv, "\t%.2f\t", f->distance);
-				tsv_field(&tsv, authors[o[j].author].name);
-				strbuf_addf(&tsv, "\t%zu\t%s\t%zu\t%s\n", o[j].lines, pct((double)o[j].lines, (double)f->lines),
-					    o[j].tokens, pct((double)o[j].tokens, (double)f->tokens));
+				table_count(t, i + 1);
+				table_text(t, f->path);
+				table_fixed(t, f->distance, 2);
+				table_text(t, authors[o[j].author].name);
+				table_count(t, o[j].lines);
+				table_number(t, pct((double)o[j].lines, (double)f->lines));
+				table_count(t, o[j].tokens);
+				table_number(t, pct((double)o[j].tokens, (double)f->tokens));
 				strbuf_addstr(&pg, "<tr>");
 				td(&pg, authors[o[j].author].name);
 				tdz(&pg, o[j].lines);
@@ -2726,7 +3051,7 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		}
 		if (!n)
 			strbuf_addstr(&pg, "<p>No file is large enough.</p>");
-		tsv_write("disagreement.tsv");
+		table_end(t);
 	}
 	{
 		size_t *l = xcalloc(nr_authors + 1, sizeof(*l)), *t = xcalloc(nr_authors + 1, sizeof(*t));
@@ -2747,6 +3072,7 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		struct old_fn *of = NULL;
 		size_t nr_of = 0, alloc_of = 0, n;
 		struct strbuf what = STRBUF_INIT;
+		struct table *t = table_begin("oldest-functions.tsv", cols);
 
 		if (nr_sources < 2)
 			for (i = 0; i < nr_commits; i++) {
@@ -2792,15 +3118,15 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		strbuf_addf(&pg, "<h2 id=\"oldest\">6. The oldest code</h2><p>The functions holding the most "
 			    "tokens from %s.</p><table>", what.buf);
 		th_row(&pg, cols);
-		tsv_header(cols);
 		n = nr_of < nr_top ? nr_of : nr_top;
 		for (i = 0; i < n; i++) {
-			strbuf_addf(&tsv, "%zu\t", i + 1);
-			tsv_field(&tsv, of[i].file->path);
-			strbuf_addch(&tsv, '\t');
-			tsv_field(&tsv, of[i].fn->name);
-			strbuf_addf(&tsv, "\t%zu\t%zu\t%zu\t%s\n", of[i].fn->line, of[i].fn->tokens, of[i].oldest,
-				    pct((double)of[i].oldest, (double)of[i].fn->tokens));
+			table_count(t, i + 1);
+			table_text(t, of[i].file->path);
+			table_text(t, of[i].fn->name);
+			table_count(t, of[i].fn->line);
+			table_count(t, of[i].fn->tokens);
+			table_count(t, of[i].oldest);
+			table_number(t, pct((double)of[i].oldest, (double)of[i].fn->tokens));
 			strbuf_addf(&pg, "<tr><td class=\"n\">%zu</td><td><code>", i + 1);
 			html_text(&pg, of[i].file->path);
 			strbuf_addstr(&pg, "</code></td><td><code>");
@@ -2815,7 +3141,7 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		strbuf_addstr(&pg, "</table>");
 		if (!n)
 			strbuf_addstr(&pg, "<p>No function holds such tokens.</p>");
-		tsv_write("oldest-functions.tsv");
+		table_end(t);
 		free(of);
 		strbuf_release(&what);
 	}
@@ -2918,23 +3244,46 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		strbuf_addf(&story, "There are %s tokens for every non-blank, non-comment line.</p></div>",
 			    code_lines ? pct((double)tokens, 100.0 * (double)code_lines) : "-");
 
-		strbuf_addf(&sum, "files\t%zu\nlines\t%zu\ncode_lines\t%zu\ntokens\t%zu\n", nfiles, lines,
-			    code_lines, tokens);
-		strbuf_addf(&sum, "tokens_per_code_line\t%s\n", code_lines ? pct((double)tokens, 100.0 * (double)code_lines) : "-");
-		strbuf_addf(&sum, "authors_by_lines\t%zu\nauthors_by_tokens\t%zu\ntop\t%zu\ntop_in_both\t%zu\n"
-			    "top_same_rank\t%zu\ndistance\t%.2f\n", nr_by_lines, nr_by_tokens, nr_top, in_both,
-			    same_rank, overall);
-		strbuf_addf(&sum, "oldest_era_line_share\t%.2f\noldest_era_token_share\t%.2f\n", era_l[0], era_t[0]);
-		if (oldest != (size_t)-1)
-			strbuf_addf(&sum, "oldest_commit\t%s\noldest_commit_line_share\t%s\noldest_commit_token_share\t%s\n",
-				    commits[oldest].id, pct((double)commits[oldest].lines, (double)total_lines),
-				    pct((double)commits[oldest].tokens, (double)total_tokens));
-		if (nr_dis)
-			strbuf_addf(&sum, "most_disagreeing_distance\t%.2f\n", dis[0]->distance);
-		strbuf_addf(&sum, "verdict\t%s\n", same ? "same" : "different");
-		strbuf_addstr(&tsv, "figure\tvalue\n");
-		strbuf_addbuf(&tsv, &sum);
-		tsv_write("summary.tsv");
+		{
+			const struct { const char *figure; size_t count; } counts[] = {
+				{ "files", nfiles }, { "lines", lines }, { "code_lines", code_lines }, { "tokens", tokens },
+			}, people[] = {
+				{ "authors_by_lines", nr_by_lines }, { "authors_by_tokens", nr_by_tokens },
+				{ "top", nr_top }, { "top_in_both", in_both }, { "top_same_rank", same_rank },
+			};
+
+			for (k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
+				table_text(sum, counts[k].figure);
+				table_count(sum, counts[k].count);
+			}
+			table_text(sum, "tokens_per_code_line");
+			table_number(sum, code_lines ? pct((double)tokens, 100.0 * (double)code_lines) : "-");
+			for (k = 0; k < sizeof(people) / sizeof(people[0]); k++) {
+				table_text(sum, people[k].figure);
+				table_count(sum, people[k].count);
+			}
+		}
+		table_text(sum, "distance");
+		table_fixed(sum, overall, 2);
+		table_text(sum, "oldest_era_line_share");
+		table_fixed(sum, era_l[0], 2);
+		table_text(sum, "oldest_era_token_share");
+		table_fixed(sum, era_t[0], 2);
+		if (oldest != (size_t)-1) {
+			table_text(sum, "oldest_commit");
+			table_text(sum, commits[oldest].id);
+			table_text(sum, "oldest_commit_line_share");
+			table_number(sum, pct((double)commits[oldest].lines, (double)total_lines));
+			table_text(sum, "oldest_commit_token_share");
+			table_number(sum, pct((double)commits[oldest].tokens, (double)total_tokens));
+		}
+		if (nr_dis) {
+			table_text(sum, "most_disagreeing_distance");
+			table_fixed(sum, dis[0]->distance, 2);
+		}
+		table_text(sum, "verdict");
+		table_text(sum, same ? "same" : "different");
+		table_end(sum);
 	}
 
 	/* ---- the page ---- */
@@ -2975,12 +3324,14 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			      "beside this page:");
 		for (i = 0; tables[i]; i++)
 			strbuf_addf(&page, " <a href=\"%s\">%s</a>", tables[i], tables[i]);
-		strbuf_addstr(&page, ".</p></body></html>\n");
+		strbuf_addstr(&page, "; and all of them, with what the report is of, in one JSON document: "
+			      "<a href=\"report.json\">report.json</a>.</p></body></html>\n");
 		strbuf_addf(&path, "%s/index.html", out_dir);
 		write_atomic(path.buf, page.buf, page.len);
 		strbuf_release(&page);
 		strbuf_release(&path);
 	}
+	write_report_json(ctx, rev, pathspec, nr_pathspec);
 	free(langs);
 	free(years);
 	free(era_l);
@@ -2988,7 +3339,6 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 	free(dis);
 	strbuf_release(&pg);
 	strbuf_release(&story);
-	strbuf_release(&sum);
 }
 
 /* The number of -j N, or -1 (an error) if N is not one from 1 to 256. */

@@ -100,6 +100,23 @@ test_expect_success '--since and --until keep the commits git log keeps, by its 
 	test_line_count = 6 r5/commits.tsv
 '
 
+test_expect_success 'report.json holds left-out.tsv and the options, and follows its schema' '
+	python3 "$TEST_DIRECTORY/helper/json-schema.py" "$REPO_ROOT/contrib/schema/report.schema.json" \
+		r1/report.json r3/report.json r4/report.json &&
+	python3 "$TEST_DIRECTORY/helper/json-agree.py" report r3 &&
+	python3 -c "
+import json, sys
+r = json.load(open(\"r3/report.json\"))
+o = r[\"options\"]
+assert o[\"exclude\"] == [\"run.c\", \"vendor/zlib/k*\"], o
+assert o[\"include_vendored\"] is False and o[\"mailmap\"] is True, o
+rows = r[\"tables\"][\"left-out\"][\"rows\"]
+assert [x[\"reason\"] for x in rows] == [\"excluded\", \"vendored\", \"generated\"], rows
+w = json.load(open(\"r4/report.json\"))[\"options\"]
+assert (w[\"since\"], w[\"until\"]) == (\"2020-01-01\", \"2022-12-31\"), w
+"
+'
+
 test_expect_success 'identities go through .mailmap unless --no-mailmap' '
 	grep "^Ann New	" r1/authors.tsv &&
 	! grep "^ann old" r1/authors.tsv &&
