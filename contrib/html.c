@@ -651,9 +651,6 @@ static int cmp_path(const void *a, const void *b)
 	return strcmp(((const struct file_entry *)a)->path, ((const struct file_entry *)b)->path);
 }
 
-/* Writes DIR/index.html for every directory, from the files' owners. */
-static void page_name(const char *path, struct strbuf *out);
-
 /*
  * Removes the page of a file gone from the tree, and the index of each
  * of its directories that went with it (dirs: those of the files that
@@ -686,9 +683,84 @@ static void remove_page(const char *path, struct smap *dirs)
 	strbuf_release(&full);
 }
 
+/* Adds the owners of the files at or under directory dir ("" the top) to o. */
+static void dir_owners(const char *dir, struct owners *o)
+{
+	size_t dl = strlen(dir), k, x;
+
+	for (k = 0; k < nr_files; k++) {
+		if (dl && (strncmp(files[k].path, dir, dl) || files[k].path[dl] != '/'))
+			continue;
+		for (x = 0; x < files[k].owners.nr; x++)
+			owners_add(o, files[k].owners.v[x].author, files[k].owners.v[x].tokens);
+	}
+}
+
+/* A row of an index: the link, tokens, contributors and the top three. */
+static void index_row(struct strbuf *pg, const char *href, const char *name, struct owners *o)
+{
+	strbuf_addstr(pg, "<tr><td><a href=\"");
+	url_escape_str(pg, href);
+	strbuf_addstr(pg, "\">");
+	html_escape_str(pg, name);
+	strbuf_addf(pg, "</a></td><td class=\"num\">%zu</td><td class=\"num\">%zu</td><td>", o->total, o->nr);
+	add_top_owners(pg, o, 3);
+	strbuf_addstr(pg, "</td></tr>");
+}
+
+/* Writes the index of directory d; dirv: every directory that holds a page. */
+static void build_index(const char *d, char **dirv, size_t nd)
+{
+	size_t dl = strlen(d), k;
+	struct strbuf pg = STRBUF_INIT, up = STRBUF_INIT, rel = STRBUF_INIT, name = STRBUF_INIT;
+
+	strbuf_addf(&rel, "%s%sindex.html", d, dl ? "/" : "");
+	up_path(rel.buf, &up);
+	add_header(&pg, dl ? d : "tokens", up.buf);
+	if (dl)
+		add_crumbs(&pg, d, 1);
+	strbuf_addstr(&pg, "</header><main><table class=\"idx\"><tr><th>name</th><th>tokens</th>"
+		      "<th>contributors</th><th>top contributors</th></tr>");
+	/* subdirectories, then files */
+	for (k = 0; k < nd; k++) {
+		const char *sd = dirv[k];
+		struct owners o = { NULL, 0, 0, 0 };
+
+		if (!*sd || strncmp(sd, d, dl) || (dl && sd[dl] != '/') ||
+		    strchr(sd + dl + (dl ? 1 : 0), '/'))
+			continue;
+		dir_owners(sd, &o);
+		strbuf_reset(&name);
+		strbuf_addf(&name, "%s/index.html", sd + dl + (dl ? 1 : 0));
+		strbuf_reset(&rel);
+		strbuf_addf(&rel, "%s/", sd + dl + (dl ? 1 : 0));
+		index_row(&pg, name.buf, rel.buf, &o);
+		owners_release(&o);
+	}
+	for (k = 0; k < nr_files; k++) {
+		const char *p = files[k].path, *base;
+
+		if (strncmp(p, d, dl) || (dl && p[dl] != '/'))
+			continue;
+		base = p + dl + (dl ? 1 : 0);
+		if (strchr(base, '/'))
+			continue;
+		page_name(base, &name);
+		index_row(&pg, name.buf, base, &files[k].owners);
+	}
+	strbuf_addstr(&pg, "</table></main></body></html>\n");
+	strbuf_reset(&rel);
+	strbuf_addf(&rel, "%s%sindex.html", d, dl ? "/" : "");
+	write_page(rel.buf, &pg);
+	strbuf_release(&pg);
+	strbuf_release(&up);
+	strbuf_release(&rel);
+	strbuf_release(&name);
+}
+
+/* Writes DIR/index.html for every directory, from the files' owners. */
 static void build_indexes(void)
 {
-	struct strbuf dirs = STRBUF_INIT;
 	size_t i, j;
 	char **dirv = NULL;
 	size_t nd = 0, ad = 0;
@@ -714,79 +786,190 @@ static void build_indexes(void)
 			}
 		}
 	}
-	for (j = 0; j < nd; j++) {
-		const char *d = dirv[j];
-		size_t dl = strlen(d), k;
-		struct strbuf pg = STRBUF_INIT, up = STRBUF_INIT, rel = STRBUF_INIT, name = STRBUF_INIT;
-		struct owners total = { NULL, 0, 0, 0 };
-
-		strbuf_addf(&rel, "%s%sindex.html", d, dl ? "/" : "");
-		up_path(rel.buf, &up);
-		add_header(&pg, dl ? d : "tokens", up.buf);
-		if (dl)
-			add_crumbs(&pg, d, 1);
-		strbuf_addstr(&pg, "</header><main><table class=\"idx\"><tr><th>name</th><th>tokens</th>"
-			      "<th>contributors</th><th>top contributors</th></tr>");
-		/* subdirectories, then files */
-		for (k = 0; k < nd; k++) {
-			const char *sd = dirv[k];
-			struct owners o = { NULL, 0, 0, 0 };
-			size_t m;
-
-			if (!*sd || strncmp(sd, d, dl) || (dl && sd[dl] != '/') ||
-			    strchr(sd + dl + (dl ? 1 : 0), '/'))
-				continue;
-			for (m = 0; m < nr_files; m++) {
-				size_t sl = strlen(sd), x;
-
-				if (strncmp(files[m].path, sd, sl) || files[m].path[sl] != '/')
-					continue;
-				for (x = 0; x < files[m].owners.nr; x++)
-					owners_add(&o, files[m].owners.v[x].author, files[m].owners.v[x].tokens);
-			}
-			strbuf_addstr(&pg, "<tr><td><a href=\"");
-			url_escape_str(&pg, sd + dl + (dl ? 1 : 0));
-			strbuf_addstr(&pg, "/index.html\">");
-			html_escape_str(&pg, sd + dl + (dl ? 1 : 0));
-			strbuf_addf(&pg, "/</a></td><td class=\"num\">%zu</td><td class=\"num\">%zu</td><td>",
-				    o.total, o.nr);
-			add_top_owners(&pg, &o, 3);
-			strbuf_addstr(&pg, "</td></tr>");
-			owners_release(&o);
-		}
-		for (k = 0; k < nr_files; k++) {
-			const char *p = files[k].path, *base;
-			size_t x;
-
-			if (strncmp(p, d, dl) || (dl && p[dl] != '/'))
-				continue;
-			base = p + dl + (dl ? 1 : 0);
-			if (strchr(base, '/'))
-				continue;
-			for (x = 0; x < files[k].owners.nr; x++)
-				owners_add(&total, files[k].owners.v[x].author, files[k].owners.v[x].tokens);
-			page_name(base, &name);
-			strbuf_addstr(&pg, "<tr><td><a href=\"");
-			url_escape_str(&pg, name.buf);
-			strbuf_addstr(&pg, "\">");
-			html_escape_str(&pg, base);
-			strbuf_addf(&pg, "</a></td><td class=\"num\">%zu</td><td class=\"num\">%zu</td><td>",
-				    files[k].owners.total, files[k].owners.nr);
-			add_top_owners(&pg, &files[k].owners, 3);
-			strbuf_addstr(&pg, "</td></tr>");
-		}
-		strbuf_addstr(&pg, "</table></main></body></html>\n");
-		write_page(rel.buf, &pg);
-		owners_release(&total);
-		strbuf_release(&pg);
-		strbuf_release(&up);
-		strbuf_release(&rel);
-		strbuf_release(&name);
-	}
+	for (j = 0; j < nd; j++)
+		build_index(dirv[j], dirv, nd);
 	for (j = 0; j < nd; j++)
 		free(dirv[j]);
 	free(dirv);
-	strbuf_release(&dirs);
+}
+
+/* Reads back the cache lines a worker wrote for the pages it built. */
+static void read_worker_lines(const char *part, struct smap *file_index)
+{
+	FILE *f = fopen(part, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	while (f && (n = getline(&line, &cap, f)) > 0) {
+		struct file_entry e;
+		size_t m, *at;
+
+		if (line[n - 1] == '\n')
+			line[n - 1] = '\0';
+		parse_entry(line, &e);
+		if (e.path && (at = smap_get(file_index, e.path))) {
+			m = *at;
+			owners_release(&files[m].owners);
+			files[m].built = 1;
+			files[m].owners = e.owners;
+			memset(&e.owners, 0, sizeof(e.owners));
+		}
+		owners_release(&e.owners);
+		free(e.path);
+	}
+	if (f)
+		fclose(f);
+	free(line);
+	unlink(part);
+}
+
+/*
+ * Builds the fresh pages with opt.jobs workers, each its share; their
+ * cache lines come back in files.
+ */
+static void build_pages(struct blame_ctx *ctx, const char *cache_path, struct smap *file_index)
+{
+	pid_t *pids = xcalloc((size_t)opt.jobs, sizeof(*pids));
+	struct strbuf part = STRBUF_INIT;
+	int w;
+	size_t k;
+
+	fflush(NULL);
+	for (w = 0; w < opt.jobs; w++) {
+		pids[w] = opt.jobs > 1 ? fork() : 0;
+		if (pids[w] < 0)
+			die_errno("fork");
+		if (pids[w] == 0) {
+			struct strbuf lines = STRBUF_INIT;
+			struct strbuf ppath = STRBUF_INIT;
+
+			for (k = (size_t)w; k < nr_files; k += (size_t)opt.jobs)
+				if (files[k].fresh)
+					build_file(ctx, &files[k], &lines);
+			/* as a page: never through a symlink left in OUTDIR/.tokstream */
+			strbuf_addf(&ppath, ".tokstream/pages.%d", w);
+			write_page(ppath.buf, &lines);
+			if (opt.jobs > 1)
+				_exit(0);
+			strbuf_release(&lines);
+			strbuf_release(&ppath);
+		}
+	}
+	for (w = 0; w < opt.jobs && opt.jobs > 1; w++) {
+		int status;
+
+		if (waitpid(pids[w], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+			die("a worker building pages failed");
+	}
+	/* what the workers learnt of the files they built */
+	for (w = 0; w < opt.jobs; w++) {
+		strbuf_reset(&part);
+		strbuf_addf(&part, "%s.%d", cache_path, w);
+		read_worker_lines(part.buf, file_index);
+	}
+	free(pids);
+	strbuf_release(&part);
+}
+
+/* The entries of the cache of pages at path (none when there is none yet) into *old. */
+static size_t read_cache(const char *path, struct file_entry **old)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0, nr = 0, alloc = 0;
+	ssize_t n;
+
+	while (f && (n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] == '\n')
+			line[n - 1] = '\0';
+		ALLOC_GROW(*old, nr + 1, alloc);
+		parse_entry(line, &(*old)[nr]);
+		if ((*old)[nr].path)
+			nr++;
+	}
+	if (f)
+		fclose(f);
+	free(line);
+	return nr;
+}
+
+/*
+ * Which pages must be built again: those whose key changed since the
+ * cache's entry, or whose page is gone.  The others take their owners
+ * from the cache.  Returns how many are to be built.
+ */
+static size_t mark_fresh(struct blame_ctx *ctx, struct file_entry *old, size_t nr_old)
+{
+	struct smap old_index = { NULL, 0, 0 };
+	struct strbuf full = STRBUF_INIT, name = STRBUF_INIT;
+	struct stat st;
+	size_t k, nr_fresh = 0;
+
+	for (k = 0; k < nr_old; k++)
+		smap_put(&old_index, old[k].path, k, NULL);
+	for (k = 0; k < nr_files; k++) {
+		struct file_entry *f = &files[k];
+		size_t *at = smap_get(&old_index, f->path), m;
+
+		page_key(ctx, f->path, f->key);
+		f->fresh = 1;
+		if (at && !strcmp(old[m = *at].key, f->key)) {
+			page_name(f->path, &name);
+			strbuf_reset(&full);
+			strbuf_addf(&full, "%s/%s", outdir, name.buf);
+			if (!lstat(full.buf, &st) && S_ISREG(st.st_mode)) {
+				f->owners = old[m].owners;
+				memset(&old[m].owners, 0, sizeof(old[m].owners));
+				f->fresh = 0;
+			}
+		}
+		nr_fresh += f->fresh;
+	}
+	smap_release(&old_index);
+	strbuf_release(&full);
+	strbuf_release(&name);
+	return nr_fresh;
+}
+
+/*
+ * The files at the revision that have a lexer (those of selected, when
+ * given) into files, sorted, with indexes of them and of their directories.
+ */
+static void list_files(struct blame_ctx *ctx, struct smap *selected, struct smap *file_index,
+		       struct smap *dir_index)
+{
+	const char *ls[] = { "git", "ls-tree", "-r", "-z", "--name-only", ctx->orig, NULL };
+	struct strbuf out = STRBUF_INIT;
+	const char *p;
+	size_t k;
+
+	if (run_capture(ls, ctx->src.buf, &out))
+		die("git ls-tree failed in '%s'", ctx->src.buf);
+	for (p = out.buf; p < out.buf + out.len; p += strlen(p) + 1) {
+		if ((selected && !smap_get(selected, p)) || language_for_path(p) == &language_none)
+			continue;
+		if (path_is_safe(p)) {
+			warning("'%s': a path that could leave OUTDIR; skipped", p);
+			continue;
+		}
+		ALLOC_GROW(files, nr_files + 1, alloc_files);
+		memset(&files[nr_files], 0, sizeof(*files));
+		files[nr_files].path = xstrdup(p);
+		nr_files++;
+	}
+	qsort(files, nr_files, sizeof(*files), cmp_path);
+	for (k = 0; k < nr_files; k++) {
+		char *dir = xstrdup(files[k].path), *slash;
+
+		smap_put(file_index, files[k].path, k, NULL);
+		while ((slash = strrchr(dir, '/'))) {
+			*slash = '\0';
+			smap_put(dir_index, dir, 0, NULL);
+		}
+		free(dir);
+	}
+	strbuf_release(&out);
 }
 
 int cmd_html(int argc, char **argv)
@@ -794,16 +977,14 @@ int cmd_html(int argc, char **argv)
 	const char *dest = ".", *source = NULL, *rev = "HEAD";
 	const char **pathspec;
 	struct attribution_options ao;
-	int nr_pathspec = 0, i, w;
+	int nr_pathspec = 0, i;
 	size_t nr_fresh = 0;
 	struct blame_ctx ctx;
-	struct strbuf out = STRBUF_INIT, cache = STRBUF_INIT, cache_path = STRBUF_INIT, sb = STRBUF_INIT;
+	struct strbuf cache = STRBUF_INIT, cache_path = STRBUF_INIT;
 	struct file_entry *old = NULL;
-	struct smap old_index = { NULL, 0, 0 }, file_index = { NULL, 0, 0 }, dir_index = { NULL, 0, 0 },
-		    selected = { NULL, 0, 0 };
-	size_t nr_old = 0, alloc_old = 0, k;
+	struct smap file_index = { NULL, 0, 0 }, dir_index = { NULL, 0, 0 }, selected = { NULL, 0, 0 };
+	size_t nr_old, k;
 	struct stat st;
-	char *p;
 
 	pathspec = xcalloc((size_t)argc + 8, sizeof(*pathspec));
 	memset(&ao, 0, sizeof(ao));
@@ -863,163 +1044,19 @@ int cmd_html(int argc, char **argv)
 	if (lstat(cache_path.buf, &st) || !S_ISDIR(st.st_mode))
 		die("refusing to write through '%s': not a directory of our own", cache_path.buf);
 	strbuf_addstr(&cache_path, "/pages");
-	{
-		FILE *f = fopen(cache_path.buf, "r");
-		char *line = NULL;
-		size_t cap = 0;
-		ssize_t n;
+	nr_old = read_cache(cache_path.buf, &old);
 
-		while (f && (n = getline(&line, &cap, f)) > 0) {
-			if (line[n - 1] == '\n')
-				line[n - 1] = '\0';
-			ALLOC_GROW(old, nr_old + 1, alloc_old);
-			parse_entry(line, &old[nr_old]);
-			if (old[nr_old].path)
-				nr_old++;
-		}
-		if (f)
-			fclose(f);
-		free(line);
-	}
-
-	/* the files at REV (those the pathspec selects) */
-	{
-		const char *ls[] = { "git", "ls-tree", "-r", "-z", "--name-only", ctx.orig, NULL };
-
-		if (run_capture(ls, ctx.src.buf, &out))
-			die("git ls-tree failed in '%s'", ctx.src.buf);
-	}
-	for (p = out.buf; p < out.buf + out.len; p += strlen(p) + 1) {
-		const struct language *lang = language_for_path(p);
-
-		if (nr_pathspec && !smap_get(&selected, p))
-			continue;
-
-		if (lang == &language_none)
-			continue;
-		if (path_is_safe(p)) {
-			warning("'%s': a path that could leave OUTDIR; skipped", p);
-			continue;
-		}
-		ALLOC_GROW(files, nr_files + 1, alloc_files);
-		memset(&files[nr_files], 0, sizeof(*files));
-		files[nr_files].path = xstrdup(p);
-		nr_files++;
-	}
-	qsort(files, nr_files, sizeof(*files), cmp_path);
-	for (k = 0; k < nr_files; k++) {
-		char *dir = xstrdup(files[k].path), *slash;
-
-		smap_put(&file_index, files[k].path, k, NULL);
-		while ((slash = strrchr(dir, '/'))) {
-			*slash = '\0';
-			smap_put(&dir_index, dir, 0, NULL);
-		}
-		free(dir);
-	}
-
-	/* which pages must be built again */
-	for (k = 0; k < nr_old; k++)
-		smap_put(&old_index, old[k].path, k, NULL);
-	for (k = 0; k < nr_files; k++) {
-		struct file_entry *f = &files[k];
-		size_t *at = smap_get(&old_index, f->path), m;
-
-		page_key(&ctx, f->path, f->key);
-		f->fresh = 1;
-		if (at && !strcmp(old[m = *at].key, f->key)) {
-				strbuf_reset(&sb);
-				page_name(f->path, &sb);
-				{
-					struct strbuf full = STRBUF_INIT;
-
-					strbuf_addf(&full, "%s/%s", outdir, sb.buf);
-					if (!lstat(full.buf, &st) && S_ISREG(st.st_mode)) {
-						f->owners = old[m].owners;
-						memset(&old[m].owners, 0, sizeof(old[m].owners));
-						f->fresh = 0;
-					}
-					strbuf_release(&full);
-				}
-			}
-	}
+	list_files(&ctx, nr_pathspec ? &selected : NULL, &file_index, &dir_index);
+	nr_fresh = mark_fresh(&ctx, old, nr_old);
 
 	/*
 	 * Many pages: the attribution of the whole tree in one pass, which
 	 * the workers share (a file's own history costs a walk each).
 	 */
-	for (k = 0; k < nr_files; k++)
-		nr_fresh += files[k].fresh;
 	if (nr_fresh >= 16)
 		blame_replay_tree(&ctx);
 
-	/* N workers, each its share of the pages; their cache lines come back in files */
-	{
-		pid_t *pids = xcalloc((size_t)opt.jobs, sizeof(*pids));
-		struct strbuf part = STRBUF_INIT;
-
-		fflush(NULL);
-		for (w = 0; w < opt.jobs; w++) {
-			pids[w] = opt.jobs > 1 ? fork() : 0;
-			if (pids[w] < 0)
-				die_errno("fork");
-			if (pids[w] == 0) {
-				struct strbuf lines = STRBUF_INIT;
-				struct strbuf ppath = STRBUF_INIT;
-
-				for (k = (size_t)w; k < nr_files; k += (size_t)opt.jobs)
-					if (files[k].fresh)
-						build_file(&ctx, &files[k], &lines);
-				/* as a page: never through a symlink left in OUTDIR/.tokstream */
-				strbuf_addf(&ppath, ".tokstream/pages.%d", w);
-				write_page(ppath.buf, &lines);
-				if (opt.jobs > 1)
-					_exit(0);
-				strbuf_release(&lines);
-				strbuf_release(&ppath);
-			}
-		}
-		for (w = 0; w < opt.jobs && opt.jobs > 1; w++) {
-			int status;
-
-			if (waitpid(pids[w], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
-				die("a worker building pages failed");
-		}
-		/* what the workers learnt of the files they built */
-		for (w = 0; w < opt.jobs; w++) {
-			FILE *f;
-			char *line = NULL;
-			size_t cap = 0;
-			ssize_t n;
-
-			strbuf_reset(&part);
-			strbuf_addf(&part, "%s.%d", cache_path.buf, w);
-			f = fopen(part.buf, "r");
-			while (f && (n = getline(&line, &cap, f)) > 0) {
-				struct file_entry e;
-				size_t m, *at;
-
-				if (line[n - 1] == '\n')
-					line[n - 1] = '\0';
-				parse_entry(line, &e);
-				if (e.path && (at = smap_get(&file_index, e.path))) {
-					m = *at;
-					owners_release(&files[m].owners);
-					files[m].built = 1;
-					files[m].owners = e.owners;
-					memset(&e.owners, 0, sizeof(e.owners));
-				}
-				owners_release(&e.owners);
-				free(e.path);
-			}
-			if (f)
-				fclose(f);
-			free(line);
-			unlink(part.buf);
-		}
-		free(pids);
-		strbuf_release(&part);
-	}
+	build_pages(&ctx, cache_path.buf, &file_index);
 
 	/* files no lexer claims have no page and no entry */
 	for (k = 0; k < nr_files;) {
@@ -1043,7 +1080,6 @@ int cmd_html(int argc, char **argv)
 	for (k = 0; nr_pathspec && k < nr_old; k++)
 		if (!smap_get(&file_index, old[k].path))
 			entry_line(&cache, &old[k]);
-	smap_release(&old_index);
 	smap_release(&file_index);
 	smap_release(&dir_index);
 	{
