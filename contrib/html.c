@@ -219,67 +219,137 @@ static void up_path(const char *path, struct strbuf *out)
 
 /* ---- the page ----------------------------------------------------------- */
 
-static const char page_css[] =
-	"body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#222;background:#fff}"
-	"header{padding:8px 16px;background:#f3f3f3;border-bottom:1px solid #ddd;position:sticky;top:0}"
-	"header a{color:#036}main{padding:0 16px 32px}"
-	"table.src{border-collapse:collapse;font:13px/1.35 ui-monospace,monospace}"
-	"table.src td{padding:0 8px;vertical-align:top;white-space:pre}"
-	"td.ln{color:#999;text-align:right;user-select:none}"
-	"span.t{cursor:pointer}body.hl span.t{opacity:.25}body.hl span.t.on{opacity:1;background:#ff06}"
-	"#tip{position:fixed;pointer-events:none;background:#222;color:#fff;padding:6px 8px;border-radius:4px;"
-	"font-size:12px;max-width:480px;white-space:normal;z-index:9}"
-	"table.legend td,table.idx td,table.idx th,table.fn td,table.fn th{padding:2px 8px;text-align:left}"
-	"table.legend tr{cursor:pointer}table.legend tr.on{background:#ff06}"
-	".sw{display:inline-block;width:12px;height:12px;border-radius:2px}"
-	"td.num{text-align:right}";
+/* The palette of authors and commits. */
+static const char *const palette[] = {
+	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
+	"#7f7f7f", "#bcbd22", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd",
+	"#e6550d", "#31a354", "#756bb1", "#636363"
+};
+#define NR_PALETTE (sizeof(palette) / sizeof(*palette))
 
 /*
- * The page's script: colours by author, commit or age (switchable),
- * a tooltip with the commit on hover, a click to the commit's URL, and
- * the legend, whose rows highlight their tokens.
+ * The header stays at the top (its height is --hh, which the sticky
+ * legend and minimap, and the rows scrolled to by #L<n>, keep clear of).
+ */
+static const char page_css[] =
+	":root{--hh:40px}"
+	"body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#222;background:#fff}"
+	"header{height:var(--hh);box-sizing:border-box;padding:0 16px;line-height:calc(var(--hh) - 1px);"
+	"white-space:nowrap;overflow-x:auto;overflow-y:hidden;background:#f3f3f3;"
+	"border-bottom:1px solid #ddd;position:sticky;top:0;z-index:2}"
+	"header a{color:#036}#by{float:right;padding-left:16px}"
+	"#page{display:flex;align-items:flex-start}"
+	"main{flex:1;min-width:0;padding:0 16px 32px;overflow-x:auto}"
+	"table.src{border-collapse:collapse;font:13px/1.35 ui-monospace,monospace}"
+	"table.src td{padding:0 8px;vertical-align:top;white-space:pre}"
+	"table.src tr{scroll-margin-top:calc(var(--hh) + 32px)}"
+	"table.src tr:target{background:#fff1a8}table.src tr:target td.ln a{color:#222;font-weight:bold}"
+	"td.ln{text-align:right;user-select:none}td.ln a{color:#999;text-decoration:none}"
+	"td.ln a:hover{color:#036;text-decoration:underline}"
+	"td.g{font:12px/1.5 system-ui,sans-serif;color:#444;user-select:none;border-right:1px solid #e4e4e4}"
+	"td.g .ga{display:inline-block;width:10em;overflow:hidden;text-overflow:ellipsis;vertical-align:bottom}"
+	"td.g .gc{font:12px ui-monospace,monospace;text-decoration:none}"
+	"td.g .gn{color:#777;font-size:11px}"
+	"tr.same td.g{opacity:.3}table.src tr:hover td.g{opacity:1}"
+	":where(#code a){color:inherit;text-decoration:none}a.t:hover{text-decoration:underline}"
+	"body.hl .t{opacity:.25}body.hl .t.on{opacity:1;background:#ff06}"
+	"#tip{position:fixed;pointer-events:none;background:#222;color:#fff;padding:6px 8px;border-radius:4px;"
+	"font-size:12px;max-width:480px;white-space:normal;z-index:9}"
+	"#map{position:sticky;top:var(--hh);flex:none;width:56px;height:calc(100vh - var(--hh));"
+	"cursor:pointer;background:#fafafa;border-left:1px solid #e4e4e4}"
+	"#side{position:sticky;top:var(--hh);flex:none;width:280px;max-height:calc(100vh - var(--hh));"
+	"overflow:auto;box-sizing:border-box;padding:8px 12px;border-left:1px solid #ddd;background:#fafafa}"
+	"#side h2{font-size:14px;margin:4px 0}"
+	"#legend-filter{width:100%;box-sizing:border-box;margin:4px 0 8px}"
+	"table.legend{border-collapse:collapse;width:100%}"
+	"table.legend td,table.idx td,table.idx th,table.fn td,table.fn th{padding:2px 8px;text-align:left}"
+	"table.legend td{padding:2px 4px;vertical-align:top}table.legend td.label{word-break:break-word}"
+	"table.legend tr{cursor:pointer}table.legend tr.on{background:#ff06}"
+	".sw{display:inline-block;width:12px;height:12px;border-radius:2px}"
+	"td.num,th.num{text-align:right}";
+
+/*
+ * The page's script: colours by author, commit or age (switchable), the
+ * legend beside the code (filterable; its rows highlight their tokens),
+ * a tooltip with the commit on hover, and the minimap.  The gutter, the
+ * line anchors and the links are in the HTML: they need no script.
  */
 static const char page_js[] =
-	"(function(){"
-	"var P=['#1f77b4','#d62728','#2ca02c','#9467bd','#ff7f0e','#17becf','#8c564b','#e377c2',"
-	"'#7f7f7f','#bcbd22','#393b79','#637939','#8c6d31','#843c39','#7b4173','#3182bd','#e6550d',"
-	"'#31a354','#756bb1','#636363'];"
-	"var dyn=document.getElementById('dyn'),tip=document.getElementById('tip'),by=BY;"
-	"function groups(){var g={},order=[],i,k;for(i=0;i<C.length;i++){"
-	"k=by==='author'?C[i].a:C[i].id;if(!(k in g)){g[k]={key:k,n:0,c:[],t:C[i].t,label:by==='author'?C[i].a:C[i].id.slice(0,10)+' '+C[i].s};order.push(g[k]);}"
-	"g[k].n+=C[i].n;g[k].c.push(i);}order.sort(function(x,y){return y.n-x.n;});return order;}"
-	"function colour(gs){var css='',lo=Infinity,hi=-Infinity,i,j;"
-	"for(i=0;i<C.length;i++){lo=Math.min(lo,C[i].t);hi=Math.max(hi,C[i].t);}"
-	"for(i=0;i<gs.length;i++){for(j=0;j<gs[i].c.length;j++){var k=gs[i].c[j],col;"
-	"if(by==='age'){var f=hi>lo?(C[k].t-lo)/(hi-lo):1;col='hsl('+Math.round(240-240*f)+',70%,40%)';}"
-	"else col=P[i%P.length];C[k].col=col;css+='.c'+k+'{color:'+col+'}';}}dyn.textContent=css;}"
-	"function legend(gs){var tb=document.getElementById('legend-rows'),total=0,i;tb.textContent='';"
-	"for(i=0;i<gs.length;i++)total+=gs[i].n;"
-	"gs.forEach(function(g){var tr=document.createElement('tr'),td;"
-	"td=document.createElement('td');var sw=document.createElement('span');sw.className='sw';sw.style.background=C[g.c[0]].col;td.appendChild(sw);tr.appendChild(td);"
-	"td=document.createElement('td');td.textContent=g.label;tr.appendChild(td);"
-	"td=document.createElement('td');td.className='num';td.textContent=g.n;tr.appendChild(td);"
-	"td=document.createElement('td');td.className='num';td.textContent=(100*g.n/(total||1)).toFixed(1)+'%';tr.appendChild(td);"
-	"tr.dataset.c=g.c.join(' ');tr.addEventListener('mouseenter',function(){hl(tr,false);});"
-	"tr.addEventListener('mouseleave',function(){if(!pinned)hl(null,false);});"
-	"tr.addEventListener('click',function(){pinned=pinned===tr?null:tr;hl(pinned,true);});tb.appendChild(tr);});}"
-	"var pinned=null;"
-	"function hl(tr,force){var on=document.querySelectorAll('span.t.on'),i;for(i=0;i<on.length;i++)on[i].classList.remove('on');"
-	"var rows=document.querySelectorAll('#legend-rows tr');for(i=0;i<rows.length;i++)rows[i].classList.toggle('on',rows[i]===tr);"
-	"if(!tr){document.body.classList.remove('hl');return;}"
-	"tr.dataset.c.split(' ').forEach(function(k){var s=document.querySelectorAll('span.c'+k);for(var j=0;j<s.length;j++)s[j].classList.add('on');});"
-	"document.body.classList.add('hl');}"
-	"function apply(){var gs=groups();colour(gs);legend(gs);pinned=null;hl(null);"
-	"var b=document.querySelectorAll('#by button');for(var i=0;i<b.length;i++)b[i].disabled=b[i].value===by;}"
-	"document.getElementById('by').addEventListener('click',function(e){if(e.target.value){by=e.target.value;apply();}});"
-	"function commitOf(el){var m=el.className.match(/\\bc(\\d+)\\b/);return m?C[+m[1]]:null;}"
-	"var code=document.getElementById('code');"
-	"code.addEventListener('mouseover',function(e){var c=e.target.classList.contains('t')&&commitOf(e.target);if(!c){tip.hidden=true;return;}"
-	"tip.textContent='';[c.s,c.a+'  '+c.d,c.id].forEach(function(l,i){var d=document.createElement('div');d.textContent=l;if(!i)d.style.fontWeight='bold';tip.appendChild(d);});"
-	"tip.hidden=false;tip.style.left=Math.min(e.clientX+12,innerWidth-490)+'px';tip.style.top=(e.clientY+16)+'px';});"
-	"code.addEventListener('mouseout',function(e){if(e.target.classList.contains('t'))tip.hidden=true;});"
-	"code.addEventListener('click',function(e){var c=e.target.classList.contains('t')&&commitOf(e.target);"
-	"if(c&&URLT)location.href=URLT.split('%H').join(encodeURIComponent(c.id));});"
+	"(function(){\n"
+	"function $(id){return document.getElementById(id);}\n"
+	"var dyn=$('dyn'),tip=$('tip'),code=$('code'),map=$('map'),filter=$('legend-filter'),by=BY,pinned=null,lit=null;\n"
+	"var lo=Infinity,hi=-Infinity,i;\n"
+	"for(i=0;i<C.length;i++){lo=Math.min(lo,C[i].t);hi=Math.max(hi,C[i].t);}\n"
+	"function ramp(t){var f=hi>lo?(t-lo)/(hi-lo):1;return 'hsl('+Math.round(240-240*f)+',70%,40%)';}\n"
+	"function keyOf(c){return by==='author'?c.a:by==='age'?new Date(c.t*1000).getUTCFullYear():c.id;}\n"
+	/* a Map: an author named "constructor" is no property of an object's prototype */
+	"function groups(){var m=new Map(),order=[],i,c,g;\n"
+	" for(i=0;i<C.length;i++){c=C[i];g=m.get(keyOf(c));\n"
+	"  if(!g){g={key:keyOf(c),n:0,c:[],w:0,q:'',label:by==='author'?c.a:by==='age'?String(keyOf(c)):c.id.slice(0,10)+' '+c.s};\n"
+	"   m.set(g.key,g);order.push(g);}\n"
+	"  g.n+=c.n;g.w+=c.n*c.t;g.c.push(i);g.q+='\\n'+c.a+'\\n'+c.id+'\\n'+c.s+'\\n'+c.d;}\n"
+	" order.sort(by==='age'?function(x,y){return y.key-x.key;}:function(x,y){return y.n-x.n;});return order;}\n"
+	"function colour(gs){var css='';gs.forEach(function(g,i){\n"
+	"  g.col=by==='age'?ramp(g.w/(g.n||1)):P[i%P.length];\n"
+	"  g.c.forEach(function(k){C[k].col=by==='age'?ramp(C[k].t):g.col;css+='.c'+k+'{color:'+C[k].col+'}';});});\n"
+	" dyn.textContent=css;}\n"
+	"function td(tr,cls,x){var d=document.createElement('td');if(cls)d.className=cls;\n"
+	" if(typeof x==='object')d.appendChild(x);else d.textContent=x;tr.appendChild(d);}\n"
+	"function legend(gs){var tb=$('legend-rows'),total=0;tb.textContent='';\n"
+	" $('legend-title').textContent={author:'Authors',commit:'Commits',age:'Years'}[by];\n"
+	" gs.forEach(function(g){total+=g.n;});\n"
+	" gs.forEach(function(g){var tr=document.createElement('tr'),sw=document.createElement('span'),label=g.label,a;\n"
+	"  sw.className='sw';sw.style.background=g.col;td(tr,'',sw);\n"
+	"  if(by==='commit'&&URLT){a=document.createElement('a');a.href=URLT.split('%H').join(encodeURIComponent(C[g.c[0]].id));\n"
+	"   a.textContent=label;label=a;}\n"
+	"  td(tr,'label',label);td(tr,'num',g.n);td(tr,'num',(100*g.n/(total||1)).toFixed(1)+'%');\n"
+	"  tr.dataset.c=g.c.join(' ');tr.dataset.q=(g.label+g.q).toLowerCase();\n"
+	"  tr.addEventListener('mouseenter',function(){if(!pinned)hl(tr);});\n"
+	"  tr.addEventListener('mouseleave',function(){if(!pinned)hl(null);});\n"
+	"  tr.addEventListener('click',function(e){if(e.target.closest('a'))return;pinned=pinned===tr?null:tr;hl(pinned||tr);});\n"
+	"  tb.appendChild(tr);});\n"
+	" narrow();}\n"
+	/* the filter narrows the legend to the rows whose author, id, summary, date or label hold it */
+	"function narrow(){var q=filter.value.trim().toLowerCase(),r=$('legend-rows').rows,i;\n"
+	" for(i=0;i<r.length;i++)r[i].hidden=q!==''&&r[i].dataset.q.indexOf(q)<0;}\n"
+	"filter.addEventListener('input',narrow);\n"
+	"function hl(tr){var on=code.querySelectorAll('.t.on'),r=$('legend-rows').rows,i;\n"
+	" for(i=0;i<on.length;i++)on[i].classList.remove('on');\n"
+	" for(i=0;i<r.length;i++)r[i].classList.toggle('on',r[i]===tr);\n"
+	" lit=null;document.body.classList.toggle('hl',!!tr);\n"
+	" if(tr){lit={};tr.dataset.c.split(' ').forEach(function(k){lit[k]=1;\n"
+	"  var s=code.querySelectorAll('.t.c'+k);for(var j=0;j<s.length;j++)s[j].classList.add('on');});}\n"
+	" draw();}\n"
+	"function apply(){var gs=groups();colour(gs);legend(gs);pinned=null;hl(null);\n"
+	" var b=document.querySelectorAll('#by button');for(var i=0;i<b.length;i++)b[i].disabled=b[i].value===by;}\n"
+	"$('by').addEventListener('click',function(e){if(e.target.value){by=e.target.value;apply();}});\n"
+	"function commitOf(el){var m=/\\bc(\\d+)\\b/.exec(el.className);return m?C[+m[1]]:null;}\n"
+	"code.addEventListener('mouseover',function(e){var el=e.target.closest('.t,.gc'),c=el&&commitOf(el);\n"
+	" if(!c){tip.hidden=true;return;}tip.textContent='';\n"
+	" [c.s,c.a+'  '+c.d,c.id].forEach(function(l,i){var d=document.createElement('div');d.textContent=l;if(!i)d.style.fontWeight='bold';tip.appendChild(d);});\n"
+	" tip.hidden=false;tip.style.left=Math.max(0,Math.min(e.clientX+12,innerWidth-490))+'px';tip.style.top=(e.clientY+16)+'px';});\n"
+	"code.addEventListener('mouseout',function(e){if(e.target.closest('.t,.gc'))tip.hidden=true;});\n"
+	/* selecting code must not follow the links its tokens are */
+	"code.addEventListener('click',function(e){if(e.target.closest('a.t')&&String(getSelection()))e.preventDefault();});\n"
+	/* the minimap: a row per line, from its indent to its end, in the colour of its gutter's commit */
+	"var lines=[],rows=code.rows,rh=1,busy=false;\n"
+	"for(i=0;i<rows.length;i++){var g=rows[i].querySelector('.gc'),m=g&&/\\bc(\\d+)\\b/.exec(g.className),\n"
+	"  s=rows[i].cells[2].textContent.replace(/\\t/g,'    '),e=s.replace(/\\s+$/,'').length;\n"
+	" lines.push({c:m?+m[1]:-1,i:s.length-s.replace(/^\\s+/,'').length,e:e});}\n"
+	"function draw(){if(map.hidden)return;var w=map.clientWidth,h=map.clientHeight,r=window.devicePixelRatio||1,x,i,l,cw,y;\n"
+	" map.width=Math.round(w*r);map.height=Math.round(h*r);x=map.getContext('2d');x.scale(r,r);\n"
+	" rh=Math.min(4,h/Math.max(1,lines.length));cw=(w-4)/100;\n"
+	" for(i=0;i<lines.length;i++){l=lines[i];if(l.c<0||l.e<=l.i)continue;\n"
+	"  x.globalAlpha=lit&&!lit[l.c]?.15:1;x.fillStyle=C[l.c].col||'#888';\n"
+	"  y=Math.round(i*rh);x.fillRect(2+Math.min(l.i,90)*cw,y,Math.max(2,(Math.min(l.e,100)-Math.min(l.i,90))*cw),\n"
+	"   Math.max(1,Math.round((i+1)*rh)-y-(rh>=3?1:0)));}\n"
+	" if(rows.length){var top=rows[0].getBoundingClientRect().top,lh=rows[0].getBoundingClientRect().height||1,\n"
+	"  hh=document.querySelector('header').offsetHeight,a=Math.max(0,(hh-top)/lh),b=Math.min(lines.length,(innerHeight-top)/lh);\n"
+	"  x.globalAlpha=1;x.fillStyle='rgba(0,0,0,.13)';if(b>a)x.fillRect(0,a*rh,w,Math.max(2,(b-a)*rh));}}\n"
+	"function redraw(){if(!busy){busy=true;requestAnimationFrame(function(){busy=false;draw();});}}\n"
+	"map.hidden=false;addEventListener('scroll',redraw);addEventListener('resize',redraw);\n"
+	"map.addEventListener('click',function(e){var n=Math.floor((e.clientY-map.getBoundingClientRect().top)/rh)+1;\n"
+	" if(n<1||n>lines.length)return;if(location.hash==='#L'+n)$('L'+n).scrollIntoView();else location.hash='#L'+n;});\n"
 	"apply();})();";
 
 static void add_header(struct strbuf *pg, const char *title, const char *up)
@@ -413,28 +483,151 @@ static void format_day(long long t, char *buf, size_t size)
 	strftime(buf, size, "%Y-%m-%d", &tm);
 }
 
-static void build_page(struct blame_result *res, const char *path, struct strbuf *pg)
+/* Where --commit-url sends a reader for commit c: %H is its original id. */
+static void add_commit_url(struct strbuf *pg, const struct commit_info *c)
 {
-	struct strbuf up = STRBUF_INIT;
+	const char *p = opt.commit_url, *h;
+
+	while ((h = strstr(p, "%H"))) {
+		html_escape(pg, p, (size_t)(h - p));
+		strbuf_addstr(pg, c->orig);
+		p = h + 2;
+	}
+	html_escape_str(pg, p);
+}
+
+/* An element of commit c's colour: a link to it with --commit-url, else a span. */
+static void open_commit_elem(struct strbuf *pg, const struct commit_info *c, const char *cls)
+{
+	if (opt.commit_url) {
+		strbuf_addf(pg, "<a class=\"%s c%d\" href=\"", cls, c->group);
+		add_commit_url(pg, c);
+		strbuf_addstr(pg, "\">");
+	} else {
+		strbuf_addf(pg, "<span class=\"%s c%d\">", cls, c->group);
+	}
+}
+
+static void close_commit_elem(struct strbuf *pg)
+{
+	strbuf_addstr(pg, opt.commit_url ? "</a>" : "</span>");
+}
+
+static const char *author_of(const struct commit_info *c)
+{
+	return c->author ? c->author : "";
+}
+
+/* How many tokens of each commit one line holds. */
+struct line_share {
+	struct commit_info *commit;
+	size_t n;
+};
+
+struct line_tally {
+	struct line_share *v;
+	size_t nr, alloc;
+};
+
+static void tally_add(struct line_tally *t, struct commit_info *c)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		if (t->v[i].commit == c) {
+			t->v[i].n++;
+			return;
+		}
+	ALLOC_GROW(t->v, t->nr + 1, t->alloc);
+	t->v[t->nr].commit = c;
+	t->v[t->nr].n = 1;
+	t->nr++;
+}
+
+/* The tokens of the line that the author owns; *first: whether share i is the author's first. */
+static size_t author_tokens(const struct line_tally *t, size_t i, int *first)
+{
+	const char *a = author_of(t->v[i].commit);
+	size_t j, n = 0;
+
+	*first = 1;
+	for (j = 0; j < t->nr; j++)
+		if (!strcmp(author_of(t->v[j].commit), a)) {
+			n += t->v[j].n;
+			if (j < i)
+				*first = 0;
+		}
+	return n;
+}
+
+/*
+ * The commit a line's gutter names: of the author who owns most of the
+ * line's tokens, the commit with most of them; a tie goes to the newer
+ * (the later change is the one a reader asks about).  NULL for a line
+ * with no token.  *others: how many other authors own tokens there.
+ */
+static struct commit_info *line_owner(const struct line_tally *t, size_t *others)
+{
+	struct commit_info *best = NULL;
+	size_t best_an = 0, best_n = 0, authors = 0, i;
+
+	for (i = 0; i < t->nr; i++) {
+		struct commit_info *c = t->v[i].commit;
+		int first;
+		size_t an = author_tokens(t, i, &first), n = t->v[i].n;
+
+		authors += first;
+		if (!best || an > best_an || (an == best_an && (n > best_n || (n == best_n &&
+		    (c->author_time > best->author_time ||
+		     (c->author_time == best->author_time && c->group < best->group)))))) {
+			best = c;
+			best_an = an;
+			best_n = n;
+		}
+	}
+	*others = authors ? authors - 1 : 0;
+	return best;
+}
+
+/* Like a code host's blame: the main author, the short id of its commit, "+N" others. */
+static void add_gutter(struct strbuf *pg, const struct line_tally *t, const struct commit_info *prev,
+		       size_t line, const struct commit_info **owner)
+{
+	size_t others;
+	const struct commit_info *c = line_owner(t, &others);
+
+	strbuf_addf(pg, "<tr id=\"L%zu\"%s><td class=\"g\">", line,
+		    c && c == prev ? " class=\"same\"" : "");
+	if (c) {
+		strbuf_addf(pg, "<span class=\"ga c%d\">", c->group);
+		html_escape_str(pg, author_of(c));
+		strbuf_addstr(pg, "</span> ");
+		open_commit_elem(pg, c, "gc");
+		strbuf_add(pg, c->orig, 7);
+		close_commit_elem(pg);
+		if (others)
+			strbuf_addf(pg, " <span class=\"gn\">+%zu</span>", others);
+	}
+	strbuf_addf(pg, "</td><td class=\"ln\"><a href=\"#L%zu\">%zu</a></td><td>", line, line);
+	*owner = c;
+}
+
+/* The source in its layout: a row per line, each token an element of its commit. */
+static void add_code(struct strbuf *pg, struct blame_result *res)
+{
 	const char *s = res->content.buf;
-	size_t len = res->content.len, pos = 0, t = 0, line = 1, i;
+	size_t len = res->content.len, pos = 0, t = 0, line = 1;
+	struct strbuf cell = STRBUF_INIT;
+	struct line_tally tally = { NULL, 0, 0 };
+	const struct commit_info *prev = NULL;
 
-
-	up_path(path, &up);
-	add_header(pg, path, up.buf);
-	add_crumbs(pg, path, 0);
-	strbuf_addstr(pg, " <span id=\"by\">colour by <button value=\"author\">author</button>"
-		      "<button value=\"commit\">commit</button><button value=\"age\">age</button></span>"
-		      "</header><div id=\"tip\" hidden></div><main>");
-	strbuf_addf(pg, "<p>%zu tokens, %zu commits</p>", res->nr_toks, res->commits.nr);
 	strbuf_addstr(pg, "<table class=\"src\" id=\"code\">");
-	for (i = 0; i < res->commits.nr; i++)
-		res->commits.v[i]->group = (int)i;
 	while (pos < len || (pos == 0 && len == 0)) {
 		const char *eol = memchr(s + pos, '\n', len - pos);
 		size_t end = eol ? (size_t)(eol - s) : len, p = pos;
 
-		strbuf_addf(pg, "<tr id=\"L%zu\"><td class=\"ln\">%zu</td><td>", line, line);
+		strbuf_reset(&cell);
+		tally.nr = 0;
 		while (p < end) {
 			struct token_pos *tp = t < res->nr_toks ? &res->toks[t] : NULL;
 
@@ -444,29 +637,66 @@ static void build_page(struct blame_result *res, const char *path, struct strbuf
 				/* a token that spans lines (a comment, a raw string) goes on below */
 				size_t tend = tp->start + tp->len, stop = tend < end ? tend : end;
 
-				strbuf_addf(pg, "<span class=\"t c%d\">", tp->commit->group);
-				html_escape(pg, s + p, stop - p);
-				strbuf_addstr(pg, "</span>");
+				open_commit_elem(&cell, tp->commit, "t");
+				html_escape(&cell, s + p, stop - p);
+				close_commit_elem(&cell);
+				tally_add(&tally, tp->commit);
 				p = stop;
 				if (tend <= end)
 					t++;
 			} else {
 				size_t next = tp && tp->start < end ? tp->start : end;
 
-				html_escape(pg, s + p, next - p);
+				html_escape(&cell, s + p, next - p);
 				p = next;
 			}
 		}
+		add_gutter(pg, &tally, prev, line, &prev);
+		strbuf_addbuf(pg, &cell);
 		strbuf_addstr(pg, "</td></tr>\n");
 		if (!eol)
 			break;
 		pos = end + 1;
 		line++;
 	}
-	strbuf_addstr(pg, "</table><h2>Contributors</h2><table class=\"legend\"><tbody id=\"legend-rows\">"
-		      "</tbody></table>");
-	add_functions(pg, res);
-	strbuf_addstr(pg, "</main><script>var C=[");
+	strbuf_addstr(pg, "</table>");
+	free(tally.v);
+	strbuf_release(&cell);
+}
+
+/*
+ * The legend beside the code.  The script fills it for the colouring
+ * chosen; what is written here (the authors) is what a reader without
+ * scripts sees.
+ */
+static void add_legend(struct strbuf *pg, struct blame_result *res)
+{
+	struct owners o = { NULL, 0, 0, 0 };
+	size_t i;
+
+	for (i = 0; i < res->commits.nr; i++)
+		owners_add(&o, author_of(res->commits.v[i]), res->commits.v[i]->tokens);
+	qsort(o.v, o.nr, sizeof(*o.v), cmp_owner);
+	strbuf_addstr(pg, "<aside id=\"side\"><h2 id=\"legend-title\">Authors</h2>"
+		      "<input id=\"legend-filter\" type=\"search\" placeholder=\"filter\" "
+		      "aria-label=\"filter the legend\"><table class=\"legend\"><tbody id=\"legend-rows\">");
+	for (i = 0; i < o.nr; i++) {
+		strbuf_addf(pg, "<tr><td><span class=\"sw\" style=\"background:%s\"></span></td><td class=\"label\">",
+			    palette[i % NR_PALETTE]);
+		html_escape_str(pg, o.v[i].author);
+		strbuf_addf(pg, "</td><td class=\"num\">%zu</td><td class=\"num\">%.1f%%</td></tr>",
+			    o.v[i].tokens, 100.0 * (double)o.v[i].tokens / (double)(o.total ? o.total : 1));
+	}
+	strbuf_addstr(pg, "</tbody></table></aside>");
+	owners_release(&o);
+}
+
+/* The data of the page's script: the commits, the palette and the options. */
+static void add_script(struct strbuf *pg, struct blame_result *res)
+{
+	size_t i;
+
+	strbuf_addstr(pg, "<script>var C=[");
 	for (i = 0; i < res->commits.nr; i++) {
 		struct commit_info *c = res->commits.v[i];
 		char day[16];
@@ -482,6 +712,9 @@ static void build_page(struct blame_result *res, const char *path, struct strbuf
 		js_string(pg, c->summary);
 		strbuf_addstr(pg, "}");
 	}
+	strbuf_addstr(pg, "];\nvar P=[");
+	for (i = 0; i < NR_PALETTE; i++)
+		strbuf_addf(pg, "%s\"%s\"", i ? "," : "", palette[i]);
 	strbuf_addstr(pg, "];\nvar BY=");
 	js_string(pg, opt.by);
 	strbuf_addstr(pg, ",URLT=");
@@ -491,7 +724,31 @@ static void build_page(struct blame_result *res, const char *path, struct strbuf
 		strbuf_addstr(pg, "null");
 	strbuf_addstr(pg, ";\n");
 	strbuf_addstr(pg, page_js);
-	strbuf_addstr(pg, "</script></body></html>\n");
+	strbuf_addstr(pg, "</script>");
+}
+
+static void build_page(struct blame_result *res, const char *path, struct strbuf *pg)
+{
+	struct strbuf up = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < res->commits.nr; i++)
+		res->commits.v[i]->group = (int)i;
+	up_path(path, &up);
+	add_header(pg, path, up.buf);
+	add_crumbs(pg, path, 0);
+	strbuf_addstr(pg, " <span id=\"by\">colour by <button value=\"author\">author</button>"
+		      "<button value=\"commit\">commit</button><button value=\"age\">age</button></span>"
+		      "</header><div id=\"tip\" hidden></div><div id=\"page\"><main>");
+	strbuf_addf(pg, "<p>%zu tokens, %zu commits</p>", res->nr_toks, res->commits.nr);
+	add_code(pg, res);
+	add_functions(pg, res);
+	strbuf_addstr(pg, "</main><canvas id=\"map\" hidden title=\"the whole file: click to go to a line\">"
+		      "</canvas>");
+	add_legend(pg, res);
+	strbuf_addstr(pg, "</div>");
+	add_script(pg, res);
+	strbuf_addstr(pg, "</body></html>\n");
 	strbuf_release(&up);
 }
 
@@ -608,7 +865,7 @@ static void page_key(struct blame_ctx *ctx, const char *path, char *key)
 	static const char hex[] = "0123456789abcdef";
 
 	run_capture(argv, ctx->gitdir.buf, &out);
-	strbuf_addf(&all, "v2 %s %s %s %s", out.buf, opt.by, opt.commit_url ? opt.commit_url : "",
+	strbuf_addf(&all, "v3 %s %s %s %s", out.buf, opt.by, opt.commit_url ? opt.commit_url : "",
 		    ctx->key.buf);
 	git_blob_oid(all.buf, all.len, h);
 	for (i = 0; i < 20; i++) {
