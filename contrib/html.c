@@ -219,7 +219,7 @@ static void up_path(const char *path, struct strbuf *out)
 
 /* ---- the page ----------------------------------------------------------- */
 
-/* The palette of authors and commits. */
+/* The palette of authors and commits, shared by the pages' script and the indexes' bars. */
 static const char *const palette[] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
 	"#7f7f7f", "#bcbd22", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd",
@@ -266,7 +266,10 @@ static const char page_css[] =
 	"table.legend td{padding:2px 4px;vertical-align:top}table.legend td.label{word-break:break-word}"
 	"table.legend tr{cursor:pointer}table.legend tr.on{background:#ff06}"
 	".sw{display:inline-block;width:12px;height:12px;border-radius:2px}"
-	"td.num,th.num{text-align:right}";
+	"td.num,th.num{text-align:right}"
+	".bar{display:flex;width:240px;height:12px;background:#eee;border-radius:2px;overflow:hidden}"
+	".bar span{display:block;flex:none;height:100%}.bar span.others{background:#ccc}"
+	"ul.authors{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:4px 16px}";
 
 /*
  * The page's script: colours by author, commit or age (switchable), the
@@ -940,6 +943,9 @@ static void remove_page(const char *path, struct smap *dirs)
 	strbuf_release(&full);
 }
 
+/* The authors a directory page gives a colour of their own (the rest are "others"). */
+#define BAR_COLOURS 10
+
 /* Adds the owners of the files at or under directory dir ("" the top) to o. */
 static void dir_owners(const char *dir, struct owners *o)
 {
@@ -953,8 +959,50 @@ static void dir_owners(const char *dir, struct owners *o)
 	}
 }
 
-/* A row of an index: the link, tokens, contributors and the top three. */
-static void index_row(struct strbuf *pg, const char *href, const char *name, struct owners *o)
+static void add_share(struct strbuf *pg, const char *colour, const char *who, size_t n, size_t total)
+{
+	double pct = 100.0 * (double)n / (double)(total ? total : 1);
+
+	strbuf_addf(pg, "<span%s style=\"width:%.3f%%", colour ? "" : " class=\"others\"", pct);
+	if (colour)
+		strbuf_addf(pg, ";background:%s", colour);
+	strbuf_addstr(pg, "\" title=\"");
+	html_escape_str(pg, who);
+	strbuf_addf(pg, ": %zu token%s, %.1f%%\"></span>", n, n == 1 ? "" : "s", pct);
+}
+
+/*
+ * The shares of o as a stacked bar, largest first, in the colours of
+ * rank (author -> place among the directory's authors).
+ */
+static void add_bar(struct strbuf *pg, struct owners *o, struct smap *rank)
+{
+	size_t i, others = 0, nr_others = 0;
+	struct strbuf who = STRBUF_INIT;
+
+	qsort(o->v, o->nr, sizeof(*o->v), cmp_owner);
+	strbuf_addstr(pg, "<td><div class=\"bar\">");
+	for (i = 0; i < o->nr; i++) {
+		size_t *r = smap_get(rank, o->v[i].author);
+
+		if (r && *r < BAR_COLOURS) {
+			add_share(pg, palette[*r], o->v[i].author, o->v[i].tokens, o->total);
+		} else {
+			others += o->v[i].tokens;
+			nr_others++;
+		}
+	}
+	if (nr_others) {
+		strbuf_addf(&who, "%zu other%s", nr_others, nr_others > 1 ? "s" : "");
+		add_share(pg, NULL, who.buf, others, o->total);
+	}
+	strbuf_addstr(pg, "</div></td>");
+	strbuf_release(&who);
+}
+
+/* A row of an index: the link, tokens, contributors, the top three and the bar. */
+static void index_row(struct strbuf *pg, const char *href, const char *name, struct owners *o,
+		      struct smap *rank)
 {
 	strbuf_addstr(pg, "<tr><td><a href=\"");
 	url_escape_str(pg, href);
@@ -962,7 +1010,32 @@ static void index_row(struct strbuf *pg, const char *href, const char *name, str
 	html_escape_str(pg, name);
 	strbuf_addf(pg, "</a></td><td class=\"num\">%zu</td><td class=\"num\">%zu</td><td>", o->total, o->nr);
 	add_top_owners(pg, o, 3);
-	strbuf_addstr(pg, "</td></tr>");
+	strbuf_addstr(pg, "</td>");
+	add_bar(pg, o, rank);
+	strbuf_addstr(pg, "</tr>");
+}
+
+/* The authors of a directory with their colours: the key to its bars. */
+static void add_dir_authors(struct strbuf *pg, struct owners *total, struct smap *rank)
+{
+	size_t i, others = 0;
+
+	qsort(total->v, total->nr, sizeof(*total->v), cmp_owner);
+	strbuf_addf(pg, "<p>%zu tokens, %zu contributors</p><ul class=\"authors\">", total->total, total->nr);
+	for (i = 0; i < total->nr; i++) {
+		smap_put(rank, total->v[i].author, i, NULL);
+		if (i >= BAR_COLOURS) {
+			others += total->v[i].tokens;
+			continue;
+		}
+		strbuf_addf(pg, "<li><span class=\"sw\" style=\"background:%s\"></span> ", palette[i]);
+		html_escape_str(pg, total->v[i].author);
+		strbuf_addf(pg, " %.1f%%</li>", 100.0 * (double)total->v[i].tokens / (double)(total->total ? total->total : 1));
+	}
+	if (total->nr > BAR_COLOURS)
+		strbuf_addf(pg, "<li><span class=\"sw\" style=\"background:#ccc\"></span> %zu others %.1f%%</li>",
+			    total->nr - BAR_COLOURS, 100.0 * (double)others / (double)(total->total ? total->total : 1));
+	strbuf_addstr(pg, "</ul>");
 }
 
 /* Writes the index of directory d; dirv: every directory that holds a page. */
@@ -970,14 +1043,19 @@ static void build_index(const char *d, char **dirv, size_t nd)
 {
 	size_t dl = strlen(d), k;
 	struct strbuf pg = STRBUF_INIT, up = STRBUF_INIT, rel = STRBUF_INIT, name = STRBUF_INIT;
+	struct owners total = { NULL, 0, 0, 0 };
+	struct smap rank = { NULL, 0, 0 };
 
 	strbuf_addf(&rel, "%s%sindex.html", d, dl ? "/" : "");
 	up_path(rel.buf, &up);
 	add_header(&pg, dl ? d : "tokens", up.buf);
 	if (dl)
 		add_crumbs(&pg, d, 1);
-	strbuf_addstr(&pg, "</header><main><table class=\"idx\"><tr><th>name</th><th>tokens</th>"
-		      "<th>contributors</th><th>top contributors</th></tr>");
+	strbuf_addstr(&pg, "</header><main>");
+	dir_owners(d, &total);
+	add_dir_authors(&pg, &total, &rank);
+	strbuf_addstr(&pg, "<table class=\"idx\"><tr><th>name</th><th>tokens</th>"
+		      "<th>contributors</th><th>top contributors</th><th>shares</th></tr>");
 	/* subdirectories, then files */
 	for (k = 0; k < nd; k++) {
 		const char *sd = dirv[k];
@@ -991,7 +1069,7 @@ static void build_index(const char *d, char **dirv, size_t nd)
 		strbuf_addf(&name, "%s/index.html", sd + dl + (dl ? 1 : 0));
 		strbuf_reset(&rel);
 		strbuf_addf(&rel, "%s/", sd + dl + (dl ? 1 : 0));
-		index_row(&pg, name.buf, rel.buf, &o);
+		index_row(&pg, name.buf, rel.buf, &o, &rank);
 		owners_release(&o);
 	}
 	for (k = 0; k < nr_files; k++) {
@@ -1003,12 +1081,14 @@ static void build_index(const char *d, char **dirv, size_t nd)
 		if (strchr(base, '/'))
 			continue;
 		page_name(base, &name);
-		index_row(&pg, name.buf, base, &files[k].owners);
+		index_row(&pg, name.buf, base, &files[k].owners, &rank);
 	}
 	strbuf_addstr(&pg, "</table></main></body></html>\n");
 	strbuf_reset(&rel);
 	strbuf_addf(&rel, "%s%sindex.html", d, dl ? "/" : "");
 	write_page(rel.buf, &pg);
+	owners_release(&total);
+	smap_release(&rank);
 	strbuf_release(&pg);
 	strbuf_release(&up);
 	strbuf_release(&rel);

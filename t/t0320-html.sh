@@ -27,6 +27,30 @@ gutter () {
 	sed "s/<[^>]*>//g"
 }
 
+# index_row INDEX NAME: the row of an index that links to NAME.
+index_row () {
+	sed "s|</tr>|&\n|g" "$1" | grep ">$2</a></td>"
+}
+
+# check_bars INDEX: every bar of the index is as wide as the shares of its
+# row's tokens (the title of each segment tells its tokens), and they add
+# up to the row's tokens.
+check_bars () {
+	sed "s|</tr>|&\n|g" "$1" | grep "<div class=\"bar\">" >bar-rows &&
+	awk '{
+		total = $0; sub(/^.*<\/a><\/td><td class="num">/, "", total); sub(/<.*/, "", total)
+		rest = $0; sum = 0
+		while (match(rest, /width:[0-9.]*%[^"]*" title="[^"]*: [0-9]+ tokens?, /)) {
+			seg = substr(rest, RSTART, RLENGTH); rest = substr(rest, RSTART + RLENGTH)
+			w = seg; sub(/^width:/, "", w); sub(/%.*/, "", w)
+			n = seg; sub(/ tokens?, $/, "", n); sub(/.*: /, "", n)
+			sum += n; d = w - 100 * n / total
+			if (d > 0.001 || d < -0.001) { print "width " w "% for " n " of " total ": " $0; bad = 1 }
+		}
+		if (sum != total) { print "the shares add up to " sum ", not " total ": " $0; bad = 1 }
+	} END { if (!NR) print "no bar in '"$1"'"; exit bad || !NR }' bar-rows
+}
+
 test_expect_success 'a history: A writes add(), B re-indents it, C changes one argument, A documents it' '
 	git init -q src &&
 	printf "int add(int a, int b)\n{\n\treturn a + b;\n}\n" >src/add.c &&
@@ -167,6 +191,16 @@ test_expect_success 'indexes list files and directories with their tokens, contr
 	grep " / <a href=\"index.html\">sub</a> / <b>x.py</b>" out/sub/x.py.html
 '
 
+test_expect_success 'indexes show each entry'"'"'s author shares as a stacked bar' '
+	index_row out/index.html add.c >row &&
+	grep "<td><div class=\"bar\"><span style=\"width:94.118%;background:#[0-9a-f]\{6\}\" title=\"A: 16 tokens, 94.1%\"></span><span style=\"width:5.882%;background:#[0-9a-f]\{6\}\" title=\"C: 1 token, 5.9%\"></span></div></td></tr>" row &&
+	index_row out/index.html sub/ >row &&
+	grep "<td><div class=\"bar\"><span style=\"width:100.000%;background:#[0-9a-f]\{6\}\" title=\"C: [0-9]* tokens, 100.0%\"></span></div></td></tr>" row &&
+	grep "<ul class=\"authors\"><li><span class=\"sw\" style=\"background:#[0-9a-f]\{6\}\"></span> C [0-9.]*%</li><li><span class=\"sw\" style=\"background:#[0-9a-f]\{6\}\"></span> A [0-9.]*%</li></ul>" out/index.html &&
+	check_bars out/index.html &&
+	check_bars out/sub/index.html
+'
+
 test_expect_success 'a second run with nothing changed rewrites no page' '
 	page_stamps out/add.c.html out/sub/x.py.html >before &&
 	cp out/add.c.html add.c.html.1 &&
@@ -268,7 +302,7 @@ long_c () {
 	}'
 }
 
-test_expect_success 'a longer history: a page longer than a window, three authors' '
+test_expect_success 'a longer history: a page longer than a window, three authors, a deeper directory' '
 	git init -q long &&
 	mkdir -p long/lib/deep &&
 	long_c 1 >long/lib/long.c && git -C long add . && commit_as long Alice "long.c: 300 lines" &&
@@ -294,6 +328,44 @@ test_expect_success 'the gutter: the author of most tokens wins, with the most o
 	echo "Bob $b2 +1" >expect && gutter long-out/lib/long.c.html 200 >actual && test_cmp expect actual &&
 	grep -o "<tr id=\"L[0-9]*\"" long-out/lib/long.c.html >anchors &&
 	test_line_count = 300 anchors
+'
+
+test_expect_success 'a subdirectory'"'"'s bar adds up the shares of all its files' '
+	index_row long-out/index.html lib/ >row &&
+	grep -o "title=\"[^\"]*\"" row >actual &&
+	index_row long-out/lib/index.html long.c >rows &&
+	index_row long-out/lib/index.html deep/ >>rows &&
+	grep -o "title=\"[^\"]*: [0-9]* tokens\?" rows | sed "s/title=\"//; s/ tokens\?$//" |
+	awk -F": " "{ n[\$1] += \$2; total += \$2 } END { for (a in n) printf \"%s %d %.1f\\n\", a, n[a], 100 * n[a] / total }" |
+	sort -k2,2nr >expect-shares &&
+	test_line_count = 3 expect-shares &&
+	sed "s/title=\"\(.*\): \([0-9]*\) tokens\?, \([0-9.]*\)%\"/\1 \2 \3/" actual >shares &&
+	test_cmp expect-shares shares &&
+	check_bars long-out/index.html &&
+	check_bars long-out/lib/index.html &&
+	check_bars long-out/lib/deep/index.html
+'
+
+test_expect_success 'a directory of more authors than colours: the rest are "others", grey' '
+	git init -q many &&
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12
+	do
+		printf "int f$i(void);\n" >many/f$i.c &&
+		git -C many add f$i.c &&
+		commit_as many "Author$i" "f$i.c" || return 1
+	done &&
+	printf "int shared(void);\n" >>many/f1.c &&
+	git -C many add f1.c && commit_as many Author12 "f1.c: shared" &&
+	"$TOKSTREAM" convert -q many many.git &&
+	"$TOKSTREAM" html -C many.git many-out &&
+	grep -o "<li>" many-out/index.html >legend &&
+	test_line_count = 11 legend &&
+	grep "<li><span class=\"sw\" style=\"background:#[0-9a-f]\{6\}\"></span> Author12 15.4%</li>" many-out/index.html &&
+	grep "<li><span class=\"sw\" style=\"background:#ccc\"></span> 2 others [0-9.]*%</li>" many-out/index.html &&
+	# ties go by name: Author8 and Author9 are the two beyond the ten colours
+	index_row many-out/index.html f9.c >row &&
+	grep "<div class=\"bar\"><span class=\"others\" style=\"width:100.000%\" title=\"1 other: 6 tokens, 100.0%\"></span></div>" row &&
+	check_bars many-out/index.html
 '
 
 # Hostile content: everything from the repository is escaped.  Git keeps
@@ -421,7 +493,7 @@ test_expect_success 'a symbolic link where a page or a cache file goes is replac
 
 say_if_no_browser
 
-test_expect_success BROWSER 'in Chromium: tip, colours, gutter, links, legend, minimap, anchors; nothing hostile runs' '
+test_expect_success BROWSER 'in Chromium: tip, colours, gutter, links, legend, minimap, anchors, bars; nothing hostile runs' '
 	"$TOKSTREAM" html -C tokens.git --commit-url="$URL" browser-out &&
 	"$TOKSTREAM" html -C evil.git evil-browser-out &&
 	mkdir -p "$TEST_DIRECTORY/out" &&
@@ -445,6 +517,8 @@ test_expect_success BROWSER 'in Chromium: tip, colours, gutter, links, legend, m
 		--long-gutter "10=Alice $(git -C long rev-parse --short=7 HEAD~3) +2" \
 		--long-gutter "200=Bob $(git -C long rev-parse --short=7 HEAD~2) +1" \
 		--filter bob --filter-keeps Bob --map-line 250 --anchor-line 120 \
+		--bars "$TRASH_DIRECTORY/long-out/index.html" --bars "$TRASH_DIRECTORY/long-out/lib/index.html" \
+		--bars "$TRASH_DIRECTORY/browser-out/index.html" --bars "$TRASH_DIRECTORY/many-out/index.html" \
 		--hostile "$TRASH_DIRECTORY/evil-browser-out/$EVIL_FILE.html" \
 		--hostile "$TRASH_DIRECTORY/evil-browser-out/$EVIL_QUOTE.html" \
 		--hostile-summary "$EVIL_XSS<!--" --hostile-summary "$EVIL_MSG" \
@@ -459,7 +533,8 @@ test_expect_success BROWSER 'in Chromium: tip, colours, gutter, links, legend, m
 	grep "^# all checks passed" browser.log &&
 	test_path_is_file "$TEST_DIRECTORY/out/t0320-add.png" &&
 	test_path_is_file "$TEST_DIRECTORY/out/t0320-commit-colours.png" &&
-	test_path_is_file "$TEST_DIRECTORY/out/t0320-file.png"
+	test_path_is_file "$TEST_DIRECTORY/out/t0320-file.png" &&
+	test_path_is_file "$TEST_DIRECTORY/out/t0320-dir.png"
 '
 
 test_done

@@ -14,6 +14,7 @@
 //          [--long-gutter N=TEXT]... its gutters, --filter TEXT --filter-keeps LABEL
 //          (what the legend keeps), --map-line N (clicked on the minimap),
 //          --anchor-line N (loaded as #LN) are checked
+//        [--bars INDEX]...           indexes whose bars must match their shares
 //        [--hostile FILE]... [--hostile-summary S]... [--hostile-text T]...
 //
 // Prints "ok - ..." or "FAIL - ..." for every check; exits 1 when any failed.
@@ -25,7 +26,7 @@ const { pathToFileURL, fileURLToPath } = require('url');
 const { parseArgs, check, launch, run } = require('./lib');
 
 const opt = parseArgs(process.argv.slice(2), ['index', 'commit-tokens', 'hostile', 'hostile-summary', 'hostile-text',
-	'gutter', 'long-gutter'], 'check-page.js');
+	'gutter', 'long-gutter', 'bars'], 'check-page.js');
 for (const k of ['page', 'shots', 'tip-token', 'tip-summary', 'tip-author', 'tip-id',
 	'other-token', 'legend-author', 'legend-tokens', 'url', 'url-template', 'long', 'filter', 'filter-keeps',
 	'map-line', 'anchor-line']) {
@@ -169,6 +170,31 @@ async function checkLongPage(page) {
 		'a line number is a link to its line, which it highlights instead', `${hash} ${now} ${before}`);
 }
 
+// Each segment of each bar is as wide as its share of the row's tokens.
+async function checkBars(page, file) {
+	await page.goto(url(file));
+	const bars = await page.$$eval('.bar', (bs) => bs.map((b) => ({
+		w: b.getBoundingClientRect().width,
+		total: +b.closest('tr').cells[1].textContent,
+		segs: [...b.children].map((s) => ({ w: s.getBoundingClientRect().width, title: s.title })),
+	})));
+	const bad = [];
+	for (const b of bars) {
+		let sum = 0, tokens = 0;
+		for (const s of b.segs) {
+			const n = +/: (\d+) tokens?, /.exec(s.title)[1];
+			tokens += n;
+			sum += s.w;
+			if (Math.abs(s.w - b.w * n / b.total) > 0.5)
+				bad.push(`${s.title}: ${s.w}px of ${b.w}px`);
+		}
+		if (tokens !== b.total || Math.abs(sum - b.w) > 1)
+			bad.push(`${b.segs.map((s) => s.title)}: ${tokens} of ${b.total} tokens, ${sum}px of ${b.w}px`);
+	}
+	check(bars.length > 0 && bad.length === 0,
+		`${path.basename(path.dirname(file))}/${path.basename(file)}: the ${bars.length} bars are as wide as the shares`, bad.join('; '));
+}
+
 async function main() {
 	const browser = await launch();
 	const context = await browser.newContext({ viewport: { width: 900, height: 700 } });
@@ -270,7 +296,12 @@ async function main() {
 	// ---- a long page: the legend stays, filters; the minimap, line anchors ----
 	await checkLongPage(page);
 
-	// ---- indexes: every link leads to a page that exists ----
+	// ---- indexes: their bars; every link leads to a page that exists ----
+	for (const [n, b] of opt.bars.entries()) {
+		await checkBars(page, b);
+		if (!n)
+			await page.screenshot({ path: path.join(opt.shots, 't0320-dir.png'), fullPage: true });
+	}
 	for (const [n, idx] of opt.index.entries()) {
 		await page.goto(url(idx));
 		await page.screenshot({ path: path.join(opt.shots, `t0320-index-${n + 1}.png`), fullPage: true });
