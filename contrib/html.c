@@ -34,6 +34,7 @@ static const char html_usage[] =
 	"    --by=author|commit|age   the colouring a page opens with (default: author)\n"
 	"    --commit-url TEMPLATE where a click on a token goes; %H is the original id\n"
 	"    -j N                  build pages with N processes\n"
+	"    --[no-]progress       show progress on stderr (default: when it is a terminal)\n"
 	ATTRIBUTION_USAGE;
 
 static struct {
@@ -1130,6 +1131,61 @@ static void build_indexes(void)
 	free(dirv);
 }
 
+/*
+ * Progress on stderr the way git shows it, "Building pages:  45% (120/267)"
+ * rewritten in place with \r at each new percent, and ", done." at the end.
+ * (convert's display in fastexport.c counts commits and bytes of a stream,
+ * with rates; this one counts pages, so it stays small and here.)
+ */
+struct progress {
+	const char *title;
+	size_t done, total;
+	int shown;          /* the percent last shown; -1: none yet */
+};
+
+static void progress_show(struct progress *p, int final)
+{
+	int pct = p->total ? (int)(p->done * 100 / p->total) : 100;
+
+	if (!final && pct == p->shown)
+		return;
+	p->shown = pct;
+	fprintf(stderr, "%s: %3d%% (%zu/%zu)%s", p->title, pct, p->done, p->total, final ? ", done.\n" : "\r");
+	fflush(stderr);
+}
+
+/* A worker's pages count on its parent's display, through a pipe: a byte a page. */
+static int progress_fd = -1;
+
+static void page_built(struct progress *p)
+{
+	if (progress_fd >= 0) {
+		while (write(progress_fd, "", 1) < 0 && errno == EINTR)
+			;
+	} else if (p) {
+		p->done++;
+		progress_show(p, 0);
+	}
+}
+
+/* Counts the bytes of the workers' pipe until the last of them is gone. */
+static void follow_workers(struct progress *p, int fd)
+{
+	char buf[256];
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		p->done += (size_t)n;
+		progress_show(p, 0);
+	}
+	close(fd);
+}
+
 /* Reads back the cache lines a worker wrote for the pages it built. */
 static void read_worker_lines(const char *part, struct smap *file_index)
 {
@@ -1163,15 +1219,18 @@ static void read_worker_lines(const char *part, struct smap *file_index)
 
 /*
  * Builds the fresh pages with opt.jobs workers, each its share; their
- * cache lines come back in files.
+ * cache lines come back in files.  p: the progress display, or NULL.
  */
-static void build_pages(struct blame_ctx *ctx, const char *cache_path, struct smap *file_index)
+static void build_pages(struct blame_ctx *ctx, const char *cache_path, struct smap *file_index,
+			struct progress *p)
 {
 	pid_t *pids = xcalloc((size_t)opt.jobs, sizeof(*pids));
 	struct strbuf part = STRBUF_INIT;
-	int w;
+	int pipefd[2] = { -1, -1 }, w;
 	size_t k;
 
+	if (p && opt.jobs > 1 && pipe(pipefd))
+		die_errno("pipe");
 	fflush(NULL);
 	for (w = 0; w < opt.jobs; w++) {
 		pids[w] = opt.jobs > 1 ? fork() : 0;
@@ -1181,9 +1240,15 @@ static void build_pages(struct blame_ctx *ctx, const char *cache_path, struct sm
 			struct strbuf lines = STRBUF_INIT;
 			struct strbuf ppath = STRBUF_INIT;
 
+			if (pipefd[0] >= 0) {
+				close(pipefd[0]);
+				progress_fd = pipefd[1];
+			}
 			for (k = (size_t)w; k < nr_files; k += (size_t)opt.jobs)
-				if (files[k].fresh)
+				if (files[k].fresh) {
 					build_file(ctx, &files[k], &lines);
+					page_built(p);
+				}
 			/* as a page: never through a symlink left in OUTDIR/.tokstream */
 			strbuf_addf(&ppath, ".tokstream/pages.%d", w);
 			write_page(ppath.buf, &lines);
@@ -1193,12 +1258,18 @@ static void build_pages(struct blame_ctx *ctx, const char *cache_path, struct sm
 			strbuf_release(&ppath);
 		}
 	}
+	if (pipefd[0] >= 0) {
+		close(pipefd[1]);
+		follow_workers(p, pipefd[0]);
+	}
 	for (w = 0; w < opt.jobs && opt.jobs > 1; w++) {
 		int status;
 
 		if (waitpid(pids[w], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 			die("a worker building pages failed");
 	}
+	if (p)
+		progress_show(p, 1);
 	/* what the workers learnt of the files they built */
 	for (w = 0; w < opt.jobs; w++) {
 		strbuf_reset(&part);
@@ -1314,7 +1385,7 @@ int cmd_html(int argc, char **argv)
 	const char *dest = ".", *source = NULL, *rev = "HEAD";
 	const char **pathspec;
 	struct attribution_options ao;
-	int nr_pathspec = 0, i;
+	int nr_pathspec = 0, i, progress = -1;
 	size_t nr_fresh = 0;
 	struct blame_ctx ctx;
 	struct strbuf cache = STRBUF_INIT, cache_path = STRBUF_INIT;
@@ -1341,6 +1412,10 @@ int cmd_html(int argc, char **argv)
 			opt.commit_url = a + 13;
 		else if (!strcmp(a, "--commit-url") && i + 1 < argc)
 			opt.commit_url = argv[++i];
+		else if (!strcmp(a, "--progress"))
+			progress = 1;
+		else if (!strcmp(a, "--no-progress"))
+			progress = 0;
 		else if (!strcmp(a, "-j") && i + 1 < argc)
 			opt.jobs = atoi(argv[++i]);
 		else if (!strncmp(a, "-j", 2) && a[2])
@@ -1356,6 +1431,8 @@ int cmd_html(int argc, char **argv)
 		} else
 			usage_die(html_usage, "unknown option '%s'", a);
 	}
+	if (progress < 0)
+		progress = isatty(2);
 	if (opt.jobs < 1 || opt.jobs > 256)
 		usage_die(html_usage, "-j takes a number from 1 to 256");
 	if (i >= argc)
@@ -1393,7 +1470,13 @@ int cmd_html(int argc, char **argv)
 	if (nr_fresh >= 16)
 		blame_replay_tree(&ctx);
 
-	build_pages(&ctx, cache_path.buf, &file_index);
+	if (progress && nr_fresh) {
+		struct progress p = { "Building pages", 0, nr_fresh, -1 };
+
+		build_pages(&ctx, cache_path.buf, &file_index, &p);
+	} else {
+		build_pages(&ctx, cache_path.buf, &file_index, NULL);
+	}
 
 	/* files no lexer claims have no page and no entry */
 	for (k = 0; k < nr_files;) {

@@ -201,6 +201,44 @@ test_expect_success 'indexes show each entry'"'"'s author shares as a stacked ba
 	check_bars out/sub/index.html
 '
 
+test_lazy_prereq TTY 'script -qec true /dev/null'
+
+test_expect_success '--progress: "Building pages" as git shows progress, in place, then ", done."' '
+	"$TOKSTREAM" html -C tokens.git --progress prog-out 2>err &&
+	test_path_is_file prog-out/sub/x.py.html &&
+	cr=$(printf "\r") &&
+	grep "$cr" err &&
+	tr "\r" "\n" <err >lines &&
+	test_write_lines "Building pages:  50% (1/2)" "Building pages: 100% (2/2)" \
+		"Building pages: 100% (2/2), done." >expect &&
+	test_cmp expect lines &&
+	"$TOKSTREAM" html -C tokens.git --progress -j 2 prog-out-j2 2>err &&
+	tr "\r" "\n" <err >lines &&
+	tail -n 1 lines >last &&
+	echo "Building pages: 100% (2/2), done." >expect &&
+	test_cmp expect last &&
+	! grep -v "^Building pages: [ 0-9]\{3\}% ([0-9]/2)" lines &&
+	# nothing to build: nothing to show
+	"$TOKSTREAM" html -C tokens.git --progress prog-out 2>err &&
+	test_must_be_empty err
+'
+
+test_expect_success '--no-progress, and stderr no terminal, show no progress' '
+	"$TOKSTREAM" html -C tokens.git --progress --no-progress noprog-out 2>err &&
+	test_must_be_empty err &&
+	"$TOKSTREAM" html -C tokens.git noprog-out2 2>err &&
+	test_must_be_empty err
+'
+
+test_expect_success TTY 'progress by default when stderr is a terminal' '
+	script -qec "\"$TOKSTREAM\" html -C tokens.git tty-out" /dev/null >tty.log &&
+	test_path_is_file tty-out/add.c.html &&
+	grep "Building pages: 100% (2/2), done." tty.log &&
+	script -qec "\"$TOKSTREAM\" html -C tokens.git --no-progress tty-out2" /dev/null >tty.log &&
+	test_path_is_file tty-out2/add.c.html &&
+	! grep "Building" tty.log
+'
+
 test_expect_success 'a second run with nothing changed rewrites no page' '
 	page_stamps out/add.c.html out/sub/x.py.html >before &&
 	cp out/add.c.html add.c.html.1 &&
