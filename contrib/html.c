@@ -34,6 +34,7 @@ static const char html_usage[] =
 	"    --by=author|commit|age   the colouring a page opens with (default: author)\n"
 	"    --commit-url TEMPLATE where a click on a token goes; %H is the original id\n"
 	"    -j N                  build pages with N processes\n"
+	"    --[no-]progress       show progress on stderr (default: when it is a terminal)\n"
 	ATTRIBUTION_USAGE;
 
 static struct {
@@ -219,67 +220,140 @@ static void up_path(const char *path, struct strbuf *out)
 
 /* ---- the page ----------------------------------------------------------- */
 
-static const char page_css[] =
-	"body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#222;background:#fff}"
-	"header{padding:8px 16px;background:#f3f3f3;border-bottom:1px solid #ddd;position:sticky;top:0}"
-	"header a{color:#036}main{padding:0 16px 32px}"
-	"table.src{border-collapse:collapse;font:13px/1.35 ui-monospace,monospace}"
-	"table.src td{padding:0 8px;vertical-align:top;white-space:pre}"
-	"td.ln{color:#999;text-align:right;user-select:none}"
-	"span.t{cursor:pointer}body.hl span.t{opacity:.25}body.hl span.t.on{opacity:1;background:#ff06}"
-	"#tip{position:fixed;pointer-events:none;background:#222;color:#fff;padding:6px 8px;border-radius:4px;"
-	"font-size:12px;max-width:480px;white-space:normal;z-index:9}"
-	"table.legend td,table.idx td,table.idx th,table.fn td,table.fn th{padding:2px 8px;text-align:left}"
-	"table.legend tr{cursor:pointer}table.legend tr.on{background:#ff06}"
-	".sw{display:inline-block;width:12px;height:12px;border-radius:2px}"
-	"td.num{text-align:right}";
+/* The palette of authors and commits, shared by the pages' script and the indexes' bars. */
+static const char *const palette[] = {
+	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
+	"#7f7f7f", "#bcbd22", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd",
+	"#e6550d", "#31a354", "#756bb1", "#636363"
+};
+#define NR_PALETTE (sizeof(palette) / sizeof(*palette))
 
 /*
- * The page's script: colours by author, commit or age (switchable),
- * a tooltip with the commit on hover, a click to the commit's URL, and
- * the legend, whose rows highlight their tokens.
+ * The header stays at the top (its height is --hh, which the sticky
+ * legend and minimap, and the rows scrolled to by #L<n>, keep clear of).
+ */
+static const char page_css[] =
+	":root{--hh:40px}"
+	"body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#222;background:#fff}"
+	"header{height:var(--hh);box-sizing:border-box;padding:0 16px;line-height:calc(var(--hh) - 1px);"
+	"white-space:nowrap;overflow-x:auto;overflow-y:hidden;background:#f3f3f3;"
+	"border-bottom:1px solid #ddd;position:sticky;top:0;z-index:2}"
+	"header a{color:#036}#by{float:right;padding-left:16px}"
+	"#page{display:flex;align-items:flex-start}"
+	"main{flex:1;min-width:0;padding:0 16px 32px;overflow-x:auto}"
+	"table.src{border-collapse:collapse;font:13px/1.35 ui-monospace,monospace}"
+	"table.src td{padding:0 8px;vertical-align:top;white-space:pre}"
+	"table.src tr{scroll-margin-top:calc(var(--hh) + 32px)}"
+	"table.src tr:target{background:#fff1a8}table.src tr:target td.ln a{color:#222;font-weight:bold}"
+	"td.ln{text-align:right;user-select:none}td.ln a{color:#999;text-decoration:none}"
+	"td.ln a:hover{color:#036;text-decoration:underline}"
+	"td.g{font:12px/1.5 system-ui,sans-serif;color:#444;user-select:none;border-right:1px solid #e4e4e4}"
+	"td.g .ga{display:inline-block;width:10em;overflow:hidden;text-overflow:ellipsis;vertical-align:bottom}"
+	"td.g .gc{font:12px ui-monospace,monospace;text-decoration:none}"
+	"td.g .gn{color:#777;font-size:11px}"
+	"tr.same td.g{opacity:.3}table.src tr:hover td.g{opacity:1}"
+	":where(#code a){color:inherit;text-decoration:none}a.t:hover{text-decoration:underline}"
+	"body.hl .t{opacity:.25}body.hl .t.on{opacity:1;background:#ff06}"
+	"#tip{position:fixed;pointer-events:none;background:#222;color:#fff;padding:6px 8px;border-radius:4px;"
+	"font-size:12px;max-width:480px;white-space:normal;z-index:9}"
+	"#map{position:sticky;top:var(--hh);flex:none;width:56px;height:calc(100vh - var(--hh));"
+	"cursor:pointer;background:#fafafa;border-left:1px solid #e4e4e4}"
+	"#side{position:sticky;top:var(--hh);flex:none;width:280px;max-height:calc(100vh - var(--hh));"
+	"overflow:auto;box-sizing:border-box;padding:8px 12px;border-left:1px solid #ddd;background:#fafafa}"
+	"#side h2{font-size:14px;margin:4px 0}"
+	"#legend-filter{width:100%;box-sizing:border-box;margin:4px 0 8px}"
+	"table.legend{border-collapse:collapse;width:100%}"
+	"table.legend td,table.idx td,table.idx th,table.fn td,table.fn th{padding:2px 8px;text-align:left}"
+	"table.legend td{padding:2px 4px;vertical-align:top}table.legend td.label{word-break:break-word}"
+	"table.legend tr{cursor:pointer}table.legend tr.on{background:#ff06}"
+	".sw{display:inline-block;width:12px;height:12px;border-radius:2px}"
+	"td.num,th.num{text-align:right}"
+	".bar{display:flex;width:240px;height:12px;background:#eee;border-radius:2px;overflow:hidden}"
+	".bar span{display:block;flex:none;height:100%}.bar span.others{background:#ccc}"
+	"ul.authors{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:4px 16px}";
+
+/*
+ * The page's script: colours by author, commit or age (switchable), the
+ * legend beside the code (filterable; its rows highlight their tokens),
+ * a tooltip with the commit on hover, and the minimap.  The gutter, the
+ * line anchors and the links are in the HTML: they need no script.
  */
 static const char page_js[] =
-	"(function(){"
-	"var P=['#1f77b4','#d62728','#2ca02c','#9467bd','#ff7f0e','#17becf','#8c564b','#e377c2',"
-	"'#7f7f7f','#bcbd22','#393b79','#637939','#8c6d31','#843c39','#7b4173','#3182bd','#e6550d',"
-	"'#31a354','#756bb1','#636363'];"
-	"var dyn=document.getElementById('dyn'),tip=document.getElementById('tip'),by=BY;"
-	"function groups(){var g={},order=[],i,k;for(i=0;i<C.length;i++){"
-	"k=by==='author'?C[i].a:C[i].id;if(!(k in g)){g[k]={key:k,n:0,c:[],t:C[i].t,label:by==='author'?C[i].a:C[i].id.slice(0,10)+' '+C[i].s};order.push(g[k]);}"
-	"g[k].n+=C[i].n;g[k].c.push(i);}order.sort(function(x,y){return y.n-x.n;});return order;}"
-	"function colour(gs){var css='',lo=Infinity,hi=-Infinity,i,j;"
-	"for(i=0;i<C.length;i++){lo=Math.min(lo,C[i].t);hi=Math.max(hi,C[i].t);}"
-	"for(i=0;i<gs.length;i++){for(j=0;j<gs[i].c.length;j++){var k=gs[i].c[j],col;"
-	"if(by==='age'){var f=hi>lo?(C[k].t-lo)/(hi-lo):1;col='hsl('+Math.round(240-240*f)+',70%,40%)';}"
-	"else col=P[i%P.length];C[k].col=col;css+='.c'+k+'{color:'+col+'}';}}dyn.textContent=css;}"
-	"function legend(gs){var tb=document.getElementById('legend-rows'),total=0,i;tb.textContent='';"
-	"for(i=0;i<gs.length;i++)total+=gs[i].n;"
-	"gs.forEach(function(g){var tr=document.createElement('tr'),td;"
-	"td=document.createElement('td');var sw=document.createElement('span');sw.className='sw';sw.style.background=C[g.c[0]].col;td.appendChild(sw);tr.appendChild(td);"
-	"td=document.createElement('td');td.textContent=g.label;tr.appendChild(td);"
-	"td=document.createElement('td');td.className='num';td.textContent=g.n;tr.appendChild(td);"
-	"td=document.createElement('td');td.className='num';td.textContent=(100*g.n/(total||1)).toFixed(1)+'%';tr.appendChild(td);"
-	"tr.dataset.c=g.c.join(' ');tr.addEventListener('mouseenter',function(){hl(tr,false);});"
-	"tr.addEventListener('mouseleave',function(){if(!pinned)hl(null,false);});"
-	"tr.addEventListener('click',function(){pinned=pinned===tr?null:tr;hl(pinned,true);});tb.appendChild(tr);});}"
-	"var pinned=null;"
-	"function hl(tr,force){var on=document.querySelectorAll('span.t.on'),i;for(i=0;i<on.length;i++)on[i].classList.remove('on');"
-	"var rows=document.querySelectorAll('#legend-rows tr');for(i=0;i<rows.length;i++)rows[i].classList.toggle('on',rows[i]===tr);"
-	"if(!tr){document.body.classList.remove('hl');return;}"
-	"tr.dataset.c.split(' ').forEach(function(k){var s=document.querySelectorAll('span.c'+k);for(var j=0;j<s.length;j++)s[j].classList.add('on');});"
-	"document.body.classList.add('hl');}"
-	"function apply(){var gs=groups();colour(gs);legend(gs);pinned=null;hl(null);"
-	"var b=document.querySelectorAll('#by button');for(var i=0;i<b.length;i++)b[i].disabled=b[i].value===by;}"
-	"document.getElementById('by').addEventListener('click',function(e){if(e.target.value){by=e.target.value;apply();}});"
-	"function commitOf(el){var m=el.className.match(/\\bc(\\d+)\\b/);return m?C[+m[1]]:null;}"
-	"var code=document.getElementById('code');"
-	"code.addEventListener('mouseover',function(e){var c=e.target.classList.contains('t')&&commitOf(e.target);if(!c){tip.hidden=true;return;}"
-	"tip.textContent='';[c.s,c.a+'  '+c.d,c.id].forEach(function(l,i){var d=document.createElement('div');d.textContent=l;if(!i)d.style.fontWeight='bold';tip.appendChild(d);});"
-	"tip.hidden=false;tip.style.left=Math.min(e.clientX+12,innerWidth-490)+'px';tip.style.top=(e.clientY+16)+'px';});"
-	"code.addEventListener('mouseout',function(e){if(e.target.classList.contains('t'))tip.hidden=true;});"
-	"code.addEventListener('click',function(e){var c=e.target.classList.contains('t')&&commitOf(e.target);"
-	"if(c&&URLT)location.href=URLT.split('%H').join(encodeURIComponent(c.id));});"
+	"(function(){\n"
+	"function $(id){return document.getElementById(id);}\n"
+	"var dyn=$('dyn'),tip=$('tip'),code=$('code'),map=$('map'),filter=$('legend-filter'),by=BY,pinned=null,lit=null;\n"
+	"var lo=Infinity,hi=-Infinity,i;\n"
+	"for(i=0;i<C.length;i++){lo=Math.min(lo,C[i].t);hi=Math.max(hi,C[i].t);}\n"
+	"function ramp(t){var f=hi>lo?(t-lo)/(hi-lo):1;return 'hsl('+Math.round(240-240*f)+',70%,40%)';}\n"
+	"function keyOf(c){return by==='author'?c.a:by==='age'?new Date(c.t*1000).getUTCFullYear():c.id;}\n"
+	/* a Map: an author named "constructor" is no property of an object's prototype */
+	"function groups(){var m=new Map(),order=[],i,c,g;\n"
+	" for(i=0;i<C.length;i++){c=C[i];g=m.get(keyOf(c));\n"
+	"  if(!g){g={key:keyOf(c),n:0,c:[],w:0,q:'',label:by==='author'?c.a:by==='age'?String(keyOf(c)):c.id.slice(0,10)+' '+c.s};\n"
+	"   m.set(g.key,g);order.push(g);}\n"
+	"  g.n+=c.n;g.w+=c.n*c.t;g.c.push(i);g.q+='\\n'+c.a+'\\n'+c.id+'\\n'+c.s+'\\n'+c.d;}\n"
+	" order.sort(by==='age'?function(x,y){return y.key-x.key;}:function(x,y){return y.n-x.n;});return order;}\n"
+	"function colour(gs){var css='';gs.forEach(function(g,i){\n"
+	"  g.col=by==='age'?ramp(g.w/(g.n||1)):P[i%P.length];\n"
+	"  g.c.forEach(function(k){C[k].col=by==='age'?ramp(C[k].t):g.col;css+='.c'+k+'{color:'+C[k].col+'}';});});\n"
+	" dyn.textContent=css;}\n"
+	"function td(tr,cls,x){var d=document.createElement('td');if(cls)d.className=cls;\n"
+	" if(typeof x==='object')d.appendChild(x);else d.textContent=x;tr.appendChild(d);}\n"
+	"function legend(gs){var tb=$('legend-rows'),total=0;tb.textContent='';\n"
+	" $('legend-title').textContent={author:'Authors',commit:'Commits',age:'Years'}[by];\n"
+	" gs.forEach(function(g){total+=g.n;});\n"
+	" gs.forEach(function(g){var tr=document.createElement('tr'),sw=document.createElement('span'),label=g.label,a;\n"
+	"  sw.className='sw';sw.style.background=g.col;td(tr,'',sw);\n"
+	"  if(by==='commit'&&URLT){a=document.createElement('a');a.href=URLT.split('%H').join(encodeURIComponent(C[g.c[0]].id));\n"
+	"   a.textContent=label;label=a;}\n"
+	"  td(tr,'label',label);td(tr,'num',g.n);td(tr,'num',(100*g.n/(total||1)).toFixed(1)+'%');\n"
+	"  tr.dataset.c=g.c.join(' ');tr.dataset.q=(g.label+g.q).toLowerCase();\n"
+	"  tr.addEventListener('mouseenter',function(){if(!pinned)hl(tr);});\n"
+	"  tr.addEventListener('mouseleave',function(){if(!pinned)hl(null);});\n"
+	"  tr.addEventListener('click',function(e){if(e.target.closest('a'))return;pinned=pinned===tr?null:tr;hl(pinned||tr);});\n"
+	"  tb.appendChild(tr);});\n"
+	" narrow();}\n"
+	/* the filter narrows the legend to the rows whose author, id, summary, date or label hold it */
+	"function narrow(){var q=filter.value.trim().toLowerCase(),r=$('legend-rows').rows,i;\n"
+	" for(i=0;i<r.length;i++)r[i].hidden=q!==''&&r[i].dataset.q.indexOf(q)<0;}\n"
+	"filter.addEventListener('input',narrow);\n"
+	"function hl(tr){var on=code.querySelectorAll('.t.on'),r=$('legend-rows').rows,i;\n"
+	" for(i=0;i<on.length;i++)on[i].classList.remove('on');\n"
+	" for(i=0;i<r.length;i++)r[i].classList.toggle('on',r[i]===tr);\n"
+	" lit=null;document.body.classList.toggle('hl',!!tr);\n"
+	" if(tr){lit={};tr.dataset.c.split(' ').forEach(function(k){lit[k]=1;\n"
+	"  var s=code.querySelectorAll('.t.c'+k);for(var j=0;j<s.length;j++)s[j].classList.add('on');});}\n"
+	" draw();}\n"
+	"function apply(){var gs=groups();colour(gs);legend(gs);pinned=null;hl(null);\n"
+	" var b=document.querySelectorAll('#by button');for(var i=0;i<b.length;i++)b[i].disabled=b[i].value===by;}\n"
+	"$('by').addEventListener('click',function(e){if(e.target.value){by=e.target.value;apply();}});\n"
+	"function commitOf(el){var m=/\\bc(\\d+)\\b/.exec(el.className);return m?C[+m[1]]:null;}\n"
+	"code.addEventListener('mouseover',function(e){var el=e.target.closest('.t,.gc'),c=el&&commitOf(el);\n"
+	" if(!c){tip.hidden=true;return;}tip.textContent='';\n"
+	" [c.s,c.a+'  '+c.d,c.id].forEach(function(l,i){var d=document.createElement('div');d.textContent=l;if(!i)d.style.fontWeight='bold';tip.appendChild(d);});\n"
+	" tip.hidden=false;tip.style.left=Math.max(0,Math.min(e.clientX+12,innerWidth-490))+'px';tip.style.top=(e.clientY+16)+'px';});\n"
+	"code.addEventListener('mouseout',function(e){if(e.target.closest('.t,.gc'))tip.hidden=true;});\n"
+	/* selecting code must not follow the links its tokens are */
+	"code.addEventListener('click',function(e){if(e.target.closest('a.t')&&String(getSelection()))e.preventDefault();});\n"
+	/* the minimap: a row per line, from its indent to its end, in the colour of its gutter's commit */
+	"var lines=[],rows=code.rows,rh=1,busy=false;\n"
+	"for(i=0;i<rows.length;i++){var g=rows[i].querySelector('.gc'),m=g&&/\\bc(\\d+)\\b/.exec(g.className),\n"
+	"  s=rows[i].cells[2].textContent.replace(/\\t/g,'    '),e=s.replace(/\\s+$/,'').length;\n"
+	" lines.push({c:m?+m[1]:-1,i:s.length-s.replace(/^\\s+/,'').length,e:e});}\n"
+	"function draw(){if(map.hidden)return;var w=map.clientWidth,h=map.clientHeight,r=window.devicePixelRatio||1,x,i,l,cw,y;\n"
+	" map.width=Math.round(w*r);map.height=Math.round(h*r);x=map.getContext('2d');x.scale(r,r);\n"
+	" rh=Math.min(4,h/Math.max(1,lines.length));cw=(w-4)/100;\n"
+	" for(i=0;i<lines.length;i++){l=lines[i];if(l.c<0||l.e<=l.i)continue;\n"
+	"  x.globalAlpha=lit&&!lit[l.c]?.15:1;x.fillStyle=C[l.c].col||'#888';\n"
+	"  y=Math.round(i*rh);x.fillRect(2+Math.min(l.i,90)*cw,y,Math.max(2,(Math.min(l.e,100)-Math.min(l.i,90))*cw),\n"
+	"   Math.max(1,Math.round((i+1)*rh)-y-(rh>=3?1:0)));}\n"
+	" if(rows.length){var top=rows[0].getBoundingClientRect().top,lh=rows[0].getBoundingClientRect().height||1,\n"
+	"  hh=document.querySelector('header').offsetHeight,a=Math.max(0,(hh-top)/lh),b=Math.min(lines.length,(innerHeight-top)/lh);\n"
+	"  x.globalAlpha=1;x.fillStyle='rgba(0,0,0,.13)';if(b>a)x.fillRect(0,a*rh,w,Math.max(2,(b-a)*rh));}}\n"
+	"function redraw(){if(!busy){busy=true;requestAnimationFrame(function(){busy=false;draw();});}}\n"
+	"map.hidden=false;addEventListener('scroll',redraw);addEventListener('resize',redraw);\n"
+	"map.addEventListener('click',function(e){var n=Math.floor((e.clientY-map.getBoundingClientRect().top)/rh)+1;\n"
+	" if(n<1||n>lines.length)return;if(location.hash==='#L'+n)$('L'+n).scrollIntoView();else location.hash='#L'+n;});\n"
 	"apply();})();";
 
 static void add_header(struct strbuf *pg, const char *title, const char *up)
@@ -413,28 +487,151 @@ static void format_day(long long t, char *buf, size_t size)
 	strftime(buf, size, "%Y-%m-%d", &tm);
 }
 
-static void build_page(struct blame_result *res, const char *path, struct strbuf *pg)
+/* Where --commit-url sends a reader for commit c: %H is its original id. */
+static void add_commit_url(struct strbuf *pg, const struct commit_info *c)
 {
-	struct strbuf up = STRBUF_INIT;
+	const char *p = opt.commit_url, *h;
+
+	while ((h = strstr(p, "%H"))) {
+		html_escape(pg, p, (size_t)(h - p));
+		strbuf_addstr(pg, c->orig);
+		p = h + 2;
+	}
+	html_escape_str(pg, p);
+}
+
+/* An element of commit c's colour: a link to it with --commit-url, else a span. */
+static void open_commit_elem(struct strbuf *pg, const struct commit_info *c, const char *cls)
+{
+	if (opt.commit_url) {
+		strbuf_addf(pg, "<a class=\"%s c%d\" href=\"", cls, c->group);
+		add_commit_url(pg, c);
+		strbuf_addstr(pg, "\">");
+	} else {
+		strbuf_addf(pg, "<span class=\"%s c%d\">", cls, c->group);
+	}
+}
+
+static void close_commit_elem(struct strbuf *pg)
+{
+	strbuf_addstr(pg, opt.commit_url ? "</a>" : "</span>");
+}
+
+static const char *author_of(const struct commit_info *c)
+{
+	return c->author ? c->author : "";
+}
+
+/* How many tokens of each commit one line holds. */
+struct line_share {
+	struct commit_info *commit;
+	size_t n;
+};
+
+struct line_tally {
+	struct line_share *v;
+	size_t nr, alloc;
+};
+
+static void tally_add(struct line_tally *t, struct commit_info *c)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		if (t->v[i].commit == c) {
+			t->v[i].n++;
+			return;
+		}
+	ALLOC_GROW(t->v, t->nr + 1, t->alloc);
+	t->v[t->nr].commit = c;
+	t->v[t->nr].n = 1;
+	t->nr++;
+}
+
+/* The tokens of the line that the author owns; *first: whether share i is the author's first. */
+static size_t author_tokens(const struct line_tally *t, size_t i, int *first)
+{
+	const char *a = author_of(t->v[i].commit);
+	size_t j, n = 0;
+
+	*first = 1;
+	for (j = 0; j < t->nr; j++)
+		if (!strcmp(author_of(t->v[j].commit), a)) {
+			n += t->v[j].n;
+			if (j < i)
+				*first = 0;
+		}
+	return n;
+}
+
+/*
+ * The commit a line's gutter names: of the author who owns most of the
+ * line's tokens, the commit with most of them; a tie goes to the newer
+ * (the later change is the one a reader asks about).  NULL for a line
+ * with no token.  *others: how many other authors own tokens there.
+ */
+static struct commit_info *line_owner(const struct line_tally *t, size_t *others)
+{
+	struct commit_info *best = NULL;
+	size_t best_an = 0, best_n = 0, authors = 0, i;
+
+	for (i = 0; i < t->nr; i++) {
+		struct commit_info *c = t->v[i].commit;
+		int first;
+		size_t an = author_tokens(t, i, &first), n = t->v[i].n;
+
+		authors += first;
+		if (!best || an > best_an || (an == best_an && (n > best_n || (n == best_n &&
+		    (c->author_time > best->author_time ||
+		     (c->author_time == best->author_time && c->group < best->group)))))) {
+			best = c;
+			best_an = an;
+			best_n = n;
+		}
+	}
+	*others = authors ? authors - 1 : 0;
+	return best;
+}
+
+/* Like a code host's blame: the main author, the short id of its commit, "+N" others. */
+static void add_gutter(struct strbuf *pg, const struct line_tally *t, const struct commit_info *prev,
+		       size_t line, const struct commit_info **owner)
+{
+	size_t others;
+	const struct commit_info *c = line_owner(t, &others);
+
+	strbuf_addf(pg, "<tr id=\"L%zu\"%s><td class=\"g\">", line,
+		    c && c == prev ? " class=\"same\"" : "");
+	if (c) {
+		strbuf_addf(pg, "<span class=\"ga c%d\">", c->group);
+		html_escape_str(pg, author_of(c));
+		strbuf_addstr(pg, "</span> ");
+		open_commit_elem(pg, c, "gc");
+		strbuf_add(pg, c->orig, 7);
+		close_commit_elem(pg);
+		if (others)
+			strbuf_addf(pg, " <span class=\"gn\">+%zu</span>", others);
+	}
+	strbuf_addf(pg, "</td><td class=\"ln\"><a href=\"#L%zu\">%zu</a></td><td>", line, line);
+	*owner = c;
+}
+
+/* The source in its layout: a row per line, each token an element of its commit. */
+static void add_code(struct strbuf *pg, struct blame_result *res)
+{
 	const char *s = res->content.buf;
-	size_t len = res->content.len, pos = 0, t = 0, line = 1, i;
+	size_t len = res->content.len, pos = 0, t = 0, line = 1;
+	struct strbuf cell = STRBUF_INIT;
+	struct line_tally tally = { NULL, 0, 0 };
+	const struct commit_info *prev = NULL;
 
-
-	up_path(path, &up);
-	add_header(pg, path, up.buf);
-	add_crumbs(pg, path, 0);
-	strbuf_addstr(pg, " <span id=\"by\">colour by <button value=\"author\">author</button>"
-		      "<button value=\"commit\">commit</button><button value=\"age\">age</button></span>"
-		      "</header><div id=\"tip\" hidden></div><main>");
-	strbuf_addf(pg, "<p>%zu tokens, %zu commits</p>", res->nr_toks, res->commits.nr);
 	strbuf_addstr(pg, "<table class=\"src\" id=\"code\">");
-	for (i = 0; i < res->commits.nr; i++)
-		res->commits.v[i]->group = (int)i;
 	while (pos < len || (pos == 0 && len == 0)) {
 		const char *eol = memchr(s + pos, '\n', len - pos);
 		size_t end = eol ? (size_t)(eol - s) : len, p = pos;
 
-		strbuf_addf(pg, "<tr id=\"L%zu\"><td class=\"ln\">%zu</td><td>", line, line);
+		strbuf_reset(&cell);
+		tally.nr = 0;
 		while (p < end) {
 			struct token_pos *tp = t < res->nr_toks ? &res->toks[t] : NULL;
 
@@ -444,29 +641,66 @@ static void build_page(struct blame_result *res, const char *path, struct strbuf
 				/* a token that spans lines (a comment, a raw string) goes on below */
 				size_t tend = tp->start + tp->len, stop = tend < end ? tend : end;
 
-				strbuf_addf(pg, "<span class=\"t c%d\">", tp->commit->group);
-				html_escape(pg, s + p, stop - p);
-				strbuf_addstr(pg, "</span>");
+				open_commit_elem(&cell, tp->commit, "t");
+				html_escape(&cell, s + p, stop - p);
+				close_commit_elem(&cell);
+				tally_add(&tally, tp->commit);
 				p = stop;
 				if (tend <= end)
 					t++;
 			} else {
 				size_t next = tp && tp->start < end ? tp->start : end;
 
-				html_escape(pg, s + p, next - p);
+				html_escape(&cell, s + p, next - p);
 				p = next;
 			}
 		}
+		add_gutter(pg, &tally, prev, line, &prev);
+		strbuf_addbuf(pg, &cell);
 		strbuf_addstr(pg, "</td></tr>\n");
 		if (!eol)
 			break;
 		pos = end + 1;
 		line++;
 	}
-	strbuf_addstr(pg, "</table><h2>Contributors</h2><table class=\"legend\"><tbody id=\"legend-rows\">"
-		      "</tbody></table>");
-	add_functions(pg, res);
-	strbuf_addstr(pg, "</main><script>var C=[");
+	strbuf_addstr(pg, "</table>");
+	free(tally.v);
+	strbuf_release(&cell);
+}
+
+/*
+ * The legend beside the code.  The script fills it for the colouring
+ * chosen; what is written here (the authors) is what a reader without
+ * scripts sees.
+ */
+static void add_legend(struct strbuf *pg, struct blame_result *res)
+{
+	struct owners o = { NULL, 0, 0, 0 };
+	size_t i;
+
+	for (i = 0; i < res->commits.nr; i++)
+		owners_add(&o, author_of(res->commits.v[i]), res->commits.v[i]->tokens);
+	qsort(o.v, o.nr, sizeof(*o.v), cmp_owner);
+	strbuf_addstr(pg, "<aside id=\"side\"><h2 id=\"legend-title\">Authors</h2>"
+		      "<input id=\"legend-filter\" type=\"search\" placeholder=\"filter\" "
+		      "aria-label=\"filter the legend\"><table class=\"legend\"><tbody id=\"legend-rows\">");
+	for (i = 0; i < o.nr; i++) {
+		strbuf_addf(pg, "<tr><td><span class=\"sw\" style=\"background:%s\"></span></td><td class=\"label\">",
+			    palette[i % NR_PALETTE]);
+		html_escape_str(pg, o.v[i].author);
+		strbuf_addf(pg, "</td><td class=\"num\">%zu</td><td class=\"num\">%.1f%%</td></tr>",
+			    o.v[i].tokens, 100.0 * (double)o.v[i].tokens / (double)(o.total ? o.total : 1));
+	}
+	strbuf_addstr(pg, "</tbody></table></aside>");
+	owners_release(&o);
+}
+
+/* The data of the page's script: the commits, the palette and the options. */
+static void add_script(struct strbuf *pg, struct blame_result *res)
+{
+	size_t i;
+
+	strbuf_addstr(pg, "<script>var C=[");
 	for (i = 0; i < res->commits.nr; i++) {
 		struct commit_info *c = res->commits.v[i];
 		char day[16];
@@ -482,6 +716,9 @@ static void build_page(struct blame_result *res, const char *path, struct strbuf
 		js_string(pg, c->summary);
 		strbuf_addstr(pg, "}");
 	}
+	strbuf_addstr(pg, "];\nvar P=[");
+	for (i = 0; i < NR_PALETTE; i++)
+		strbuf_addf(pg, "%s\"%s\"", i ? "," : "", palette[i]);
 	strbuf_addstr(pg, "];\nvar BY=");
 	js_string(pg, opt.by);
 	strbuf_addstr(pg, ",URLT=");
@@ -491,7 +728,31 @@ static void build_page(struct blame_result *res, const char *path, struct strbuf
 		strbuf_addstr(pg, "null");
 	strbuf_addstr(pg, ";\n");
 	strbuf_addstr(pg, page_js);
-	strbuf_addstr(pg, "</script></body></html>\n");
+	strbuf_addstr(pg, "</script>");
+}
+
+static void build_page(struct blame_result *res, const char *path, struct strbuf *pg)
+{
+	struct strbuf up = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < res->commits.nr; i++)
+		res->commits.v[i]->group = (int)i;
+	up_path(path, &up);
+	add_header(pg, path, up.buf);
+	add_crumbs(pg, path, 0);
+	strbuf_addstr(pg, " <span id=\"by\">colour by <button value=\"author\">author</button>"
+		      "<button value=\"commit\">commit</button><button value=\"age\">age</button></span>"
+		      "</header><div id=\"tip\" hidden></div><div id=\"page\"><main>");
+	strbuf_addf(pg, "<p>%zu tokens, %zu commits</p>", res->nr_toks, res->commits.nr);
+	add_code(pg, res);
+	add_functions(pg, res);
+	strbuf_addstr(pg, "</main><canvas id=\"map\" hidden title=\"the whole file: click to go to a line\">"
+		      "</canvas>");
+	add_legend(pg, res);
+	strbuf_addstr(pg, "</div>");
+	add_script(pg, res);
+	strbuf_addstr(pg, "</body></html>\n");
 	strbuf_release(&up);
 }
 
@@ -608,7 +869,7 @@ static void page_key(struct blame_ctx *ctx, const char *path, char *key)
 	static const char hex[] = "0123456789abcdef";
 
 	run_capture(argv, ctx->gitdir.buf, &out);
-	strbuf_addf(&all, "v2 %s %s %s %s", out.buf, opt.by, opt.commit_url ? opt.commit_url : "",
+	strbuf_addf(&all, "v3 %s %s %s %s", out.buf, opt.by, opt.commit_url ? opt.commit_url : "",
 		    ctx->key.buf);
 	git_blob_oid(all.buf, all.len, h);
 	for (i = 0; i < 20; i++) {
@@ -651,9 +912,6 @@ static int cmp_path(const void *a, const void *b)
 	return strcmp(((const struct file_entry *)a)->path, ((const struct file_entry *)b)->path);
 }
 
-/* Writes DIR/index.html for every directory, from the files' owners. */
-static void page_name(const char *path, struct strbuf *out);
-
 /*
  * Removes the page of a file gone from the tree, and the index of each
  * of its directories that went with it (dirs: those of the files that
@@ -686,9 +944,161 @@ static void remove_page(const char *path, struct smap *dirs)
 	strbuf_release(&full);
 }
 
+/* The authors a directory page gives a colour of their own (the rest are "others"). */
+#define BAR_COLOURS 10
+
+/* Adds the owners of the files at or under directory dir ("" the top) to o. */
+static void dir_owners(const char *dir, struct owners *o)
+{
+	size_t dl = strlen(dir), k, x;
+
+	for (k = 0; k < nr_files; k++) {
+		if (dl && (strncmp(files[k].path, dir, dl) || files[k].path[dl] != '/'))
+			continue;
+		for (x = 0; x < files[k].owners.nr; x++)
+			owners_add(o, files[k].owners.v[x].author, files[k].owners.v[x].tokens);
+	}
+}
+
+static void add_share(struct strbuf *pg, const char *colour, const char *who, size_t n, size_t total)
+{
+	double pct = 100.0 * (double)n / (double)(total ? total : 1);
+
+	strbuf_addf(pg, "<span%s style=\"width:%.3f%%", colour ? "" : " class=\"others\"", pct);
+	if (colour)
+		strbuf_addf(pg, ";background:%s", colour);
+	strbuf_addstr(pg, "\" title=\"");
+	html_escape_str(pg, who);
+	strbuf_addf(pg, ": %zu token%s, %.1f%%\"></span>", n, n == 1 ? "" : "s", pct);
+}
+
+/*
+ * The shares of o as a stacked bar, largest first, in the colours of
+ * rank (author -> place among the directory's authors).
+ */
+static void add_bar(struct strbuf *pg, struct owners *o, struct smap *rank)
+{
+	size_t i, others = 0, nr_others = 0;
+	struct strbuf who = STRBUF_INIT;
+
+	qsort(o->v, o->nr, sizeof(*o->v), cmp_owner);
+	strbuf_addstr(pg, "<td><div class=\"bar\">");
+	for (i = 0; i < o->nr; i++) {
+		size_t *r = smap_get(rank, o->v[i].author);
+
+		if (r && *r < BAR_COLOURS) {
+			add_share(pg, palette[*r], o->v[i].author, o->v[i].tokens, o->total);
+		} else {
+			others += o->v[i].tokens;
+			nr_others++;
+		}
+	}
+	if (nr_others) {
+		strbuf_addf(&who, "%zu other%s", nr_others, nr_others > 1 ? "s" : "");
+		add_share(pg, NULL, who.buf, others, o->total);
+	}
+	strbuf_addstr(pg, "</div></td>");
+	strbuf_release(&who);
+}
+
+/* A row of an index: the link, tokens, contributors, the top three and the bar. */
+static void index_row(struct strbuf *pg, const char *href, const char *name, struct owners *o,
+		      struct smap *rank)
+{
+	strbuf_addstr(pg, "<tr><td><a href=\"");
+	url_escape_str(pg, href);
+	strbuf_addstr(pg, "\">");
+	html_escape_str(pg, name);
+	strbuf_addf(pg, "</a></td><td class=\"num\">%zu</td><td class=\"num\">%zu</td><td>", o->total, o->nr);
+	add_top_owners(pg, o, 3);
+	strbuf_addstr(pg, "</td>");
+	add_bar(pg, o, rank);
+	strbuf_addstr(pg, "</tr>");
+}
+
+/* The authors of a directory with their colours: the key to its bars. */
+static void add_dir_authors(struct strbuf *pg, struct owners *total, struct smap *rank)
+{
+	size_t i, others = 0;
+
+	qsort(total->v, total->nr, sizeof(*total->v), cmp_owner);
+	strbuf_addf(pg, "<p>%zu tokens, %zu contributors</p><ul class=\"authors\">", total->total, total->nr);
+	for (i = 0; i < total->nr; i++) {
+		smap_put(rank, total->v[i].author, i, NULL);
+		if (i >= BAR_COLOURS) {
+			others += total->v[i].tokens;
+			continue;
+		}
+		strbuf_addf(pg, "<li><span class=\"sw\" style=\"background:%s\"></span> ", palette[i]);
+		html_escape_str(pg, total->v[i].author);
+		strbuf_addf(pg, " %.1f%%</li>", 100.0 * (double)total->v[i].tokens / (double)(total->total ? total->total : 1));
+	}
+	if (total->nr > BAR_COLOURS)
+		strbuf_addf(pg, "<li><span class=\"sw\" style=\"background:#ccc\"></span> %zu others %.1f%%</li>",
+			    total->nr - BAR_COLOURS, 100.0 * (double)others / (double)(total->total ? total->total : 1));
+	strbuf_addstr(pg, "</ul>");
+}
+
+/* Writes the index of directory d; dirv: every directory that holds a page. */
+static void build_index(const char *d, char **dirv, size_t nd)
+{
+	size_t dl = strlen(d), k;
+	struct strbuf pg = STRBUF_INIT, up = STRBUF_INIT, rel = STRBUF_INIT, name = STRBUF_INIT;
+	struct owners total = { NULL, 0, 0, 0 };
+	struct smap rank = { NULL, 0, 0 };
+
+	strbuf_addf(&rel, "%s%sindex.html", d, dl ? "/" : "");
+	up_path(rel.buf, &up);
+	add_header(&pg, dl ? d : "tokens", up.buf);
+	if (dl)
+		add_crumbs(&pg, d, 1);
+	strbuf_addstr(&pg, "</header><main>");
+	dir_owners(d, &total);
+	add_dir_authors(&pg, &total, &rank);
+	strbuf_addstr(&pg, "<table class=\"idx\"><tr><th>name</th><th>tokens</th>"
+		      "<th>contributors</th><th>top contributors</th><th>shares</th></tr>");
+	/* subdirectories, then files */
+	for (k = 0; k < nd; k++) {
+		const char *sd = dirv[k];
+		struct owners o = { NULL, 0, 0, 0 };
+
+		if (!*sd || strncmp(sd, d, dl) || (dl && sd[dl] != '/') ||
+		    strchr(sd + dl + (dl ? 1 : 0), '/'))
+			continue;
+		dir_owners(sd, &o);
+		strbuf_reset(&name);
+		strbuf_addf(&name, "%s/index.html", sd + dl + (dl ? 1 : 0));
+		strbuf_reset(&rel);
+		strbuf_addf(&rel, "%s/", sd + dl + (dl ? 1 : 0));
+		index_row(&pg, name.buf, rel.buf, &o, &rank);
+		owners_release(&o);
+	}
+	for (k = 0; k < nr_files; k++) {
+		const char *p = files[k].path, *base;
+
+		if (strncmp(p, d, dl) || (dl && p[dl] != '/'))
+			continue;
+		base = p + dl + (dl ? 1 : 0);
+		if (strchr(base, '/'))
+			continue;
+		page_name(base, &name);
+		index_row(&pg, name.buf, base, &files[k].owners, &rank);
+	}
+	strbuf_addstr(&pg, "</table></main></body></html>\n");
+	strbuf_reset(&rel);
+	strbuf_addf(&rel, "%s%sindex.html", d, dl ? "/" : "");
+	write_page(rel.buf, &pg);
+	owners_release(&total);
+	smap_release(&rank);
+	strbuf_release(&pg);
+	strbuf_release(&up);
+	strbuf_release(&rel);
+	strbuf_release(&name);
+}
+
+/* Writes DIR/index.html for every directory, from the files' owners. */
 static void build_indexes(void)
 {
-	struct strbuf dirs = STRBUF_INIT;
 	size_t i, j;
 	char **dirv = NULL;
 	size_t nd = 0, ad = 0;
@@ -714,79 +1124,260 @@ static void build_indexes(void)
 			}
 		}
 	}
-	for (j = 0; j < nd; j++) {
-		const char *d = dirv[j];
-		size_t dl = strlen(d), k;
-		struct strbuf pg = STRBUF_INIT, up = STRBUF_INIT, rel = STRBUF_INIT, name = STRBUF_INIT;
-		struct owners total = { NULL, 0, 0, 0 };
-
-		strbuf_addf(&rel, "%s%sindex.html", d, dl ? "/" : "");
-		up_path(rel.buf, &up);
-		add_header(&pg, dl ? d : "tokens", up.buf);
-		if (dl)
-			add_crumbs(&pg, d, 1);
-		strbuf_addstr(&pg, "</header><main><table class=\"idx\"><tr><th>name</th><th>tokens</th>"
-			      "<th>contributors</th><th>top contributors</th></tr>");
-		/* subdirectories, then files */
-		for (k = 0; k < nd; k++) {
-			const char *sd = dirv[k];
-			struct owners o = { NULL, 0, 0, 0 };
-			size_t m;
-
-			if (!*sd || strncmp(sd, d, dl) || (dl && sd[dl] != '/') ||
-			    strchr(sd + dl + (dl ? 1 : 0), '/'))
-				continue;
-			for (m = 0; m < nr_files; m++) {
-				size_t sl = strlen(sd), x;
-
-				if (strncmp(files[m].path, sd, sl) || files[m].path[sl] != '/')
-					continue;
-				for (x = 0; x < files[m].owners.nr; x++)
-					owners_add(&o, files[m].owners.v[x].author, files[m].owners.v[x].tokens);
-			}
-			strbuf_addstr(&pg, "<tr><td><a href=\"");
-			url_escape_str(&pg, sd + dl + (dl ? 1 : 0));
-			strbuf_addstr(&pg, "/index.html\">");
-			html_escape_str(&pg, sd + dl + (dl ? 1 : 0));
-			strbuf_addf(&pg, "/</a></td><td class=\"num\">%zu</td><td class=\"num\">%zu</td><td>",
-				    o.total, o.nr);
-			add_top_owners(&pg, &o, 3);
-			strbuf_addstr(&pg, "</td></tr>");
-			owners_release(&o);
-		}
-		for (k = 0; k < nr_files; k++) {
-			const char *p = files[k].path, *base;
-			size_t x;
-
-			if (strncmp(p, d, dl) || (dl && p[dl] != '/'))
-				continue;
-			base = p + dl + (dl ? 1 : 0);
-			if (strchr(base, '/'))
-				continue;
-			for (x = 0; x < files[k].owners.nr; x++)
-				owners_add(&total, files[k].owners.v[x].author, files[k].owners.v[x].tokens);
-			page_name(base, &name);
-			strbuf_addstr(&pg, "<tr><td><a href=\"");
-			url_escape_str(&pg, name.buf);
-			strbuf_addstr(&pg, "\">");
-			html_escape_str(&pg, base);
-			strbuf_addf(&pg, "</a></td><td class=\"num\">%zu</td><td class=\"num\">%zu</td><td>",
-				    files[k].owners.total, files[k].owners.nr);
-			add_top_owners(&pg, &files[k].owners, 3);
-			strbuf_addstr(&pg, "</td></tr>");
-		}
-		strbuf_addstr(&pg, "</table></main></body></html>\n");
-		write_page(rel.buf, &pg);
-		owners_release(&total);
-		strbuf_release(&pg);
-		strbuf_release(&up);
-		strbuf_release(&rel);
-		strbuf_release(&name);
-	}
+	for (j = 0; j < nd; j++)
+		build_index(dirv[j], dirv, nd);
 	for (j = 0; j < nd; j++)
 		free(dirv[j]);
 	free(dirv);
-	strbuf_release(&dirs);
+}
+
+/*
+ * Progress on stderr the way git shows it, "Building pages:  45% (120/267)"
+ * rewritten in place with \r at each new percent, and ", done." at the end.
+ * (convert's display in fastexport.c counts commits and bytes of a stream,
+ * with rates; this one counts pages, so it stays small and here.)
+ */
+struct progress {
+	const char *title;
+	size_t done, total;
+	int shown;          /* the percent last shown; -1: none yet */
+};
+
+static void progress_show(struct progress *p, int final)
+{
+	int pct = p->total ? (int)(p->done * 100 / p->total) : 100;
+
+	if (!final && pct == p->shown)
+		return;
+	p->shown = pct;
+	fprintf(stderr, "%s: %3d%% (%zu/%zu)%s", p->title, pct, p->done, p->total, final ? ", done.\n" : "\r");
+	fflush(stderr);
+}
+
+/* A worker's pages count on its parent's display, through a pipe: a byte a page. */
+static int progress_fd = -1;
+
+static void page_built(struct progress *p)
+{
+	if (progress_fd >= 0) {
+		while (write(progress_fd, "", 1) < 0 && errno == EINTR)
+			;
+	} else if (p) {
+		p->done++;
+		progress_show(p, 0);
+	}
+}
+
+/* Counts the bytes of the workers' pipe until the last of them is gone. */
+static void follow_workers(struct progress *p, int fd)
+{
+	char buf[256];
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		p->done += (size_t)n;
+		progress_show(p, 0);
+	}
+	close(fd);
+}
+
+/* Reads back the cache lines a worker wrote for the pages it built. */
+static void read_worker_lines(const char *part, struct smap *file_index)
+{
+	FILE *f = fopen(part, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	while (f && (n = getline(&line, &cap, f)) > 0) {
+		struct file_entry e;
+		size_t m, *at;
+
+		if (line[n - 1] == '\n')
+			line[n - 1] = '\0';
+		parse_entry(line, &e);
+		if (e.path && (at = smap_get(file_index, e.path))) {
+			m = *at;
+			owners_release(&files[m].owners);
+			files[m].built = 1;
+			files[m].owners = e.owners;
+			memset(&e.owners, 0, sizeof(e.owners));
+		}
+		owners_release(&e.owners);
+		free(e.path);
+	}
+	if (f)
+		fclose(f);
+	free(line);
+	unlink(part);
+}
+
+/*
+ * Builds the fresh pages with opt.jobs workers, each its share; their
+ * cache lines come back in files.  p: the progress display, or NULL.
+ */
+static void build_pages(struct blame_ctx *ctx, const char *cache_path, struct smap *file_index,
+			struct progress *p)
+{
+	pid_t *pids = xcalloc((size_t)opt.jobs, sizeof(*pids));
+	struct strbuf part = STRBUF_INIT;
+	int pipefd[2] = { -1, -1 }, w;
+	size_t k;
+
+	if (p && opt.jobs > 1 && pipe(pipefd))
+		die_errno("pipe");
+	fflush(NULL);
+	for (w = 0; w < opt.jobs; w++) {
+		pids[w] = opt.jobs > 1 ? fork() : 0;
+		if (pids[w] < 0)
+			die_errno("fork");
+		if (pids[w] == 0) {
+			struct strbuf lines = STRBUF_INIT;
+			struct strbuf ppath = STRBUF_INIT;
+
+			if (pipefd[0] >= 0) {
+				close(pipefd[0]);
+				progress_fd = pipefd[1];
+			}
+			for (k = (size_t)w; k < nr_files; k += (size_t)opt.jobs)
+				if (files[k].fresh) {
+					build_file(ctx, &files[k], &lines);
+					page_built(p);
+				}
+			/* as a page: never through a symlink left in OUTDIR/.tokstream */
+			strbuf_addf(&ppath, ".tokstream/pages.%d", w);
+			write_page(ppath.buf, &lines);
+			if (opt.jobs > 1)
+				_exit(0);
+			strbuf_release(&lines);
+			strbuf_release(&ppath);
+		}
+	}
+	if (pipefd[0] >= 0) {
+		close(pipefd[1]);
+		follow_workers(p, pipefd[0]);
+	}
+	for (w = 0; w < opt.jobs && opt.jobs > 1; w++) {
+		int status;
+
+		if (waitpid(pids[w], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+			die("a worker building pages failed");
+	}
+	if (p)
+		progress_show(p, 1);
+	/* what the workers learnt of the files they built */
+	for (w = 0; w < opt.jobs; w++) {
+		strbuf_reset(&part);
+		strbuf_addf(&part, "%s.%d", cache_path, w);
+		read_worker_lines(part.buf, file_index);
+	}
+	free(pids);
+	strbuf_release(&part);
+}
+
+/* The entries of the cache of pages at path (none when there is none yet) into *old. */
+static size_t read_cache(const char *path, struct file_entry **old)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0, nr = 0, alloc = 0;
+	ssize_t n;
+
+	while (f && (n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] == '\n')
+			line[n - 1] = '\0';
+		ALLOC_GROW(*old, nr + 1, alloc);
+		parse_entry(line, &(*old)[nr]);
+		if ((*old)[nr].path)
+			nr++;
+	}
+	if (f)
+		fclose(f);
+	free(line);
+	return nr;
+}
+
+/*
+ * Which pages must be built again: those whose key changed since the
+ * cache's entry, or whose page is gone.  The others take their owners
+ * from the cache.  Returns how many are to be built.
+ */
+static size_t mark_fresh(struct blame_ctx *ctx, struct file_entry *old, size_t nr_old)
+{
+	struct smap old_index = { NULL, 0, 0 };
+	struct strbuf full = STRBUF_INIT, name = STRBUF_INIT;
+	struct stat st;
+	size_t k, nr_fresh = 0;
+
+	for (k = 0; k < nr_old; k++)
+		smap_put(&old_index, old[k].path, k, NULL);
+	for (k = 0; k < nr_files; k++) {
+		struct file_entry *f = &files[k];
+		size_t *at = smap_get(&old_index, f->path), m;
+
+		page_key(ctx, f->path, f->key);
+		f->fresh = 1;
+		if (at && !strcmp(old[m = *at].key, f->key)) {
+			page_name(f->path, &name);
+			strbuf_reset(&full);
+			strbuf_addf(&full, "%s/%s", outdir, name.buf);
+			if (!lstat(full.buf, &st) && S_ISREG(st.st_mode)) {
+				f->owners = old[m].owners;
+				memset(&old[m].owners, 0, sizeof(old[m].owners));
+				f->fresh = 0;
+			}
+		}
+		nr_fresh += f->fresh;
+	}
+	smap_release(&old_index);
+	strbuf_release(&full);
+	strbuf_release(&name);
+	return nr_fresh;
+}
+
+/*
+ * The files at the revision that have a lexer (those of selected, when
+ * given) into files, sorted, with indexes of them and of their directories.
+ */
+static void list_files(struct blame_ctx *ctx, struct smap *selected, struct smap *file_index,
+		       struct smap *dir_index)
+{
+	const char *ls[] = { "git", "ls-tree", "-r", "-z", "--name-only", ctx->orig, NULL };
+	struct strbuf out = STRBUF_INIT;
+	const char *p;
+	size_t k;
+
+	if (run_capture(ls, ctx->src.buf, &out))
+		die("git ls-tree failed in '%s'", ctx->src.buf);
+	for (p = out.buf; p < out.buf + out.len; p += strlen(p) + 1) {
+		if ((selected && !smap_get(selected, p)) || language_for_path(p) == &language_none)
+			continue;
+		if (path_is_safe(p)) {
+			warning("'%s': a path that could leave OUTDIR; skipped", p);
+			continue;
+		}
+		ALLOC_GROW(files, nr_files + 1, alloc_files);
+		memset(&files[nr_files], 0, sizeof(*files));
+		files[nr_files].path = xstrdup(p);
+		nr_files++;
+	}
+	qsort(files, nr_files, sizeof(*files), cmp_path);
+	for (k = 0; k < nr_files; k++) {
+		char *dir = xstrdup(files[k].path), *slash;
+
+		smap_put(file_index, files[k].path, k, NULL);
+		while ((slash = strrchr(dir, '/'))) {
+			*slash = '\0';
+			smap_put(dir_index, dir, 0, NULL);
+		}
+		free(dir);
+	}
+	strbuf_release(&out);
 }
 
 int cmd_html(int argc, char **argv)
@@ -794,16 +1385,14 @@ int cmd_html(int argc, char **argv)
 	const char *dest = NULL, *source = NULL, *rev = "HEAD";
 	const char **pathspec;
 	struct attribution_options ao;
-	int nr_pathspec = 0, i, w;
+	int nr_pathspec = 0, i, progress = -1;
 	size_t nr_fresh = 0;
 	struct blame_ctx ctx;
-	struct strbuf out = STRBUF_INIT, cache = STRBUF_INIT, cache_path = STRBUF_INIT, sb = STRBUF_INIT;
+	struct strbuf cache = STRBUF_INIT, cache_path = STRBUF_INIT;
 	struct file_entry *old = NULL;
-	struct smap old_index = { NULL, 0, 0 }, file_index = { NULL, 0, 0 }, dir_index = { NULL, 0, 0 },
-		    selected = { NULL, 0, 0 };
-	size_t nr_old = 0, alloc_old = 0, k;
+	struct smap file_index = { NULL, 0, 0 }, dir_index = { NULL, 0, 0 }, selected = { NULL, 0, 0 };
+	size_t nr_old, k;
 	struct stat st;
-	char *p;
 
 	pathspec = xcalloc((size_t)argc + 8, sizeof(*pathspec));
 	memset(&ao, 0, sizeof(ao));
@@ -823,6 +1412,10 @@ int cmd_html(int argc, char **argv)
 			opt.commit_url = a + 13;
 		else if (!strcmp(a, "--commit-url") && i + 1 < argc)
 			opt.commit_url = argv[++i];
+		else if (!strcmp(a, "--progress"))
+			progress = 1;
+		else if (!strcmp(a, "--no-progress"))
+			progress = 0;
 		else if (!strcmp(a, "-j") && i + 1 < argc)
 			opt.jobs = atoi(argv[++i]);
 		else if (!strncmp(a, "-j", 2) && a[2])
@@ -838,6 +1431,8 @@ int cmd_html(int argc, char **argv)
 		} else
 			usage_die(html_usage, "unknown option '%s'", a);
 	}
+	if (progress < 0)
+		progress = isatty(2);
 	if (opt.jobs < 1 || opt.jobs > 256)
 		usage_die(html_usage, "-j takes a number from 1 to 256");
 	if (i >= argc)
@@ -863,162 +1458,24 @@ int cmd_html(int argc, char **argv)
 	if (lstat(cache_path.buf, &st) || !S_ISDIR(st.st_mode))
 		die("refusing to write through '%s': not a directory of our own", cache_path.buf);
 	strbuf_addstr(&cache_path, "/pages");
-	{
-		FILE *f = fopen(cache_path.buf, "r");
-		char *line = NULL;
-		size_t cap = 0;
-		ssize_t n;
+	nr_old = read_cache(cache_path.buf, &old);
 
-		while (f && (n = getline(&line, &cap, f)) > 0) {
-			if (line[n - 1] == '\n')
-				line[n - 1] = '\0';
-			ALLOC_GROW(old, nr_old + 1, alloc_old);
-			parse_entry(line, &old[nr_old]);
-			if (old[nr_old].path)
-				nr_old++;
-		}
-		if (f)
-			fclose(f);
-		free(line);
-	}
-
-	/* the files at REV (those the pathspec selects) */
-	{
-		const char *ls[] = { "git", "ls-tree", "-r", "-z", "--name-only", ctx.orig, NULL };
-
-		if (run_capture(ls, ctx.src.buf, &out))
-			die("git ls-tree failed in '%s'", ctx.src.buf);
-	}
-	for (p = out.buf; p < out.buf + out.len; p += strlen(p) + 1) {
-		const struct language *lang = language_for_path(p);
-
-		if (nr_pathspec && !smap_get(&selected, p))
-			continue;
-
-		if (lang == &language_none)
-			continue;
-		if (path_is_safe(p)) {
-			warning("'%s': a path that could leave OUTDIR; skipped", p);
-			continue;
-		}
-		ALLOC_GROW(files, nr_files + 1, alloc_files);
-		memset(&files[nr_files], 0, sizeof(*files));
-		files[nr_files].path = xstrdup(p);
-		nr_files++;
-	}
-	qsort(files, nr_files, sizeof(*files), cmp_path);
-	for (k = 0; k < nr_files; k++) {
-		char *dir = xstrdup(files[k].path), *slash;
-
-		smap_put(&file_index, files[k].path, k, NULL);
-		while ((slash = strrchr(dir, '/'))) {
-			*slash = '\0';
-			smap_put(&dir_index, dir, 0, NULL);
-		}
-		free(dir);
-	}
-
-	/* which pages must be built again */
-	for (k = 0; k < nr_old; k++)
-		smap_put(&old_index, old[k].path, k, NULL);
-	for (k = 0; k < nr_files; k++) {
-		struct file_entry *f = &files[k];
-		size_t *at = smap_get(&old_index, f->path), m;
-
-		page_key(&ctx, f->path, f->key);
-		f->fresh = 1;
-		if (at && !strcmp(old[m = *at].key, f->key)) {
-				strbuf_reset(&sb);
-				page_name(f->path, &sb);
-				{
-					struct strbuf full = STRBUF_INIT;
-
-					strbuf_addf(&full, "%s/%s", outdir, sb.buf);
-					if (!lstat(full.buf, &st) && S_ISREG(st.st_mode)) {
-						f->owners = old[m].owners;
-						memset(&old[m].owners, 0, sizeof(old[m].owners));
-						f->fresh = 0;
-					}
-					strbuf_release(&full);
-				}
-			}
-	}
+	list_files(&ctx, nr_pathspec ? &selected : NULL, &file_index, &dir_index);
+	nr_fresh = mark_fresh(&ctx, old, nr_old);
 
 	/*
 	 * Many pages: the attribution of the whole tree in one pass, which
 	 * the workers share (a file's own history costs a walk each).
 	 */
-	for (k = 0; k < nr_files; k++)
-		nr_fresh += files[k].fresh;
 	if (nr_fresh >= 16)
 		blame_replay_tree(&ctx);
 
-	/* N workers, each its share of the pages; their cache lines come back in files */
-	{
-		pid_t *pids = xcalloc((size_t)opt.jobs, sizeof(*pids));
-		struct strbuf part = STRBUF_INIT;
+	if (progress && nr_fresh) {
+		struct progress p = { "Building pages", 0, nr_fresh, -1 };
 
-		fflush(NULL);
-		for (w = 0; w < opt.jobs; w++) {
-			pids[w] = opt.jobs > 1 ? fork() : 0;
-			if (pids[w] < 0)
-				die_errno("fork");
-			if (pids[w] == 0) {
-				struct strbuf lines = STRBUF_INIT;
-				struct strbuf ppath = STRBUF_INIT;
-
-				for (k = (size_t)w; k < nr_files; k += (size_t)opt.jobs)
-					if (files[k].fresh)
-						build_file(&ctx, &files[k], &lines);
-				/* as a page: never through a symlink left in OUTDIR/.tokstream */
-				strbuf_addf(&ppath, ".tokstream/pages.%d", w);
-				write_page(ppath.buf, &lines);
-				if (opt.jobs > 1)
-					_exit(0);
-				strbuf_release(&lines);
-				strbuf_release(&ppath);
-			}
-		}
-		for (w = 0; w < opt.jobs && opt.jobs > 1; w++) {
-			int status;
-
-			if (waitpid(pids[w], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
-				die("a worker building pages failed");
-		}
-		/* what the workers learnt of the files they built */
-		for (w = 0; w < opt.jobs; w++) {
-			FILE *f;
-			char *line = NULL;
-			size_t cap = 0;
-			ssize_t n;
-
-			strbuf_reset(&part);
-			strbuf_addf(&part, "%s.%d", cache_path.buf, w);
-			f = fopen(part.buf, "r");
-			while (f && (n = getline(&line, &cap, f)) > 0) {
-				struct file_entry e;
-				size_t m, *at;
-
-				if (line[n - 1] == '\n')
-					line[n - 1] = '\0';
-				parse_entry(line, &e);
-				if (e.path && (at = smap_get(&file_index, e.path))) {
-					m = *at;
-					owners_release(&files[m].owners);
-					files[m].built = 1;
-					files[m].owners = e.owners;
-					memset(&e.owners, 0, sizeof(e.owners));
-				}
-				owners_release(&e.owners);
-				free(e.path);
-			}
-			if (f)
-				fclose(f);
-			free(line);
-			unlink(part.buf);
-		}
-		free(pids);
-		strbuf_release(&part);
+		build_pages(&ctx, cache_path.buf, &file_index, &p);
+	} else {
+		build_pages(&ctx, cache_path.buf, &file_index, NULL);
 	}
 
 	/* files no lexer claims have no page and no entry */
@@ -1043,7 +1500,6 @@ int cmd_html(int argc, char **argv)
 	for (k = 0; nr_pathspec && k < nr_old; k++)
 		if (!smap_get(&file_index, old[k].path))
 			entry_line(&cache, &old[k]);
-	smap_release(&old_index);
 	smap_release(&file_index);
 	smap_release(&dir_index);
 	{

@@ -21,6 +21,36 @@ index_tokens () {
 	sed -n "s|.*>$2</a></td><td class=\"num\">\([0-9]*\)</td>.*|\1|p" "$1"
 }
 
+# gutter PAGE N: the text of line N's gutter (its tags taken away).
+gutter () {
+	sed -n "s|.*<tr id=\"L$2\"[^>]*><td class=\"g\">\(.*\)</td><td class=\"ln\">.*|\1|p" "$1" |
+	sed "s/<[^>]*>//g"
+}
+
+# index_row INDEX NAME: the row of an index that links to NAME.
+index_row () {
+	sed "s|</tr>|&\n|g" "$1" | grep ">$2</a></td>"
+}
+
+# check_bars INDEX: every bar of the index is as wide as the shares of its
+# row's tokens (the title of each segment tells its tokens), and they add
+# up to the row's tokens.
+check_bars () {
+	sed "s|</tr>|&\n|g" "$1" | grep "<div class=\"bar\">" >bar-rows &&
+	awk '{
+		total = $0; sub(/^.*<\/a><\/td><td class="num">/, "", total); sub(/<.*/, "", total)
+		rest = $0; sum = 0
+		while (match(rest, /width:[0-9.]*%[^"]*" title="[^"]*: [0-9]+ tokens?, /)) {
+			seg = substr(rest, RSTART, RLENGTH); rest = substr(rest, RSTART + RLENGTH)
+			w = seg; sub(/^width:/, "", w); sub(/%.*/, "", w)
+			n = seg; sub(/ tokens?, $/, "", n); sub(/.*: /, "", n)
+			sum += n; d = w - 100 * n / total
+			if (d > 0.001 || d < -0.001) { print "width " w "% for " n " of " total ": " $0; bad = 1 }
+		}
+		if (sum != total) { print "the shares add up to " sum ", not " total ": " $0; bad = 1 }
+	} END { if (!NR) print "no bar in '"$1"'"; exit bad || !NR }' bar-rows
+}
+
 test_expect_success 'a history: A writes add(), B re-indents it, C changes one argument, A documents it' '
 	git init -q src &&
 	printf "int add(int a, int b)\n{\n\treturn a + b;\n}\n" >src/add.c &&
@@ -53,20 +83,71 @@ test_expect_success 'html writes a page per file and an index per directory' '
 	test_cmp expect actual
 '
 
-test_expect_success 'a file page shows the source in its layout, each token a span of its commit' '
-	grep "<tr id=\"L2\"><td class=\"ln\">2</td><td><span class=\"t c[0-9]*\">int</span> <span class=\"t c[0-9]*\">add</span>" out/add.c.html &&
-	grep "<tr id=\"L4\"><td class=\"ln\">4</td><td>    <span class=\"t c[0-9]*\">return</span>" out/add.c.html &&
-	grep -c "<span class=\"t c[0-9]*\">" out/add.c.html >/dev/null &&
-	grep -o "<span class=\"t c[0-9]*\">" out/add.c.html >spans &&
+test_expect_success 'a file page shows the source in its layout, each token an element of its commit' '
+	grep "<tr id=\"L2\"><td class=\"g\">.*</td><td class=\"ln\"><a href=\"#L2\">2</a></td><td><a class=\"t c[0-9]*\" href=\"[^\"]*\">int</a> <a class=\"t c[0-9]*\" href=\"[^\"]*\">add</a>" out/add.c.html &&
+	grep "<tr id=\"L4\"[^>]*><td class=\"g\">.*</td><td class=\"ln\"><a href=\"#L4\">4</a></td><td>    <a class=\"t c[0-9]*\" href=\"[^\"]*\">return</a>" out/add.c.html &&
+	grep -o "<a class=\"t c[0-9]*\"" out/add.c.html >spans &&
 	"$TOKENIZE" src/add.c >view &&
 	test_line_count = $(wc -l <view) spans &&
 	grep "<span id=\"by\">" out/add.c.html &&
 	grep "<button value=\"commit\">" out/add.c.html &&
 	grep "<div id=\"tip\" hidden>" out/add.c.html &&
-	grep "<tbody id=\"legend-rows\">" out/add.c.html &&
+	grep "<aside id=\"side\"><h2 id=\"legend-title\">Authors</h2><input id=\"legend-filter\" type=\"search\"" out/add.c.html &&
+	grep "<tbody id=\"legend-rows\"><tr><td><span class=\"sw\" style=\"background:#[0-9a-f]*\"></span></td><td class=\"label\">A</td><td class=\"num\">16</td><td class=\"num\">94.1%</td></tr>" out/add.c.html &&
+	grep "<canvas id=\"map\" hidden" out/add.c.html &&
 	c=$(git -C src rev-parse HEAD~1) &&
 	grep "{id:\"$c\",a:\"C\",d:\"[0-9-]*\",t:[0-9]*,n:1,s:\"add(): take a long\"}" out/add.c.html &&
 	! grep "a:\"B\"" out/add.c.html
+'
+
+test_expect_success 'the gutter names each line'"'"'s main author, its commit and +N others' '
+	a1=$(git -C src rev-list --reverse HEAD | head -n 1) &&
+	a2=$(git -C src rev-parse HEAD) &&
+	test $(git -C src log -1 --format=%an $a1) = A &&
+	test $(git -C src log -1 --format=%an $a2) = A &&
+	short1=$(echo $a1 | cut -c1-7) &&
+	short2=$(echo $a2 | cut -c1-7) &&
+	echo "A $short2" >expect && gutter out/add.c.html 1 >actual && test_cmp expect actual &&
+	echo "A $short1 +1" >expect && gutter out/add.c.html 2 >actual && test_cmp expect actual &&
+	echo "A $short1" >expect && gutter out/add.c.html 4 >actual && test_cmp expect actual &&
+	grep "<tr id=\"L2\"><td class=\"g\"><span class=\"ga c[0-9]*\">A</span> <a class=\"gc c[0-9]*\" href=\"https://example.org/commit/$a1\">$short1</a> <span class=\"gn\">+1</span></td>" out/add.c.html &&
+	grep "<tr id=\"L4\" class=\"same\">" out/add.c.html &&
+	echo "C $(git -C src rev-parse --short=7 HEAD~1)" >expect &&
+	gutter out/sub/x.py.html 1 >actual && test_cmp expect actual &&
+	echo >expect && gutter out/sub/x.py.html 3 >actual && test_cmp expect actual
+'
+
+test_expect_success 'every line has its anchor L<n>, and its number links to it' '
+	n=$(wc -l <src/add.c) &&
+	test $n = 5 &&
+	for i in $(seq 1 $n)
+	do
+		grep "<tr id=\"L$i\"[^>]*><td class=\"g\">.*</td><td class=\"ln\"><a href=\"#L$i\">$i</a></td><td>" out/add.c.html ||
+		return 1
+	done &&
+	grep -o "<tr id=\"L[0-9]*\"" out/add.c.html >anchors &&
+	test_line_count = $n anchors
+'
+
+test_expect_success '--commit-url: every token is a link to its own commit' '
+	sed -n "s/^{id:\"\([0-9a-f]\{40\}\)\".*/\1/p" out/add.c.html >ids &&
+	test_line_count = 3 ids &&
+	grep -o "<a class=\"t c[0-9]*\" href=\"[^\"]*\">" out/add.c.html |
+	sed "s/.*class=\"t c\([0-9]*\)\" href=\"\([^\"]*\)\".*/\1 \2/" >links &&
+	"$TOKENIZE" src/add.c >view &&
+	test_line_count = $(wc -l <view) links &&
+	awk "NR == FNR { id[NR - 1] = \$0; next } \$2 != \"https://example.org/commit/\" id[\$1] { print; bad = 1 } END { exit bad }" ids links &&
+	c=$(git -C src log -1 --format=%H --author=C) &&
+	grep "<a class=\"t c[0-9]*\" href=\"https://example.org/commit/$c\">long</a>" out/add.c.html
+'
+
+test_expect_success 'without --commit-url tokens and gutter ids are spans, no links' '
+	"$TOKSTREAM" html -C tokens.git out-nourl &&
+	! grep "<a class=\"t" out-nourl/add.c.html &&
+	! grep "href=\"https:" out-nourl/add.c.html &&
+	grep -o "<span class=\"t c[0-9]*\">" out-nourl/add.c.html >spans &&
+	test_line_count = $("$TOKENIZE" src/add.c | wc -l) spans &&
+	grep "<tr id=\"L2\"><td class=\"g\"><span class=\"ga c[0-9]*\">A</span> <span class=\"gc c[0-9]*\">[0-9a-f]\{7\}</span> <span class=\"gn\">+1</span></td>" out-nourl/add.c.html
 '
 
 test_expect_success 'pages are self-contained: no external script, style, font or URL' '
@@ -78,7 +159,10 @@ test_expect_success 'pages are self-contained: no external script, style, font o
 		{ grep -o "[a-z]*://[^\"<> ]*" $f || :; } >urls &&
 		if test $f = out/add.c.html || test $f = out/sub/x.py.html
 		then
-			echo "$URL" >expect && test_cmp expect urls || return 1
+			# the template (for the script) and the links it gives, to commits
+			sed "s|^https://example.org/commit/[0-9a-f]\{40\}\$|a link to a commit|" urls | sort -u >actual &&
+			test_write_lines "$URL" "a link to a commit" | sort >expect &&
+			test_cmp expect actual || return 1
 		else
 			test_must_be_empty urls || return 1
 		fi
@@ -105,6 +189,54 @@ test_expect_success 'indexes list files and directories with their tokens, contr
 	grep "<a href=\"x.py.html\">x.py</a>" out/sub/index.html &&
 	grep "<a href=\"../index.html\">top</a>" out/sub/x.py.html &&
 	grep " / <a href=\"index.html\">sub</a> / <b>x.py</b>" out/sub/x.py.html
+'
+
+test_expect_success 'indexes show each entry'"'"'s author shares as a stacked bar' '
+	index_row out/index.html add.c >row &&
+	grep "<td><div class=\"bar\"><span style=\"width:94.118%;background:#[0-9a-f]\{6\}\" title=\"A: 16 tokens, 94.1%\"></span><span style=\"width:5.882%;background:#[0-9a-f]\{6\}\" title=\"C: 1 token, 5.9%\"></span></div></td></tr>" row &&
+	index_row out/index.html sub/ >row &&
+	grep "<td><div class=\"bar\"><span style=\"width:100.000%;background:#[0-9a-f]\{6\}\" title=\"C: [0-9]* tokens, 100.0%\"></span></div></td></tr>" row &&
+	grep "<ul class=\"authors\"><li><span class=\"sw\" style=\"background:#[0-9a-f]\{6\}\"></span> C [0-9.]*%</li><li><span class=\"sw\" style=\"background:#[0-9a-f]\{6\}\"></span> A [0-9.]*%</li></ul>" out/index.html &&
+	check_bars out/index.html &&
+	check_bars out/sub/index.html
+'
+
+test_lazy_prereq TTY 'script -qec true /dev/null'
+
+test_expect_success '--progress: "Building pages" as git shows progress, in place, then ", done."' '
+	"$TOKSTREAM" html -C tokens.git --progress prog-out 2>err &&
+	test_path_is_file prog-out/sub/x.py.html &&
+	cr=$(printf "\r") &&
+	grep "$cr" err &&
+	tr "\r" "\n" <err >lines &&
+	test_write_lines "Building pages:  50% (1/2)" "Building pages: 100% (2/2)" \
+		"Building pages: 100% (2/2), done." >expect &&
+	test_cmp expect lines &&
+	"$TOKSTREAM" html -C tokens.git --progress -j 2 prog-out-j2 2>err &&
+	tr "\r" "\n" <err >lines &&
+	tail -n 1 lines >last &&
+	echo "Building pages: 100% (2/2), done." >expect &&
+	test_cmp expect last &&
+	! grep -v "^Building pages: [ 0-9]\{3\}% ([0-9]/2)" lines &&
+	# nothing to build: nothing to show
+	"$TOKSTREAM" html -C tokens.git --progress prog-out 2>err &&
+	test_must_be_empty err
+'
+
+test_expect_success '--no-progress, and stderr no terminal, show no progress' '
+	"$TOKSTREAM" html -C tokens.git --progress --no-progress noprog-out 2>err &&
+	test_must_be_empty err &&
+	"$TOKSTREAM" html -C tokens.git noprog-out2 2>err &&
+	test_must_be_empty err
+'
+
+test_expect_success TTY 'progress by default when stderr is a terminal' '
+	script -qec "\"$TOKSTREAM\" html -C tokens.git tty-out" /dev/null >tty.log &&
+	test_path_is_file tty-out/add.c.html &&
+	grep "Building pages: 100% (2/2), done." tty.log &&
+	script -qec "\"$TOKSTREAM\" html -C tokens.git --no-progress tty-out2" /dev/null >tty.log &&
+	test_path_is_file tty-out2/add.c.html &&
+	! grep "Building" tty.log
 '
 
 test_expect_success 'a second run with nothing changed rewrites no page' '
@@ -188,7 +320,90 @@ test_expect_success 'a file or a directory gone from the tree takes its page and
 	find gone-out -name "*.html" | sort >actual &&
 	test_write_lines gone-out/add.c.html gone-out/index.html gone-out/kept.c.html >expect &&
 	test_cmp expect actual &&
-	! grep "old\|x\.py" gone-out/index.html
+	! grep "old/\|x\.py" gone-out/index.html
+'
+
+# long_c STAGE: lib/long.c after STAGE commits: 300 lines by Alice, of
+# which Bob rewrites the second half (2) and lines 10 and 20 grow, token by
+# token, by Bob (2), Carol (3) and Alice again (4).
+long_c () {
+	awk -v stage=$1 'BEGIN {
+		for (i = 1; i <= 300; i++)
+			if (i == 10)
+				print (stage >= 3 ? "int m = p + q + r + s;" : stage >= 2 ? "int m = p + q + r;" : "int m = p;")
+			else if (i == 20)
+				print (stage >= 4 ? "int k = p + q + r + s + t + u;" : stage >= 2 ? "int k = p + q + r + s;" : "int k = p;")
+			else if (i > 150 && stage >= 2)
+				print "double d" i " = " i ".5;"
+			else
+				print "int v" i " = " i ";"
+	}'
+}
+
+test_expect_success 'a longer history: a page longer than a window, three authors, a deeper directory' '
+	git init -q long &&
+	mkdir -p long/lib/deep &&
+	long_c 1 >long/lib/long.c && git -C long add . && commit_as long Alice "long.c: 300 lines" &&
+	long_c 2 >long/lib/long.c && git -C long add . && commit_as long Bob "long.c: doubles" &&
+	long_c 3 >long/lib/long.c && printf "int more(void) { return 1; }\n" >long/lib/deep/more.c &&
+	git -C long add . && commit_as long Carol "more.c, and an s" &&
+	long_c 4 >long/lib/long.c && git -C long add . && commit_as long Alice "long.c: t and u" &&
+	"$TOKSTREAM" convert -q long long.git &&
+	"$TOKSTREAM" html -C long.git --commit-url="$URL" long-out &&
+	test_path_is_file long-out/lib/long.c.html &&
+	test_path_is_file long-out/lib/deep/more.c.html
+'
+
+test_expect_success 'the gutter: the author of most tokens wins, with the most of theirs; +N counts the others' '
+	a1=$(git -C long rev-parse --short=7 HEAD~3) &&
+	b2=$(git -C long rev-parse --short=7 HEAD~2) &&
+	# line 10: Alice 5 tokens, Bob 4, Carol 2
+	echo "Alice $a1 +2" >expect && gutter long-out/lib/long.c.html 10 >actual && test_cmp expect actual &&
+	# line 20: Alice 5 + 4 in two commits, Bob 6 in one: Alice, with her 5
+	echo "Alice $a1 +1" >expect && gutter long-out/lib/long.c.html 20 >actual && test_cmp expect actual &&
+	echo "Alice $a1" >expect && gutter long-out/lib/long.c.html 100 >actual && test_cmp expect actual &&
+	# line 200: Bob rewrote it, but "=" and ";" are still by Alice
+	echo "Bob $b2 +1" >expect && gutter long-out/lib/long.c.html 200 >actual && test_cmp expect actual &&
+	grep -o "<tr id=\"L[0-9]*\"" long-out/lib/long.c.html >anchors &&
+	test_line_count = 300 anchors
+'
+
+test_expect_success 'a subdirectory'"'"'s bar adds up the shares of all its files' '
+	index_row long-out/index.html lib/ >row &&
+	grep -o "title=\"[^\"]*\"" row >actual &&
+	index_row long-out/lib/index.html long.c >rows &&
+	index_row long-out/lib/index.html deep/ >>rows &&
+	grep -o "title=\"[^\"]*: [0-9]* tokens\?" rows | sed "s/title=\"//; s/ tokens\?$//" |
+	awk -F": " "{ n[\$1] += \$2; total += \$2 } END { for (a in n) printf \"%s %d %.1f\\n\", a, n[a], 100 * n[a] / total }" |
+	sort -k2,2nr >expect-shares &&
+	test_line_count = 3 expect-shares &&
+	sed "s/title=\"\(.*\): \([0-9]*\) tokens\?, \([0-9.]*\)%\"/\1 \2 \3/" actual >shares &&
+	test_cmp expect-shares shares &&
+	check_bars long-out/index.html &&
+	check_bars long-out/lib/index.html &&
+	check_bars long-out/lib/deep/index.html
+'
+
+test_expect_success 'a directory of more authors than colours: the rest are "others", grey' '
+	git init -q many &&
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12
+	do
+		printf "int f$i(void);\n" >many/f$i.c &&
+		git -C many add f$i.c &&
+		commit_as many "Author$i" "f$i.c" || return 1
+	done &&
+	printf "int shared(void);\n" >>many/f1.c &&
+	git -C many add f1.c && commit_as many Author12 "f1.c: shared" &&
+	"$TOKSTREAM" convert -q many many.git &&
+	"$TOKSTREAM" html -C many.git many-out &&
+	grep -o "<li>" many-out/index.html >legend &&
+	test_line_count = 11 legend &&
+	grep "<li><span class=\"sw\" style=\"background:#[0-9a-f]\{6\}\"></span> Author12 15.4%</li>" many-out/index.html &&
+	grep "<li><span class=\"sw\" style=\"background:#ccc\"></span> 2 others [0-9.]*%</li>" many-out/index.html &&
+	# ties go by name: Author8 and Author9 are the two beyond the ten colours
+	index_row many-out/index.html f9.c >row &&
+	grep "<div class=\"bar\"><span class=\"others\" style=\"width:100.000%\" title=\"1 other: 6 tokens, 100.0%\"></span></div>" row &&
+	check_bars many-out/index.html
 '
 
 # Hostile content: everything from the repository is escaped.  Git keeps
@@ -316,7 +531,7 @@ test_expect_success 'a symbolic link where a page or a cache file goes is replac
 
 say_if_no_browser
 
-test_expect_success BROWSER 'in Chromium: tip, colours, colour switch, legend, click, and nothing hostile runs' '
+test_expect_success BROWSER 'in Chromium: tip, colours, gutter, links, legend, minimap, anchors, bars; nothing hostile runs' '
 	"$TOKSTREAM" html -C tokens.git --commit-url="$URL" browser-out &&
 	"$TOKSTREAM" html -C evil.git evil-browser-out &&
 	mkdir -p "$TEST_DIRECTORY/out" &&
@@ -334,7 +549,14 @@ test_expect_success BROWSER 'in Chromium: tip, colours, colour switch, legend, c
 		--commit-tokens "/* add: the sum of a and b */" --commit-tokens int \
 		--legend-author A \
 		--legend-tokens "/* add: the sum of a and b */ int add ( int a , b ) { return a + b ; }" \
-		--url "https://example.org/commit/$c" \
+		--url "https://example.org/commit/$c" --url-template "$URL" \
+		--gutter "1=A $(echo $a2 | cut -c1-7)" --gutter "2=A $(echo $a1 | cut -c1-7) +1" \
+		--long "$TRASH_DIRECTORY/long-out/lib/long.c.html" \
+		--long-gutter "10=Alice $(git -C long rev-parse --short=7 HEAD~3) +2" \
+		--long-gutter "200=Bob $(git -C long rev-parse --short=7 HEAD~2) +1" \
+		--filter bob --filter-keeps Bob --map-line 250 --anchor-line 120 \
+		--bars "$TRASH_DIRECTORY/long-out/index.html" --bars "$TRASH_DIRECTORY/long-out/lib/index.html" \
+		--bars "$TRASH_DIRECTORY/browser-out/index.html" --bars "$TRASH_DIRECTORY/many-out/index.html" \
 		--hostile "$TRASH_DIRECTORY/evil-browser-out/$EVIL_FILE.html" \
 		--hostile "$TRASH_DIRECTORY/evil-browser-out/$EVIL_QUOTE.html" \
 		--hostile-summary "$EVIL_XSS<!--" --hostile-summary "$EVIL_MSG" \
@@ -348,7 +570,9 @@ test_expect_success BROWSER 'in Chromium: tip, colours, colour switch, legend, c
 	grep "^ok - hovering A.s row marks exactly their tokens" browser.log &&
 	grep "^# all checks passed" browser.log &&
 	test_path_is_file "$TEST_DIRECTORY/out/t0320-add.png" &&
-	test_path_is_file "$TEST_DIRECTORY/out/t0320-commit-colours.png"
+	test_path_is_file "$TEST_DIRECTORY/out/t0320-commit-colours.png" &&
+	test_path_is_file "$TEST_DIRECTORY/out/t0320-file.png" &&
+	test_path_is_file "$TEST_DIRECTORY/out/t0320-dir.png"
 '
 
 test_done

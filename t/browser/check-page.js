@@ -8,6 +8,13 @@
 //        --commit-tokens TEXT ...    two tokens of one author, from two commits
 //        --legend-author A --legend-tokens "T1 T2 ..."   all of A's tokens, in order
 //        --url URL                   where a click on tip-token must go
+//        --url-template T            --commit-url: every token must link to T with %H its id
+//        [--gutter N=TEXT]...        the text of line N's gutter on --page
+//        --long FILE                 a page longer than the window, where
+//          [--long-gutter N=TEXT]... its gutters, --filter TEXT --filter-keeps LABEL
+//          (what the legend keeps), --map-line N (clicked on the minimap),
+//          --anchor-line N (loaded as #LN) are checked
+//        [--bars INDEX]...           indexes whose bars must match their shares
 //        [--hostile FILE]... [--hostile-summary S]... [--hostile-text T]...
 //
 // Prints "ok - ..." or "FAIL - ..." for every check; exits 1 when any failed.
@@ -18,9 +25,11 @@ const path = require('path');
 const { pathToFileURL, fileURLToPath } = require('url');
 const { parseArgs, check, launch, run } = require('./lib');
 
-const opt = parseArgs(process.argv.slice(2), ['index', 'commit-tokens', 'hostile', 'hostile-summary', 'hostile-text'], 'check-page.js');
+const opt = parseArgs(process.argv.slice(2), ['index', 'commit-tokens', 'hostile', 'hostile-summary', 'hostile-text',
+	'gutter', 'long-gutter', 'bars'], 'check-page.js');
 for (const k of ['page', 'shots', 'tip-token', 'tip-summary', 'tip-author', 'tip-id',
-	'other-token', 'legend-author', 'legend-tokens', 'url']) {
+	'other-token', 'legend-author', 'legend-tokens', 'url', 'url-template', 'long', 'filter', 'filter-keeps',
+	'map-line', 'anchor-line']) {
 	if (!opt[k]) {
 		console.error(`check-page.js: --${k} is required`);
 		process.exit(2);
@@ -33,9 +42,9 @@ if (opt['commit-tokens'].length !== 2) {
 
 const url = (file) => pathToFileURL(file).href;
 
-// The span.t whose text is exactly TEXT (the first one).
+// The token (.t, a link or a span) whose text is exactly TEXT (the first one).
 async function token(page, text) {
-	const spans = page.locator('#code span.t');
+	const spans = page.locator('#code .t');
 	const n = await spans.count();
 	for (let i = 0; i < n; i++)
 		if ((await spans.nth(i).textContent()) === text)
@@ -49,6 +58,141 @@ const dyn = (page) => page.evaluate(() => document.getElementById('dyn').textCon
 async function rest(page) {
 	// away from every token and legend row
 	await page.mouse.move(1, 1);
+}
+
+// Whether el's box lies within the window, below the header that stays on top.
+async function inView(page, loc) {
+	const [box, top, vh] = [await loc.boundingBox(), await page.evaluate(() => document.querySelector('header').offsetHeight),
+		await page.evaluate(() => innerHeight)];
+	return box !== null && box.height > 0 && box.y >= top - 1 && box.y + box.height <= vh + 1;
+}
+
+// The text of line n's gutter, its white space made single.
+const gutterText = (page, n) => page.locator(`#L${n} td.g`).evaluate((td) => td.textContent.replace(/\s+/g, ' ').trim());
+
+async function checkGutters(page, specs, what) {
+	for (const g of specs) {
+		const [n, want] = [g.slice(0, g.indexOf('=')), g.slice(g.indexOf('=') + 1)];
+		const got = await gutterText(page, n);
+		check(got === want, `${what}: the gutter of line ${n} reads "${want}"`, got);
+	}
+}
+
+// Every token links to the template with its own commit's id (C: the page's commits).
+async function checkTokenLinks(page) {
+	const bad = await page.evaluate((t) => {
+		const out = [];
+		for (const a of document.querySelectorAll('#code .t')) {
+			const k = /\bc(\d+)\b/.exec(a.className)[1];
+			if (a.tagName !== 'A' || a.getAttribute('href') !== t.split('%H').join(window.C[k].id))
+				out.push(`${a.tagName} ${a.textContent} ${a.getAttribute('href')}`);
+		}
+		return out;
+	}, opt['url-template']);
+	const n = await page.locator('#code .t').count();
+	check(n > 0 && bad.length === 0, `each of the ${n} tokens is a link to its commit`, bad.slice(0, 5).join('; '));
+}
+
+// The visible legend rows' labels.
+const legendLabels = (page) => page.$$eval('#legend-rows tr',
+	(rs) => rs.filter((r) => r.getClientRects().length).map((r) => r.cells[1].textContent));
+
+async function checkLongPage(page) {
+	await page.goto(url(opt.long));
+	const nr = await page.locator('#code tr').count();
+	await checkGutters(page, opt['long-gutter'], path.basename(opt.long));
+
+	// the legend and the minimap stay beside the code however far it scrolls
+	await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+	await page.waitForTimeout(200);
+	check(await page.evaluate(() => scrollY) > 2000, 'the long page scrolls far', await page.evaluate(() => scrollY));
+	check(await inView(page, page.locator('#side')), 'scrolled to the bottom, the whole legend is in the window',
+		JSON.stringify(await page.locator('#side').boundingBox()));
+	check(await inView(page, page.locator('#legend-rows tr').first()), 'and so is its first row');
+	check(await inView(page, page.locator('#map')), 'and so is the minimap');
+
+	// the filter narrows the legend, by author and, by commit, by summary too
+	const all = await legendLabels(page);
+	await page.fill('#legend-filter', opt.filter);
+	const kept = await legendLabels(page);
+	check(all.length > 2 && kept.length === 1 && kept[0] === opt['filter-keeps'],
+		`filtering the legend by "${opt.filter}" keeps only ${opt['filter-keeps']}`, `${all} -> ${kept}`);
+	await page.locator('#legend-rows tr:not([hidden])').first().hover();
+	const lit = await page.$$eval('#code .t.on', (s) => [...new Set(s.map((e) => window.C[/\bc(\d+)\b/.exec(e.className)[1]].a))]);
+	check(lit.length === 1 && lit[0] === opt['filter-keeps'], `hovering the row left marks ${opt['filter-keeps']}'s tokens only`, lit.join());
+	await rest(page);
+	await page.fill('#legend-filter', '');
+	check((await legendLabels(page)).length === all.length, 'emptying the filter gives every row back');
+	await page.click('#by button[value="commit"]');
+	await page.fill('#legend-filter', opt.filter);
+	const byCommit = await page.$$eval('#legend-rows tr', (rs) => rs.filter((r) => r.getClientRects().length)
+		.map((r) => [...new Set(r.dataset.c.split(' ').map((k) => window.C[k].a))].join()));
+	await page.fill('#legend-filter', '');
+	await page.click('#by button[value="author"]');
+	check(byCommit.length >= 1 && byCommit.every((a) => a === opt['filter-keeps']),
+		`by commit, the filter keeps ${opt['filter-keeps']}'s commits only`, byCommit.join(' | '));
+
+	// a click on the minimap goes to its line
+	await page.evaluate(() => window.scrollTo(0, 0));
+	await page.waitForTimeout(100);
+	const n = +opt['map-line'];
+	const box = await page.locator('#map').boundingBox();
+	const rh = Math.min(4, box.height / nr);
+	const y = Math.round((n - 1) * rh);
+	const px = await page.evaluate(([x, y]) => [...document.getElementById('map').getContext('2d').getImageData(x, y, 1, 1).data],
+		[3, y]);
+	const gc = await page.locator(`#L${n} .gc`).evaluate((e) => getComputedStyle(e).color);
+	const first = await page.locator('#L1 .gc').evaluate((e) => getComputedStyle(e).color);
+	check(gc !== first && `rgb(${px.slice(0, 3).join(', ')})` === gc,
+		`the minimap's row of line ${n} has the colour of its gutter's commit (${gc}, not ${first})`, px.join());
+	await page.mouse.click(box.x + box.width / 2, box.y + (n - 0.5) * rh);
+	await page.waitForTimeout(300);
+	check(await page.evaluate(() => location.hash) === `#L${n}`, `a click on the minimap at line ${n} makes it #L${n}`,
+		await page.evaluate(() => location.hash));
+	check(await inView(page, page.locator(`#L${n}`)) && !(await inView(page, page.locator('#L1'))),
+		`and scrolls line ${n} into the window`);
+	await page.screenshot({ path: path.join(opt.shots, 't0320-minimap.png') });
+
+	// #L<n> on loading: the line in view, and highlighted
+	const a = +opt['anchor-line'];
+	await page.goto('about:blank');
+	await page.goto(url(opt.long) + `#L${a}`);
+	await page.waitForTimeout(200);
+	const bg = (k) => page.locator(`#L${k}`).evaluate((e) => getComputedStyle(e).backgroundColor);
+	check(await inView(page, page.locator(`#L${a}`)) && !(await inView(page, page.locator('#L1'))),
+		`loading #L${a} scrolls line ${a} into the window`);
+	const marked = await bg(a), unlit = await bg(a - 1);
+	check(marked !== unlit && marked !== 'rgba(0, 0, 0, 0)', `and highlights it (${marked}, not ${unlit})`);
+	await page.screenshot({ path: path.join(opt.shots, 't0320-file.png') });
+	await page.click(`#L${a + 5} td.ln a`);
+	const hash = await page.evaluate(() => location.hash), [now, before] = [await bg(a + 5), await bg(a)];
+	check(hash === `#L${a + 5}` && now === marked && before === unlit,
+		'a line number is a link to its line, which it highlights instead', `${hash} ${now} ${before}`);
+}
+
+// Each segment of each bar is as wide as its share of the row's tokens.
+async function checkBars(page, file) {
+	await page.goto(url(file));
+	const bars = await page.$$eval('.bar', (bs) => bs.map((b) => ({
+		w: b.getBoundingClientRect().width,
+		total: +b.closest('tr').cells[1].textContent,
+		segs: [...b.children].map((s) => ({ w: s.getBoundingClientRect().width, title: s.title })),
+	})));
+	const bad = [];
+	for (const b of bars) {
+		let sum = 0, tokens = 0;
+		for (const s of b.segs) {
+			const n = +/: (\d+) tokens?, /.exec(s.title)[1];
+			tokens += n;
+			sum += s.w;
+			if (Math.abs(s.w - b.w * n / b.total) > 0.5)
+				bad.push(`${s.title}: ${s.w}px of ${b.w}px`);
+		}
+		if (tokens !== b.total || Math.abs(sum - b.w) > 1)
+			bad.push(`${b.segs.map((s) => s.title)}: ${tokens} of ${b.total} tokens, ${sum}px of ${b.w}px`);
+	}
+	check(bars.length > 0 && bad.length === 0,
+		`${path.basename(path.dirname(file))}/${path.basename(file)}: the ${bars.length} bars are as wide as the shares`, bad.join('; '));
 }
 
 async function main() {
@@ -125,27 +269,39 @@ async function main() {
 	check(row !== null, `the legend has a row for ${opt['legend-author']}`);
 	if (row) {
 		await row.hover();
-		const on = await page.$$eval('#code span.t.on', (s) => s.map((e) => e.textContent).join(' '));
+		const on = await page.$$eval('#code .t.on', (s) => s.map((e) => e.textContent).join(' '));
 		check(on === opt['legend-tokens'], `hovering ${opt['legend-author']}'s row marks exactly their tokens`,
 			`marked: ${on}`);
 		check(await page.evaluate(() => document.body.classList.contains('hl')), 'the body has class hl meanwhile');
 		await page.screenshot({ path: path.join(opt.shots, 't0320-legend.png'), fullPage: true });
 		await rest(page);
-		check((await page.locator('span.t.on').count()) === 0, 'leaving the row unmarks them');
+		check((await page.locator('.t.on').count()) === 0, 'leaving the row unmarks them');
 		await row.click();
 		await rest(page);
-		check((await page.locator('span.t.on').count()) > 0, 'a click on the row keeps them marked');
+		check((await page.locator('.t.on').count()) > 0, 'a click on the row keeps them marked');
 		await row.click();
 		await rest(page);
-		check((await page.locator('span.t.on').count()) === 0, 'a second click releases them');
+		check((await page.locator('.t.on').count()) === 0, 'a second click releases them');
 	}
+
+	// ---- the gutter, and the links of the tokens ----
+	await checkGutters(page, opt.gutter, path.basename(opt.page));
+	await checkTokenLinks(page);
 
 	// ---- a click goes to the commit ----
 	await Promise.all([page.waitForURL((u) => u.href.startsWith('https://')), tipTok.click()]);
 	check(commitHit === opt.url, `a click on ${opt['tip-token']} goes to ${opt.url}`, String(commitHit));
 	check(commitHit !== null && commitHit.includes(opt['tip-id']), 'the target URL holds the original id');
 
-	// ---- indexes: every link leads to a page that exists ----
+	// ---- a long page: the legend stays, filters; the minimap, line anchors ----
+	await checkLongPage(page);
+
+	// ---- indexes: their bars; every link leads to a page that exists ----
+	for (const [n, b] of opt.bars.entries()) {
+		await checkBars(page, b);
+		if (!n)
+			await page.screenshot({ path: path.join(opt.shots, 't0320-dir.png'), fullPage: true });
+	}
 	for (const [n, idx] of opt.index.entries()) {
 		await page.goto(url(idx));
 		await page.screenshot({ path: path.join(opt.shots, `t0320-index-${n + 1}.png`), fullPage: true });
@@ -179,7 +335,7 @@ async function main() {
 		errors.length = 0;
 		await page.goto(url(h));
 		check(errors.length === 0, `${path.basename(h)}: the page runs without a script error`, errors.join('; '));
-		const spans = page.locator('#code span.t');
+		const spans = page.locator('#code .t');
 		const tips = new Set();
 		for (let i = 0; i < await spans.count(); i++) {
 			await spans.nth(i).hover();
@@ -192,7 +348,7 @@ async function main() {
 				await r.nth(i).hover();
 		}
 		await page.waitForTimeout(300);
-		const texts = await page.$$eval('#code span.t', (s) => s.map((e) => e.textContent));
+		const texts = await page.$$eval('#code .t', (s) => s.map((e) => e.textContent));
 		for (const t of opt['hostile-text'])
 			if (h === opt.hostile[0])
 				check(texts.includes(t), `${path.basename(h)}: the token ${t} shows as text`);
