@@ -12,9 +12,11 @@
 #include "blame.h"
 #include "functions.h"
 #include "smap.h"
+#include "../tokenize/progress.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/sha1.h"
 #include "../tokenize/usage.h"
+#include "../tokenize/wrapper.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1131,41 +1133,16 @@ static void build_indexes(void)
 	free(dirv);
 }
 
-/*
- * Progress on stderr the way git shows it, "Building pages:  45% (120/267)"
- * rewritten in place with \r at each new percent, and ", done." at the end.
- * (convert's display in fastexport.c counts commits and bytes of a stream,
- * with rates; this one counts pages, so it stays small and here.)
- */
-struct progress {
-	const char *title;
-	size_t done, total;
-	int shown;          /* the percent last shown; -1: none yet */
-};
-
-static void progress_show(struct progress *p, int final)
-{
-	int pct = p->total ? (int)(p->done * 100 / p->total) : 100;
-
-	if (!final && pct == p->shown)
-		return;
-	p->shown = pct;
-	fprintf(stderr, "%s: %3d%% (%zu/%zu)%s", p->title, pct, p->done, p->total, final ? ", done.\n" : "\r");
-	fflush(stderr);
-}
-
 /* A worker's pages count on its parent's display, through a pipe: a byte a page. */
 static int progress_fd = -1;
+static uint64_t pages_built;
 
 static void page_built(struct progress *p)
 {
-	if (progress_fd >= 0) {
-		while (write(progress_fd, "", 1) < 0 && errno == EINTR)
-			;
-	} else if (p) {
-		p->done++;
-		progress_show(p, 0);
-	}
+	if (progress_fd >= 0)
+		write_in_full(progress_fd, "", 1);
+	else
+		display_progress(p, ++pages_built);
 }
 
 /* Counts the bytes of the workers' pipe until the last of them is gone. */
@@ -1180,8 +1157,8 @@ static void follow_workers(struct progress *p, int fd)
 			continue;
 		if (n <= 0)
 			break;
-		p->done += (size_t)n;
-		progress_show(p, 0);
+		pages_built += (uint64_t)n;
+		display_progress(p, pages_built);
 	}
 	close(fd);
 }
@@ -1268,8 +1245,7 @@ static void build_pages(struct blame_ctx *ctx, const char *cache_path, struct sm
 		if (waitpid(pids[w], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 			die("a worker building pages failed");
 	}
-	if (p)
-		progress_show(p, 1);
+	stop_progress(&p);
 	/* what the workers learnt of the files they built */
 	for (w = 0; w < opt.jobs; w++) {
 		strbuf_reset(&part);
@@ -1431,8 +1407,7 @@ int cmd_html(int argc, char **argv)
 		} else
 			usage_die(html_usage, "unknown option '%s'", a);
 	}
-	if (progress < 0)
-		progress = isatty(2);
+	progress = progress_wanted(progress);
 	if (opt.jobs < 1 || opt.jobs > 256)
 		usage_die(html_usage, "-j takes a number from 1 to 256");
 	if (i >= argc)
@@ -1467,16 +1442,15 @@ int cmd_html(int argc, char **argv)
 	 * Many pages: the attribution of the whole tree in one pass, which
 	 * the workers share (a file's own history costs a walk each).
 	 */
-	if (nr_fresh >= 16)
+	if (nr_fresh >= 16) {
+		if (progress)
+			ctx.engine.progress_title = "Replaying commits";
 		blame_replay_tree(&ctx);
-
-	if (progress && nr_fresh) {
-		struct progress p = { "Building pages", 0, nr_fresh, -1 };
-
-		build_pages(&ctx, cache_path.buf, &file_index, &p);
-	} else {
-		build_pages(&ctx, cache_path.buf, &file_index, NULL);
+		ctx.engine.progress_title = NULL;
 	}
+
+	build_pages(&ctx, cache_path.buf, &file_index,
+		    nr_fresh ? start_progress("Building pages", nr_fresh, progress) : NULL);
 
 	/* files no lexer claims have no page and no entry */
 	for (k = 0; k < nr_files;) {

@@ -1302,7 +1302,7 @@ static void commit_sizes(struct blame_ctx *ctx, const char **pathspec, int nr_pa
 
 		o.on_change = record_change;
 		if (progress_wanted(opt.progress))
-			o.progress_title = "tokstream report: commit sizes, replaying commits";
+			o.progress_title = "Replaying commits for their sizes";
 		replay_free(replay_tokens(ctx->gitdir.buf, ctx->token, &o));
 		changes_recorded = 1;
 	}
@@ -1439,7 +1439,7 @@ static void blame_fresh(struct blame_ctx *ctx)
 		if (!sizes_from_cache)
 			ctx->engine.on_change = record_change;  /* the commit sizes, from the same pass */
 		if (progress_wanted(opt.progress))
-			ctx->engine.progress_title = "tokstream report: replaying commits";
+			ctx->engine.progress_title = "Replaying commits";
 		blame_replay_tree(ctx);
 		ctx->engine.progress_title = NULL;
 		ctx->engine.on_change = NULL;

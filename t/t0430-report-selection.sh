@@ -133,7 +133,7 @@ test_expect_success 'progress on stderr with --progress, none by default off a t
 	rm -rf tok.git/tokstream/replay tok.git/tokstream/report-cache &&
 	"$TOKSTREAM" report -C tok.git --replay=always --progress r7 HEAD 2>err &&
 	n=$(git -C tok.git rev-list --count HEAD) &&
-	grep "^tokstream report: replaying commits: 100% ($n/$n), done.\$" err &&
+	tr "\r" "\n" <err | grep "^Replaying commits: 100% ($n/$n), done.\$" &&
 	rm -rf tok.git/tokstream/replay tok.git/tokstream/report-cache &&
 	"$TOKSTREAM" report -C tok.git --replay=always r8 HEAD 2>err &&
 	test_must_be_empty err

@@ -10,7 +10,7 @@
 struct progress {
 	char *title;
 	uint64_t total, last_n;
-	int last_percent, tty;
+	int last_percent;
 	time_t last_shown;
 };
 
@@ -39,10 +39,7 @@ struct progress *start_progress(const char *title, uint64_t total, int wanted)
 	p->title = xstrdup(title);
 	p->total = total;
 	p->last_percent = -1;
-	p->tty = isatty(2);
 	p->last_shown = time(NULL);
-	if (p->tty)
-		show(p, 0, "\r");
 	return p;
 }
 
@@ -56,15 +53,12 @@ void display_progress(struct progress *p, uint64_t n)
 	p->last_n = n;
 	percent = p->total ? (int)(n > p->total ? 100 : n * 100 / p->total) : -1;
 	now = time(NULL);
-	/*
-	 * On a terminal, at each new percent and each second; into a file
-	 * or a pipe, a line every ten seconds: a log, not an animation.
-	 */
-	if (p->tty ? (percent == p->last_percent && now == p->last_shown) : now - p->last_shown < 10)
+	/* as git: at each new percent (each second when the total is unknown), in place */
+	if (p->total ? percent == p->last_percent : now == p->last_shown)
 		return;
 	p->last_percent = percent;
 	p->last_shown = now;
-	show(p, n, p->tty ? "\r" : "\n");
+	show(p, n, "\r");
 }
 
 void stop_progress(struct progress **pp)

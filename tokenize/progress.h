@@ -1,7 +1,8 @@
 /*
  * Progress on stderr, as Git shows it: "TITLE:  45% (1771/3949)",
- * rewritten in place on a terminal, ending in ", done.".  Every command
- * that runs long shows its progress through this, and only through this.
+ * rewritten in place (\r) at each new percent, ending in ", done.".
+ * Every command that runs long shows its progress through this, and
+ * only through this.
  */
 #ifndef PROGRESS_H
 #define PROGRESS_H
