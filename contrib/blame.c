@@ -1271,8 +1271,12 @@ int cmd_blame(int argc, char **argv)
 		const char *a = argv[i];
 
 		if (!strcmp(a, "-C") && i + 1 < argc && !path) {
-			/* -C before PATH is DEST, after it git blame's copy detection (kept for old command lines) */
 			dest = argv[++i];
+		} else if (!strcmp(a, "-C") && path) {
+			/* git blame's copy detection, kept for old command lines */
+			warning("-C after PATH means --moves (git blame's -C); it is deprecated: "
+				"give --moves, and -C DEST before PATH");
+			ao.no_moves = 0;
 		} else if (!strcmp(a, "--source") && i + 1 < argc) {
 			source_opt = argv[++i];
 		} else if (!strncmp(a, "--source=", 9)) {

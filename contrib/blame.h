@@ -84,7 +84,7 @@ struct blame_result {
 int parse_attribution_option(struct attribution_options *o, int argc, char **argv, int *i);
 /* The lines of usage of those options. */
 #define ATTRIBUTION_USAGE \
-	"    --no-moves         do not look for moved and copied tokens (-M, -C: look, the default)\n" \
+	"    --no-moves         do not look for moved and copied tokens (--moves, -M: look, the default)\n" \
 	"    --min-move=N       a moved or copied run is at least N tokens long (default: 12)\n" \
 	"    -w                 tokens that differ only in whitespace (in comments, strings) are the same\n" \
 	"    --ignore-rev REV   attribute REV's changes as if it had not made them\n" \

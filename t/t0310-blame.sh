@@ -133,4 +133,14 @@ test_expect_success 'identities go through the source'\''s .mailmap, kept unchan
 	! grep "^author Carol$" porcelain
 '
 
+test_expect_success '-C after PATH still means --moves, with a deprecation warning' '
+	"$TOKSTREAM" blame -C tokens.git --porcelain add.c >expect &&
+	"$TOKSTREAM" blame -C tokens.git --porcelain add.c -C >actual 2>err &&
+	test_cmp expect actual &&
+	grep "^tokstream: warning: -C after PATH means --moves" err &&
+	"$TOKSTREAM" blame -C tokens.git --porcelain --moves add.c >actual 2>err &&
+	test_cmp expect actual &&
+	test_must_be_empty err
+'
+
 test_done
