@@ -575,4 +575,23 @@ test_expect_success BROWSER 'in Chromium: tip, colours, gutter, links, legend, m
 	test_path_is_file "$TEST_DIRECTORY/out/t0320-dir.png"
 '
 
+test_expect_success 'a merge that brings an older change of a file in rebuilds its page' '
+	git -C src checkout -q -b older &&
+	sed "s/return a + b;/return b + a;/" src/add.c >tmp && mv tmp src/add.c &&
+	git -C src add add.c &&
+	GIT_COMMITTER_DATE="2001-01-01 00:00:00 +0000" GIT_AUTHOR_DATE="2001-01-01 00:00:00 +0000" \
+		git -C src commit -q --author="E <e@example.org>" -m "add(): b + a" &&
+	git -C src checkout -q - &&
+	page_stamps out/add.c.html >add-before &&
+	test_tick &&
+	git -C src merge -q --no-ff --no-edit older &&
+	grep "return b + a;" src/add.c &&
+	"$TOKSTREAM" convert -q src tokens.git &&
+	sleep 1 &&
+	"$TOKSTREAM" html -C tokens.git --commit-url="$URL" out &&
+	page_stamps out/add.c.html >add-after &&
+	! test_cmp add-before add-after &&
+	grep "a:\"E\"" out/add.c.html
+'
+
 test_done
