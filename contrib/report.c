@@ -2318,15 +2318,9 @@ static void json_report_subject(struct json_writer *j, struct blame_ctx *ctx, co
 	json_key(j, "line_ignore_whitespace");
 	json_bool(j, opt.ignore_ws);
 	json_key(j, "since");
-	if (opt.since)
-		json_string(j, opt.since);
-	else
-		json_null(j);
+	json_string_or_null(j, opt.since);
 	json_key(j, "until");
-	if (opt.until)
-		json_string(j, opt.until);
-	else
-		json_null(j);
+	json_string_or_null(j, opt.until);
 	json_key(j, "mailmap");
 	json_bool(j, !opt.no_mailmap);
 	json_key(j, "include_vendored");

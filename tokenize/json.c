@@ -265,3 +265,11 @@ void json_null(struct json_writer *j)
 	before_value(j);
 	strbuf_addstr(j->out, "null");
 }
+
+void json_string_or_null(struct json_writer *j, const char *s)
+{
+	if (s)
+		json_string(j, s);
+	else
+		json_null(j);
+}

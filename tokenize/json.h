@@ -55,6 +55,8 @@ void json_uint(struct json_writer *j, uintmax_t v);
 void json_number(struct json_writer *j, const char *text);
 void json_bool(struct json_writer *j, int v);
 void json_null(struct json_writer *j);
+/* s, or null when s is NULL. */
+void json_string_or_null(struct json_writer *j, const char *s);
 
 /* Whether text is a number in JSON's grammar (no NaN, no "1.", no "+1"). */
 int json_is_number(const char *text);
