@@ -77,6 +77,7 @@ struct side {
 	const struct replay *memo_for;
 	int *memo;                   /* by the replay's commit number: year - min_year, -1 unknown */
 	size_t nr_memo;
+	size_t counted;              /* points counted (each side in its own thread) */
 };
 
 static struct age_options opt;
@@ -518,11 +519,18 @@ void age_begin(struct blame_ctx *c, const struct age_options *o)
 		tag_points();
 	else
 		year_points();
-	points[point_of(ctx->orig)].is_rev = 1;
+	k = point_of(ctx->orig);  /* before points[]: it may move them */
+	points[k].is_rev = 1;
 	for (k = 0; k < nr_samples && !points[samples[k].point].is_rev; k++)
 		;
-	if (k == nr_samples)
-		add_sample(opt.rev, point_of(ctx->orig));
+	if (k == nr_samples) {
+		/* named by its id, not as REV was spelt: the tables are the same for HEAD and main */
+		char name[8];
+
+		memcpy(name, ctx->orig, 7);
+		name[7] = '\0';
+		add_sample(name, point_of(ctx->orig));
+	}
 	qsort(samples, nr_samples, sizeof(*samples), cmp_sample);
 	read_cache();
 	files_that_count();
@@ -604,6 +612,12 @@ static void on_sample(const struct replay *r, const char *commit, void *data)
 	c.pt->count[side->lines] = xcalloc((size_t)nr_years + 1, sizeof(size_t));
 	replay_sample_files(r, count_file, &c);
 	c.pt->done[side->lines] = 1;
+	side->counted++;
+}
+
+size_t age_counted(void)
+{
+	return sides[0].counted + sides[1].counted;
 }
 
 void age_hook(struct replay_options *o, int lines)

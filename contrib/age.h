@@ -18,7 +18,6 @@ int age_parse_every(const char *s, enum age_every *every);
 /* What the report tells the code age. */
 struct age_options {
 	enum age_every every;
-	const char *rev;            /* REV as given: the name of the last point, unless a tag names it */
 	const char *line_repo;      /* the repository of the line blame and of the author dates */
 	const char **tag_repos;     /* the repositories whose tags are points (the sources) */
 	size_t nr_tag_repos;
@@ -38,7 +37,7 @@ struct age_year {
 
 /* A point of the history and its code by year of origin. */
 struct age_sample {
-	const char *name;           /* the tag, the year, or REV */
+	const char *name;           /* the tag, the year, or (REV untagged) its abbreviated id */
 	const char *orig;           /* the commit, in the source */
 	long long time;             /* its committer date */
 	const struct age_year *years;  /* oldest first; only years that hold code */
@@ -53,6 +52,9 @@ void age_begin(struct blame_ctx *ctx, const struct age_options *o);
 
 /* Whether a token (lines: a line) replay of the whole tree must still count points. */
 int age_wants(int lines);
+
+/* How many points the replays have counted so far (by tokens and by lines: twice). */
+size_t age_counted(void);
 
 /*
  * Makes the whole tree's replay with options o (the token replay, or the

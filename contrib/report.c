@@ -1413,6 +1413,7 @@ static enum age_every age_every;
 static const struct age_sample *age_samples;
 static size_t nr_age_samples;
 static int age_lines;  /* the lines are counted too */
+static int age_shared, age_own;  /* points were counted in the report's replays, in replays of their own */
 
 /* list_files()' rule, for a regular file that has a view */
 static int age_counts(const char *path)
@@ -1421,7 +1422,7 @@ static int age_counts(const char *path)
 }
 
 /* Finds the points of the history and what the cache knows of them (age.h). */
-static void age_start(struct blame_ctx *ctx, const char *rev, const char **pathspec, int nr_pathspec)
+static void age_start(struct blame_ctx *ctx, const char **pathspec, int nr_pathspec)
 {
 	struct age_options o;
 	struct strbuf key = STRBUF_INIT, path = STRBUF_INIT;
@@ -1441,7 +1442,6 @@ static void age_start(struct blame_ctx *ctx, const char *rev, const char **paths
 	strbuf_addf(&path, "%s/age-%s", cache_dir.buf, h);
 	memset(&o, 0, sizeof(o));
 	o.every = age_every;
-	o.rev = rev;
 	o.line_repo = line_repo.buf;
 	o.tag_repos = repos;
 	o.nr_tag_repos = (size_t)nr_sources;
@@ -1466,6 +1466,8 @@ static void age_replays(struct blame_ctx *ctx)
 	struct side_job lines;
 	int need_lines = age_wants(1);
 
+	age_shared = age_counted() > 0;
+	age_own = need_lines || age_wants(0);
 	if (need_lines)
 		side_job_start(&lines, replay_lines, ctx);
 	if (age_wants(0)) {
@@ -3234,7 +3236,7 @@ int cmd_report(int argc, char **argv)
 	step_done("setup");
 
 	list_files(&ctx);
-	age_start(&ctx, rev, pathspec, nr_pathspec);
+	age_start(&ctx, pathspec, nr_pathspec);
 	whole_tree_selected = !nr_pathspec;
 	last_touch(ctx.gitdir.buf, ctx.token, "tokens", pathspec, nr_pathspec,
 		   offsetof(struct rfile, tok_last));
@@ -3267,6 +3269,9 @@ int cmd_report(int argc, char **argv)
 			"%zu commits in blame, %zu commits sized; -j %d; blamed by %s\n",
 			nr_files + nr_no_view, nr_no_view + skipped, fresh, nr_files - fresh,
 			nr_commits, nr_csizes, opt.jobs, blamed_by);
+		fprintf(stderr, "tokstream report: code age: %zu points, counted by %s\n", nr_age_samples,
+			age_own ? (age_shared ? "the report's replays and replays of their own" : "replays of their own")
+				: age_shared ? "the report's replays" : "nothing (all from the cache)");
 		fprintf(stderr, "tokstream report: wall time: %s\n", step_times.buf);
 	}
 	return 0;
