@@ -163,9 +163,9 @@ static size_t point_of(const char *orig)
 	if (!isnew)
 		return *k;
 	token = oid_map_token(&ctx->map, orig);
-	if (!token || !smap_get(&tok_hist.index, token))
-		die("commit %s of '%s' is not in the token history of %s: run tokstream convert",
-		    orig, opt.line_repo, ctx->token);
+	if (!token)
+		die("commit %s of '%s' is not in the token repository: run tokstream convert",
+		    orig, opt.line_repo);
 	ALLOC_GROW(points, nr_points + 1, alloc_points);
 	pt = &points[nr_points];
 	memset(pt, 0, sizeof(*pt));
@@ -466,11 +466,18 @@ static void files_that_count(void)
 		free(todo);
 		return;
 	}
+	/* the token history: only to count (when every point is in the cache, not read) */
+	read_history(&tok_hist, ctx->gitdir.buf, ctx->token);
 	src_trees = xcalloc(n, sizeof(*src_trees));
 	tok_trees = xcalloc(n, sizeof(*tok_trees));
 	for (k = 0; k < n; k++) {
+		size_t *at = smap_get(&tok_hist.index, points[todo[k]].token);
+
+		if (!at)
+			die("commit %s of '%s' is not in the token history of %s: run tokstream convert",
+			    points[todo[k]].orig, opt.line_repo, ctx->token);
 		memcpy(src_trees[k], src_hist.v[points[todo[k]].hist].tree, 41);
-		memcpy(tok_trees[k], tok_hist.v[*smap_get(&tok_hist.index, points[todo[k]].token)].tree, 41);
+		memcpy(tok_trees[k], tok_hist.v[*at].tree, 41);
 	}
 	tree_changes(opt.line_repo, src_trees, todo, n, 1, &src, &nr_src);
 	tree_changes(ctx->gitdir.buf, tok_trees, todo, n, 0, &tok, &nr_tok);
@@ -514,7 +521,6 @@ void age_begin(struct blame_ctx *c, const struct age_options *o)
 	ctx = c;
 	opt = *o;
 	read_history(&src_hist, opt.line_repo, ctx->orig);
-	read_history(&tok_hist, ctx->gitdir.buf, ctx->token);
 	if (opt.every == AGE_EVERY_TAG)
 		tag_points();
 	else
