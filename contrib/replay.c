@@ -148,6 +148,7 @@ struct replay {
 	struct change_record *records;  /* every change reported, for the next checkpoint */
 	size_t nr_records, alloc_records;
 	struct progress *progress;  /* opts.progress_title's display */
+	uint32_t sample;          /* the commit on_sample is told of */
 };
 
 /* A change reported through on_change, kept with a checkpoint. */
@@ -1446,6 +1447,23 @@ static void drop_empty_groups(struct replay *r)
 	r->nr_groups = n;
 }
 
+/* Tells on_sample of commit ci when it is one of the samples. */
+static void sample_commit(struct replay *r, uint32_t ci)
+{
+	if (!r->opts.on_sample || !r->opts.samples ||
+	    !smap_get((struct smap *)r->opts.samples, r->commits[ci].id))
+		return;
+	r->sample = ci;
+	r->opts.on_sample(r, r->commits[ci].id, r->opts.sample_data);
+}
+
+/* Replays commit ci, whose diffs are read, and shows it to on_sample. */
+static void replay_next(struct replay *r, uint32_t ci)
+{
+	replay_commit_files(r, ci);
+	sample_commit(r, ci);
+}
+
 /* Reads git log of the whole history and replays each commit. */
 static void replay_log(struct replay *r, const char *dir, const char *tip, int ignore_ws)
 {
@@ -1515,7 +1533,7 @@ static void replay_log(struct replay *r, const char *dir, const char *tip, int i
 			if (commit && (!id || strcmp(id, commit))) {
 				/* the commit is read: replay it, and the commits without diffs before the next */
 				drop_empty_groups(r);
-				replay_commit_files(r, (uint32_t)next);
+				replay_next(r, (uint32_t)next);
 				next++;
 				start_commit(r);
 				commit = NULL;
@@ -1524,7 +1542,7 @@ static void replay_log(struct replay *r, const char *dir, const char *tip, int i
 				break;
 			if (!commit) {
 				while (next < r->nr_commits && strcmp(r->commits[next].id, id))
-					replay_commit_files(r, (uint32_t)next++);
+					replay_next(r, (uint32_t)next++);
 				if (next == r->nr_commits)
 					die("git log printed commit %s that git rev-list did not, in '%s'", id, dir);
 				commit = r->commits[next].id;
@@ -1552,7 +1570,7 @@ static void replay_log(struct replay *r, const char *dir, const char *tip, int i
 	if (reader_finish(rd))
 		die("git log failed in '%s'", dir);
 	while (next < r->nr_commits)
-		replay_commit_files(r, (uint32_t)next++);
+		replay_next(r, (uint32_t)next++);
 	stop_progress(&r->progress);
 	free(rd);
 	strbuf_release(&line);
@@ -2218,6 +2236,22 @@ static struct replay *replay_new(const char *dir)
 }
 
 /*
+ * Whether a replay from the checkpoint goes through every sample: each is
+ * its tip or a commit since.
+ */
+static int samples_after_base(struct replay *r)
+{
+	const struct smap *s = r->opts.samples;
+	size_t k, *at;
+
+	for (k = 0; r->opts.on_sample && s && k < s->cap; k++)
+		if (s->v[k].key && (!(at = smap_get(&r->commit_index, s->v[k].key)) ||
+				    (*at < r->first_new && *at != r->base)))
+			return 0;
+	return 1;
+}
+
+/*
  * The whole tree's replay, from the checkpoint of opts when one fits (a
  * replay of the commits since its tip), else from the first commit; the
  * checkpoint is then written for the new tip.
@@ -2234,6 +2268,8 @@ static struct replay *replay_whole(const char *dir, const char *tip, const struc
 		from = checkpoint_load(r, dir, tip);
 	if (from == 1 && read_commits(r, dir, tip, NULL, 0) < 0)
 		from = -1;  /* a branch that forked before the checkpoint */
+	if (from > 0 && !samples_after_base(r))
+		from = -1;  /* a sample the checkpoint has gone past: only the whole history has it */
 	if (from <= 0 && only_from_checkpoint) {
 		replay_free(r);
 		return NULL;
@@ -2257,6 +2293,8 @@ static struct replay *replay_whole(const char *dir, const char *tip, const struc
 					  rec->removed, r->opts.data);
 		}
 	}
+	if (from)
+		sample_commit(r, r->base);
 	if (from != 2) {
 		mark_ignored(r);
 		replay_log(r, dir, tip, tokens ? 0 : opts->ignore_ws);
@@ -2322,6 +2360,16 @@ const char *replay_commit_path(const struct replay *r, const char *id, const cha
 		if (!strcmp(r->paths[c->own_paths[i]], prefer))
 			return prefer;
 	return r->paths[c->own_paths[0]];
+}
+
+void replay_sample_files(const struct replay *r, replay_file_fn *fn, void *data)
+{
+	const struct rcommit *c = &r->commits[r->sample];
+	size_t k;
+
+	for (k = 0; k < c->nr_files; k++)
+		if (c->files[k])
+			fn(r->paths[k], c->files[k]->origin, c->files[k]->nr, data);
 }
 
 size_t replay_nr_commits(const struct replay *r)

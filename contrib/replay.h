@@ -38,14 +38,25 @@ struct replay_options {
 	const char *checkpoint, *checkpoint_key;
 	/* when set, the replay shows its progress under this title (tokenize/progress.h) */
 	const char *progress_title;
+	/*
+	 * The whole tree's replay only: on_sample(r, id, sample_data) once
+	 * for each commit of tip's history whose id is a key of samples, as
+	 * soon as its files are made (replay_sample_files() reads them;
+	 * later they are handed on to its children).  A checkpoint whose
+	 * tip is past one of them is not used: the replay then starts from
+	 * the first commit, so that it goes through every sample.
+	 */
+	const struct smap *samples;
+	void (*on_sample)(const struct replay *r, const char *commit, void *data);
+	void *sample_data;
 };
 
 /*
  * Replays the history of tip in the repository at dir (its git directory
  * or work tree); with opts->ignore_ws, lines that differ only in
  * whitespace are unchanged (git blame -w).  The diffs are Git's: this is
- * line blame, as git blame gives it.  Of opts, only ignore_ws and the
- * checkpoint are read.  Dies when git fails.
+ * line blame, as git blame gives it.  Of opts, only ignore_ws, the
+ * checkpoint and the samples are read.  Dies when git fails.
  */
 struct replay *replay_history(const char *dir, const char *tip, const struct replay_options *opts);
 
@@ -84,6 +95,13 @@ const char *replay_commit(const struct replay *r, uint32_t commit);
  * when it is one, else the first (NULL: none).
  */
 const char *replay_commit_path(const struct replay *r, const char *id, const char *prefer);
+
+/*
+ * In on_sample: every file of the sample, with the commit of each of its
+ * lines (tokens, in a view), which replay_commit() names.
+ */
+typedef void replay_file_fn(const char *path, const uint32_t *origin, size_t nr, void *data);
+void replay_sample_files(const struct replay *r, replay_file_fn *fn, void *data);
 
 /* How many commits the replay went through (not those its checkpoint gave). */
 size_t replay_nr_commits(const struct replay *r);

@@ -16,6 +16,7 @@
  * changed.  -j N blames files in N processes.
  */
 #include "commands.h"
+#include "age.h"
 #include "blame.h"
 #include "functions.h"
 #include "smap.h"
@@ -53,6 +54,7 @@ static const char report_usage[] =
 	"    --ignore-rev REV, --ignore-revs-file FILE   attribute those revisions' changes, by lines\n"
 	"                       and by tokens, as if they had not made them\n"
 	"    --replay=auto|always|never   blame every file in one pass over the history (default: auto)\n"
+	"    --every=tag|year   the code age at each tag of REV's history (default), or at the end of each year\n"
 	"    --stats            on stderr: files blamed, files from the cache, the time of each step\n"
 	"    --exclude=PATHSPEC leave the files PATHSPEC selects out of every figure (repeatable)\n"
 	"    --since=DATE, --until=DATE   the commit-size figures count only the commits\n"
@@ -1388,6 +1390,7 @@ static void replay_lines(void *data)
 	o.ignore_ws = opt.ignore_ws;
 	o.checkpoint = path.buf;
 	o.checkpoint_key = key.buf;
+	age_hook(&o, 1);
 	line_replay = replay_history(line_repo.buf, ctx->orig, &o);
 	strbuf_release(&path);
 	strbuf_release(&key);
@@ -1428,8 +1431,9 @@ static void blame_fresh(struct blame_ctx *ctx)
 	if (opt.replay == REPLAY_ALWAYS)
 		use_replay = nr_todo > 0;
 	else if (opt.replay == REPLAY_AUTO)
-		use_replay = whole_tree_selected && (nr_todo >= 32 || nr_todo * 4 >= nr_files ||
-						     (nr_todo && has_checkpoint(ctx)));
+		use_replay = (whole_tree_selected && (nr_todo >= 32 || nr_todo * 4 >= nr_files ||
+						      (nr_todo && has_checkpoint(ctx)))) ||
+			     (nr_todo && age_wants(0));  /* the code age needs the pass anyway */
 	if (use_replay) {
 		struct side_job lines;
 		int line_side = !opt.move && !ctx->nr_ignored;
@@ -1440,7 +1444,9 @@ static void blame_fresh(struct blame_ctx *ctx)
 			ctx->engine.on_change = record_change;  /* the commit sizes, from the same pass */
 		if (progress_wanted(opt.progress))
 			ctx->engine.progress_title = "Replaying commits";
+		age_hook(&ctx->engine, 0);
 		blame_replay_tree(ctx);
+		age_unhook(&ctx->engine);
 		ctx->engine.progress_title = NULL;
 		ctx->engine.on_change = NULL;
 		changes_recorded = !sizes_from_cache;
@@ -1494,6 +1500,90 @@ static void blame_fresh(struct blame_ctx *ctx)
 	if (line_replay)
 		replay_free(line_replay);
 	ctx->replay = line_replay = NULL;
+}
+
+/* ---- code age over time: the points are counted in the replays ---------- */
+
+static enum age_every age_every;
+static const struct age_sample *age_samples;
+static size_t nr_age_samples;
+static int age_lines;  /* the lines are counted too */
+static int age_shared, age_own;  /* points were counted in the report's replays, in replays of their own */
+
+/* list_files()' rule, for a regular file that has a view */
+static int age_counts(const char *path)
+{
+	return language_for_path(path) != &language_none && !is_git_file(path);
+}
+
+/* Finds the points of the history and what the cache knows of them (age.h). */
+static void age_start(struct blame_ctx *ctx, const char **pathspec, int nr_pathspec)
+{
+	struct age_options o;
+	struct strbuf key = STRBUF_INIT, path = STRBUF_INIT;
+	const char **repos = xcalloc((size_t)nr_sources + 1, sizeof(*repos));
+	char h[41];
+	int k;
+
+	for (k = 0; k < nr_sources; k++)
+		repos[k] = k == nr_sources - 1 ? ctx->src.buf : sources[k].path;
+	age_lines = !opt.move && !ctx->nr_ignored;
+	/* what the counts depend on besides the commit: the options of both replays, the pathspec */
+	strbuf_addf(&key, "age 1%c%s%clines ws %d%s%c%d%c%d", 0, engine_key, 0, opt.ignore_ws,
+		    line_grafts.buf, 0, age_lines, 0, (int)age_every);
+	for (k = 0; k < nr_pathspec; k++)
+		strbuf_addf(&key, "%c%s", 0, pathspec[k]);
+	hash_hex(&key, h);
+	strbuf_addf(&path, "%s/age-%s", cache_dir.buf, h);
+	memset(&o, 0, sizeof(o));
+	o.every = age_every;
+	o.line_repo = line_repo.buf;
+	o.tag_repos = repos;
+	o.nr_tag_repos = (size_t)nr_sources;
+	o.pathspec = pathspec;
+	o.nr_pathspec = nr_pathspec;
+	o.counts = age_counts;
+	o.year_of = year_of;
+	o.lines = age_lines;
+	o.cache = path.buf;
+	age_begin(ctx, &o);
+	strbuf_release(&key);
+	/* path and repos stay: the options are kept */
+}
+
+/*
+ * The replays that count the points the report's own did not (it made
+ * none: every file came from the cache, or --replay=never), each from
+ * the checkpoint when that has not gone past a point; then the counts.
+ */
+static void age_replays(struct blame_ctx *ctx)
+{
+	struct side_job lines;
+	int need_lines = age_wants(1);
+
+	age_shared = age_counted() > 0;
+	age_own = need_lines || age_wants(0);
+	if (need_lines)
+		side_job_start(&lines, replay_lines, ctx);
+	if (age_wants(0)) {
+		if (!sizes_from_cache && !changes_recorded) {
+			ctx->engine.on_change = record_change;  /* the commit sizes, from the same pass */
+			changes_recorded = 1;
+		}
+		age_hook(&ctx->engine, 0);
+		blame_replay_tree(ctx);
+		age_unhook(&ctx->engine);
+		ctx->engine.on_change = NULL;
+		replay_free(ctx->replay);
+		ctx->replay = NULL;
+	}
+	if (need_lines) {
+		side_job_finish(&lines);
+		replay_free(line_replay);
+		line_replay = NULL;
+	}
+	age_samples = age_end(&nr_age_samples);
+	step_done("code age");
 }
 
 /* ---- everything together ------------------------------------------------ */
@@ -2325,6 +2415,8 @@ static void json_report_subject(struct json_writer *j, struct blame_ctx *ctx, co
 	json_bool(j, !opt.no_mailmap);
 	json_key(j, "include_vendored");
 	json_bool(j, include_vendored);
+	json_key(j, "every");
+	json_string(j, age_every == AGE_EVERY_YEAR ? "year" : "tag");
 	json_key(j, "exclude");
 	json_array_begin(j);
 	for (k = 0; k < (size_t)nr_exclude; k++)
@@ -2430,6 +2522,187 @@ static void write_left_out(struct strbuf *pg)
 			      "more out.</p>");
 	}
 	table_end(t);
+}
+
+/* ---- code age over time: the section --------------------------------------- */
+
+/*
+ * Stacked areas of nr_s series over nr_x points, v[s * nr_x + x] the
+ * share of series s at point x (the shares of a point add up to 100),
+ * the first series at the bottom and in blue, the last in red.
+ */
+static void svg_areas(struct strbuf *pg, const char *title, size_t nr_x, char **xlabels,
+		      size_t nr_s, char **slabels, const double *v)
+{
+	int left = 48, top = 28, height = 180, bottom = 64, per_col = 12, plot, width, i;
+	double step, *cum = xcalloc(nr_x + 1, sizeof(*cum));
+	size_t x, s, every = (nr_x + 29) / 30;
+
+	plot = nr_x * 16 < 360 ? 360 : nr_x * 16 > 800 ? 800 : (int)nr_x * 16;
+	step = nr_x > 1 ? (double)plot / (double)(nr_x - 1) : 0;
+	width = left + plot + 24 + (int)((nr_s + (size_t)per_col - 1) / (size_t)per_col) * 64;
+	strbuf_addf(pg, "<svg class=\"chart\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"",
+		    width, top + height + bottom, width, top + height + bottom);
+	html_text(pg, title);
+	strbuf_addstr(pg, "\"><title>");
+	html_text(pg, title);
+	strbuf_addf(pg, "</title><text x=\"%d\" y=\"15\" font-weight=\"bold\">", left);
+	html_text(pg, title);
+	strbuf_addstr(pg, "</text>");
+	for (i = 0; i <= 5; i++) {
+		double y = top + height - height * i / 5.0;
+
+		strbuf_addf(pg, "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
+			    "<text class=\"tick\" x=\"%d\" y=\"%.1f\">%d%%</text>",
+			    left, left + plot, y, y, left - 4, y + 4, 20 * i);
+	}
+#define AREA_X(x) (nr_x > 1 ? left + step * (double)(x) : (double)left + (x) * (double)plot)
+#define AREA_Y(p) (top + height - height * ((p) > 100 ? 100 : (p)) / 100.0)
+	for (s = 0; s < nr_s; s++) {
+		double hue = nr_s > 1 ? 240.0 * (double)(nr_s - 1 - s) / (double)(nr_s - 1) : 240.0;
+		size_t n = nr_x > 1 ? nr_x : 2;
+
+		strbuf_addf(pg, "<polygon fill=\"hsl(%.0f,65%%,55%%)\" stroke=\"#fff\" stroke-width=\"0.5\" points=\"", hue);
+		for (x = 0; x < n; x++) {
+			size_t at = nr_x > 1 ? x : 0;
+
+			strbuf_addf(pg, "%.1f,%.1f ", AREA_X(x), AREA_Y(cum[at] + v[s * nr_x + at]));
+		}
+		for (x = n; x-- > 0;)
+			strbuf_addf(pg, "%.1f,%.1f ", AREA_X(x), AREA_Y(cum[nr_x > 1 ? x : 0]));
+		strbuf_setlen(pg, pg->len - 1);
+		strbuf_addstr(pg, "\"><title>");
+		html_text(pg, slabels[s]);
+		strbuf_addstr(pg, "</title></polygon>");
+		for (x = 0; x < nr_x; x++)
+			cum[x] += v[s * nr_x + x];
+	}
+	/* the last point (REV) is always named; before it, every so many */
+	for (x = 0; x < nr_x; x++) {
+		if ((nr_x - 1 - x) % every)
+			continue;
+		strbuf_addf(pg, "<text class=\"lab\" transform=\"translate(%.1f,%d) rotate(-45)\">",
+			    AREA_X(x), top + height + 12);
+		html_text(pg, xlabels[x]);
+		strbuf_addstr(pg, "</text>");
+	}
+#undef AREA_X
+#undef AREA_Y
+	/* the legend: the newest on top, as in the stack */
+	for (s = 0; s < nr_s; s++) {
+		size_t row = nr_s - 1 - s;
+		int lx = left + plot + 24 + (int)(row / (size_t)per_col) * 64, ly = top + (int)(row % (size_t)per_col) * 15;
+		double hue = nr_s > 1 ? 240.0 * (double)(nr_s - 1 - s) / (double)(nr_s - 1) : 240.0;
+
+		strbuf_addf(pg, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"hsl(%.0f,65%%,55%%)\"/>"
+			    "<text x=\"%d\" y=\"%d\">", lx, ly, hue, lx + 14, ly + 9);
+		html_text(pg, slabels[s]);
+		strbuf_addstr(pg, "</text>");
+	}
+	strbuf_addstr(pg, "</svg>\n");
+	free(cum);
+}
+
+/* The code age: age.tsv, a chart by tokens and one by lines, a table of the points. */
+static void write_age(struct strbuf *pg)
+{
+	static const char *const cols[] = { "sample", "date", "commit", "year", "lines", "line_share", "tokens",
+					    "token_share", NULL };
+	static const char *const tcols[] = { "sample", "date", "commit", "lines", "tokens", NULL };
+	size_t n = nr_age_samples, nr_y = 0, alloc_y = 0, k, y, j;
+	int *years = NULL;
+	double *vl, *vt;
+	char **xlabels = xcalloc(n + 1, sizeof(*xlabels)), **ylabels, day[16];
+	struct table *t;
+
+	/* the years of origin of every point, in order */
+	for (k = 0; k < n; k++)
+		for (y = 0; y < age_samples[k].nr_years; y++) {
+			int yr = age_samples[k].years[y].year;
+
+			for (j = 0; j < nr_y && years[j] < yr; j++)
+				;
+			if (j < nr_y && years[j] == yr)
+				continue;
+			ALLOC_GROW(years, nr_y + 1, alloc_y);
+			memmove(years + j + 1, years + j, (nr_y - j) * sizeof(*years));
+			years[j] = yr;
+			nr_y++;
+		}
+	vl = xcalloc(nr_y * n + 1, sizeof(*vl));
+	vt = xcalloc(nr_y * n + 1, sizeof(*vt));
+	ylabels = xcalloc(nr_y + 1, sizeof(*ylabels));
+	for (j = 0; j < nr_y; j++)
+		ylabels[j] = xstrfmt("%d", years[j]);
+
+	t = table_begin("age.tsv", cols);
+	for (k = 0; k < n; k++) {
+		const struct age_sample *a = &age_samples[k];
+
+		xlabels[k] = (char *)a->name;
+		day_of(a->time, day, sizeof(day));
+		for (y = 0, j = 0; y < a->nr_years; y++) {
+			const struct age_year *ay = &a->years[y];
+
+			while (years[j] != ay->year)
+				j++;
+			vl[j * n + k] = a->lines ? 100.0 * (double)ay->lines / (double)a->lines : 0;
+			vt[j * n + k] = a->tokens ? 100.0 * (double)ay->tokens / (double)a->tokens : 0;
+			table_text(t, a->name);
+			table_text(t, day);
+			table_text(t, a->orig);
+			table_int(t, ay->year);
+			if (age_lines) {
+				table_count(t, ay->lines);
+				table_number(t, pct((double)ay->lines, (double)a->lines));
+			} else {
+				table_none(t, "-");
+				table_none(t, "-");
+			}
+			table_count(t, ay->tokens);
+			table_number(t, pct((double)ay->tokens, (double)a->tokens));
+		}
+	}
+	table_end(t);
+
+	strbuf_addf(pg, "<h3 id=\"age\">Code age over time</h3><p>The share of the code by year of origin "
+		    "at %s, and at the revision itself: %zu %s, in the order of the history, counted in the "
+		    "same replays of the whole history as the rest; the oldest year at the bottom.",
+		    age_every == AGE_EVERY_YEAR ? "the last commit of each year on its first-parent line"
+						: "each tag of its history",
+		    n, n == 1 ? "point" : "points");
+	if (!age_lines)
+		strbuf_addstr(pg, " By tokens only: with -M or ignored revisions the lines are blamed by "
+			      "<code>git blame</code>, not by a replay.");
+	strbuf_addstr(pg, "</p>");
+	svg_areas(pg, "Share of the tokens by year of origin over time", n, xlabels, nr_y, ylabels, vt);
+	if (age_lines)
+		svg_areas(pg, "Share of the lines by year of origin over time", n, xlabels, nr_y, ylabels, vl);
+	strbuf_addstr(pg, "<table>");
+	th_row(pg, tcols);
+	for (k = 0; k < n; k++) {
+		const struct age_sample *a = &age_samples[k];
+
+		day_of(a->time, day, sizeof(day));
+		strbuf_addstr(pg, "<tr>");
+		td(pg, a->name);
+		td(pg, day);
+		strbuf_addf(pg, "<td class=\"id\">%s</td>", a->orig);
+		if (age_lines)
+			tdz(pg, a->lines);
+		else
+			tdn(pg, "-");
+		tdz(pg, a->tokens);
+		strbuf_addstr(pg, "</tr>\n");
+	}
+	strbuf_addstr(pg, "</table>");
+	for (j = 0; j < nr_y; j++)
+		free(ylabels[j]);
+	free(ylabels);
+	free(xlabels);
+	free(years);
+	free(vl);
+	free(vt);
 }
 
 static void write_report(struct blame_ctx *ctx, const char *rev, const char **pathspec, int nr_pathspec)
@@ -2758,6 +3031,7 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		free(yl);
 		free(yt);
 	}
+	write_age(&pg);
 
 	/* ---- 4. commit sizes ---- */
 	{
@@ -3285,7 +3559,7 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		struct strbuf page = STRBUF_INIT, path = STRBUF_INIT;
 		static const char *const tables[] = {
 			"summary.tsv", "size.tsv", "authors.tsv", "top.tsv", "top-only.tsv", "eras.tsv",
-			"years.tsv", "commit-sizes.tsv", "changed-histogram.tsv", "churn-histogram.tsv",
+			"years.tsv", "age.tsv", "commit-sizes.tsv", "changed-histogram.tsv", "churn-histogram.tsv",
 			"largest-commits.tsv", "commits.tsv", "files.tsv", "disagreement.tsv", "oldest-functions.tsv", NULL
 		};
 
@@ -3398,6 +3672,10 @@ int cmd_report(int argc, char **argv)
 			include_vendored = 1;
 		else if (!strcmp(a, "--no-include-vendored"))
 			include_vendored = 0;
+		else if (!strncmp(a, "--every=", 8) && age_parse_every(a + 8, &age_every))
+			usage_die(report_usage, "--every takes tag or year, not '%s'", a + 8);
+		else if (!strncmp(a, "--every=", 8))
+			continue;
 		else if (strcmp(a, "-C") && parse_attribution_option(&ao, argc, argv, &i))
 			continue;
 		else if (!strcmp(a, "--replay=auto"))
@@ -3469,6 +3747,7 @@ int cmd_report(int argc, char **argv)
 	step_done("setup");
 
 	list_files(&ctx);
+	age_start(&ctx, pathspec, nr_pathspec);
 	whole_tree_selected = !nr_pathspec;
 	last_touch(ctx.gitdir.buf, ctx.token, "tokens", pathspec, nr_pathspec,
 		   offsetof(struct rfile, tok_last));
@@ -3483,6 +3762,7 @@ int cmd_report(int argc, char **argv)
 	}
 	sizes_from_cache = read_sizes_cache(&ctx, pathspec, nr_pathspec);
 	blame_fresh(&ctx);
+	age_replays(&ctx);
 	for (k = 0; k < nr_files; k++) {
 		read_entry(&files[k]);
 		skipped += files[k].skipped;
@@ -3500,6 +3780,9 @@ int cmd_report(int argc, char **argv)
 			"%zu commits in blame, %zu commits sized; -j %d; blamed by %s\n",
 			nr_files + nr_no_view, nr_no_view + skipped, fresh, nr_files - fresh,
 			nr_commits, nr_csizes, opt.jobs, blamed_by);
+		fprintf(stderr, "tokstream report: code age: %zu points, counted by %s\n", nr_age_samples,
+			age_own ? (age_shared ? "the report's replays and replays of their own" : "replays of their own")
+				: age_shared ? "the report's replays" : "nothing (all from the cache)");
 		fprintf(stderr, "tokstream report: wall time: %s\n", step_times.buf);
 	}
 	return 0;

@@ -225,7 +225,7 @@ test_expect_success 'the page is self-contained and holds the SVG charts' '
 	test_path_is_file out/index.html &&
 	! grep -i "<script" out/index.html &&
 	! grep -i -E "https?:|src=|url\(|@import|<link" out/index.html &&
-	test $(grep -o "<svg class=\"chart\"" out/index.html | wc -l) -eq 3 &&
+	test $(grep -o "<svg class=\"chart\"" out/index.html | wc -l) -eq 5 &&
 	grep "aria-label=\"Share of the code by year of origin\"" out/index.html &&
 	grep "<title>2001, by tokens: 84.62%</title>" out/index.html &&
 	grep "aria-label=\"Commits by tokens changed (added + removed)\"" out/index.html &&

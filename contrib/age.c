@@ -1,0 +1,710 @@
+/*
+ * The code age over time (see age.h).
+ *
+ * The points are commits of REV's history in the source: the tags whose
+ * commit is REV or an ancestor of it, or the last commit of each year on
+ * REV's first-parent line, and REV itself.  What a point counts is what
+ * the report counts at REV: the files its pathspec selects there, with a
+ * view in the token tree (list_files' rule), each line by the commit the
+ * line blame gives it and each token by the attribution engine's, the
+ * commit's author date giving the year.  Both replays of the whole
+ * history (tokens, lines) stop at every point (on_sample) and count its
+ * tree there, so that the points cost one pass, not a blame each.
+ *
+ * The counts of a commit never change (its history is fixed), so they are
+ * kept in the report's cache by commit: a later report counts only the
+ * points it has not seen, REV mostly, and its replays can start from the
+ * checkpoint, which has gone past the older points.
+ */
+#include "age.h"
+#include "smap.h"
+#include "../tokenize/language.h"
+#include "../tokenize/run-command.h"
+#include "../tokenize/usage.h"
+#include "../tokenize/view.h"
+#include "../tokenize/wrapper.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE SIZE_MAX
+#define CACHE_HEADER "tokstream age 1\n"
+
+/* A commit of the history of REV, in the source or in DEST. */
+struct hist {
+	char tree[41], parent[41];   /* parent: the first, "" for none (the source only) */
+	long long committed;
+	int year;                    /* of its author date */
+};
+
+/* The commits of a history, by id. */
+struct history {
+	struct smap index;
+	struct hist *v;
+	size_t nr, alloc;
+};
+
+/* A commit that is a point (several tags may name one). */
+struct point {
+	char orig[41], token[41];
+	size_t hist;                 /* in the source's history: its position is its age there */
+	int is_rev, cached, done[2]; /* done: counted by the token replay [0], the line replay [1] */
+	size_t *count[2];            /* tokens and lines by year, from the earliest year */
+	unsigned char *counted;      /* by path: the file counts */
+	struct age_year *years;      /* the result (or the cache's) */
+	size_t nr_years, alloc_years;
+};
+
+struct sample {
+	char *name;
+	size_t point;
+};
+
+/* A file changed between two points, in the source or in DEST. */
+struct tree_change {
+	size_t point, path;
+	unsigned mode;               /* 0: no file */
+	char blob[41];
+};
+
+/* What one replay (tokens or lines) counts and how it finds years. */
+struct side {
+	int lines;
+	struct smap want;            /* commit -> point, those this replay must count */
+	const struct history *hist;  /* where its commits' author years are */
+	const struct replay *memo_for;
+	int *memo;                   /* by the replay's commit number: year - min_year, -1 unknown */
+	size_t nr_memo;
+	size_t counted;              /* points counted (each side in its own thread) */
+};
+
+static struct age_options opt;
+static struct blame_ctx *ctx;
+static struct history src_hist, tok_hist;
+static int min_year, nr_years;
+static struct point *points;
+static size_t nr_points, alloc_points;
+static struct smap point_index;
+static struct sample *samples;
+static size_t nr_samples, alloc_samples;
+static struct smap paths;
+static char **path_names;
+static size_t nr_paths, alloc_paths;
+static struct side sides[2];
+
+int age_parse_every(const char *s, enum age_every *every)
+{
+	if (!strcmp(s, "tag"))
+		*every = AGE_EVERY_TAG;
+	else if (!strcmp(s, "year"))
+		*every = AGE_EVERY_YEAR;
+	else
+		return -1;
+	return 0;
+}
+
+/* "%H %T %at %ct %P" of every commit of tip's history in dir. */
+static void read_history(struct history *h, const char *dir, const char *tip)
+{
+	const char *argv[] = { "git", "log", "--format=%H %T %at %ct %P", tip, "--", NULL };
+	struct strbuf out = STRBUF_INIT;
+	char *p, *nl;
+
+	if (run_capture(argv, dir, &out))
+		die("git log %s failed in '%s'", tip, dir);
+	for (p = out.buf; (nl = strchr(p, '\n')); p = nl + 1) {
+		struct hist *c;
+		char *end;
+		int isnew;
+
+		*nl = '\0';
+		if (nl - p < 82 || p[40] != ' ' || p[81] != ' ')
+			die("unexpected output of git log in '%s': %s", dir, p);
+		ALLOC_GROW(h->v, h->nr + 1, h->alloc);
+		c = &h->v[h->nr];
+		memcpy(c->tree, p + 41, 40);
+		c->tree[40] = '\0';
+		c->year = opt.year_of(strtoll(p + 82, &end, 10));
+		c->committed = strtoll(end, &end, 10);
+		c->parent[0] = '\0';
+		if (*end == ' ' && strlen(end + 1) >= 40) {
+			memcpy(c->parent, end + 1, 40);
+			c->parent[40] = '\0';
+		}
+		p[40] = '\0';
+		smap_put(&h->index, p, h->nr, &isnew);
+		h->nr++;
+		if (!nr_years) {
+			min_year = c->year;
+			nr_years = 1;
+		} else if (c->year < min_year) {
+			nr_years += min_year - c->year;
+			min_year = c->year;
+		} else if (c->year >= min_year + nr_years) {
+			nr_years = c->year - min_year + 1;
+		}
+	}
+	strbuf_release(&out);
+}
+
+/* The point of commit orig (of the source's history), made when new. */
+static size_t point_of(const char *orig)
+{
+	size_t *at = smap_get(&src_hist.index, orig), *k;
+	const char *token;
+	struct point *pt;
+	int isnew;
+
+	if (!at)
+		BUG("a point outside the history");
+	k = smap_put(&point_index, orig, nr_points, &isnew);
+	if (!isnew)
+		return *k;
+	token = oid_map_token(&ctx->map, orig);
+	if (!token)
+		die("commit %s of '%s' is not in the token repository: run tokstream convert",
+		    orig, opt.line_repo);
+	ALLOC_GROW(points, nr_points + 1, alloc_points);
+	pt = &points[nr_points];
+	memset(pt, 0, sizeof(*pt));
+	memcpy(pt->orig, orig, 41);
+	memcpy(pt->token, token, 41);
+	pt->hist = *at;
+	return nr_points++;
+}
+
+static void add_sample(const char *name, size_t point)
+{
+	size_t k;
+
+	for (k = 0; k < nr_samples; k++)
+		if (samples[k].point == point && !strcmp(samples[k].name, name))
+			return;
+	ALLOC_GROW(samples, nr_samples + 1, alloc_samples);
+	samples[nr_samples].name = xstrdup(name);
+	samples[nr_samples].point = point;
+	nr_samples++;
+}
+
+/* Each tag of the repositories whose commit is in REV's history (git show-ref peels them). */
+static void tag_points(void)
+{
+	struct strbuf out = STRBUF_INIT, name = STRBUF_INIT, last = STRBUF_INIT;
+	char id[41];
+	size_t k;
+
+	for (k = 0; k < opt.nr_tag_repos; k++) {
+		const char *argv[] = { "git", "show-ref", "--tags", "-d", NULL };
+		char *p, *nl;
+
+		/* "ID refs/tags/NAME", then "ID refs/tags/NAME^{}" for a tag object: its commit */
+		strbuf_reset(&out);
+		strbuf_reset(&last);
+		if (run_capture_quiet(argv, opt.tag_repos[k], &out))
+			continue;  /* no tags */
+		strbuf_addch(&out, '\n');
+		for (p = out.buf; (nl = strchr(p, '\n')); p = nl + 1) {
+			int peeled;
+
+			*nl = '\0';
+			strbuf_reset(&name);
+			if (nl - p > 51 && p[40] == ' ' && !strncmp(p + 41, "refs/tags/", 10))
+				strbuf_addstr(&name, p + 51);
+			peeled = name.len > 3 && !strcmp(name.buf + name.len - 3, "^{}");
+			if (peeled)
+				strbuf_setlen(&name, name.len - 3);
+			if (last.len && (!peeled || strcmp(name.buf, last.buf))) {
+				if (smap_get(&src_hist.index, id))
+					add_sample(last.buf, point_of(id));
+				strbuf_reset(&last);
+			}
+			if (!name.len)
+				continue;
+			memcpy(id, p, 40);
+			id[40] = '\0';
+			strbuf_reset(&last);
+			strbuf_addbuf(&last, &name);
+		}
+	}
+	strbuf_release(&out);
+	strbuf_release(&name);
+	strbuf_release(&last);
+}
+
+/* The newest commit of each year (committer date) on REV's first-parent line. */
+static void year_points(void)
+{
+	size_t *at = smap_get(&src_hist.index, ctx->orig), nr_seen = 0, alloc_seen = 0, k;
+	int *seen = NULL;
+	char id[41], name[32];
+
+	memcpy(id, ctx->orig, 41);
+	while (at) {
+		const struct hist *c = &src_hist.v[*at];
+		int y = opt.year_of(c->committed);
+
+		for (k = 0; k < nr_seen && seen[k] != y; k++)
+			;
+		if (k == nr_seen) {
+			ALLOC_GROW(seen, nr_seen + 1, alloc_seen);
+			seen[nr_seen++] = y;
+			snprintf(name, sizeof(name), "%d", y);
+			add_sample(name, point_of(id));
+		}
+		if (!c->parent[0])
+			break;
+		memcpy(id, c->parent, 41);
+		at = smap_get(&src_hist.index, id);
+	}
+	free(seen);
+}
+
+static int cmp_sample(const void *a, const void *b)
+{
+	const struct sample *x = a, *y = b;
+	const struct point *p = &points[x->point], *q = &points[y->point];
+	long long tp = src_hist.v[p->hist].committed, tq = src_hist.v[q->hist].committed;
+
+	if (p->is_rev != q->is_rev)
+		return p->is_rev - q->is_rev;
+	if (tp != tq)
+		return tp < tq ? -1 : 1;
+	if (p->hist != q->hist)
+		return p->hist > q->hist ? -1 : 1;  /* git log lists the newer first */
+	return strcmp(x->name, y->name);
+}
+
+static void add_year(struct point *pt, int year, size_t lines, size_t tokens)
+{
+	ALLOC_GROW(pt->years, pt->nr_years + 1, pt->alloc_years);
+	pt->years[pt->nr_years].year = year;
+	pt->years[pt->nr_years].lines = lines;
+	pt->years[pt->nr_years].tokens = tokens;
+	pt->nr_years++;
+}
+
+/* "ORIG TOKEN YEAR LINES TOKENS" by year, or "ORIG TOKEN - 0 0" for a point without code. */
+static void read_cache(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *p, *nl;
+	size_t k;
+
+	if (strbuf_read_file(&sb, opt.cache) < 0 || strncmp(sb.buf, CACHE_HEADER, strlen(CACHE_HEADER)))
+		goto out;
+	for (p = sb.buf + strlen(CACHE_HEADER); (nl = strchr(p, '\n')); p = nl + 1) {
+		size_t *at, lines, tokens;
+		char year[16];
+		int n = 0;
+
+		*nl = '\0';
+		if (nl - p < 87 || p[40] != ' ' || p[81] != ' ' ||
+		    sscanf(p + 82, "%15s %zu %zu%n", year, &lines, &tokens, &n) != 3 || p[82 + n])
+			goto damaged;
+		p[40] = p[81] = '\0';
+		at = smap_get(&point_index, p);
+		if (!at || strcmp(points[*at].token, p + 41))
+			continue;
+		points[*at].cached = 1;
+		if (strcmp(year, "-"))
+			add_year(&points[*at], atoi(year), lines, tokens);
+	}
+	goto out;
+damaged:
+	warning("the code age cache '%s' is damaged: counting every point again", opt.cache);
+	for (k = 0; k < nr_points; k++) {
+		points[k].cached = 0;
+		points[k].nr_years = 0;
+	}
+out:
+	strbuf_release(&sb);
+}
+
+static size_t path_id(const char *path)
+{
+	int isnew;
+	size_t *id = smap_put(&paths, path, nr_paths, &isnew);
+
+	if (isnew) {
+		ALLOC_GROW(path_names, nr_paths + 1, alloc_paths);
+		path_names[nr_paths++] = xstrdup(path);
+	}
+	return *id;
+}
+
+/*
+ * The files that change from each tree to the next (the first from the
+ * empty tree), in dir: `git diff-tree --stdin` prints "TREE TREE" and a
+ * newline before each pair's raw entries.  With pathspec, the files it
+ * selects, as blame_select_paths() selects them; without, only the paths
+ * already known.
+ */
+static void tree_changes(const char *dir, char (*trees)[41], const size_t *point, size_t n, int pathspec,
+			 struct tree_change **out, size_t *nr_out)
+{
+	const char *empty_argv[] = { "git", "hash-object", "-t", "tree", "/dev/null", NULL };
+	const char **argv = xcalloc((size_t)opt.nr_pathspec + 12, sizeof(*argv));
+	struct strbuf in = STRBUF_INIT, res = STRBUF_INIT, empty = STRBUF_INIT;
+	size_t alloc = 0, k, pair = NONE;
+	char *p, *end;
+	int nr = 0, i;
+
+	if (run_capture(empty_argv, dir, &empty) || empty.len < 40)
+		die("git hash-object failed in '%s'", dir);
+	strbuf_setlen(&empty, 40);
+	for (k = 0; k < n; k++)
+		strbuf_addf(&in, "%s %s\n", k ? trees[k - 1] : empty.buf, trees[k]);
+	argv[nr++] = "git";
+	argv[nr++] = "diff-tree";
+	argv[nr++] = "--stdin";
+	argv[nr++] = "-r";
+	argv[nr++] = "-z";
+	argv[nr++] = "--raw";
+	argv[nr++] = "--no-renames";
+	argv[nr++] = "--no-abbrev";
+	argv[nr++] = "--";
+	for (i = 0; pathspec && i < opt.nr_pathspec; i++)
+		argv[nr++] = opt.pathspec[i];
+	if (run_capture_input(argv, dir, &in, &res))
+		die("git diff-tree failed in '%s' (a bad pathspec?)", dir);
+	for (p = res.buf, end = res.buf + res.len; p < end;) {
+		struct tree_change *c;
+		const char *rec, *path;
+		size_t *known;
+
+		while (end - p >= 82 && *p != ':' && p[40] == ' ' && p[81] == '\n') {
+			pair = pair == NONE ? 0 : pair + 1;
+			p += 82;
+		}
+		if (p >= end)
+			break;
+		/* ":OLDMODE NEWMODE OLD NEW STATUS", NUL, the path, NUL */
+		rec = p;
+		path = rec + strlen(rec) + 1;
+		if (pair >= n || *rec != ':' || strlen(rec) < 98 || path >= end)
+			die("unexpected output of git diff-tree in '%s'", dir);
+		p = (char *)path + strlen(path) + 1;
+		known = pathspec ? NULL : smap_get(&paths, path);
+		if (!pathspec && !known)
+			continue;
+		ALLOC_GROW(*out, *nr_out + 1, alloc);
+		c = &(*out)[(*nr_out)++];
+		c->point = point[pair];
+		c->path = known ? *known : path_id(path);
+		c->mode = rec[97] == 'D' ? 0 : (unsigned)strtoul(rec + 8, NULL, 8);
+		memcpy(c->blob, rec + 56, 40);
+		c->blob[40] = '\0';
+	}
+	if (pair + 1 != n)
+		die("unexpected output of git diff-tree in '%s'", dir);
+	free(argv);
+	strbuf_release(&in);
+	strbuf_release(&res);
+	strbuf_release(&empty);
+}
+
+/*
+ * Whether the token tree's copy of a file, the same blob, is its view: a
+ * view that reads as the file itself.  Otherwise the file is kept as it
+ * is (--keep-other: no lexer claims it, or it is binary), and the report
+ * skips it.
+ */
+static int is_own_view(const char *path, const char *blob)
+{
+	const char *argv[] = { "git", "cat-file", "blob", blob, NULL };
+	struct strbuf content = STRBUF_INIT, view = STRBUF_INIT;
+	const struct language *lang;
+	int ret = 0;
+
+	if (run_capture(argv, opt.line_repo, &content))
+		die("git cat-file blob %s failed in '%s'", blob, opt.line_repo);
+	lang = language_for_file(path, content.buf, content.len);
+	if (lang && lang != &language_none) {
+		view_build(&view, lang, content.buf, content.len, 0);
+		ret = view.len == content.len && !memcmp(view.buf, content.buf, view.len);
+	}
+	strbuf_release(&content);
+	strbuf_release(&view);
+	return ret;
+}
+
+struct file_state {
+	unsigned src_mode, tok_mode;
+	char src_blob[41], tok_blob[41];
+};
+
+static int is_regular(unsigned mode)
+{
+	return mode == 0100644 || mode == 0100755;
+}
+
+/*
+ * Which files count at each point not in the cache (ordered by the
+ * history): its selected regular files that have a view in the token
+ * tree, as list_files() finds them at REV.
+ */
+static void files_that_count(void)
+{
+	size_t *todo = xcalloc(nr_points + 1, sizeof(*todo)), n = 0, k, i, s = 0, t = 0;
+	char (*src_trees)[41], (*tok_trees)[41];
+	struct tree_change *src = NULL, *tok = NULL;
+	size_t nr_src = 0, nr_tok = 0;
+	struct file_state *st;
+	signed char *rule;
+
+	for (k = 0; k < nr_samples; k++) {
+		size_t pt = samples[k].point;
+
+		for (i = 0; i < n && todo[i] != pt; i++)
+			;
+		if (i == n && !points[pt].cached)
+			todo[n++] = pt;
+	}
+	if (!n) {
+		free(todo);
+		return;
+	}
+	/* the token history: only to count (when every point is in the cache, not read) */
+	read_history(&tok_hist, ctx->gitdir.buf, ctx->token);
+	src_trees = xcalloc(n, sizeof(*src_trees));
+	tok_trees = xcalloc(n, sizeof(*tok_trees));
+	for (k = 0; k < n; k++) {
+		size_t *at = smap_get(&tok_hist.index, points[todo[k]].token);
+
+		if (!at)
+			die("commit %s of '%s' is not in the token history of %s: run tokstream convert",
+			    points[todo[k]].orig, opt.line_repo, ctx->token);
+		memcpy(src_trees[k], src_hist.v[points[todo[k]].hist].tree, 41);
+		memcpy(tok_trees[k], tok_hist.v[*at].tree, 41);
+	}
+	tree_changes(opt.line_repo, src_trees, todo, n, 1, &src, &nr_src);
+	tree_changes(ctx->gitdir.buf, tok_trees, todo, n, 0, &tok, &nr_tok);
+
+	st = xcalloc(nr_paths + 1, sizeof(*st));
+	rule = xcalloc(nr_paths + 1, sizeof(*rule));
+	for (k = 0; k < n; k++) {
+		struct point *pt = &points[todo[k]];
+
+		for (; s < nr_src && src[s].point == todo[k]; s++) {
+			st[src[s].path].src_mode = src[s].mode;
+			memcpy(st[src[s].path].src_blob, src[s].blob, 41);
+		}
+		for (; t < nr_tok && tok[t].point == todo[k]; t++) {
+			st[tok[t].path].tok_mode = tok[t].mode;
+			memcpy(st[tok[t].path].tok_blob, tok[t].blob, 41);
+		}
+		pt->counted = xcalloc(nr_paths + 1, 1);
+		for (i = 0; i < nr_paths; i++) {
+			if (!is_regular(st[i].src_mode) || !st[i].tok_mode || st[i].tok_mode == 0160000)
+				continue;
+			if (!rule[i])
+				rule[i] = opt.counts(path_names[i]) ? 1 : -1;
+			pt->counted[i] = rule[i] > 0 &&
+				(strcmp(st[i].src_blob, st[i].tok_blob) || is_own_view(path_names[i], st[i].src_blob));
+		}
+	}
+	free(st);
+	free(rule);
+	free(src);
+	free(tok);
+	free(src_trees);
+	free(tok_trees);
+	free(todo);
+}
+
+void age_begin(struct blame_ctx *c, const struct age_options *o)
+{
+	size_t k;
+
+	ctx = c;
+	opt = *o;
+	read_history(&src_hist, opt.line_repo, ctx->orig);
+	if (opt.every == AGE_EVERY_TAG)
+		tag_points();
+	else
+		year_points();
+	k = point_of(ctx->orig);  /* before points[]: it may move them */
+	points[k].is_rev = 1;
+	for (k = 0; k < nr_samples && !points[samples[k].point].is_rev; k++)
+		;
+	if (k == nr_samples) {
+		/* named by its id, not as REV was spelt: the tables are the same for HEAD and main */
+		char name[8];
+
+		memcpy(name, ctx->orig, 7);
+		name[7] = '\0';
+		add_sample(name, point_of(ctx->orig));
+	}
+	qsort(samples, nr_samples, sizeof(*samples), cmp_sample);
+	read_cache();
+	files_that_count();
+	sides[0].hist = &tok_hist;
+	sides[1].lines = 1;
+	sides[1].hist = &src_hist;
+}
+
+int age_wants(int lines)
+{
+	size_t k;
+
+	if (lines && !opt.lines)
+		return 0;
+	for (k = 0; k < nr_points; k++)
+		if (!points[k].cached && !points[k].done[lines])
+			return 1;
+	return 0;
+}
+
+/* The year of origin of a replay's commit, as an index from min_year. */
+static size_t year_index(struct side *side, const struct replay *r, uint32_t origin)
+{
+	if (origin >= side->nr_memo) {
+		size_t n = origin + 1 > 2 * side->nr_memo ? origin + 1 : 2 * side->nr_memo, k;
+
+		side->memo = xrealloc(side->memo, n * sizeof(*side->memo));
+		for (k = side->nr_memo; k < n; k++)
+			side->memo[k] = -1;
+		side->nr_memo = n;
+	}
+	if (side->memo[origin] < 0) {
+		const char *id = replay_commit(r, origin);
+		size_t *at = smap_get((struct smap *)&side->hist->index, id);
+
+		if (!at)
+			die("commit %s is not in the history of %s", id, side->lines ? ctx->orig : ctx->token);
+		side->memo[origin] = side->hist->v[*at].year - min_year;
+	}
+	return (size_t)side->memo[origin];
+}
+
+struct count {
+	struct side *side;
+	const struct replay *r;
+	struct point *pt;
+};
+
+static void count_file(const char *path, const uint32_t *origin, size_t nr, void *data)
+{
+	struct count *c = data;
+	size_t *id = smap_get(&paths, path), *count = c->pt->count[c->side->lines], i = 0, j;
+
+	if (!id || !c->pt->counted[*id])
+		return;
+	while (i < nr) {
+		for (j = i + 1; j < nr && origin[j] == origin[i]; j++)
+			;
+		count[year_index(c->side, c->r, origin[i])] += j - i;
+		i = j;
+	}
+}
+
+static void on_sample(const struct replay *r, const char *commit, void *data)
+{
+	struct side *side = data;
+	size_t *at = smap_get(&side->want, commit);
+	struct count c;
+
+	if (!at || points[*at].done[side->lines])
+		return;
+	if (side->memo_for != r) {
+		side->memo_for = r;
+		side->nr_memo = 0;
+	}
+	c.side = side;
+	c.r = r;
+	c.pt = &points[*at];
+	c.pt->count[side->lines] = xcalloc((size_t)nr_years + 1, sizeof(size_t));
+	replay_sample_files(r, count_file, &c);
+	c.pt->done[side->lines] = 1;
+	side->counted++;
+}
+
+size_t age_counted(void)
+{
+	return sides[0].counted + sides[1].counted;
+}
+
+void age_hook(struct replay_options *o, int lines)
+{
+	struct side *side = &sides[lines];
+	size_t k;
+
+	if (!age_wants(lines))
+		return;
+	smap_release(&side->want);
+	for (k = 0; k < nr_points; k++)
+		if (!points[k].cached && !points[k].done[lines])
+			smap_put(&side->want, lines ? points[k].orig : points[k].token, k, NULL);
+	side->memo_for = NULL;
+	o->samples = &side->want;
+	o->on_sample = on_sample;
+	o->sample_data = side;
+}
+
+void age_unhook(struct replay_options *o)
+{
+	o->samples = NULL;
+	o->on_sample = NULL;
+	o->sample_data = NULL;
+}
+
+static void write_cache(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t k, y;
+
+	strbuf_addstr(&sb, CACHE_HEADER);
+	for (k = 0; k < nr_points; k++) {
+		const struct point *pt = &points[k];
+
+		if (!pt->nr_years)
+			strbuf_addf(&sb, "%s %s - 0 0\n", pt->orig, pt->token);
+		for (y = 0; y < pt->nr_years; y++)
+			strbuf_addf(&sb, "%s %s %d %zu %zu\n", pt->orig, pt->token, pt->years[y].year,
+				    pt->years[y].lines, pt->years[y].tokens);
+	}
+	write_atomic(opt.cache, sb.buf, sb.len);
+	strbuf_release(&sb);
+}
+
+const struct age_sample *age_end(size_t *nr)
+{
+	struct age_sample *out = xcalloc(nr_samples + 1, sizeof(*out));
+	size_t k, y;
+	int fresh = 0;
+
+	for (k = 0; k < nr_points; k++) {
+		struct point *pt = &points[k];
+
+		if (pt->cached)
+			continue;
+		if (!pt->done[0] || (opt.lines && !pt->done[1]))
+			BUG("a point of the code age that no replay counted");
+		for (y = 0; y < (size_t)nr_years; y++) {
+			size_t lines = pt->count[1] ? pt->count[1][y] : 0, tokens = pt->count[0][y];
+
+			if (lines || tokens)
+				add_year(pt, min_year + (int)y, lines, tokens);
+		}
+		fresh = 1;
+	}
+	if (fresh)
+		write_cache();
+	for (k = 0; k < nr_samples; k++) {
+		const struct point *pt = &points[samples[k].point];
+
+		out[k].name = samples[k].name;
+		out[k].orig = pt->orig;
+		out[k].time = src_hist.v[pt->hist].committed;
+		out[k].years = pt->years;
+		out[k].nr_years = pt->nr_years;
+		for (y = 0; y < pt->nr_years; y++) {
+			out[k].lines += pt->years[y].lines;
+			out[k].tokens += pt->years[y].tokens;
+		}
+	}
+	*nr = nr_samples;
+	return out;
+}

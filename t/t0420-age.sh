@@ -1,0 +1,214 @@
+#!/bin/sh
+test_description='tokstream report: the code age over time, every figure known by construction'
+. ./test-lib.sh
+
+# commit_at DATE MESSAGE: commit what is staged in src, authored and committed at DATE
+commit_at () {
+	GIT_AUTHOR_DATE="$1" GIT_COMMITTER_DATE="$1" \
+	git -C src -c user.name=Ann -c user.email=ann@example.org commit -q -m "$2"
+}
+
+# The history, main first-parent line A B C D M F (tokens, lines):
+#   A 2001-06  a.c "int a;" (3, 1), b.c "int b;" "int c;" (6, 2), link.c a
+#              symbolic link (no view); tags v1 (annotated) and nested (a tag of v1)
+#   B 2005-03  b.c: "int c;" becomes "long c;": 1 token and the line; tag v2
+#   C 2005-09  d.c "int d = 1;" (5, 1)
+#   E 2007-02  on the branch side, from C: e.c "int e;" (3, 1)
+#   D 2010-01  removes a.c; d.c: "1" becomes "2": 1 token and the line; tag v3
+#   W 2011-01  on the branch wip, from D, never merged: w.c; tag wip-only
+#   M 2010-06  merges side: e.c comes with E's origins; tag v4
+#   F 2012-06  b.c: "b" becomes "bb": 1 token and the line; HEAD, no tag
+#              (blobtag names a blob: no point)
+test_expect_success 'a history of known dates, with tags' '
+	git init -q src &&
+	printf "int a;\n" >src/a.c &&
+	printf "int b;\nint c;\n" >src/b.c &&
+	ln -s a.c src/link.c &&
+	git -C src add . && commit_at 2001-06-01T12:00:00Z A &&
+	git -C src -c user.name=Ann -c user.email=ann@example.org tag -a -m v1 v1 &&
+	git -C src -c user.name=Ann -c user.email=ann@example.org -c advice.nestedTag=false \
+		tag -a -m nested nested v1 &&
+	printf "int b;\nlong c;\n" >src/b.c &&
+	git -C src add . && commit_at 2005-03-01T12:00:00Z B && git -C src tag v2 &&
+	printf "int d = 1;\n" >src/d.c &&
+	git -C src add . && commit_at 2005-09-01T12:00:00Z C &&
+	git -C src checkout -q -b side &&
+	printf "int e;\n" >src/e.c &&
+	git -C src add . && commit_at 2007-02-01T12:00:00Z E &&
+	git -C src checkout -q main &&
+	git -C src rm -q a.c && printf "int d = 2;\n" >src/d.c &&
+	git -C src add . && commit_at 2010-01-01T12:00:00Z D && git -C src tag v3 &&
+	git -C src checkout -q -b wip &&
+	printf "int w;\n" >src/w.c &&
+	git -C src add . && commit_at 2011-01-01T12:00:00Z W && git -C src tag wip-only &&
+	git -C src checkout -q main &&
+	GIT_AUTHOR_DATE=2010-06-01T12:00:00Z GIT_COMMITTER_DATE=2010-06-01T12:00:00Z \
+		git -C src -c user.name=Ann -c user.email=ann@example.org merge -q --no-ff -m M side &&
+	git -C src tag v4 &&
+	printf "int bb;\nlong c;\n" >src/b.c &&
+	git -C src add . && commit_at 2012-06-01T12:00:00Z F &&
+	git -C src tag blobtag HEAD:b.c &&
+	"$TOKSTREAM" convert -q src tokens.git 2>/dev/null &&
+	"$TOKSTREAM" report -C tokens.git -j 1 out &&
+	test_path_is_file out/age.tsv
+'
+
+# ids EXPECT.IN: the placeholders @A@... of the expected table as commit ids
+ids () {
+	sed -e "s/@A@/$(git -C src rev-parse v1^{commit})/" \
+	    -e "s/@B@/$(git -C src rev-parse v2)/" \
+	    -e "s/@C@/$(git -C src rev-parse main~3)/" \
+	    -e "s/@D@/$(git -C src rev-parse v3)/" \
+	    -e "s/@M@/$(git -C src rev-parse v4)/" \
+	    -e "s/@F@/$(git -C src rev-parse main)/" \
+	    -e "s/@f@/$(git -C src rev-parse main | cut -c1-7)/" "$1"
+}
+
+test_expect_success 'at each tag of the history and at REV, by year of origin' '
+	cat >expect.in <<-\EOF &&
+	sample	date	commit	year	lines	line_share	tokens	token_share
+	nested	2001-06-01	@A@	2001	3	100.00	9	100.00
+	v1	2001-06-01	@A@	2001	3	100.00	9	100.00
+	v2	2005-03-01	@B@	2001	2	66.67	8	88.89
+	v2	2005-03-01	@B@	2005	1	33.33	1	11.11
+	v3	2010-01-01	@D@	2001	1	33.33	5	45.45
+	v3	2010-01-01	@D@	2005	1	33.33	5	45.45
+	v3	2010-01-01	@D@	2010	1	33.33	1	9.09
+	v4	2010-06-01	@M@	2001	1	25.00	5	35.71
+	v4	2010-06-01	@M@	2005	1	25.00	5	35.71
+	v4	2010-06-01	@M@	2007	1	25.00	3	21.43
+	v4	2010-06-01	@M@	2010	1	25.00	1	7.14
+	@f@	2012-06-01	@F@	2001	0	0.00	4	28.57
+	@f@	2012-06-01	@F@	2005	1	25.00	5	35.71
+	@f@	2012-06-01	@F@	2007	1	25.00	3	21.43
+	@f@	2012-06-01	@F@	2010	1	25.00	1	7.14
+	@f@	2012-06-01	@F@	2012	1	25.00	1	7.14
+	EOF
+	ids expect.in >expect &&
+	test_cmp expect out/age.tsv &&
+	"$TOKSTREAM" report -C tokens.git -j 1 --every=tag out-tag &&
+	test_cmp expect out-tag/age.tsv
+'
+
+# last_point DIR: the rows of the last point of DIR/age.tsv as years.tsv has them
+last_point () {
+	echo "year	lines	line_share	tokens	token_share" &&
+	awk -F"	" -v OFS="	" -v last="$(tail -n 1 "$1/age.tsv" | cut -f1)" \
+		"NR > 1 && \$1 == last { print \$4, \$5, \$6, \$7, \$8 }" "$1/age.tsv"
+}
+
+test_expect_success 'the last point is REV: the figures of years.tsv' '
+	last_point out >actual &&
+	test_cmp out/years.tsv actual
+'
+
+test_expect_success '--every=year: the last commit of each year on the first-parent line' '
+	cat >expect.in <<-\EOF &&
+	sample	date	commit	year	lines	line_share	tokens	token_share
+	2001	2001-06-01	@A@	2001	3	100.00	9	100.00
+	2005	2005-09-01	@C@	2001	2	50.00	8	57.14
+	2005	2005-09-01	@C@	2005	2	50.00	6	42.86
+	2010	2010-06-01	@M@	2001	1	25.00	5	35.71
+	2010	2010-06-01	@M@	2005	1	25.00	5	35.71
+	2010	2010-06-01	@M@	2007	1	25.00	3	21.43
+	2010	2010-06-01	@M@	2010	1	25.00	1	7.14
+	2012	2012-06-01	@F@	2001	0	0.00	4	28.57
+	2012	2012-06-01	@F@	2005	1	25.00	5	35.71
+	2012	2012-06-01	@F@	2007	1	25.00	3	21.43
+	2012	2012-06-01	@F@	2010	1	25.00	1	7.14
+	2012	2012-06-01	@F@	2012	1	25.00	1	7.14
+	EOF
+	ids expect.in >expect &&
+	"$TOKSTREAM" report -C tokens.git -j 2 --every=year yout &&
+	test_cmp expect yout/age.tsv &&
+	last_point yout >actual &&
+	test_cmp yout/years.tsv actual
+'
+
+test_expect_success 'a pathspec and an older REV: only their files, REV the last point' '
+	cat >expect.in <<-\EOF &&
+	sample	date	commit	year	lines	line_share	tokens	token_share
+	nested	2001-06-01	@A@	2001	2	100.00	6	100.00
+	v1	2001-06-01	@A@	2001	2	100.00	6	100.00
+	v2	2005-03-01	@B@	2001	1	50.00	5	83.33
+	v2	2005-03-01	@B@	2005	1	50.00	1	16.67
+	v3	2010-01-01	@D@	2001	1	50.00	5	83.33
+	v3	2010-01-01	@D@	2005	1	50.00	1	16.67
+	EOF
+	ids expect.in >expect &&
+	"$TOKSTREAM" report -C tokens.git -j 1 pout v3 "b*.c" &&
+	test_cmp expect pout/age.tsv &&
+	last_point pout >actual &&
+	test_cmp pout/years.tsv actual
+'
+
+# The counts of the points are kept in report-cache/age-*; the replays'
+# state in replay/.  A point before the state's tip is in no replay from
+# it: the replay must then start from the first commit.
+test_expect_success 'after an earlier report of an older REV: the same as from nothing' '
+	rm -rf tokens.git/tokstream/report-cache tokens.git/tokstream/replay &&
+	"$TOKSTREAM" report -C tokens.git -j 2 cout v3 &&
+	test_path_is_file tokens.git/tokstream/replay/tokens &&
+	test_path_is_file tokens.git/tokstream/replay/lines &&
+	"$TOKSTREAM" report -C tokens.git -j 2 --stats cout 2>stats &&
+	grep "^tokstream report: code age: 6 points, counted by the report.s replays$" stats &&
+	test_cmp out/age.tsv cout/age.tsv &&
+	"$TOKSTREAM" report -C tokens.git -j 2 --stats cout1 2>stats &&
+	grep "^tokstream report: code age: 6 points, counted by nothing (all from the cache)$" stats &&
+	test_cmp out/age.tsv cout1/age.tsv
+'
+
+test_expect_success 'a state past the points and no counts kept: the same as from nothing' '
+	rm tokens.git/tokstream/report-cache/age-* &&
+	"$TOKSTREAM" report -C tokens.git -j 1 --stats cout2 2>stats &&
+	grep "counted by replays of their own$" stats &&
+	test_cmp out/age.tsv cout2/age.tsv &&
+	rm -rf tokens.git/tokstream/report-cache &&
+	test_path_is_file tokens.git/tokstream/replay/tokens &&
+	"$TOKSTREAM" report -C tokens.git -j 2 --stats cout3 2>stats &&
+	grep "counted by the report.s replays$" stats &&
+	test_cmp out/age.tsv cout3/age.tsv &&
+	rm -rf tokens.git/tokstream/report-cache tokens.git/tokstream/replay &&
+	"$TOKSTREAM" report -C tokens.git -j 1 cout4 v3 &&
+	rm -rf tokens.git/tokstream/report-cache &&
+	"$TOKSTREAM" report -C tokens.git -j 1 cout5 &&
+	test_cmp out/age.tsv cout5/age.tsv
+'
+
+# v4 merges a branch that forked before v3: a replay at v4 cannot start
+# from v3's state, while one at HEAD can start from v4's
+test_expect_success 'the tip of the state is a point: counted from the state' '
+	rm -rf tokens.git/tokstream/report-cache tokens.git/tokstream/replay &&
+	"$TOKSTREAM" report -C tokens.git -j 1 v4out v4 &&
+	v4=$(git -C src rev-parse v4) &&
+	grep -v "^$v4 " tokens.git/tokstream/report-cache/age-* >kept &&
+	! test_cmp kept tokens.git/tokstream/report-cache/age-* >/dev/null &&
+	cp kept tokens.git/tokstream/report-cache/age-* &&
+	"$TOKSTREAM" report -C tokens.git -j 1 --stats v4out2 2>stats &&
+	grep "counted by the report.s replays$" stats &&
+	test_cmp out/age.tsv v4out2/age.tsv
+'
+
+test_expect_success 'the page: a stacked area chart by tokens and one by lines' '
+	grep -q "<h3 id=\"age\">Code age over time</h3>" out/index.html &&
+	grep -q "aria-label=\"Share of the tokens by year of origin over time\"" out/index.html &&
+	grep -q "aria-label=\"Share of the lines by year of origin over time\"" out/index.html &&
+	grep -o "<polygon " out/index.html >polygons &&
+	test_line_count = 10 polygons &&
+	grep -q "<a href=\"age.tsv\">" out/index.html
+'
+
+test_expect_success 'with -M the lines are git blame'"'"'s: the code age is by tokens only' '
+	"$TOKSTREAM" report -C tokens.git -j 1 -M mout &&
+	grep "^$(git -C src rev-parse main | cut -c1-7)	2012-06-01	[0-9a-f]*	2012	-	-	1	7.14$" mout/age.tsv &&
+	grep -q "aria-label=\"Share of the tokens by year of origin over time\"" mout/index.html &&
+	! grep -q "aria-label=\"Share of the lines by year" mout/index.html
+'
+
+test_expect_success '--every takes tag or year' '
+	test_expect_code 129 "$TOKSTREAM" report -C tokens.git --every=month eout 2>err &&
+	grep "every takes tag or year, not .month." err &&
+	test_path_is_missing eout
+'
+
+test_done
