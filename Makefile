@@ -26,9 +26,9 @@ ALL_LDFLAGS += -fsanitize=address,undefined
 TEST_ENV = TOKSTREAM_SANITIZE=1
 endif
 
-LIB_OBJS = tokenize/strbuf.o tokenize/wrapper.o tokenize/parse.o tokenize/progress.o tokenize/lines.o tokenize/quote.o tokenize/usage.o tokenize/sha1.o tokenize/run-command.o tokenize/catfile.o tokenize/language.o tokenize/view.o tokenize/json.o \
+LIB_OBJS = tokenize/strbuf.o tokenize/smap.o tokenize/wrapper.o tokenize/parse.o tokenize/progress.o tokenize/lines.o tokenize/quote.o tokenize/usage.o tokenize/sha1.o tokenize/run-command.o tokenize/catfile.o tokenize/language.o tokenize/view.o tokenize/json.o \
 	$(patsubst %.c,%.o,$(wildcard lexers/*.c))
-TOKSTREAM_OBJS = fastexport.o contrib/smap.o contrib/tokdiff.o contrib/replay.o contrib/age.o contrib/convert.o contrib/map.o contrib/state.o contrib/blame.o contrib/html.o contrib/functions.o contrib/report.o
+TOKSTREAM_OBJS = fastexport.o contrib/tokdiff.o contrib/replay.o contrib/age.o contrib/convert.o contrib/map.o contrib/state.o contrib/blame.o contrib/html.o contrib/functions.o contrib/report.o
 # the command table and main(), apart: the fuzzing harnesses link the rest
 TOKSTREAM_MAIN = contrib/commands.o
 HEADERS = $(wildcard tokenize/*.h lexers/*.h contrib/*.h)
@@ -45,7 +45,7 @@ tokstream: $(TOKSTREAM_MAIN) $(TOKSTREAM_OBJS) $(LIB_OBJS)
 tokenize/tokenize: tokenize/tokenize.o $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 
-t/helper/test-replay: t/helper/test-replay.o contrib/replay.o contrib/tokdiff.o contrib/smap.o $(LIB_OBJS)
+t/helper/test-replay: t/helper/test-replay.o contrib/replay.o contrib/tokdiff.o $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 
 t/helper/test-tokdiff: t/helper/test-tokdiff.o contrib/tokdiff.o $(LIB_OBJS)

@@ -29,7 +29,7 @@
 #include "tokenize/view.h"
 #include "tokenize/wrapper.h"
 #include "tokenize/parse.h"
-#include "contrib/smap.h"
+#include "tokenize/smap.h"
 
 #include <errno.h>
 #include <fcntl.h>

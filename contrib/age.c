@@ -17,7 +17,7 @@
  * checkpoint, which has gone past the older points.
  */
 #include "age.h"
-#include "smap.h"
+#include "../tokenize/smap.h"
 #include "../tokenize/language.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/usage.h"

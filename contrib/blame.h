@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include "replay.h"
-#include "smap.h"
+#include "../tokenize/smap.h"
 #include "state.h"
 #include "../tokenize/language.h"
 #include "../tokenize/strbuf.h"

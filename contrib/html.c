@@ -11,7 +11,7 @@
 #include "commands.h"
 #include "blame.h"
 #include "functions.h"
-#include "smap.h"
+#include "../tokenize/smap.h"
 #include "../tokenize/progress.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/sha1.h"

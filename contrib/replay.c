@@ -27,7 +27,7 @@
  * has been replayed.
  */
 #include "replay.h"
-#include "smap.h"
+#include "../tokenize/smap.h"
 #include "tokdiff.h"
 #include "../tokenize/catfile.h"
 #include "../tokenize/lines.h"

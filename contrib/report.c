@@ -19,7 +19,7 @@
 #include "age.h"
 #include "blame.h"
 #include "functions.h"
-#include "smap.h"
+#include "../tokenize/smap.h"
 #include "../tokenize/json.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/sha1.h"

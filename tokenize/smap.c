@@ -1,6 +1,6 @@
 /* A map of strings to numbers: open addressing, FNV-1a, linear probing. */
 #include "smap.h"
-#include "../tokenize/usage.h"
+#include "usage.h"
 
 #include <stdlib.h>
 #include <string.h>
