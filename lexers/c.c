@@ -7,6 +7,7 @@
  * digit separators, `::`, `->*`, `<=>`) do not occur in valid C, so
  * recognising them everywhere costs C nothing.
  */
+#include "common.h"
 #include "lexers.h"
 
 enum {

@@ -1,5 +1,5 @@
 /* Helpers for constructs that several lexers share. */
-#include "lexers.h"
+#include "common.h"
 
 size_t lex_line_comment(const unsigned char *s, size_t p, size_t n, int splices)
 {

@@ -15,6 +15,7 @@
  * letters, '_' and '.digit' make up a number (1_000UL, 0xFF_u, 1.5e-3m),
  * so suffixes are part of it but "1..2" is a range.
  */
+#include "common.h"
 #include "lexers.h"
 
 enum {

@@ -5,6 +5,7 @@
  * operators sorted by first byte and then longest first, so that finding
  * the longest operator looks only at those starting with the right byte.
  */
+#include "common.h"
 #include "lexers.h"
 #include "generic.h"
 

@@ -8,6 +8,7 @@
  * operator by maximal munch.  Automatic semicolons are not tokens: they
  * are not in the source.
  */
+#include "common.h"
 #include "lexers.h"
 
 enum {

@@ -13,6 +13,7 @@
  * javac keeps it whole (they are rare outside string and char literals,
  * where they are part of the literal as written).
  */
+#include "common.h"
 #include "lexers.h"
 
 enum {

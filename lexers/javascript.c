@@ -25,6 +25,7 @@
  * JSX text (between tags) is not lexed as text; it comes out as words and
  * punctuation, and an apostrophe in it opens a string to the end of the line.
  */
+#include "common.h"
 #include "lexers.h"
 
 enum {

@@ -45,6 +45,7 @@
  *
  * t/agree/perl.sh measures the agreement with PPI on Perl's own library.
  */
+#include "common.h"
 #include "lexers.h"
 
 enum {

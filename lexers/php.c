@@ -22,6 +22,7 @@
  * they end at the end of the file.  '#' and '//' comments end at the end
  * of their line or before a "?>", as PHP ends them.
  */
+#include "common.h"
 #include "lexers.h"
 
 #include <strings.h>

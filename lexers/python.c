@@ -14,6 +14,7 @@
  * alternative that matches (imaginary, float, integer) wins, so "1if" is
  * "1" and "if", and "0777" is "0" and "777", as tokenize has it.
  */
+#include "common.h"
 #include "lexers.h"
 
 enum {

@@ -11,6 +11,7 @@
  * a #! first line as a comment, unless it opens an inner attribute #![...];
  * a byte order mark at the start is a token of its own.
  */
+#include "common.h"
 #include "lexers.h"
 
 enum {

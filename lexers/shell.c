@@ -33,6 +33,7 @@
  *     its body is lexed as commands.  A here-document inside $(...) is part
  *     of that token.
  */
+#include "common.h"
 #include "lexers.h"
 
 enum {

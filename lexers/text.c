@@ -19,6 +19,7 @@
  *   - a comment: "%" to the end of its line (an escaped "\%" is a control
  *     sequence, so it never starts one).
  */
+#include "common.h"
 #include "lexers.h"
 
 enum {
