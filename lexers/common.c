@@ -200,26 +200,3 @@ size_t lex_nested_comment(const unsigned char *s, size_t p, size_t n,
 	}
 	return n;
 }
-
-void lex_fill_classes(unsigned char table[256], unsigned char space,
-		      unsigned char ident, unsigned char digit, const char *extra_ident)
-{
-	int c;
-
-	for (c = 0; c < 256; c++) {
-		if (lex_is_space((unsigned char)c))
-			table[c] = space;
-		else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			 c == '_' || c >= 0x80)
-			table[c] = ident;
-		else if (c >= '0' && c <= '9')
-			table[c] = digit;
-	}
-	lex_set_classes(table, extra_ident, ident);
-}
-
-void lex_set_classes(unsigned char table[256], const char *bytes, unsigned char cls)
-{
-	for (; *bytes; bytes++)
-		table[(unsigned char)*bytes] = cls;
-}

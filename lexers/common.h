@@ -144,16 +144,41 @@ size_t lex_nested_comment(const unsigned char *s, size_t p, size_t n,
 			  const char *open, const char *close);
 
 /*
- * Fill a lexer's 256-entry class table: whitespace (lex_is_space) gets
- * space, the identifier bytes (A-Z a-z _, every byte >= 0x80 so UTF-8 is
- * never split, and the bytes of extra_ident, e.g. "$") get ident, 0-9 get
- * digit; the other entries are left as they are (a static table's zero,
- * the lexer's "other" class).  lex_set_classes gives each byte of bytes
- * the class cls.
+ * A lexer's class table, written out by the compiler: LEX_TABLE(F) is the
+ * 256 initializers F(0) ... F(255) of a table indexed by byte, where F(c)
+ * is a constant expression of the byte c, a chain of the tests below, most
+ * specific first.  So a table is const, says in a few lines which bytes go
+ * where, and costs nothing at run time.
  */
-void lex_fill_classes(unsigned char table[256], unsigned char space,
-		      unsigned char ident, unsigned char digit, const char *extra_ident);
-void lex_set_classes(unsigned char table[256], const char *bytes, unsigned char cls);
+#define LEX_TABLE(F) LEX_TABLE64_(F, 0), LEX_TABLE64_(F, 64), \
+	LEX_TABLE64_(F, 128), LEX_TABLE64_(F, 192)
+#define LEX_TABLE64_(F, b) LEX_TABLE16_(F, b), LEX_TABLE16_(F, b + 16), \
+	LEX_TABLE16_(F, b + 32), LEX_TABLE16_(F, b + 48)
+#define LEX_TABLE16_(F, b) LEX_TABLE4_(F, b), LEX_TABLE4_(F, b + 4), \
+	LEX_TABLE4_(F, b + 8), LEX_TABLE4_(F, b + 12)
+#define LEX_TABLE4_(F, b) F(b), F(b + 1), F(b + 2), F(b + 3)
+
+/* Whitespace, as lex_is_space. */
+#define LEX_IS_SPACE(c) ((c) == ' ' || ((c) >= '\t' && (c) <= '\r'))
+#define LEX_IS_LETTER(c) (((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z'))
+#define LEX_IS_DIGIT(c) ((c) >= '0' && (c) <= '9')
+/* The bytes that start an identifier in most languages: A-Z a-z _, and every byte >= 0x80, so that UTF-8 is never split. */
+#define LEX_IS_IDENT(c) (LEX_IS_LETTER(c) || (c) == '_' || (c) >= 0x80)
+
+/*
+ * Is c one of the bytes that follow it (up to 24 of them)?  A 25th is a
+ * compile error (the size of a negative array), not a byte left out.
+ */
+#define LEX_IN(c, ...) LEX_IN_(c, __VA_ARGS__, -1, -1, -1, -1, -1, -1, -1, -1, \
+	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
+#define LEX_IN_(c, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, \
+		a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, ...) \
+	((c) == (a1) || (c) == (a2) || (c) == (a3) || (c) == (a4) || (c) == (a5) || \
+	 (c) == (a6) || (c) == (a7) || (c) == (a8) || (c) == (a9) || (c) == (a10) || \
+	 (c) == (a11) || (c) == (a12) || (c) == (a13) || (c) == (a14) || (c) == (a15) || \
+	 (c) == (a16) || (c) == (a17) || (c) == (a18) || (c) == (a19) || (c) == (a20) || \
+	 (c) == (a21) || (c) == (a22) || (c) == (a23) || (c) == (a24) || \
+	 0 * sizeof(char[(a25) == -1 ? 1 : -1]))
 
 /*
  * Past the bytes of a quoted literal from p that cannot end or escape it
