@@ -144,6 +144,15 @@ size_t lex_nested_comment(const unsigned char *s, size_t p, size_t n,
 			  const char *open, const char *close);
 
 /*
+ * End of the longest punctuator at p (p < n), by maximal munch from the
+ * table ops: ops[c] lists the punctuators of several bytes that start
+ * with c, separated by spaces, longest first ("<<= << <="); a byte whose
+ * entry is NULL, or none of whose listed ones matches, is a punctuator by
+ * itself.
+ */
+size_t lex_punct(const char *const ops[128], const unsigned char *s, size_t p, size_t n);
+
+/*
  * A lexer's class table, written out by the compiler: LEX_TABLE(F) is the
  * 256 initializers F(0) ... F(255) of a table indexed by byte, where F(c)
  * is a constant expression of the byte c, a chain of the tests below, most
