@@ -7,10 +7,11 @@
  * digit separators, `::`, `->*`, `<=>`) do not occur in valid C, so
  * recognising them everywhere costs C nothing.
  */
+#include "common.h"
 #include "lexers.h"
 
 enum {
-	C_OTHER,  /* a byte that is a token by itself; every byte's, till init_classes */
+	C_OTHER,  /* a byte that is a token by itself */
 	C_SPACE,
 	C_IDENT,  /* A-Z a-z _ $ and every byte >= 0x80 (UTF-8 is never split) */
 	C_DIGIT,
@@ -23,7 +24,13 @@ enum {
 	C_DOT
 };
 
-static unsigned char cclass[256];
+#define C_CLASS(c) (LEX_IS_SPACE(c) ? C_SPACE : \
+	LEX_IS_IDENT(c) || (c) == '$' ? C_IDENT : LEX_IS_DIGIT(c) ? C_DIGIT : \
+	(c) == '"' ? C_DQUOTE : (c) == '\'' ? C_SQUOTE : (c) == '\\' ? C_BACKSLASH : \
+	LEX_IN(c, '!', '%', '&', '*', '+', '-', ':', '<', '=', '>', '^', '|', '#') ? C_PUNCT : \
+	LEX_IN(c, '(', ')', '[', ']', '{', '}', ',', ';', '?', '~') ? C_PUNCT1 : \
+	(c) == '/' ? C_SLASH : (c) == '.' ? C_DOT : C_OTHER)
+static const unsigned char cclass[256] = { LEX_TABLE(C_CLASS) };
 
 /*
  * The bytes of a pp-number: NUM_PLAIN for those that just go on (digits,
@@ -32,7 +39,10 @@ static unsigned char cclass[256];
  * start a splice.
  */
 enum { NUM_END, NUM_PLAIN, NUM_EXP, NUM_SPECIAL };
-static unsigned char numclass[256];
+#define C_NUM_CLASS(c) (LEX_IN(c, 'e', 'E', 'p', 'P') ? NUM_EXP : \
+	LEX_IN(c, '\'', '\\') ? NUM_SPECIAL : \
+	LEX_IS_IDENT(c) || LEX_IS_DIGIT(c) || (c) == '.' ? NUM_PLAIN : NUM_END)
+static const unsigned char numclass[256] = { LEX_TABLE(C_NUM_CLASS) };
 
 /*
  * The bytes that may be the second of a punctuator of several: a
@@ -40,39 +50,8 @@ static unsigned char numclass[256];
  * punct_len's switch (an indirect jump, which mispredicts).  A backslash
  * may start a splice.
  */
-static unsigned char punct2[256];
-
-static void init_classes(void)
-{
-	int c;
-
-	for (c = 0; c < 256; c++)
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    (c >= '0' && c <= '9') || c == '_' || c == '.' || c >= 0x80)
-			numclass[c] = NUM_PLAIN;
-	lex_set_classes(numclass, "eEpP", NUM_EXP);
-	lex_set_classes(numclass, "'\\", NUM_SPECIAL);
-
-	for (c = 0; c < 256; c++) {
-		if (lex_is_space((unsigned char)c))
-			cclass[c] = C_SPACE;
-		else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			 c == '_' || c == '$' || c >= 0x80)
-			cclass[c] = C_IDENT;
-		else if (c >= '0' && c <= '9')
-			cclass[c] = C_DIGIT;
-	}
-	for (const char *p = "!%&*+-:<=>^|#"; *p; p++)
-		cclass[(unsigned char)*p] = C_PUNCT;
-	for (const char *p = "()[]{},;?~"; *p; p++)
-		cclass[(unsigned char)*p] = C_PUNCT1;
-	cclass['"'] = C_DQUOTE;
-	cclass['\''] = C_SQUOTE;
-	cclass['/'] = C_SLASH;
-	cclass['.'] = C_DOT;
-	cclass['\\'] = C_BACKSLASH;
-	lex_set_classes(punct2, ">-=+&|<:%#*.\\", 1);
-}
+#define C_PUNCT2(c) LEX_IN(c, '>', '-', '=', '+', '&', '|', '<', ':', '%', '#', '*', '.', '\\')
+static const unsigned char punct2[256] = { LEX_TABLE(C_PUNCT2) };
 
 static inline int is_ident(unsigned char c)
 {
@@ -522,10 +501,6 @@ again:	/* past whitespace and line splices (case C_BACKSLASH) */
 		plain = 1;
 		break;
 	default: /* C_OTHER */
-		if (!cclass['a']) {	/* here, not before every token */
-			init_classes();
-			goto again;
-		}
 		e = p + 1;
 		cls = TOKEN_OTHER;
 		plain = 1;

@@ -1,5 +1,5 @@
 /* Helpers for constructs that several lexers share. */
-#include "lexers.h"
+#include "common.h"
 
 size_t lex_line_comment(const unsigned char *s, size_t p, size_t n, int splices)
 {
@@ -201,25 +201,23 @@ size_t lex_nested_comment(const unsigned char *s, size_t p, size_t n,
 	return n;
 }
 
-void lex_fill_classes(unsigned char table[256], unsigned char space,
-		      unsigned char ident, unsigned char digit, const char *extra_ident)
+size_t lex_punct(const char *const ops[128], const unsigned char *s, size_t p, size_t n)
 {
-	int c;
+	const char *o = s[p] < 128 ? ops[s[p]] : NULL;
 
-	for (c = 0; c < 256; c++) {
-		if (lex_is_space((unsigned char)c))
-			table[c] = space;
-		else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			 c == '_' || c >= 0x80)
-			table[c] = ident;
-		else if (c >= '0' && c <= '9')
-			table[c] = digit;
+	if (!o)
+		return p + 1;
+	for (;;) {
+		size_t l = 1;	/* the first byte is the entry's */
+
+		while (o[l] > ' ' && p + l < n && s[p + l] == (unsigned char)o[l])
+			l++;
+		if (o[l] <= ' ')
+			return p + l;
+		while (o[l] > ' ')
+			l++;
+		if (!o[l])
+			return p + 1;
+		o += l + 1;
 	}
-	lex_set_classes(table, extra_ident, ident);
-}
-
-void lex_set_classes(unsigned char table[256], const char *bytes, unsigned char cls)
-{
-	for (; *bytes; bytes++)
-		table[(unsigned char)*bytes] = cls;
 }

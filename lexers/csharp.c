@@ -15,6 +15,7 @@
  * letters, '_' and '.digit' make up a number (1_000UL, 0xFF_u, 1.5e-3m),
  * so suffixes are part of it but "1..2" is a range.
  */
+#include "common.h"
 #include "lexers.h"
 
 enum {
@@ -31,19 +32,13 @@ enum {
 	K_PUNCT
 };
 
-static unsigned char cclass[256];
-
-static void init_classes(void)
-{
-	lex_fill_classes(cclass, K_SPACE, K_IDENT, K_DIGIT, "");
-	lex_set_classes(cclass, "!%&()*+,-:;<=>?[]^{|}~#", K_PUNCT);
-	cclass['"'] = K_DQUOTE;
-	cclass['\''] = K_SQUOTE;
-	cclass['@'] = K_AT;
-	cclass['$'] = K_DOLLAR;
-	cclass['/'] = K_SLASH;
-	cclass['.'] = K_DOT;
-}
+#define CS_CLASS(c) (LEX_IS_SPACE(c) ? K_SPACE : \
+	LEX_IS_IDENT(c) ? K_IDENT : LEX_IS_DIGIT(c) ? K_DIGIT : \
+	(c) == '"' ? K_DQUOTE : (c) == '\'' ? K_SQUOTE : (c) == '@' ? K_AT : (c) == '$' ? K_DOLLAR : \
+	(c) == '/' ? K_SLASH : (c) == '.' ? K_DOT : \
+	LEX_IN(c, '!', '%', '&', '(', ')', '*', '+', ',', '-', ':', ';', '<', '=', '>', '?', \
+	       '[', ']', '^', '{', '|', '}', '~', '#') ? K_PUNCT : K_OTHER)
+static const unsigned char cclass[256] = { LEX_TABLE(CS_CLASS) };
 
 static inline int is_ident(unsigned char c)
 {
@@ -269,8 +264,6 @@ LEX_TOKEN_FN csharp_token(struct lexer_state *ls, struct token *tok)
 	size_t n = ls->len, p = ls->pos, e;
 	enum token_class cls;
 
-	if (!cclass['a'])
-		init_classes();
 	while (p < n && cclass[s[p]] == K_SPACE)
 		p++;
 	if (p >= n) {

@@ -1,130 +1,21 @@
 /*
  * The generic lexer and the syntaxes that configure it (see generic.h for
- * the rules).  Per syntax, the first use builds an index: a class for each
- * byte (word, digit, may open a comment or string, may end a word) and the
- * operators sorted by first byte and then longest first, so that finding
- * the longest operator looks only at those starting with the right byte.
+ * the rules).  A syntax is const and written out whole: its byte classes
+ * (LEX_TABLE of GENERIC_BYTES) and its operators by first byte, longest
+ * first, as lex_punct looks for them.
  */
+#include "common.h"
 #include "lexers.h"
 #include "generic.h"
 
-enum {
-	K_WORD = 1 << 0,
-	K_DIGIT = 1 << 1,
-	K_OPEN = 1 << 2,   /* the first byte of a comment or string opener */
-	K_SUFFIX = 1 << 3,
-	K_SEP = 1 << 4
+static const struct generic_syntax syntax_plain = {
+	.name = "plain",
+	.bytes = { LEX_TABLE(GENERIC_PLAIN_BYTES) },
 };
-
-struct op {
-	unsigned short off;
-	unsigned char len;
-};
-
-struct generic_index {
-	const struct generic_syntax *syntax;
-	unsigned char kind[256];
-	unsigned char opfirst[257]; /* ops[opfirst[c] .. opfirst[c + 1]) start with c */
-	struct op ops[GENERIC_MAX_OPERATORS];
-};
-
-/*
- * The indexes, one per syntax in use, found by pointer once per file (the
- * slot is kept in the lexer state).  Should more syntaxes than slots be in
- * use, the last slot is rebuilt whenever its syntax changes: slower, still
- * right.
- */
-#define MAX_INDEXES 32
-static struct generic_index indexes[MAX_INDEXES];
-static size_t nr_indexes;
 
 enum {
-	MODE_READY = 1 << 0, /* aux[0] holds the index slot */
 	MODE_TAG = 1 << 1    /* GEN_MARKUP: inside a tag */
 };
-
-static const struct generic_syntax syntax_plain = { .name = "plain" };
-
-static void build_index(struct generic_index *ix, const struct generic_syntax *syn)
-{
-	const char *p;
-	size_t i, nr = 0;
-	int c;
-
-	memset(ix, 0, sizeof(*ix));
-	ix->syntax = syn;
-	for (c = 0; c < 256; c++) {
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80)
-			ix->kind[c] = K_WORD;
-		else if (c >= '0' && c <= '9')
-			ix->kind[c] = K_WORD | K_DIGIT;
-	}
-	for (p = syn->word_chars; p && *p; p++)
-		ix->kind[(unsigned char)*p] |= K_WORD;
-	for (p = syn->word_suffix; p && *p; p++)
-		ix->kind[(unsigned char)*p] |= K_SUFFIX;
-	for (p = syn->cmd_seps; p && *p; p++)
-		ix->kind[(unsigned char)*p] |= K_SEP;
-	for (i = 0; i < GENERIC_MAX_COMMENTS && syn->comments[i].open; i++)
-		ix->kind[(unsigned char)syn->comments[i].open[0]] |= K_OPEN;
-	for (i = 0; i < GENERIC_MAX_STRINGS && syn->strings[i].open; i++)
-		ix->kind[(unsigned char)syn->strings[i].open[0]] |= K_OPEN;
-
-	/* Operators: split, then insertion-sort by (first byte, length descending). */
-	for (p = syn->operators; p && *p;) {
-		size_t l = strcspn(p, " ");
-
-		if (l >= 2 && l <= 15 && nr < GENERIC_MAX_OPERATORS &&
-		    (size_t)(p - syn->operators) <= 0xffff) {
-			struct op o = { (unsigned short)(p - syn->operators), (unsigned char)l };
-			const unsigned char *os = (const unsigned char *)p;
-
-			for (i = nr; i > 0; i--) {
-				const struct op *q = &ix->ops[i - 1];
-				unsigned char qc = (unsigned char)syn->operators[q->off];
-
-				if (qc < os[0] || (qc == os[0] && q->len >= l))
-					break;
-				ix->ops[i] = *q;
-			}
-			ix->ops[i] = o;
-			nr++;
-		}
-		p += l;
-		p += strspn(p, " ");
-	}
-	for (c = 0, i = 0; c <= 256; c++) {
-		while (i < nr && (unsigned char)syn->operators[ix->ops[i].off] < c)
-			i++;
-		ix->opfirst[c] = (unsigned char)i;
-	}
-}
-
-static struct generic_index *index_for(struct lexer_state *ls, const struct generic_syntax *syn)
-{
-	struct generic_index *ix;
-
-	if (!(ls->mode & MODE_READY)) {
-		size_t i;
-
-		for (i = 0; i < nr_indexes; i++)
-			if (indexes[i].syntax == syn)
-				break;
-		if (i == nr_indexes) {
-			if (nr_indexes < MAX_INDEXES)
-				nr_indexes++;
-			else
-				i = MAX_INDEXES - 1;
-			build_index(&indexes[i], syn);
-		}
-		ls->aux[0] = i;
-		ls->mode |= MODE_READY;
-	}
-	ix = &indexes[ls->aux[0]];
-	if (ix->syntax != syn)
-		build_index(ix, syn);
-	return ix;
-}
 
 static inline int is_digit(unsigned char c)
 {
@@ -166,12 +57,12 @@ static size_t long_close(const unsigned char *s, size_t p, size_t n, size_t lv)
 	return n;
 }
 
-/* Only blanks between the start of p's line (or a cmd_seps byte) and p? */
-static int at_line_start(const struct generic_index *ix, const unsigned char *s, size_t p)
+/* Only blanks between the start of p's line (or a GB_SEP byte) and p? */
+static int at_line_start(const struct generic_syntax *syn, const unsigned char *s, size_t p)
 {
 	while (p > 0 && s[p - 1] != '\n' && lex_is_space(s[p - 1]))
 		p--;
-	return p == 0 || s[p - 1] == '\n' || (ix->kind[s[p - 1]] & K_SEP);
+	return p == 0 || s[p - 1] == '\n' || (syn->bytes[s[p - 1]] & GB_SEP);
 }
 
 static size_t nested_comment(const unsigned char *s, size_t p, size_t n,
@@ -195,7 +86,7 @@ static size_t nested_comment(const unsigned char *s, size_t p, size_t n,
 }
 
 /* The end of the comment gc opens at p, or 0 when it does not open one there. */
-static size_t match_comment(const struct generic_index *ix, const unsigned char *s,
+static size_t match_comment(const struct generic_syntax *syn, const unsigned char *s,
 			    size_t p, size_t n, const struct generic_comment *gc)
 {
 	size_t ol = strlen(gc->open), e;
@@ -203,16 +94,16 @@ static size_t match_comment(const struct generic_index *ix, const unsigned char 
 
 	if (n - p < ol || memcmp(s + p, gc->open, ol))
 		return 0;
-	if ((ix->kind[(unsigned char)gc->open[0]] & K_WORD) && p > 0 && (ix->kind[s[p - 1]] & K_WORD))
+	if ((syn->bytes[(unsigned char)gc->open[0]] & GB_WORD) && p > 0 && (syn->bytes[s[p - 1]] & GB_WORD))
 		return 0;
-	if ((ix->kind[(unsigned char)gc->open[ol - 1]] & K_WORD) && p + ol < n &&
-	    (ix->kind[s[p + ol]] & K_WORD))
+	if ((syn->bytes[(unsigned char)gc->open[ol - 1]] & GB_WORD) && p + ol < n &&
+	    (syn->bytes[s[p + ol]] & GB_WORD))
 		return 0;
 	if ((f & GC_FILE_START) && p > 0)
 		return 0;
 	if ((f & GC_COLUMN0) && p > 0 && s[p - 1] != '\n')
 		return 0;
-	if ((f & GC_LINE_START) && !at_line_start(ix, s, p))
+	if ((f & GC_LINE_START) && !at_line_start(syn, s, p))
 		return 0;
 	if ((f & GC_WORD_START) && p > 0 && !lex_is_space(s[p - 1]))
 		return 0;
@@ -234,7 +125,7 @@ static size_t match_comment(const struct generic_index *ix, const unsigned char 
 }
 
 /* The end of the string gs opens at p, or 0 when it does not open one there. */
-static size_t match_string(const struct generic_index *ix, const struct lexer_state *ls,
+static size_t match_string(const struct generic_syntax *syn, const struct lexer_state *ls,
 			   size_t p, const struct generic_string *gs)
 {
 	const unsigned char *s = ls->src;
@@ -246,7 +137,7 @@ static size_t match_string(const struct generic_index *ix, const struct lexer_st
 		return 0;
 	if ((f & GS_IN_TAG) && !(ls->mode & MODE_TAG))
 		return 0;
-	if ((f & GS_NOT_IN_WORD) && p > 0 && (ix->kind[s[p - 1]] & K_WORD))
+	if ((f & GS_NOT_IN_WORD) && p > 0 && (syn->bytes[s[p - 1]] & GB_WORD))
 		return 0;
 	cl = strlen(close);
 	for (q = p + ol; q < n;) {
@@ -312,7 +203,7 @@ static size_t scan_regex(const struct lexer_state *ls, size_t p)
 }
 
 /* A word or number from p, whose byte is a word byte. */
-static size_t scan_word(const struct generic_index *ix, const unsigned char *s,
+static size_t scan_word(const struct generic_syntax *syn, const unsigned char *s,
 			size_t p, size_t n, int number)
 {
 	size_t e = p + 1;
@@ -323,36 +214,21 @@ static size_t scan_word(const struct generic_index *ix, const unsigned char *s,
 		if (number && (c == 'e' || c == 'E') && e + 2 < n &&
 		    (s[e + 1] == '+' || s[e + 1] == '-') && is_digit(s[e + 2]))
 			e += 3;
-		else if (ix->kind[c] & K_WORD)
+		else if (syn->bytes[c] & GB_WORD)
 			e++;
 		else if (number && c == '.' && e + 1 < n && is_digit(s[e + 1]))
 			e += 2;
 		else
 			break;
 	}
-	if (e < n && (ix->kind[s[e]] & K_SUFFIX) && !(e + 1 < n && s[e + 1] == '='))
+	if (e < n && (syn->bytes[s[e]] & GB_SUFFIX) && !(e + 1 < n && s[e + 1] == '='))
 		e++;
 	return e;
-}
-
-static size_t scan_operator(const struct generic_index *ix, const struct generic_syntax *syn,
-			    const unsigned char *s, size_t p, size_t n)
-{
-	size_t i, end = ix->opfirst[s[p] + 1];
-
-	for (i = ix->opfirst[s[p]]; i < end; i++) {
-		const struct op *o = &ix->ops[i];
-
-		if (n - p >= o->len && !memcmp(s + p, syn->operators + o->off, o->len))
-			return p + o->len;
-	}
-	return p + 1;
 }
 
 LEX_TOKEN_FN generic_token(struct lexer_state *ls, struct token *tok)
 {
 	const struct generic_syntax *syn = ls->syntax ? ls->syntax : &syntax_plain;
-	const struct generic_index *ix = index_for(ls, syn);
 	const unsigned char *s = ls->src;
 	size_t n = ls->len, p = ls->pos, e = 0, i, lv;
 	enum token_class cls;
@@ -365,25 +241,23 @@ LEX_TOKEN_FN generic_token(struct lexer_state *ls, struct token *tok)
 		return 0;
 	}
 	c = s[p];
-	if (ix->kind[c] & K_OPEN) {
-		for (i = 0; i < GENERIC_MAX_COMMENTS && syn->comments[i].open; i++)
-			if ((e = match_comment(ix, s, p, n, &syn->comments[i]))) {
-				cls = TOKEN_COMMENT;
-				goto done;
-			}
-	}
+	for (i = 0; (syn->bytes[c] & GB_OPEN) && i < GENERIC_MAX_COMMENTS && syn->comments[i].open; i++)
+		if ((unsigned char)syn->comments[i].open[0] == c &&
+		    (e = match_comment(syn, s, p, n, &syn->comments[i]))) {
+			cls = TOKEN_COMMENT;
+			goto done;
+		}
 	if ((syn->flags & GEN_LONG_BRACKETS) && (lv = long_open(s, p, n))) {
 		e = long_close(s, p, n, lv);
 		cls = TOKEN_STRING;
 		goto done;
 	}
-	if (ix->kind[c] & K_OPEN) {
-		for (i = 0; i < GENERIC_MAX_STRINGS && syn->strings[i].open; i++)
-			if ((e = match_string(ix, ls, p, &syn->strings[i]))) {
-				cls = TOKEN_STRING;
-				goto done;
-			}
-	}
+	for (i = 0; (syn->bytes[c] & GB_OPEN) && i < GENERIC_MAX_STRINGS && syn->strings[i].open; i++)
+		if ((unsigned char)syn->strings[i].open[0] == c &&
+		    (e = match_string(syn, ls, p, &syn->strings[i]))) {
+			cls = TOKEN_STRING;
+			goto done;
+		}
 	if (c == '/' && (syn->flags & GEN_SLASH_REGEX) && (e = scan_regex(ls, p))) {
 		cls = TOKEN_STRING;
 		goto done;
@@ -393,13 +267,13 @@ LEX_TOKEN_FN generic_token(struct lexer_state *ls, struct token *tok)
 		if (e < n && !lex_is_space(s[e]) && s[e] < 0x80)
 			e++;
 		cls = TOKEN_PUNCT;
-	} else if (ix->kind[c] & K_WORD) {
-		int number = !!(ix->kind[c] & K_DIGIT);
+	} else if (syn->bytes[c] & GB_WORD) {
+		int number = !!(syn->bytes[c] & GB_DIGIT);
 
-		e = scan_word(ix, s, p, n, number);
+		e = scan_word(syn, s, p, n, number);
 		cls = number ? TOKEN_NUMBER : TOKEN_WORD;
 	} else {
-		e = scan_operator(ix, syn, s, p, n);
+		e = lex_punct(syn->operators, s, p, n);
 		cls = e - p == 1 && (c < 0x20 || c == 0x7f) ? TOKEN_OTHER : TOKEN_PUNCT;
 	}
 	if ((syn->flags & GEN_MARKUP) && cls == TOKEN_PUNCT) {
@@ -432,12 +306,14 @@ LEX_DEFINE(lexer_generic, "generic", generic_token);
  * belong to words ("-Wall", "foo.o", ".PHONY").  Quotes are the shell's in
  * recipes; an apostrophe inside a word is not one.
  */
+#define MAKEFILE_BYTES(c) GENERIC_BYTES(c, LEX_IN(c, '-', '.'), 0, 0, 0)
 const struct generic_syntax syntax_makefile = {
 	.name = "makefile",
 	.comments = { { "#", NULL, GC_SPLICE } },
 	.strings = { { "\"", NULL, GS_BACKSLASH }, { "'", NULL, GS_NOT_IN_WORD } },
-	.operators = ":= ::= ?= += != :: $@ $< $^ $? $* $+ $% $$",
-	.word_chars = "-.",
+	.operators = { [':'] = "::= := ::", ['?'] = "?=", ['+'] = "+=", ['!'] = "!=",
+			['$'] = "$@ $< $^ $? $* $+ $% $$" },
+	.bytes = { LEX_TABLE(MAKEFILE_BYTES) },
 	.flags = GEN_BACKSLASH_ESCAPE,
 };
 
@@ -447,7 +323,9 @@ const struct generic_syntax syntax_kconfig = {
 	.comments = { { "#", NULL, 0 } },
 	.strings = { { "\"", NULL, GS_BACKSLASH },
 		     { "'", NULL, GS_BACKSLASH | GS_NOT_IN_WORD } },
-	.operators = "&& || != <= >= ---",
+	.operators = { ['&'] = "&&", ['|'] = "||", ['!'] = "!=", ['<'] = "<=", ['>'] = ">=",
+			['-'] = "---" },
+	.bytes = { LEX_TABLE(GENERIC_PLAIN_BYTES) },
 };
 
 /*
@@ -456,13 +334,15 @@ const struct generic_syntax syntax_kconfig = {
  * taken as a comment either, since "{#a #b}" may be a list.  "$name" is a
  * word; "\x" is one token, so an escaped quote opens no string.
  */
+#define TCL_BYTES(c) GENERIC_BYTES(c, LEX_IN(c, '$'), 0, LEX_IN(c, ';'), 0)
 const struct generic_syntax syntax_tcl = {
 	.name = "tcl",
 	.comments = { { "#", NULL, GC_LINE_START } },
 	.strings = { { "\"", NULL, GS_BACKSLASH | GS_MULTILINE } },
-	.operators = ":: == != <= >= && || ** << >> {*}",
-	.word_chars = "$",
-	.cmd_seps = ";",
+	.operators = { [':'] = "::", ['='] = "==", ['!'] = "!=", ['<'] = "<= <<",
+			['>'] = ">= >>", ['&'] = "&&", ['|'] = "||", ['*'] = "**",
+			['{'] = "{*}" },
+	.bytes = { LEX_TABLE(TCL_BYTES) },
 	.flags = GEN_BACKSLASH_ESCAPE,
 };
 
@@ -474,15 +354,17 @@ const struct generic_syntax syntax_tcl = {
  * in a string is part of it.  "/re/" where an operand may start is a
  * regular expression.
  */
+#define RUBY_BYTES(c) GENERIC_BYTES(c, LEX_IN(c, '@', '$'), LEX_IN(c, '?', '!'), 0, 0)
 const struct generic_syntax syntax_ruby = {
 	.name = "ruby",
 	.comments = { { "=begin", "\n=end", GC_COLUMN0 | GC_CLOSE_LINE }, { "#", NULL, 0 } },
 	.strings = { { "\"", NULL, GS_BACKSLASH }, { "'", NULL, GS_BACKSLASH },
 		     { "`", NULL, GS_BACKSLASH } },
-	.operators = "**= ** === == != <=> <= >= &&= ||= && || <<= >>= << >> =~ !~ "
-		"... .. :: -> => += -= *= /= %= |= &= ^= &.",
-	.word_chars = "@$",
-	.word_suffix = "?!",
+	.operators = { ['*'] = "**= ** *=", ['='] = "=== == =~ =>", ['!'] = "!= !~",
+			['<'] = "<=> <<= <= <<", ['>'] = ">>= >= >>", ['&'] = "&&= && &= &.",
+			['|'] = "||= || |=", ['.'] = "... ..", [':'] = "::", ['-'] = "-> -=",
+			['+'] = "+=", ['/'] = "/=", ['%'] = "%=", ['^'] = "^=" },
+	.bytes = { LEX_TABLE(RUBY_BYTES) },
 	.flags = GEN_SLASH_REGEX,
 };
 
@@ -494,7 +376,9 @@ const struct generic_syntax syntax_lua = {
 	.name = "lua",
 	.comments = { { "--", NULL, GC_LONG_BRACKET }, { "#", NULL, GC_FILE_START } },
 	.strings = { { "\"", NULL, GS_BACKSLASH }, { "'", NULL, GS_BACKSLASH } },
-	.operators = "== ~= <= >= ... .. :: // << >>",
+	.operators = { ['='] = "==", ['~'] = "~=", ['<'] = "<= <<", ['>'] = ">= >>",
+			['.'] = "... ..", [':'] = "::", ['/'] = "//" },
+	.bytes = { LEX_TABLE(GENERIC_PLAIN_BYTES) },
 	.flags = GEN_LONG_BRACKETS,
 };
 
@@ -509,39 +393,44 @@ const struct generic_syntax syntax_sql = {
 	.strings = { { "'", NULL, GS_DOUBLED | GS_MULTILINE },
 		     { "\"", NULL, GS_DOUBLED | GS_MULTILINE },
 		     { "`", NULL, GS_DOUBLED | GS_MULTILINE } },
-	.operators = "<> != <= >= || :: := ->> -> ==",
+	.operators = { ['<'] = "<> <=", ['!'] = "!=", ['>'] = ">=", ['|'] = "||",
+			[':'] = ":: :=", ['-'] = "->> ->", ['='] = "==" },
+	.bytes = { LEX_TABLE(GENERIC_PLAIN_BYTES) },
 };
 
 /*
  * YAML: '#' after whitespace; quotes only where a scalar can start (not
  * inside a plain word like "don't"); "it''s" in single quotes.
  */
+#define YAML_BYTES(c) GENERIC_BYTES(c, LEX_IN(c, '-'), 0, 0, 0)
 const struct generic_syntax syntax_yaml = {
 	.name = "yaml",
 	.comments = { { "#", NULL, GC_WORD_START } },
 	.strings = { { "\"", NULL, GS_BACKSLASH | GS_NOT_IN_WORD },
 		     { "'", NULL, GS_DOUBLED | GS_NOT_IN_WORD } },
-	.operators = "... <<",
-	.word_chars = "-",
+	.operators = { ['.'] = "...", ['<'] = "<<" },
+	.bytes = { LEX_TABLE(YAML_BYTES) },
 };
 
 /* TOML: basic and literal strings, and their triple-quoted multi-line forms. */
+#define TOML_BYTES(c) GENERIC_BYTES(c, LEX_IN(c, '-'), 0, 0, 0)
 const struct generic_syntax syntax_toml = {
 	.name = "toml",
 	.comments = { { "#", NULL, 0 } },
 	.strings = { { "\"\"\"", NULL, GS_BACKSLASH | GS_MULTILINE },
 		     { "'''", NULL, GS_MULTILINE },
 		     { "\"", NULL, GS_BACKSLASH }, { "'", NULL, 0 } },
-	.operators = "[[ ]]",
-	.word_chars = "-",
+	.operators = { ['['] = "[[", [']'] = "]]" },
+	.bytes = { LEX_TABLE(TOML_BYTES) },
 };
 
 /* INI and git-config style files: ';' and '#' comments first on their line. */
+#define INI_BYTES(c) GENERIC_BYTES(c, LEX_IN(c, '-'), 0, 0, 0)
 const struct generic_syntax syntax_ini = {
 	.name = "ini",
 	.comments = { { ";", NULL, GC_LINE_START }, { "#", NULL, GC_LINE_START } },
 	.strings = { { "\"", NULL, GS_BACKSLASH | GS_NOT_IN_WORD } },
-	.word_chars = "-",
+	.bytes = { LEX_TABLE(INI_BYTES) },
 };
 
 /* JSON, and the "//" and block comments of JSONC (tsconfig.json and the like). */
@@ -549,6 +438,7 @@ const struct generic_syntax syntax_json = {
 	.name = "json",
 	.comments = { { "//", NULL, 0 }, { "/*", "*/", 0 } },
 	.strings = { { "\"", NULL, GS_BACKSLASH } },
+	.bytes = { LEX_TABLE(GENERIC_PLAIN_BYTES) },
 };
 
 /*
@@ -556,12 +446,15 @@ const struct generic_syntax syntax_json = {
  * so that "url(http://...)" is not one.  '-' belongs to words
  * ("-webkit-box", "--main-color").
  */
+#define CSS_BYTES(c) GENERIC_BYTES(c, LEX_IN(c, '-'), 0, 0, 0)
 const struct generic_syntax syntax_css = {
 	.name = "css",
 	.comments = { { "/*", "*/", 0 }, { "//", NULL, GC_WORD_START } },
 	.strings = { { "\"", NULL, GS_BACKSLASH }, { "'", NULL, GS_BACKSLASH } },
-	.operators = ":: ~= |= ^= $= *= == != <= >= #{",
-	.word_chars = "-",
+	.operators = { [':'] = "::", ['~'] = "~=", ['|'] = "|=", ['^'] = "^=", ['$'] = "$=",
+			['*'] = "*=", ['='] = "==", ['!'] = "!=", ['<'] = "<=", ['>'] = ">=",
+			['#'] = "#{" },
+	.bytes = { LEX_TABLE(CSS_BYTES) },
 };
 
 /*
@@ -569,14 +462,15 @@ const struct generic_syntax syntax_css = {
  * apostrophes are not); CDATA sections are one string.  The content of
  * <script> and <style> is lexed as text.
  */
+#define HTML_BYTES(c) GENERIC_BYTES(c, LEX_IN(c, '-'), 0, 0, 0)
 const struct generic_syntax syntax_html = {
 	.name = "html",
 	.comments = { { "<!--", "-->", 0 } },
 	.strings = { { "<![CDATA[", "]]>", GS_MULTILINE },
 		     { "\"", NULL, GS_MULTILINE | GS_IN_TAG },
 		     { "'", NULL, GS_MULTILINE | GS_IN_TAG } },
-	.operators = "</ /> <! <? ?>",
-	.word_chars = "-",
+	.operators = { ['<'] = "</ <! <?", ['/'] = "/>", ['?'] = "?>" },
+	.bytes = { LEX_TABLE(HTML_BYTES) },
 	.flags = GEN_MARKUP,
 };
 
@@ -588,25 +482,30 @@ const struct generic_syntax syntax_html = {
  * known ("@function", "foo@PLT" are x86's).  '.' belongs to words
  * (".globl", ".L1").
  */
+#define ASM_BYTES(c) GENERIC_BYTES(c, LEX_IN(c, '.'), 0, 0, 0)
 const struct generic_syntax syntax_asm = {
 	.name = "asm",
 	.comments = { { "/*", "*/", 0 }, { "//", NULL, 0 }, { ";", NULL, 0 },
 		      { "#", NULL, GC_LINE_START }, { "#", NULL, GC_BEFORE_SPACE } },
 	.strings = { { "\"", NULL, GS_BACKSLASH }, { "'", NULL, GS_BACKSLASH } },
-	.operators = "<< >> == != <= >= && ||",
-	.word_chars = ".",
+	.operators = { ['<'] = "<< <=", ['>'] = ">> >=", ['='] = "==", ['!'] = "!=",
+			['&'] = "&&", ['|'] = "||" },
+	.bytes = { LEX_TABLE(ASM_BYTES) },
 };
 
 /*
  * awk.  "$1" and "$NF" are words; "/re/" where an operand may start is a
  * regular expression; outside strings "\x" is one token.
  */
+#define AWK_BYTES(c) GENERIC_BYTES(c, LEX_IN(c, '$'), 0, 0, 0)
 const struct generic_syntax syntax_awk = {
 	.name = "awk",
 	.comments = { { "#", NULL, 0 } },
 	.strings = { { "\"", NULL, GS_BACKSLASH } },
-	.operators = "== != <= >= && || ++ -- += -= *= /= %= ^= **= ** !~ >> |&",
-	.word_chars = "$",
+	.operators = { ['='] = "==", ['!'] = "!= !~", ['<'] = "<=", ['>'] = ">= >>",
+			['&'] = "&&", ['|'] = "|| |&", ['+'] = "++ +=", ['-'] = "-- -=",
+			['*'] = "**= *= **", ['/'] = "/=", ['%'] = "%=", ['^'] = "^=" },
+	.bytes = { LEX_TABLE(AWK_BYTES) },
 	.flags = GEN_BACKSLASH_ESCAPE | GEN_SLASH_REGEX,
 };
 
@@ -616,11 +515,14 @@ const struct generic_syntax syntax_awk = {
  * are operators.  The shell's quotes are strings, the apostrophe not
  * inside a word ("can't").
  */
+#define M4_BYTES(c) GENERIC_BYTES(c, 0, 0, 0, (c) == 'd')
 const struct generic_syntax syntax_m4 = {
 	.name = "m4",
 	.comments = { { "dnl", NULL, 0 }, { "#", NULL, 0 } },
 	.strings = { { "\"", NULL, GS_BACKSLASH }, { "'", NULL, GS_NOT_IN_WORD } },
-	.operators = "$# $@ $* && || == != <= >=",
+	.operators = { ['$'] = "$# $@ $*", ['&'] = "&&", ['|'] = "||", ['='] = "==",
+			['!'] = "!=", ['<'] = "<=", ['>'] = ">=" },
+	.bytes = { LEX_TABLE(M4_BYTES) },
 	.flags = GEN_BACKSLASH_ESCAPE,
 };
 
@@ -629,5 +531,6 @@ const struct generic_syntax syntax_cmake = {
 	.name = "cmake",
 	.comments = { { "#", NULL, GC_LONG_BRACKET } },
 	.strings = { { "\"", NULL, GS_BACKSLASH | GS_MULTILINE } },
+	.bytes = { LEX_TABLE(GENERIC_PLAIN_BYTES) },
 	.flags = GEN_LONG_BRACKETS,
 };

@@ -17,7 +17,7 @@
  *  4. with GEN_BACKSLASH_ESCAPE, a backslash and the byte after it (unless
  *     that is whitespace or starts a UTF-8 sequence) are one token: "\#";
  *  5. a word: a run of letters, digits, '_', bytes >= 0x80 and the extra
- *     word_chars, optionally ended by one word_suffix byte not followed by
+ *     word bytes, optionally ended by one suffix byte not followed by
  *     '=' (Ruby's "empty?" but "a!=b"); one that starts with a digit is a
  *     number, which also takes a '.' before a digit and an exponent sign
  *     ("1.5e-3", "0x1F", "10px");
@@ -29,7 +29,7 @@
 
 /* Where a comment opener counts (flags may be combined, all must hold). */
 enum {
-	GC_LINE_START = 1 << 0,   /* first non-blank of its line, or after a cmd_seps byte */
+	GC_LINE_START = 1 << 0,   /* first non-blank of its line, or after a GB_SEP byte */
 	GC_COLUMN0 = 1 << 1,      /* at the very start of its line */
 	GC_WORD_START = 1 << 2,   /* at the start of the file or after whitespace */
 	GC_BEFORE_SPACE = 1 << 3, /* followed by whitespace or the end of the file */
@@ -85,18 +85,40 @@ enum {
 	GEN_SLASH_REGEX = 1 << 3
 };
 
+/* What a byte is, in a syntax's bytes[] table (GENERIC_BYTES). */
+enum {
+	GB_WORD = 1 << 0,
+	GB_DIGIT = 1 << 1,   /* a word that starts with one is a number */
+	GB_SUFFIX = 1 << 2,  /* may end a word */
+	GB_SEP = 1 << 3,     /* starts a command: GC_LINE_START holds after it */
+	GB_OPEN = 1 << 4     /* may start a comment or string opener */
+};
+
+/*
+ * The bytes[] of a syntax whose words also take the bytes for which word
+ * is true (letters, digits, '_' and bytes >= 0x80 are word bytes in every
+ * syntax), whose words may end in one byte for which suffix is true, whose
+ * commands start after a byte for which sep is true, and one of whose
+ * comment or string openers starts with a word byte for which opens is
+ * true ("dnl"): constant expressions of c, for LEX_TABLE.  Any byte but a
+ * word byte may start an opener; so that words (most tokens) need not
+ * look for one, a word byte that does must be named in opens.
+ */
+#define GENERIC_BYTES(c, word, suffix, sep, opens) \
+	((LEX_IS_IDENT(c) || (word) ? GB_WORD : LEX_IS_DIGIT(c) ? GB_WORD | GB_DIGIT : GB_OPEN) | \
+	 ((suffix) ? GB_SUFFIX : 0) | ((sep) ? GB_SEP : 0) | ((opens) ? GB_OPEN : 0))
+#define GENERIC_PLAIN_BYTES(c) GENERIC_BYTES(c, 0, 0, 0, 0)
+
 #define GENERIC_MAX_COMMENTS 6
 #define GENERIC_MAX_STRINGS 6
-#define GENERIC_MAX_OPERATORS 64 /* longer than 15 bytes, or beyond 64: ignored */
 
 struct generic_syntax {
 	const char *name;
 	struct generic_comment comments[GENERIC_MAX_COMMENTS]; /* up to open == NULL */
 	struct generic_string strings[GENERIC_MAX_STRINGS];    /* up to open == NULL */
-	const char *operators;   /* multi-byte operators, space-separated */
-	const char *word_chars;  /* bytes that belong to words besides [A-Za-z0-9_] */
-	const char *word_suffix; /* bytes that may end a word */
-	const char *cmd_seps;    /* bytes after which GC_LINE_START holds too */
+	/* operators of several bytes, as lex_punct takes them: by first byte, longest first */
+	const char *operators[128];
+	unsigned char bytes[256];  /* LEX_TABLE of GENERIC_BYTES */
 	unsigned flags;
 };
 

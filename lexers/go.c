@@ -8,6 +8,7 @@
  * operator by maximal munch.  Automatic semicolons are not tokens: they
  * are not in the source.
  */
+#include "common.h"
 #include "lexers.h"
 
 enum {
@@ -22,18 +23,13 @@ enum {
 	G_PUNCT
 };
 
-static unsigned char cclass[256];
-
-static void init_classes(void)
-{
-	lex_fill_classes(cclass, G_SPACE, G_IDENT, G_DIGIT, "");
-	lex_set_classes(cclass, "!%&()*+,-:;<=>[]^{|}~", G_PUNCT);
-	cclass['"'] = G_QUOTE;
-	cclass['\''] = G_QUOTE;
-	cclass['`'] = G_BACKQUOTE;
-	cclass['/'] = G_SLASH;
-	cclass['.'] = G_DOT;
-}
+#define GO_CLASS(c) (LEX_IS_SPACE(c) ? G_SPACE : \
+	LEX_IS_IDENT(c) ? G_IDENT : LEX_IS_DIGIT(c) ? G_DIGIT : \
+	(c) == '"' || (c) == '\'' ? G_QUOTE : (c) == '`' ? G_BACKQUOTE : \
+	(c) == '/' ? G_SLASH : (c) == '.' ? G_DOT : \
+	LEX_IN(c, '!', '%', '&', '(', ')', '*', '+', ',', '-', ':', ';', '<', '=', '>', \
+	       '[', ']', '^', '{', '|', '}', '~') ? G_PUNCT : G_OTHER)
+static const unsigned char cclass[256] = { LEX_TABLE(GO_CLASS) };
 
 static inline int is_ident(unsigned char c)
 {
@@ -126,8 +122,6 @@ LEX_TOKEN_FN go_token(struct lexer_state *ls, struct token *tok)
 	size_t n = ls->len, p = ls->pos, e;
 	enum token_class cls;
 
-	if (!cclass['a'])
-		init_classes();
 	while (p < n && cclass[s[p]] == G_SPACE)
 		p++;
 	if (p >= n) {

@@ -13,6 +13,7 @@
  * javac keeps it whole (they are rare outside string and char literals,
  * where they are part of the literal as written).
  */
+#include "common.h"
 #include "lexers.h"
 
 enum {
@@ -27,25 +28,20 @@ enum {
 	J_DOT
 };
 
-static unsigned char cclass[256];
+#define JAVA_CLASS(c) (LEX_IS_SPACE(c) ? J_SPACE : \
+	LEX_IS_IDENT(c) || (c) == '$' ? J_IDENT : LEX_IS_DIGIT(c) ? J_DIGIT : \
+	(c) == '"' ? J_DQUOTE : (c) == '\'' ? J_SQUOTE : (c) == '/' ? J_SLASH : (c) == '.' ? J_DOT : \
+	LEX_IN(c, '!', '%', '&', '(', ')', '*', '+', ',', '-', ':', ';', '<', '=', '>', '?', \
+	       '@', '[', ']', '^', '{', '|', '}', '~') ? J_PUNCT : J_OTHER)
+static const unsigned char cclass[256] = { LEX_TABLE(JAVA_CLASS) };
 
 /*
  * The bytes that may be the second of a punctuator of several: a
  * punctuator followed by none of them is one byte, known without
  * punct_len's switch (an indirect jump, which mispredicts).
  */
-static unsigned char punct2[256];
-
-static void init_classes(void)
-{
-	lex_fill_classes(cclass, J_SPACE, J_IDENT, J_DIGIT, "$");
-	lex_set_classes(cclass, "!%&()*+,-:;<=>?@[]^{|}~", J_PUNCT);
-	cclass['"'] = J_DQUOTE;
-	cclass['\''] = J_SQUOTE;
-	cclass['/'] = J_SLASH;
-	cclass['.'] = J_DOT;
-	lex_set_classes(punct2, ">=<-+&|:.", 1);
-}
+#define JAVA_PUNCT2(c) LEX_IN(c, '>', '=', '<', '-', '+', '&', '|', ':', '.')
+static const unsigned char punct2[256] = { LEX_TABLE(JAVA_PUNCT2) };
 
 static inline int is_digit(unsigned char c)
 {
@@ -157,8 +153,6 @@ LEX_TOKEN_FN java_token(struct lexer_state *ls, struct token *tok)
 	size_t n = ls->len, p = ls->pos, b, e;
 	enum token_class cls;
 
-	if (!cclass['a'])
-		init_classes();
 	p = lex_span(s, p, n, cclass, J_SPACE, J_SPACE);
 	if (p >= n) {
 		ls->pos = n;

@@ -25,6 +25,7 @@
  * JSX text (between tags) is not lexed as text; it comes out as words and
  * punctuation, and an apostrophe in it opens a string to the end of the line.
  */
+#include "common.h"
 #include "lexers.h"
 
 enum {
@@ -46,7 +47,15 @@ enum {
 	J_SPACED = 16  /* plus a class: a token of that class after a single space */
 };
 
-static unsigned char cclass[256];
+#define JS_CLASS(c) (LEX_IS_SPACE(c) ? J_SPACE : \
+	LEX_IS_IDENT(c) || (c) == '$' ? J_IDENT : LEX_IS_DIGIT(c) ? J_DIGIT : \
+	LEX_IN(c, '!', '%', '&', '*', '+', '-', '<', '=', '>', '?', '^', '|') ? J_PUNCT : \
+	LEX_IN(c, ',', ':', ';', '@', '[', '{', '~') ? J_SINGLE : \
+	(c) == ']' || (c) == '}' ? J_CLOSER : (c) == '(' ? J_OPEN : (c) == ')' ? J_CLOSE : \
+	(c) == '"' || (c) == '\'' ? J_QUOTE : (c) == '`' ? J_BACKQUOTE : \
+	(c) == '/' ? J_SLASH : (c) == '.' ? J_DOT : (c) == '#' ? J_HASH : \
+	(c) == '\\' ? J_BACKSLASH : J_OTHER)
+static const unsigned char cclass[256] = { LEX_TABLE(JS_CLASS) };
 
 /*
  * The dispatch class of the byte after a single space: J_SPACED plus its
@@ -56,42 +65,18 @@ static unsigned char cclass[256];
  * jump as its class, it costs no branch of its own, which would
  * mispredict.
  */
-static unsigned char after_space[256];
+#define JS_AFTER_SPACE(c) (LEX_IN(JS_CLASS(c), J_IDENT, J_DIGIT, J_QUOTE, J_BACKQUOTE, \
+				  J_OPEN, J_CLOSER, J_SINGLE, J_PUNCT) ? \
+			   J_SPACED + JS_CLASS(c) : J_SPACE)
+static const unsigned char after_space[256] = { LEX_TABLE(JS_AFTER_SPACE) };
 
 /*
  * The bytes that may be the second of a punctuator of several: a
  * punctuator followed by none of them is one byte, known without
  * punct_len's switch (an indirect jump, which mispredicts).
  */
-static unsigned char punct2[256];
-
-static void init_classes(void)
-{
-	lex_fill_classes(cclass, J_SPACE, J_IDENT, J_DIGIT, "$");
-	lex_set_classes(cclass, "!%&*+-<=>?^|", J_PUNCT);
-	lex_set_classes(cclass, ",:;@[{~", J_SINGLE);
-	lex_set_classes(cclass, "]}", J_CLOSER);
-	cclass['('] = J_OPEN;
-	cclass[')'] = J_CLOSE;
-	cclass['"'] = J_QUOTE;
-	cclass['\''] = J_QUOTE;
-	cclass['`'] = J_BACKQUOTE;
-	cclass['/'] = J_SLASH;
-	cclass['.'] = J_DOT;
-	cclass['#'] = J_HASH;
-	cclass['\\'] = J_BACKSLASH;
-	lex_set_classes(punct2, ".?<>=+-*&|", 1);
-	for (int c = 0; c < 256; c++) {
-		switch (cclass[c]) {
-		case J_IDENT: case J_DIGIT: case J_QUOTE: case J_BACKQUOTE:
-		case J_OPEN: case J_CLOSER: case J_SINGLE: case J_PUNCT:
-			after_space[c] = J_SPACED + cclass[c];
-			break;
-		default:
-			after_space[c] = J_SPACE;
-		}
-	}
-}
+#define JS_PUNCT2(c) LEX_IN(c, '.', '?', '<', '>', '=', '+', '-', '*', '&', '|')
+static const unsigned char punct2[256] = { LEX_TABLE(JS_PUNCT2) };
 
 static inline int is_ident(unsigned char c)
 {
@@ -701,8 +686,6 @@ static size_t js_many(struct lexer_state *ls, struct token *tok, size_t max)
 	size_t n = ls->len, p = ls->pos, horizon = ls->aux[7], i;
 	struct prev pv;
 
-	if (!cclass['a'])
-		init_classes();
 	memcpy(&pv, ls->aux, sizeof(pv));
 	for (i = 0; i < max && js_token(s, n, &p, &pv, &horizon, tok + i, NULL); i++)
 		;
@@ -726,8 +709,6 @@ static size_t js_view(struct lexer_state *ls, struct lex_out *out, size_t max)
 	struct prev pv;
 	struct token t = { 0, 0, TOKEN_OTHER };  /* the last token given, if any */
 
-	if (!cclass['a'])
-		init_classes();
 	o.o = *out;
 	o.o.breaks = LEX_BREAKS_STRINGS;
 	o.out = out;

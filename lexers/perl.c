@@ -45,6 +45,7 @@
  *
  * t/agree/perl.sh measures the agreement with PPI on Perl's own library.
  */
+#include "common.h"
 #include "lexers.h"
 
 enum {
@@ -75,28 +76,15 @@ enum {
 
 enum expect { TERM, OPERATOR, BAREWORD };
 
-static unsigned char cclass[256];
-
-static void init_classes(void)
-{
-	lex_fill_classes(cclass, L_SPACE, L_IDENT, L_DIGIT, "");
-	lex_set_classes(cclass, "!)+,:;>?[\\]^{|}~", L_PUNCT);
-	cclass['$'] = L_DOLLAR;
-	cclass['@'] = L_AT;
-	cclass['%'] = L_SIGIL;
-	cclass['&'] = L_SIGIL;
-	cclass['*'] = L_SIGIL;
-	cclass['\''] = L_QUOTE;
-	cclass['"'] = L_QUOTE;
-	cclass['`'] = L_QUOTE;
-	cclass['#'] = L_HASH;
-	cclass['='] = L_EQUALS;
-	cclass['/'] = L_SLASH;
-	cclass['<'] = L_LT;
-	cclass['-'] = L_MINUS;
-	cclass['.'] = L_DOT;
-	cclass['('] = L_LPAREN;
-}
+#define PERL_CLASS(c) (LEX_IS_SPACE(c) ? L_SPACE : \
+	LEX_IS_IDENT(c) ? L_IDENT : LEX_IS_DIGIT(c) ? L_DIGIT : \
+	(c) == '$' ? L_DOLLAR : (c) == '@' ? L_AT : LEX_IN(c, '%', '&', '*') ? L_SIGIL : \
+	LEX_IN(c, '\'', '"', '`') ? L_QUOTE : (c) == '#' ? L_HASH : (c) == '=' ? L_EQUALS : \
+	(c) == '/' ? L_SLASH : (c) == '<' ? L_LT : (c) == '-' ? L_MINUS : (c) == '.' ? L_DOT : \
+	(c) == '(' ? L_LPAREN : \
+	LEX_IN(c, '!', ')', '+', ',', ':', ';', '>', '?', '[', '\\', ']', '^', '{', '|', \
+	       '}', '~') ? L_PUNCT : L_OTHER)
+static const unsigned char cclass[256] = { LEX_TABLE(PERL_CLASS) };
 
 static inline int is_ident(unsigned char c)
 {
@@ -522,8 +510,6 @@ LEX_TOKEN_FN perl_token(struct lexer_state *ls, struct token *tok)
 	enum token_class cls;
 	int significant = 1;
 
-	if (!cclass['a'])
-		init_classes();
 	for (;;) {
 		while (p < n && cclass[s[p]] == L_SPACE && !(s[p] == '\n' && ls->depth))
 			p++;

@@ -22,6 +22,7 @@
  * they end at the end of the file.  '#' and '//' comments end at the end
  * of their line or before a "?>", as PHP ends them.
  */
+#include "common.h"
 #include "lexers.h"
 
 #include <strings.h>
@@ -44,22 +45,14 @@ enum {
 
 enum { MODE_HTML, MODE_PHP };
 
-static unsigned char cclass[256];
-
-static void init_classes(void)
-{
-	lex_fill_classes(cclass, P_SPACE, P_IDENT, P_DIGIT, "");
-	lex_set_classes(cclass, "!%&)*+,-:;<=>?@[]^{|}~", P_PUNCT);
-	cclass['$'] = P_DOLLAR;
-	cclass['\''] = P_SQUOTE;
-	cclass['"'] = P_DQUOTE;
-	cclass['`'] = P_DQUOTE;
-	cclass['#'] = P_HASH;
-	cclass['/'] = P_SLASH;
-	cclass['.'] = P_DOT;
-	cclass['\\'] = P_BACKSLASH;
-	cclass['('] = P_LPAREN;
-}
+#define PHP_CLASS(c) (LEX_IS_SPACE(c) ? P_SPACE : \
+	LEX_IS_IDENT(c) ? P_IDENT : LEX_IS_DIGIT(c) ? P_DIGIT : \
+	(c) == '$' ? P_DOLLAR : (c) == '\'' ? P_SQUOTE : (c) == '"' || (c) == '`' ? P_DQUOTE : \
+	(c) == '#' ? P_HASH : (c) == '/' ? P_SLASH : (c) == '.' ? P_DOT : \
+	(c) == '\\' ? P_BACKSLASH : (c) == '(' ? P_LPAREN : \
+	LEX_IN(c, '!', '%', '&', ')', '*', '+', ',', '-', ':', ';', '<', '=', '>', '?', \
+	       '@', '[', ']', '^', '{', '|', '}', '~') ? P_PUNCT : P_OTHER)
+static const unsigned char cclass[256] = { LEX_TABLE(PHP_CLASS) };
 
 static inline int is_ident(unsigned char c)
 {
@@ -314,8 +307,6 @@ LEX_TOKEN_FN php_token(struct lexer_state *ls, struct token *tok)
 	size_t n = ls->len, p = ls->pos, e;
 	enum token_class cls;
 
-	if (!cclass['a'])
-		init_classes();
 	while (p < n && cclass[s[p]] == P_SPACE)
 		p++;
 	if (p >= n) {

@@ -14,6 +14,7 @@
  * alternative that matches (imaginary, float, integer) wins, so "1if" is
  * "1" and "if", and "0777" is "0" and "777", as tokenize has it.
  */
+#include "common.h"
 #include "lexers.h"
 
 enum {
@@ -28,26 +29,21 @@ enum {
 	P_BACKSLASH
 };
 
-static unsigned char cclass[256];
+#define PY_CLASS(c) (LEX_IS_SPACE(c) ? P_SPACE : \
+	LEX_IS_IDENT(c) ? P_IDENT : LEX_IS_DIGIT(c) ? P_DIGIT : \
+	(c) == '"' || (c) == '\'' ? P_QUOTE : (c) == '.' ? P_DOT : (c) == '#' ? P_HASH : \
+	(c) == '\\' ? P_BACKSLASH : \
+	LEX_IN(c, '!', '%', '&', '(', ')', '*', '+', ',', '-', '/', ':', ';', '<', '=', '>', \
+	       '@', '[', ']', '^', '{', '|', '}', '~') ? P_PUNCT : P_OTHER)
+static const unsigned char cclass[256] = { LEX_TABLE(PY_CLASS) };
 
 /*
  * The bytes that may be the second of a punctuator of several: a
  * punctuator followed by none of them is one byte, known without
  * punct_len's switch (an indirect jump, which mispredicts).
  */
-static unsigned char punct2[256];
-
-static void init_classes(void)
-{
-	lex_fill_classes(cclass, P_SPACE, P_IDENT, P_DIGIT, "");
-	lex_set_classes(cclass, "!%&()*+,-/:;<=>@[]^{|}~", P_PUNCT);
-	cclass['"'] = P_QUOTE;
-	cclass['\''] = P_QUOTE;
-	cclass['.'] = P_DOT;
-	cclass['#'] = P_HASH;
-	cclass['\\'] = P_BACKSLASH;
-	lex_set_classes(punct2, "*/<>=.", 1);
-}
+#define PY_PUNCT2(c) LEX_IN(c, '*', '/', '<', '>', '=', '.')
+static const unsigned char punct2[256] = { LEX_TABLE(PY_PUNCT2) };
 
 static inline int is_ident(unsigned char c)
 {
@@ -468,8 +464,6 @@ LEX_TOKEN_FN python_token(struct lexer_state *ls, struct token *tok)
 	size_t n = ls->len, p = ls->pos, b, e;
 	enum token_class cls;
 
-	if (!cclass['a'])
-		init_classes();
 again:	/* past whitespace and line continuations (case P_BACKSLASH) */
 	if (p < n && cclass[s[p]] == P_SPACE)
 		p = lex_span(s, p + 1, n, cclass, P_SPACE, P_SPACE);

@@ -11,6 +11,7 @@
  * a #! first line as a comment, unless it opens an inner attribute #![...];
  * a byte order mark at the start is a token of its own.
  */
+#include "common.h"
 #include "lexers.h"
 
 enum {
@@ -26,18 +27,13 @@ enum {
 	R_PUNCT
 };
 
-static unsigned char cclass[256];
-
-static void init_classes(void)
-{
-	lex_fill_classes(cclass, R_SPACE, R_IDENT, R_DIGIT, "");
-	lex_set_classes(cclass, "!$%&()*+,-:;<=>?@[]^{|}~", R_PUNCT);
-	cclass['"'] = R_DQUOTE;
-	cclass['\''] = R_SQUOTE;
-	cclass['/'] = R_SLASH;
-	cclass['.'] = R_DOT;
-	cclass['#'] = R_HASH;
-}
+#define RUST_CLASS(c) (LEX_IS_SPACE(c) ? R_SPACE : \
+	LEX_IS_IDENT(c) ? R_IDENT : LEX_IS_DIGIT(c) ? R_DIGIT : \
+	(c) == '"' ? R_DQUOTE : (c) == '\'' ? R_SQUOTE : (c) == '/' ? R_SLASH : \
+	(c) == '.' ? R_DOT : (c) == '#' ? R_HASH : \
+	LEX_IN(c, '!', '$', '%', '&', '(', ')', '*', '+', ',', '-', ':', ';', '<', '=', '>', \
+	       '?', '@', '[', ']', '^', '{', '|', '}', '~') ? R_PUNCT : R_OTHER)
+static const unsigned char cclass[256] = { LEX_TABLE(RUST_CLASS) };
 
 static inline int is_ident(unsigned char c)
 {
@@ -192,8 +188,6 @@ LEX_TOKEN_FN rust_token(struct lexer_state *ls, struct token *tok)
 	size_t n = ls->len, p = ls->pos, e, r;
 	enum token_class cls;
 
-	if (!cclass['a'])
-		init_classes();
 	while (p < n && cclass[s[p]] == R_SPACE)
 		p++;
 	if (p >= n) {

@@ -33,6 +33,7 @@
  *     its body is lexed as commands.  A here-document inside $(...) is part
  *     of that token.
  */
+#include "common.h"
 #include "lexers.h"
 
 enum {
@@ -50,22 +51,11 @@ enum {
 #define MAX_PENDING 8
 #define MAX_DELIM 256
 
-static unsigned char cclass[256];
-
-static void init_classes(void)
-{
-	int c;
-
-	for (c = 0; c < 256; c++)
-		cclass[c] = lex_is_space((unsigned char)c) ? S_SPACE : S_WORD;
-	lex_set_classes(cclass, "|&;()<>", S_OP);
-	cclass['\''] = S_SQUOTE;
-	cclass['"'] = S_DQUOTE;
-	cclass['`'] = S_BACKQUOTE;
-	cclass['$'] = S_DOLLAR;
-	cclass['#'] = S_HASH;
-	cclass['\\'] = S_BACKSLASH;
-}
+#define SH_CLASS(c) (LEX_IS_SPACE(c) ? S_SPACE : \
+	LEX_IN(c, '|', '&', ';', '(', ')', '<', '>') ? S_OP : \
+	(c) == '\'' ? S_SQUOTE : (c) == '"' ? S_DQUOTE : (c) == '`' ? S_BACKQUOTE : \
+	(c) == '$' ? S_DOLLAR : (c) == '#' ? S_HASH : (c) == '\\' ? S_BACKSLASH : S_WORD)
+static const unsigned char cclass[256] = { LEX_TABLE(SH_CLASS) };
 
 static inline int is_name_start(unsigned char c)
 {
@@ -298,8 +288,6 @@ LEX_TOKEN_FN shell_token(struct lexer_state *ls, struct token *tok)
 	size_t n = ls->len, p = ls->pos, e, k;
 	enum token_class cls;
 
-	if (!cclass[' '])	/* not 'a': S_WORD is 0 */
-		init_classes();
 	for (;;) {
 		while (p < n && cclass[s[p]] == S_SPACE && !(s[p] == '\n' && ls->depth))
 			p++;

@@ -19,6 +19,7 @@
  *   - a comment: "%" to the end of its line (an escaped "\%" is a control
  *     sequence, so it never starts one).
  */
+#include "common.h"
 #include "lexers.h"
 
 enum {
@@ -30,19 +31,10 @@ enum {
 	X_PERCENT    /* TeX: a comment */
 };
 
-static unsigned char cclass[256];
-
-static void init_classes(void)
-{
-	int c;
-
-	for (c = 0; c < 0x20; c++)
-		cclass[c] = X_CONTROL;
-	cclass[0x7f] = X_CONTROL;
-	lex_fill_classes(cclass, X_SPACE, X_WORD, X_WORD, "");
-	cclass['\\'] = X_BACKSLASH;
-	cclass['%'] = X_PERCENT;
-}
+#define TEXT_CLASS(c) (LEX_IS_SPACE(c) ? X_SPACE : \
+	LEX_IS_IDENT(c) || LEX_IS_DIGIT(c) ? X_WORD : (c) < 0x20 || (c) == 0x7f ? X_CONTROL : \
+	(c) == '\\' ? X_BACKSLASH : (c) == '%' ? X_PERCENT : X_PUNCT)
+static const unsigned char cclass[256] = { LEX_TABLE(TEXT_CLASS) };
 
 static inline int is_tex_letter(unsigned char c)
 {
@@ -55,8 +47,6 @@ LEX_INLINE int lex_prose(struct lexer_state *ls, struct token *tok, int tex)
 	size_t n = ls->len, p = ls->pos, e;
 	enum token_class cls = TOKEN_PUNCT;
 
-	if (!cclass['a'])
-		init_classes();
 	p = lex_span(s, p, n, cclass, X_SPACE, X_SPACE);
 	if (p >= n) {
 		ls->pos = n;

@@ -4,6 +4,7 @@
  */
 #include "language.h"
 #include "usage.h"
+#include "../lexers/lexers.h"
 
 #include <fnmatch.h>
 #include <string.h>

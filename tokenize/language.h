@@ -9,7 +9,6 @@
 #include <stdio.h>
 
 #include "lexer.h"
-#include "../lexers/lexers.h"
 
 struct language {
 	const char *name;

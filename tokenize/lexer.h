@@ -1,5 +1,7 @@
 /*
- * The interface every lexer implements.
+ * The interface every lexer implements, and all that tokenize/ knows of
+ * lexers: the lexers themselves (lexers/) depend on this file and nothing
+ * else of tokenize/, and nothing in tokenize/ depends on their insides.
  *
  * A lexer is a pure function from bytes to tokens: given the source and a
  * position, it skips whitespace and returns the next token as (start,
@@ -18,6 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 enum token_class {
 	TOKEN_WORD = 1,   /* identifiers and keywords */
@@ -59,13 +62,177 @@ typedef int lex_fn(struct lexer_state *ls, struct token *tok);
  */
 typedef size_t lex_many_fn(struct lexer_state *ls, struct token *tok, size_t max);
 
+struct lex_out;
+
+/*
+ * many fused with the view's loop (tokenize/view.c): the same tokens, up
+ * to max of them, written to out as the view has them; returns how many.
+ */
+typedef size_t lex_view_fn(struct lexer_state *ls, struct lex_out *out, size_t max);
+
+struct lexer {
+	const char *name;
+	lex_fn *next;
+	lex_many_fn *many;
+	lex_view_fn *view;
+	/*
+	 * The classes (bit 1 << class) whose tokens may hold a line break
+	 * (LF or CR), which the view escapes: the view looks for one only in
+	 * those.  LEX_BREAKS_ALL gives every class; a lexer whose words,
+	 * numbers and punctuators never hold one (no line splices) names fewer.
+	 */
+	unsigned breaks;
+};
+
+#define LEX_BREAKS_ALL (~0u)
+#define LEX_BREAKS_STRINGS ((1u << TOKEN_STRING) | (1u << TOKEN_COMMENT))
+
 void lexer_init(struct lexer_state *ls, const void *src, size_t len,
 		const struct generic_syntax *syntax);
+
+static inline void lex_set_prev(struct lexer_state *ls, const struct token *tok)
+{
+	ls->prev = tok->cls;
+	ls->prev_start = tok->start;
+	ls->prev_len = tok->len;
+}
 
 /* Bytes a lexer treats as whitespace between tokens: SP HT LF VT FF CR. */
 static inline int lex_is_space(unsigned char c)
 {
 	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/*
+ * LEX_INLINE: a function of a hot path that must be inlined (a lexer's
+ * token function into its loop, the writer below into it).
+ */
+#if defined(__GNUC__)
+#define LEX_INLINE static inline __attribute__((always_inline))
+#else
+#define LEX_INLINE static inline
+#endif
+
+/*
+ * Word-at-a-time tests (the "has a zero byte" tricks) on 8 bytes read as
+ * a little-endian number, so that byte i of memory is bits 8i..8i+7 on
+ * every machine (lex_word_load is one load on little-endian ones).  Each gives the high bit of the bytes that pass.
+ * lex_word_below14 (the bytes below 14: LF, CR, the other whitespace but
+ * space, controls) is exact for the lowest byte that passes and for
+ * whether any does (a borrow may set bits above the lowest); the others
+ * are exact for every byte.
+ */
+#define LEX_WORD_ONES  0x0101010101010101u
+#define LEX_WORD_HIGHS 0x8080808080808080u
+#define LEX_WORD_LOWS  0x7f7f7f7f7f7f7f7fu
+
+static inline uint64_t lex_word_load(const unsigned char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t x;
+
+	/* the bytes below, which compilers do not always make one load */
+	memcpy(&x, p, 8);
+	return x;
+#else
+	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+		(uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
+		(uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+#endif
+}
+
+static inline uint64_t lex_word_below14(uint64_t x)
+{
+	return (x - LEX_WORD_ONES * 14) & ~x & LEX_WORD_HIGHS;
+}
+
+/* The bytes equal to c. */
+static inline uint64_t lex_word_eq(uint64_t x, unsigned char c)
+{
+	uint64_t y = x ^ (LEX_WORD_ONES * c);
+
+	return ~(((y & LEX_WORD_LOWS) + LEX_WORD_LOWS) | y) & LEX_WORD_HIGHS;
+}
+
+/* The whitespace bytes (lex_is_space): space, and 9..13. */
+static inline uint64_t lex_word_blanks(uint64_t x)
+{
+	uint64_t t = x & LEX_WORD_LOWS;
+
+	return lex_word_eq(x, ' ') |
+		((t + LEX_WORD_ONES * (0x80 - '\t')) & ~(t + LEX_WORD_ONES * (0x7f - '\r')) &
+		 ~x & LEX_WORD_HIGHS);
+}
+
+/* lex_word_heads[k]: the bits of the first k bytes. */
+static const uint64_t lex_word_heads[9] = {
+	0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff,
+	0xffffffffffff, 0xffffffffffffff, 0xffffffffffffffff
+};
+
+/* Index of the byte of the lowest bit set in m (m != 0). */
+static inline size_t lex_word_first(uint64_t m)
+{
+#if defined(__GNUC__)
+	return (size_t)__builtin_ctzll(m) / 8;
+#else
+	size_t i = 0;
+
+	while (!(m & 0x80))
+		m >>= 8, i++;
+	return i;
+#endif
+}
+
+/*
+ * Where view writes: d has room for the tokens left of the call, LEX_OUT_SHORT
+ * bytes each, and a slack of LEX_OUT_SLACK.  The common token (starting
+ * before fast, so that LEX_OUT_COPY bytes of source follow, and with no line
+ * break to escape: of at most 16 bytes and not a comment, whose two words
+ * are looked at, or plain and of at most LEX_OUT_COPY) is one copy of
+ * LEX_OUT_COPY bytes here; any other goes to put, which makes the room it
+ * needs beyond that (and keeps the room for the left tokens after it) and
+ * returns the end of what it wrote.  out is the caller's, put may reach
+ * more of it.  (32: identifiers of 17 to 32 bytes are common in C.)
+ */
+#define LEX_OUT_COPY 32
+#define LEX_OUT_SHORT (LEX_OUT_COPY + 1)
+#define LEX_OUT_SLACK 16
+
+struct lex_out {
+	char *d;
+	const unsigned char *fast;
+	unsigned breaks;	/* the lexer's */
+	char *(*put)(struct lex_out *out, char *d, const unsigned char *tok, size_t len,
+		     enum token_class cls, size_t left);
+};
+
+/*
+ * The token t of the source s, written at o->d (a copy of *out, whose put
+ * it calls): returns the end of what it wrote.  plain: the token holds no
+ * line break and is no comment (so its bytes need no look).
+ */
+LEX_INLINE char *lex_out_token_plain(const struct lex_out *o, struct lex_out *out,
+				     const unsigned char *s, const struct token *t, size_t left,
+				     int plain)
+{
+	const unsigned char *p = s + t->start;
+	size_t len = t->len, lo = len < 8 ? len : 8;
+	char *d = o->d;
+
+	if (p < o->fast &&
+	    (plain ? len - 1 < LEX_OUT_COPY :
+	     len - 1 < 16 && t->cls != TOKEN_COMMENT &&
+	     (!(o->breaks >> t->cls & 1) ||
+	      !((lex_word_below14(lex_word_load(p)) & lex_word_heads[lo]) |
+		(lex_word_below14(lex_word_load(p + 8)) & lex_word_heads[len - lo]))))) {
+		memcpy(d, p, LEX_OUT_COPY);
+		d += len;
+	} else {
+		d = o->put(out, d, p, len, t->cls, left);
+	}
+	*d++ = '\n';
+	return d;
 }
 
 #endif

@@ -1,0 +1,297 @@
+/*
+ * What the lexers share: the definition of a lexer from its token
+ * function, and the scanners for the constructs that recur across
+ * languages (lexers/common.c).  Lexers depend on this file and on
+ * tokenize/lexer.h, the interface they implement; see lexers/README.
+ */
+#ifndef LEXERS_COMMON_H
+#define LEXERS_COMMON_H
+
+#include "../tokenize/lexer.h"
+
+/*
+ * A lexer's token function, from one position to the next token (a
+ * lex_fn), is declared LEX_TOKEN_FN, so that it is inlined into the loop
+ * of many.  LEX_DEFINE defines the
+ * struct lexer var named name from that function fn: many gives up to max
+ * tokens in one call, next is many for one token (LEX_DEFINE_BREAKS: and
+ * the classes whose tokens may hold a line break); view is many writing
+ * the view (lex_out_token_plain).  many and view work on a copy of the state,
+ * which the tokens they store cannot alias, so that the position stays in
+ * a register from one token to the next.
+ */
+#define LEX_TOKEN_FN LEX_INLINE int
+
+/*
+ * What a token function returns but 0 (the end of the input) and 1:
+ * the token holds no line break and is no comment, so the view writes it
+ * as it is, without looking at its bytes.  For the lexers that know it
+ * cheaply where breaks cannot (C: a line splice may be in any token).
+ */
+#define LEX_TOKEN_PLAIN 2
+
+#define LEX_DEFINE(var, name, fn) LEX_DEFINE_BREAKS(var, name, fn, LEX_BREAKS_ALL)
+#define LEX_DEFINE_BREAKS(var, name, fn, breaks)			\
+	static size_t fn##_many(struct lexer_state *ls, struct token *tok, size_t max) \
+	{								\
+		struct lexer_state l = *ls;				\
+		size_t i;						\
+									\
+		for (i = 0; i < max && fn(&l, tok + i); i++)		\
+			lex_set_prev(&l, tok + i);			\
+		*ls = l;						\
+		return i;						\
+	}								\
+	static size_t fn##_view(struct lexer_state *ls, struct lex_out *out, size_t max) \
+	{								\
+		struct lexer_state l = *ls;				\
+		struct lex_out o = *out;				\
+		struct token t;						\
+		size_t left = max;					\
+		int got;						\
+									\
+		while (left && (got = fn(&l, &t))) {			\
+			left--;						\
+			lex_set_prev(&l, &t);				\
+			o.d = lex_out_token_plain(&o, out, l.src, &t, left, \
+						  got == LEX_TOKEN_PLAIN); \
+		}							\
+		out->d = o.d;						\
+		*ls = l;						\
+		return max - left;					\
+	}								\
+	static int fn##_next(struct lexer_state *ls, struct token *tok) \
+	{								\
+		return fn##_many(ls, tok, 1) != 0;			\
+	}								\
+	const struct lexer var = { name, fn##_next, fn##_many, fn##_view, breaks }
+
+/*
+ * End of a line comment starting at p: the end of its line, without a
+ * trailing CR (so CRLF files give the same view as LF ones).  With splices,
+ * a backslash at the end of the line continues the comment, as in C.
+ */
+size_t lex_line_comment(const unsigned char *s, size_t p, size_t n, int splices);
+
+/*
+ * End of a block comment whose opener (of any length) starts at p and
+ * which closes with close[0..closelen): just past the closer, or n when it
+ * is unterminated.  The opener and the closer must be at least one byte;
+ * the search for the closer starts after openlen bytes.
+ */
+size_t lex_block_comment(const unsigned char *s, size_t p, size_t n,
+			 const char *close, size_t closelen);
+size_t lex_block_comment_from(const unsigned char *s, size_t p, size_t n,
+			      size_t openlen, const char *close, size_t closelen);
+
+/*
+ * End of a literal quoted by the byte at p (" or ' or any other), in which
+ * a backslash escapes the next byte (so an escaped newline continues it):
+ * just past the closing quote.  Unterminated, it ends before the end of its
+ * line (before a CR that precedes the LF), or, when multiline, at n.
+ */
+size_t lex_quoted(const unsigned char *s, size_t p, size_t n, int multiline);
+
+/*
+ * End of a triple-quoted literal (Python's strings, Java's text blocks)
+ * whose opening q q q starts at p: just past the closing q q q, or n when
+ * it is unterminated.  A backslash escapes the next byte, so \""" does not
+ * close it.
+ */
+size_t lex_triple_quoted(const unsigned char *s, size_t p, size_t n, unsigned char q);
+
+/*
+ * End of a bracketed construct whose opener s[p] == open: just past the
+ * closer that balances it (nested open/close pairs count), or n when it is
+ * unterminated (*closed, if not NULL, tells which).  Flags:
+ *   LEX_NEST_ESCAPES  a backslash escapes the next byte;
+ *   LEX_NEST_QUOTES   '...' and "..." inside are skipped whole (a
+ *                     backslash escapes inside them; LEX_NEST_SQ_RAW: not
+ *                     inside '...', as in the shell);
+ *   LEX_NEST_LINE     a newline ends the construct (the result is then the
+ *                     end of the line, before a CR that precedes the LF).
+ */
+#define LEX_NEST_ESCAPES 1u
+#define LEX_NEST_QUOTES  2u
+#define LEX_NEST_SQ_RAW  4u
+#define LEX_NEST_LINE    8u
+size_t lex_nested(const unsigned char *s, size_t p, size_t n,
+		  unsigned char open, unsigned char close, unsigned flags, int *closed);
+
+/*
+ * A here-document body (shell, Perl, PHP) that starts at p, the beginning
+ * of its first line: returns just past the delimiter delim[0..dlen) on the
+ * line that closes it, or n when no line does.  The closing line is the
+ * delimiter alone (an optional CR before the LF), after
+ *   LEX_HEREDOC_TABS    leading tabs (sh <<-), or
+ *   LEX_HEREDOC_INDENT  leading spaces and tabs (Perl <<~, PHP 7.3);
+ *   LEX_HEREDOC_PREFIX  the delimiter need only not be followed by an
+ *                       identifier byte (PHP 7.3: "EOT;", "EOT)").
+ */
+#define LEX_HEREDOC_TABS   1u
+#define LEX_HEREDOC_INDENT 2u
+#define LEX_HEREDOC_PREFIX 4u
+size_t lex_heredoc(const unsigned char *s, size_t p, size_t n,
+		   const unsigned char *delim, size_t dlen, unsigned flags);
+
+/*
+ * End of a nesting block comment whose two-byte opener open[0..2) starts
+ * at p and whose closer is close[0..2) (Rust, Swift, Kotlin, Scala: slash
+ * star and star slash; Haskell "{-" "-}"): just past the closer that
+ * balances it, or n when it is unterminated.
+ */
+size_t lex_nested_comment(const unsigned char *s, size_t p, size_t n,
+			  const char *open, const char *close);
+
+/*
+ * End of the longest punctuator at p (p < n), by maximal munch from the
+ * table ops: ops[c] lists the punctuators of several bytes that start
+ * with c, separated by spaces, longest first ("<<= << <="); a byte whose
+ * entry is NULL, or none of whose listed ones matches, is a punctuator by
+ * itself.
+ */
+size_t lex_punct(const char *const ops[128], const unsigned char *s, size_t p, size_t n);
+
+/*
+ * A lexer's class table, written out by the compiler: LEX_TABLE(F) is the
+ * 256 initializers F(0) ... F(255) of a table indexed by byte, where F(c)
+ * is a constant expression of the byte c, a chain of the tests below, most
+ * specific first.  So a table is const, says in a few lines which bytes go
+ * where, and costs nothing at run time.
+ */
+#define LEX_TABLE(F) LEX_TABLE64_(F, 0), LEX_TABLE64_(F, 64), \
+	LEX_TABLE64_(F, 128), LEX_TABLE64_(F, 192)
+#define LEX_TABLE64_(F, b) LEX_TABLE16_(F, b), LEX_TABLE16_(F, b + 16), \
+	LEX_TABLE16_(F, b + 32), LEX_TABLE16_(F, b + 48)
+#define LEX_TABLE16_(F, b) LEX_TABLE4_(F, b), LEX_TABLE4_(F, b + 4), \
+	LEX_TABLE4_(F, b + 8), LEX_TABLE4_(F, b + 12)
+#define LEX_TABLE4_(F, b) F(b), F(b + 1), F(b + 2), F(b + 3)
+
+/* Whitespace, as lex_is_space. */
+#define LEX_IS_SPACE(c) ((c) == ' ' || ((c) >= '\t' && (c) <= '\r'))
+#define LEX_IS_LETTER(c) (((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z'))
+#define LEX_IS_DIGIT(c) ((c) >= '0' && (c) <= '9')
+/* The bytes that start an identifier in most languages: A-Z a-z _, and every byte >= 0x80, so that UTF-8 is never split. */
+#define LEX_IS_IDENT(c) (LEX_IS_LETTER(c) || (c) == '_' || (c) >= 0x80)
+
+/*
+ * Is c one of the bytes that follow it (up to 24 of them)?  A 25th is a
+ * compile error (the size of a negative array), not a byte left out.
+ */
+#define LEX_IN(c, ...) LEX_IN_(c, __VA_ARGS__, -1, -1, -1, -1, -1, -1, -1, -1, \
+	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
+#define LEX_IN_(c, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, \
+		a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, ...) \
+	((c) == (a1) || (c) == (a2) || (c) == (a3) || (c) == (a4) || (c) == (a5) || \
+	 (c) == (a6) || (c) == (a7) || (c) == (a8) || (c) == (a9) || (c) == (a10) || \
+	 (c) == (a11) || (c) == (a12) || (c) == (a13) || (c) == (a14) || (c) == (a15) || \
+	 (c) == (a16) || (c) == (a17) || (c) == (a18) || (c) == (a19) || (c) == (a20) || \
+	 (c) == (a21) || (c) == (a22) || (c) == (a23) || (c) == (a24) || \
+	 0 * sizeof(char[(a25) == -1 ? 1 : -1]))
+
+/*
+ * Past the bytes of a quoted literal from p that cannot end or escape it
+ * (not q, not a backslash, not below 14 where its line may end), a word at
+ * a time: the position of the first such byte, or where fewer than 8 bytes
+ * are left, which the caller tests one by one.
+ */
+static inline size_t lex_word_skip_quoted(const unsigned char *s, size_t p, size_t n,
+					  unsigned char q)
+{
+	for (; n - p >= 8; p += 8) {
+		uint64_t x = lex_word_load(s + p),
+			m = lex_word_eq(x, q) | lex_word_eq(x, '\\') | lex_word_below14(x);
+
+		if (m)
+			return p + lex_word_first(m);
+	}
+	return p;
+}
+
+/*
+ * End of the run of bytes from p (p <= n) whose class in table is lo..hi:
+ * the loop of identifiers and whitespace, unrolled to one bounds check
+ * per four bytes.
+ */
+static inline size_t lex_span(const unsigned char *s, size_t p, size_t n,
+			      const unsigned char table[256], unsigned lo, unsigned hi)
+{
+	for (; n - p >= 4; p += 4) {
+		if (table[s[p]] - lo > hi - lo)
+			return p;
+		if (table[s[p + 1]] - lo > hi - lo)
+			return p + 1;
+		if (table[s[p + 2]] - lo > hi - lo)
+			return p + 2;
+		if (table[s[p + 3]] - lo > hi - lo)
+			return p + 3;
+	}
+	while (p < n && table[s[p]] - lo <= hi - lo)
+		p++;
+	return p;
+}
+
+/*
+ * The identifier bytes: A-Z a-z 0-9 _, every byte >= 0x80, and '$' when
+ * dollar (exact for every byte).  The range tests are those of
+ * lex_word_blanks, on the bytes with their high bit cleared; letters are
+ * folded to lower case first ('@' and '[' fold to '`' and '{', outside).
+ */
+static inline uint64_t lex_word_idents(uint64_t x, int dollar)
+{
+	uint64_t t = x & LEX_WORD_LOWS, l = t | LEX_WORD_ONES * 0x20;
+	uint64_t in = ((l + LEX_WORD_ONES * (0x80 - 'a')) & ~(l + LEX_WORD_ONES * (0x7f - 'z'))) |
+		((t + LEX_WORD_ONES * (0x80 - '0')) & ~(t + LEX_WORD_ONES * (0x7f - '9')));
+
+	return ((in | x) & LEX_WORD_HIGHS) | lex_word_eq(x, '_') |
+		(dollar ? lex_word_eq(x, '$') : 0);
+}
+
+/*
+ * lex_span over identifier bytes (lex_word_idents), a word at a time while
+ * a word is left: the end of a word is found by one count of trailing
+ * zeros, not by a branch per byte whose last one mispredicts.  table, lo
+ * and hi must give the same bytes, for the tail.  (Whitespace runs are
+ * mostly a byte or two: there a word costs more than the table.)
+ */
+static inline size_t lex_span_idents(const unsigned char *s, size_t p, size_t n, int dollar,
+				     const unsigned char table[256], unsigned lo, unsigned hi)
+{
+	for (; n - p >= 8; p += 8) {
+		uint64_t m = ~lex_word_idents(lex_word_load(s + p), dollar) & LEX_WORD_HIGHS;
+
+		if (m)
+			return p + lex_word_first(m);
+	}
+	return lex_span(s, p, n, table, lo, hi);
+}
+
+/* Length of the UTF-8 sequence whose lead byte is c (1 for ASCII and junk). */
+static inline size_t lex_utf8_len(unsigned char c)
+{
+	if (c >= 0xf0 && c < 0xf8)
+		return 4;
+	if (c >= 0xe0 && c < 0xf0)
+		return 3;
+	return c >= 0xc0 && c < 0xe0 ? 2 : 1;
+}
+
+/*
+ * Length of a UTF-8 byte order mark at p when p is the start of the input
+ * (3), else 0: lexers give it a token of its own (TOKEN_OTHER), so that it
+ * is not glued to the first word.
+ */
+static inline size_t lex_bom(const unsigned char *s, size_t p, size_t n)
+{
+	return p == 0 && n >= 3 && s[0] == 0xef && s[1] == 0xbb && s[2] == 0xbf ? 3 : 0;
+}
+
+/* Does s[p..n) start with the NUL-terminated string lit? */
+static inline int lex_starts(const unsigned char *s, size_t p, size_t n, const char *lit)
+{
+	size_t l = strlen(lit);
+
+	return n - p >= l && !memcmp(s + p, lit, l);
+}
+
+#endif
