@@ -135,6 +135,16 @@ size_t lex_heredoc(const unsigned char *s, size_t p, size_t n,
 		   const unsigned char *delim, size_t dlen, unsigned flags);
 
 /*
+ * The here-documents pending in q: lex_heredoc_push queues one at at (the
+ * lexer's position of its operator or delimiter) with the lexer's flags,
+ * unless max (at most LEX_MAX_HEREDOCS) are pending already;
+ * lex_heredoc_pop takes the oldest (one must be pending) and gives its
+ * flags in *flags.
+ */
+void lex_heredoc_push(struct lex_heredocs *q, size_t at, unsigned flags, unsigned max);
+size_t lex_heredoc_pop(struct lex_heredocs *q, unsigned *flags);
+
+/*
  * End of a nesting block comment whose two-byte opener open[0..2) starts
  * at p and whose closer is close[0..2) (Rust, Swift, Kotlin, Scala: slash
  * star and star slash; Haskell "{-" "-}"): just past the closer that

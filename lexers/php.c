@@ -2,7 +2,7 @@
  * The PHP lexer.
  *
  * A PHP file is HTML (or any text) with PHP code between open and close
- * tags.  lexer_state.mode says which of the two the lexer is in: it starts
+ * tags.  lexer_state.u.php_in_code says which of the two the lexer is in: it starts
  * in HTML; "<?php" (followed by whitespace), "<?=" and the short tag "<?"
  * (but not "<?xml") are tokens that enter PHP, "?>" is a token that leaves
  * it.  The inline markup is lexed as the text lexer (lexers/text.c) lexes
@@ -42,8 +42,6 @@ enum {
 	P_LPAREN,
 	P_PUNCT
 };
-
-enum { MODE_HTML, MODE_PHP };
 
 #define PHP_CLASS(c) (LEX_IS_SPACE(c) ? P_SPACE : \
 	LEX_IS_IDENT(c) ? P_IDENT : LEX_IS_DIGIT(c) ? P_DIGIT : \
@@ -313,13 +311,13 @@ LEX_TOKEN_FN php_token(struct lexer_state *ls, struct token *tok)
 		ls->pos = n;
 		return 0;
 	}
-	if (ls->mode == MODE_HTML) {
+	if (!ls->u.php_in_code) {
 		size_t t = open_tag(s, p, n);
 
 		if (t) {
 			e = p + t;
 			cls = TOKEN_PUNCT;
-			ls->mode = MODE_PHP;
+			ls->u.php_in_code = 1;
 		} else {
 			e = scan_html(s, p, n, &cls);
 		}
@@ -410,7 +408,7 @@ LEX_TOKEN_FN php_token(struct lexer_state *ls, struct token *tok)
 		cls = TOKEN_PUNCT;
 		if (s[p] == '?' && p + 1 < n && s[p + 1] == '>') {
 			e = p + 2;
-			ls->mode = MODE_HTML;
+			ls->u.php_in_code = 0;
 		} else if (s[p] == '<' && lex_starts(s, p, n, "<<<") && (e = scan_heredoc(s, p, n))) {
 			cls = TOKEN_STRING;
 		} else {

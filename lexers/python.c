@@ -403,16 +403,17 @@ static size_t scan_string(const unsigned char *s, size_t p, size_t n, unsigned f
 }
 
 /*
- * scan_string for the token at p, its *multiline kept in ls->mode (an
- * f-string's line breaks proved wrong): here, not in python_token, so that
- * only string tokens pay for a flag whose address is taken (in memory).
+ * scan_string for the token at p, its *multiline kept, negated, in
+ * ls->u.python_fields_one_line (set once an f-string's line breaks proved
+ * wrong): here, not in python_token, so that only string tokens pay for a
+ * flag whose address is taken (in memory).
  */
 LEX_INLINE size_t string_token(struct lexer_state *ls, size_t p, unsigned flags)
 {
-	int multiline = !ls->mode;
+	int multiline = !ls->u.python_fields_one_line;
 	size_t e = scan_string(ls->src, p, ls->len, flags, &multiline);
 
-	ls->mode = !multiline;
+	ls->u.python_fields_one_line = !multiline;
 	return e;
 }
 

@@ -28,7 +28,7 @@
  *     starts with; several here-documents on one line follow each other in
  *     order.  "<<-" strips leading tabs when matching the delimiter.  The
  *     pending delimiters are kept in lexer_state as offsets into the
- *     source (aux[], count in depth), up to 8 and delimiters of at most
+ *     source (u.shell), up to 8 and delimiters of at most
  *     MAX_DELIM bytes; beyond that a here-document is not recognised and
  *     its body is lexed as commands.  A here-document inside $(...) is part
  *     of that token.
@@ -259,9 +259,9 @@ static void queue_heredoc(struct lexer_state *ls, size_t p, int dash)
 
 	while (p < n && (s[p] == ' ' || s[p] == '\t'))
 		p++;
-	if (ls->depth >= MAX_PENDING || heredoc_delimiter(s, p, n, buf) < 0)
+	if (ls->u.shell.count >= MAX_PENDING || heredoc_delimiter(s, p, n, buf) < 0)
 		return;
-	ls->aux[ls->depth++] = p << 1 | (size_t)dash;
+	lex_heredoc_push(&ls->u.shell, p, dash ? LEX_HEREDOC_TABS : 0, MAX_PENDING);
 }
 
 /*
@@ -271,15 +271,13 @@ static void queue_heredoc(struct lexer_state *ls, size_t p, int dash)
 static size_t heredoc_body(struct lexer_state *ls, size_t p)
 {
 	unsigned char buf[MAX_DELIM];
-	size_t a = ls->aux[0], i;
-	long len = heredoc_delimiter(ls->src, a >> 1, ls->len, buf);
+	unsigned flags;
+	size_t at = lex_heredoc_pop(&ls->u.shell, &flags);
+	long len = heredoc_delimiter(ls->src, at, ls->len, buf);
 
-	for (i = 1; i < ls->depth; i++)
-		ls->aux[i - 1] = ls->aux[i];
-	ls->depth--;
 	if (len < 0)  /* cannot happen: it was checked when queued */
 		return p;
-	return lex_heredoc(ls->src, p, ls->len, buf, (size_t)len, a & 1 ? LEX_HEREDOC_TABS : 0);
+	return lex_heredoc(ls->src, p, ls->len, buf, (size_t)len, flags);
 }
 
 LEX_TOKEN_FN shell_token(struct lexer_state *ls, struct token *tok)
@@ -289,7 +287,7 @@ LEX_TOKEN_FN shell_token(struct lexer_state *ls, struct token *tok)
 	enum token_class cls;
 
 	for (;;) {
-		while (p < n && cclass[s[p]] == S_SPACE && !(s[p] == '\n' && ls->depth))
+		while (p < n && cclass[s[p]] == S_SPACE && !(s[p] == '\n' && ls->u.shell.count))
 			p++;
 		if (p < n && s[p] == '\n') {
 			size_t b = p + 1;
