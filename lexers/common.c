@@ -222,24 +222,3 @@ size_t lex_nested_comment(const unsigned char *s, size_t p, size_t n,
 	}
 	return n;
 }
-
-size_t lex_punct(const char *const ops[128], const unsigned char *s, size_t p, size_t n)
-{
-	const char *o = s[p] < 128 ? ops[s[p]] : NULL;
-
-	if (!o)
-		return p + 1;
-	for (;;) {
-		size_t l = 1;	/* the first byte is the entry's */
-
-		while (o[l] > ' ' && p + l < n && s[p + l] == (unsigned char)o[l])
-			l++;
-		if (o[l] <= ' ')
-			return p + l;
-		while (o[l] > ' ')
-			l++;
-		if (!o[l])
-			return p + 1;
-		o += l + 1;
-	}
-}

@@ -73,7 +73,7 @@ static const unsigned char after_space[256] = { LEX_TABLE(JS_AFTER_SPACE) };
 /*
  * The bytes that may be the second of a punctuator of several: a
  * punctuator followed by none of them is one byte, known without
- * punct_len's switch (an indirect jump, which mispredicts).
+ * a search of the table.
  */
 #define JS_PUNCT2(c) LEX_IN(c, '.', '?', '<', '>', '=', '+', '-', '*', '&', '|')
 static const unsigned char punct2[256] = { LEX_TABLE(JS_PUNCT2) };
@@ -305,61 +305,24 @@ LEX_INLINE size_t scan_ident(const unsigned char *s, size_t p, size_t n)
 	return p < n && s[p] == '\\' ? scan_ident_escaped(s, p, n) : p;
 }
 
-/* Length of the longest punctuator c c1 c2 c3 starts with, by maximal munch. */
-static inline size_t punct_len(unsigned char c, unsigned char c1, unsigned char c2,
-			       unsigned char c3)
-{
-	switch (c) {
-	case '.':
-		return c1 == '.' && c2 == '.' ? 3 : 1;
-	case '?':
-		if (c1 == '?')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '.' && !(c2 >= '0' && c2 <= '9') ? 2 : 1;
-	case '<':
-		if (c1 == '<')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '=' ? 2 : 1;
-	case '>':
-		if (c1 == '>') {
-			if (c2 == '>')
-				return c3 == '=' ? 4 : 3;
-			return c2 == '=' ? 3 : 2;
-		}
-		return c1 == '=' ? 2 : 1;
-	case '=':
-		if (c1 == '=')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '>' ? 2 : 1;
-	case '!':
-		if (c1 == '=')
-			return c2 == '=' ? 3 : 2;
-		return 1;
-	case '+': case '-':
-		return c1 == c || c1 == '=' ? 2 : 1;
-	case '*':
-		if (c1 == '*')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '=' ? 2 : 1;
-	case '&': case '|':
-		if (c1 == c)
-			return c2 == '=' ? 3 : 2;
-		return c1 == '=' ? 2 : 1;
-	case '%': case '^': case '/':
-		return c1 == '=' ? 2 : 1;
-	default:
-		return 1;
-	}
-}
+/* The punctuators of several bytes, for lex_punct. */
+static const char *const puncts[128] = {
+	['.'] = "...", ['?'] = "?\?= ?\? ?.", ['<'] = "<<= << <=", ['>'] = ">>>= >>> >>= >> >=",
+	['='] = "=== == =>", ['!'] = "!== !=", ['+'] = "++ +=", ['-'] = "-- -=",
+	['*'] = "**= ** *=", ['&'] = "&&= && &=", ['|'] = "||= || |=", ['%'] = "%=", ['^'] = "^=",
+	['/'] = "/=",
+};
 
-/* Length of the longest punctuator at p (p < n). */
+/* End of the longest punctuator at p (p < n): "?." is not one before a digit ("a?.5:b"). */
 static inline size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 {
+	size_t e;
+
 	if (n - p >= 2 && !punct2[s[p + 1]])
-		return 1;
-	if (n - p >= 4)
-		return punct_len(s[p], s[p + 1], s[p + 2], s[p + 3]);
-	return punct_len(s[p], p + 1 < n ? s[p + 1] : 0, p + 2 < n ? s[p + 2] : 0, 0);
+		return p + 1;
+	e = lex_punct(puncts, s, p, n);
+	return e - p == 2 && s[p] == '?' && s[p + 1] == '.' && e < n && cclass[s[e]] == J_DIGIT ?
+		p + 1 : e;
 }
 
 static size_t scan_template(const unsigned char *s, size_t p, size_t n);
@@ -474,7 +437,7 @@ LEX_INLINE size_t scan_token(const unsigned char *s, size_t *start, size_t n, un
 		/* fall through */
 	case J_PUNCT:
 		*cls = TOKEN_PUNCT;
-		e = p + scan_punct(s, p, n);
+		e = scan_punct(s, p, n);
 		/* ++ and -- end an operand; ?. is the only other of two bytes ending in . */
 		if (e - p == 2 && (s[p] == '+' || s[p] == '-') && s[p + 1] == s[p])
 			pv->kind = PREV_OPERAND;
@@ -495,7 +458,7 @@ LEX_INLINE size_t scan_token(const unsigned char *s, size_t *start, size_t n, un
 			return emit(o, s, p, scan_number(s, p, n), TOKEN_NUMBER, 1);
 		}
 		*cls = TOKEN_PUNCT;
-		e = p + scan_punct(s, p, n);
+		e = scan_punct(s, p, n);
 		pv->kind = e - p == 1 ? PREV_DOT : PREV_OPERATOR;
 		return emit(o, s, p, e, TOKEN_PUNCT, 1);
 	case J_SPACED + J_QUOTE:
@@ -530,7 +493,7 @@ LEX_INLINE size_t scan_token(const unsigned char *s, size_t *start, size_t n, un
 		}
 		*cls = TOKEN_PUNCT;
 		pv->kind = PREV_OPERATOR;
-		return emit(o, s, p, p + scan_punct(s, p, n), TOKEN_PUNCT, 1);
+		return emit(o, s, p, scan_punct(s, p, n), TOKEN_PUNCT, 1);
 	case J_HASH:
 		if (p == lex_bom(s, 0, n) && lex_starts(s, p, n, "#!")) {
 			*cls = TOKEN_COMMENT;

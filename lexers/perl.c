@@ -451,49 +451,13 @@ static size_t scan_prototype(const unsigned char *s, size_t p, size_t n)
 	return 0;
 }
 
-/* Longest operator at p (p < n), by maximal munch. */
-static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
-{
-	unsigned char c = s[p], c1 = p + 1 < n ? s[p + 1] : 0,
-		c2 = p + 2 < n ? s[p + 2] : 0;
-
-	switch (c) {
-	case '<':
-		if (c1 == '=')
-			return c2 == '>' ? 3 : 2;
-		if (c1 == '<')
-			return c2 == '=' ? 3 : 2;
-		return 1;
-	case '>':
-		if (c1 == '>')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '=' ? 2 : 1;
-	case '=':
-		return c1 == '=' || c1 == '>' || c1 == '~' ? 2 : 1;
-	case '!':
-		return c1 == '=' || c1 == '~' ? 2 : 1;
-	case '*': case '/': case '|': case '&':
-		if (c1 == c)
-			return c2 == '=' ? 3 : 2;
-		return c1 == '=' ? 2 : 1;
-	case '.':
-		if (c1 == '.')
-			return c2 == '.' ? 3 : 2;
-		return c1 == '=' ? 2 : 1;
-	case '-':
-		return c1 == '>' || c1 == '-' || c1 == '=' ? 2 : 1;
-	case '+':
-		return c1 == '+' || c1 == '=' ? 2 : 1;
-	case '^': case '%':
-		return c1 == '=' ? 2 : 1;
-	case ':':
-		return c1 == ':' ? 2 : 1;
-	case '~':
-		return c1 == '~' ? 2 : 1;
-	default:
-		return 1;
-	}
-}
+/* The operators of several bytes, for lex_punct. */
+static const char *const puncts[128] = {
+	['<'] = "<=> <<= <= <<", ['>'] = ">>= >> >=", ['='] = "== => =~", ['!'] = "!= !~",
+	['*'] = "**= ** *=", ['/'] = "//= // /=", ['|'] = "||= || |=", ['&'] = "&&= && &=",
+	['.'] = "... .. .=", ['-'] = "-> -- -=", ['+'] = "++ +=", ['^'] = "^=", ['%'] = "%=",
+	[':'] = "::", ['~'] = "~~",
+};
 
 LEX_TOKEN_FN perl_token(struct lexer_state *ls, struct token *tok)
 {
@@ -591,7 +555,7 @@ LEX_TOKEN_FN perl_token(struct lexer_state *ls, struct token *tok)
 			e = scan_number(s, p, n);
 			cls = TOKEN_NUMBER;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = lex_punct(puncts, s, p, n);
 			cls = TOKEN_PUNCT;
 		}
 		break;
@@ -608,7 +572,7 @@ LEX_TOKEN_FN perl_token(struct lexer_state *ls, struct token *tok)
 			e = scan_variable(s, p, n);
 			cls = e - p == 1 ? TOKEN_PUNCT : TOKEN_WORD;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = lex_punct(puncts, s, p, n);
 			cls = TOKEN_PUNCT;
 		}
 		break;
@@ -627,7 +591,7 @@ LEX_TOKEN_FN perl_token(struct lexer_state *ls, struct token *tok)
 			cls = TOKEN_COMMENT;
 			significant = 0;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = lex_punct(puncts, s, p, n);
 			cls = TOKEN_PUNCT;
 		}
 		break;
@@ -638,7 +602,7 @@ LEX_TOKEN_FN perl_token(struct lexer_state *ls, struct token *tok)
 				e++;
 			cls = TOKEN_STRING;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = lex_punct(puncts, s, p, n);
 			cls = TOKEN_PUNCT;
 		}
 		break;
@@ -655,7 +619,7 @@ LEX_TOKEN_FN perl_token(struct lexer_state *ls, struct token *tok)
 			e = r;
 			cls = TOKEN_STRING;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = lex_punct(puncts, s, p, n);
 		}
 		break;
 	}
@@ -674,7 +638,7 @@ LEX_TOKEN_FN perl_token(struct lexer_state *ls, struct token *tok)
 			e = scan_name(s, p + 1, n);  /* -bareword, a string */
 			cls = TOKEN_WORD;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = lex_punct(puncts, s, p, n);
 		}
 		break;
 	}
@@ -690,7 +654,7 @@ LEX_TOKEN_FN perl_token(struct lexer_state *ls, struct token *tok)
 		break;
 	}
 	case L_PUNCT:
-		e = p + scan_punct(s, p, n);
+		e = lex_punct(puncts, s, p, n);
 		cls = TOKEN_PUNCT;
 		break;
 	default:

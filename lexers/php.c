@@ -236,55 +236,13 @@ static size_t scan_cast(const unsigned char *s, size_t p, size_t n)
 	return 0;
 }
 
-/* Longest operator at p (p < n), by maximal munch. */
-static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
-{
-	unsigned char c = s[p], c1 = p + 1 < n ? s[p + 1] : 0,
-		c2 = p + 2 < n ? s[p + 2] : 0;
-
-	switch (c) {
-	case '!':
-		if (c1 == '=')
-			return c2 == '=' ? 3 : 2;
-		return 1;
-	case '=':
-		if (c1 == '=')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '>' ? 2 : 1;
-	case '<':
-		if (c1 == '=')
-			return c2 == '>' ? 3 : 2;
-		if (c1 == '<')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '>' ? 2 : 1;
-	case '>':
-		if (c1 == '>')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '=' ? 2 : 1;
-	case '?':
-		if (c1 == '?')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '-' && c2 == '>' ? 3 : 1;
-	case '*':
-		if (c1 == '*')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '=' ? 2 : 1;
-	case '.':
-		if (c1 == '.' && c2 == '.')
-			return 3;
-		return c1 == '=' ? 2 : 1;
-	case ':':
-		return c1 == ':' ? 2 : 1;
-	case '-':
-		return c1 == '>' || c1 == '-' || c1 == '=' ? 2 : 1;
-	case '+': case '&': case '|':
-		return c1 == c || c1 == '=' ? 2 : 1;
-	case '^': case '%': case '/':
-		return c1 == '=' ? 2 : 1;
-	default:
-		return 1;
-	}
-}
+/* The operators of several bytes, for lex_punct. */
+static const char *const puncts[128] = {
+	['!'] = "!== !=", ['='] = "=== == =>", ['<'] = "<=> <<= <= << <>", ['>'] = ">>= >> >=",
+	['?'] = "?\?= ?-> ?\?", ['*'] = "**= ** *=", ['.'] = "... .=", [':'] = "::",
+	['-'] = "-> -- -=", ['+'] = "++ +=", ['&'] = "&& &=", ['|'] = "|| |=", ['^'] = "^=",
+	['%'] = "%=", ['/'] = "/=",
+};
 
 /* The inline markup outside the tags: words and single bytes, as text.c lexes prose. */
 static size_t scan_html(const unsigned char *s, size_t p, size_t n, enum token_class *cls)
@@ -364,7 +322,7 @@ LEX_TOKEN_FN php_token(struct lexer_state *ls, struct token *tok)
 			e = scan_number(s, p, n);
 			cls = TOKEN_NUMBER;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = lex_punct(puncts, s, p, n);
 			cls = TOKEN_PUNCT;
 		}
 		break;
@@ -393,7 +351,7 @@ LEX_TOKEN_FN php_token(struct lexer_state *ls, struct token *tok)
 			e = lex_block_comment(s, p, n, "*/", 2);
 			cls = TOKEN_COMMENT;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = lex_punct(puncts, s, p, n);
 			cls = TOKEN_PUNCT;
 		}
 		break;
@@ -412,7 +370,7 @@ LEX_TOKEN_FN php_token(struct lexer_state *ls, struct token *tok)
 		} else if (s[p] == '<' && lex_starts(s, p, n, "<<<") && (e = scan_heredoc(s, p, n))) {
 			cls = TOKEN_STRING;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = lex_punct(puncts, s, p, n);
 		}
 		break;
 	default:

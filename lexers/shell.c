@@ -180,33 +180,11 @@ static size_t scan_word(const unsigned char *s, size_t p, size_t n)
 	return p;
 }
 
-/* Longest operator at p (p < n), by maximal munch. */
-static size_t scan_op(const unsigned char *s, size_t p, size_t n)
-{
-	unsigned char c = s[p], c1 = p + 1 < n ? s[p + 1] : 0,
-		c2 = p + 2 < n ? s[p + 2] : 0;
-
-	switch (c) {
-	case '|':
-		return c1 == '|' || c1 == '&' ? 2 : 1;
-	case '&':
-		if (c1 == '>')
-			return c2 == '>' ? 3 : 2;
-		return c1 == '&' ? 2 : 1;
-	case ';':
-		if (c1 == ';')
-			return c2 == '&' ? 3 : 2;
-		return c1 == '&' ? 2 : 1;
-	case '<':
-		if (c1 == '<')
-			return c2 == '<' || c2 == '-' ? 3 : 2;
-		return c1 == '&' || c1 == '>' ? 2 : 1;
-	case '>':
-		return c1 == '>' || c1 == '&' || c1 == '|' ? 2 : 1;
-	default:
-		return 1;
-	}
-}
+/* The operators of several bytes, for lex_punct. */
+static const char *const operators[128] = {
+	['|'] = "|| |&", ['&'] = "&>> &> &&", [';'] = ";;& ;; ;&", ['<'] = "<<< <<- << <& <>",
+	['>'] = ">> >& >|",
+};
 
 /*
  * The delimiter of a here-document, the word at p with its quotes and
@@ -313,7 +291,7 @@ LEX_TOKEN_FN shell_token(struct lexer_state *ls, struct token *tok)
 	}
 	switch (cclass[s[p]]) {
 	case S_OP:
-		e = p + scan_op(s, p, n);
+		e = lex_punct(operators, s, p, n);
 		cls = TOKEN_PUNCT;
 		if (s[p] == '<' && e - p >= 2 && s[p + 1] == '<' && !(e - p == 3 && s[p + 2] == '<'))
 			queue_heredoc(ls, e, e - p == 3);
@@ -357,7 +335,7 @@ LEX_TOKEN_FN shell_token(struct lexer_state *ls, struct token *tok)
 			if (d == e) {  /* a file descriptor: 2> 2>&1 */
 				size_t o = e;
 
-				e += scan_op(s, e, n);
+				e = lex_punct(operators, s, e, n);
 				cls = TOKEN_PUNCT;
 				if (s[o] == '<' && e - o >= 2 && s[o + 1] == '<' &&
 				    !(e - o == 3 && s[o + 2] == '<'))
