@@ -47,7 +47,7 @@ static const unsigned char numclass[256] = { LEX_TABLE(C_NUM_CLASS) };
 /*
  * The bytes that may be the second of a punctuator of several: a
  * punctuator followed by none of them is one byte, known without
- * punct_len's switch (an indirect jump, which mispredicts).  A backslash
+ * a search of the table.  A backslash
  * may start a splice.
  */
 #define C_PUNCT2(c) LEX_IN(c, '>', '-', '=', '+', '&', '|', '<', ':', '%', '#', '*', '.', '\\')
@@ -258,49 +258,25 @@ static int string_prefix(const unsigned char *s, size_t b, size_t e, int *raw)
 	return l == 2 && s[b] == 'u' && s[b + 1] == '8';
 }
 
-/* Length in characters of the longest punctuator c c1 c2 c3 starts with. */
-LEX_INLINE int punct_len(unsigned char c, unsigned char c1, unsigned char c2, unsigned char c3)
+/* The punctuators of several bytes (digraphs too), for lex_punct. */
+static const char *const puncts[128] = {
+	['-'] = "->* -> -- -=", ['+'] = "++ +=", ['&'] = "&& &=", ['|'] = "|| |=",
+	['<'] = "<<= <=> << <= <: <%", ['>'] = ">>= >> >=", ['%'] = "%:%: %: %= %>",
+	[':'] = ":: :>", ['#'] = "##", ['*'] = "*=", ['/'] = "/=", ['='] = "==", ['!'] = "!=",
+	['^'] = "^=", ['.'] = "... .*",
+};
+
+/*
+ * Length of the longest punctuator that the characters c[0..4) start
+ * with, by maximal munch; as C++11 has it, "<::" not followed by ':' or
+ * '>' is '<' and "::".
+ */
+LEX_INLINE size_t punct_len(const unsigned char c[4])
 {
-	switch (c) {
-	case '-':
-		if (c1 == '>')
-			return c2 == '*' ? 3 : 2;
-		return c1 == '-' || c1 == '=' ? 2 : 1;
-	case '+': case '&': case '|':
-		return c1 == c || c1 == '=' ? 2 : 1;
-	case '<':
-		if (c1 == '<')
-			return c2 == '=' ? 3 : 2;
-		if (c1 == '=')
-			return c2 == '>' ? 3 : 2;
-		if (c1 == ':') {
-			/* C++11: "<::" not followed by ':' or '>' is '<' '::' */
-			if (c2 == ':' && c3 != ':' && c3 != '>')
-				return 1;
-			return 2;
-		}
-		return c1 == '%' ? 2 : 1;
-	case '>':
-		if (c1 == '>')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '=' ? 2 : 1;
-	case '%':
-		if (c1 == ':')
-			return c2 == '%' && c3 == ':' ? 4 : 2;
-		return c1 == '=' || c1 == '>' ? 2 : 1;
-	case ':':
-		return c1 == ':' || c1 == '>' ? 2 : 1;
-	case '#':
-		return c1 == '#' ? 2 : 1;
-	case '*': case '/': case '=': case '!': case '^':
-		return c1 == '=' ? 2 : 1;
-	case '.':
-		if (c1 == '.' && c2 == '.')
-			return 3;
-		return c1 == '*' ? 2 : 1;
-	default:
-		return 1;
-	}
+	size_t l = lex_punct(puncts, c, 0, 4);
+
+	return l == 2 && c[0] == '<' && c[1] == ':' && c[2] == ':' && c[3] != ':' && c[3] != '>' ?
+		1 : l;
 }
 
 /* End of the longest punctuator at p (p < n), line splices inside it included. */
@@ -310,8 +286,9 @@ static size_t scan_punct_spliced(const unsigned char *s, size_t p, size_t n)
 		p3 = skip_splices(s, p2 + 1, n);
 	size_t end[4] = { p + 1, p1 + 1, p2 + 1, p3 + 1 };
 
-	return end[punct_len(s[p], p1 < n ? s[p1] : 0, p2 < n ? s[p2] : 0,
-			     p3 < n ? s[p3] : 0) - 1];
+	unsigned char c[4] = { s[p], p1 < n ? s[p1] : 0, p2 < n ? s[p2] : 0, p3 < n ? s[p3] : 0 };
+
+	return end[punct_len(c) - 1];
 }
 
 /*
@@ -324,7 +301,7 @@ LEX_INLINE size_t scan_punct(const unsigned char *s, size_t p, size_t n, int *pl
 	if (n - p >= 2 && !punct2[s[p + 1]])
 		return p + 1;
 	if (n - p >= 4 && s[p + 1] != '\\' && s[p + 2] != '\\' && s[p + 3] != '\\')
-		return p + (size_t)punct_len(s[p], s[p + 1], s[p + 2], s[p + 3]);
+		return p + punct_len(s + p);
 	*plain = 0;
 	return scan_punct_spliced(s, p, n);
 }

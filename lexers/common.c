@@ -183,6 +183,28 @@ size_t lex_heredoc(const unsigned char *s, size_t p, size_t n,
 	return n;
 }
 
+void lex_heredoc_push(struct lex_heredocs *q, size_t at, unsigned flags, unsigned max)
+{
+	if (q->count >= max)
+		return;
+	q->at[q->count] = at;
+	q->flags[q->count] = (unsigned char)flags;
+	q->count++;
+}
+
+size_t lex_heredoc_pop(struct lex_heredocs *q, unsigned *flags)
+{
+	size_t at = q->at[0], i;
+
+	*flags = q->flags[0];
+	for (i = 1; i < q->count; i++) {
+		q->at[i - 1] = q->at[i];
+		q->flags[i - 1] = q->flags[i];
+	}
+	q->count--;
+	return at;
+}
+
 size_t lex_nested_comment(const unsigned char *s, size_t p, size_t n,
 			  const char *open, const char *close)
 {
@@ -199,25 +221,4 @@ size_t lex_nested_comment(const unsigned char *s, size_t p, size_t n,
 		}
 	}
 	return n;
-}
-
-size_t lex_punct(const char *const ops[128], const unsigned char *s, size_t p, size_t n)
-{
-	const char *o = s[p] < 128 ? ops[s[p]] : NULL;
-
-	if (!o)
-		return p + 1;
-	for (;;) {
-		size_t l = 1;	/* the first byte is the entry's */
-
-		while (o[l] > ' ' && p + l < n && s[p + l] == (unsigned char)o[l])
-			l++;
-		if (o[l] <= ' ')
-			return p + l;
-		while (o[l] > ' ')
-			l++;
-		if (!o[l])
-			return p + 1;
-		o += l + 1;
-	}
 }

@@ -135,6 +135,16 @@ size_t lex_heredoc(const unsigned char *s, size_t p, size_t n,
 		   const unsigned char *delim, size_t dlen, unsigned flags);
 
 /*
+ * The here-documents pending in q: lex_heredoc_push queues one at at (the
+ * lexer's position of its operator or delimiter) with the lexer's flags,
+ * unless max (at most LEX_MAX_HEREDOCS) are pending already;
+ * lex_heredoc_pop takes the oldest (one must be pending) and gives its
+ * flags in *flags.
+ */
+void lex_heredoc_push(struct lex_heredocs *q, size_t at, unsigned flags, unsigned max);
+size_t lex_heredoc_pop(struct lex_heredocs *q, unsigned *flags);
+
+/*
  * End of a nesting block comment whose two-byte opener open[0..2) starts
  * at p and whose closer is close[0..2) (Rust, Swift, Kotlin, Scala: slash
  * star and star slash; Haskell "{-" "-}"): just past the closer that
@@ -150,7 +160,26 @@ size_t lex_nested_comment(const unsigned char *s, size_t p, size_t n,
  * entry is NULL, or none of whose listed ones matches, is a punctuator by
  * itself.
  */
-size_t lex_punct(const char *const ops[128], const unsigned char *s, size_t p, size_t n);
+static inline size_t lex_punct(const char *const ops[128], const unsigned char *s, size_t p, size_t n)
+{
+	const char *o = s[p] < 128 ? ops[s[p]] : NULL;
+
+	if (!o)
+		return p + 1;
+	for (;;) {
+		size_t l = 1;	/* the first byte is the entry's */
+
+		while (o[l] > ' ' && p + l < n && s[p + l] == (unsigned char)o[l])
+			l++;
+		if (o[l] <= ' ')
+			return p + l;
+		while (o[l] > ' ')
+			l++;
+		if (!o[l])
+			return p + 1;
+		o += l + 1;
+	}
+}
 
 /*
  * A lexer's class table, written out by the compiler: LEX_TABLE(F) is the

@@ -219,43 +219,20 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 	return p;
 }
 
-/* Longest operator or punctuator at p (p < n), by maximal munch. */
+/* The operators of several bytes, for lex_punct. */
+static const char *const puncts[128] = {
+	['+'] = "++ +=", ['&'] = "&& &=", ['|'] = "|| |=", ['-'] = "-- -= ->", ['*'] = "*=",
+	['/'] = "/=", ['%'] = "%=", ['^'] = "^=", ['!'] = "!=", ['='] = "== =>",
+	['<'] = "<<= << <=", ['>'] = ">>>= >>> >>= >> >=", ['?'] = "?\?= ?\? ?.", [':'] = "::",
+	['.'] = "..",
+};
+
+/* The longest operator at p (p < n): "?." is not one before a digit ("a?.5:b"). */
 static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 {
-	unsigned char c = s[p], c1 = p + 1 < n ? s[p + 1] : 0,
-		c2 = p + 2 < n ? s[p + 2] : 0, c3 = p + 3 < n ? s[p + 3] : 0;
+	size_t e = lex_punct(puncts, s, p, n);
 
-	switch (c) {
-	case '+': case '&': case '|':
-		return c1 == c || c1 == '=' ? 2 : 1;
-	case '-':
-		return c1 == '-' || c1 == '=' || c1 == '>' ? 2 : 1;
-	case '*': case '/': case '%': case '^': case '!':
-		return c1 == '=' ? 2 : 1;
-	case '=':
-		return c1 == '=' || c1 == '>' ? 2 : 1;
-	case '<':
-		if (c1 == '<')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '=' ? 2 : 1;
-	case '>':
-		if (c1 == '>') {
-			if (c2 == '>')
-				return c3 == '=' ? 4 : 3;
-			return c2 == '=' ? 3 : 2;
-		}
-		return c1 == '=' ? 2 : 1;
-	case '?':
-		if (c1 == '?')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '.' && !is_digit(c2) ? 2 : 1;
-	case ':':
-		return c1 == ':' ? 2 : 1;
-	case '.':
-		return c1 == '.' ? 2 : 1;
-	default:
-		return 1;
-	}
+	return e - p == 2 && s[p] == '?' && s[p + 1] == '.' && e < n && is_digit(s[e]) ? p + 1 : e;
 }
 
 LEX_TOKEN_FN csharp_token(struct lexer_state *ls, struct token *tok)
@@ -285,7 +262,7 @@ LEX_TOKEN_FN csharp_token(struct lexer_state *ls, struct token *tok)
 			e = scan_number(s, p, n);
 			cls = TOKEN_NUMBER;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = scan_punct(s, p, n);
 			cls = TOKEN_PUNCT;
 		}
 		break;
@@ -322,12 +299,12 @@ LEX_TOKEN_FN csharp_token(struct lexer_state *ls, struct token *tok)
 			e = lex_block_comment(s, p, n, "*/", 2);
 			cls = TOKEN_COMMENT;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = scan_punct(s, p, n);
 			cls = TOKEN_PUNCT;
 		}
 		break;
 	case K_PUNCT:
-		e = p + scan_punct(s, p, n);
+		e = scan_punct(s, p, n);
 		cls = TOKEN_PUNCT;
 		break;
 	default:

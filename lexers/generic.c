@@ -13,10 +13,6 @@ static const struct generic_syntax syntax_plain = {
 	.bytes = { LEX_TABLE(GENERIC_PLAIN_BYTES) },
 };
 
-enum {
-	MODE_TAG = 1 << 1    /* GEN_MARKUP: inside a tag */
-};
-
 static inline int is_digit(unsigned char c)
 {
 	return c >= '0' && c <= '9';
@@ -135,7 +131,7 @@ static size_t match_string(const struct generic_syntax *syn, const struct lexer_
 
 	if (n - p < ol || memcmp(s + p, gs->open, ol))
 		return 0;
-	if ((f & GS_IN_TAG) && !(ls->mode & MODE_TAG))
+	if ((f & GS_IN_TAG) && !ls->u.generic_in_tag)
 		return 0;
 	if ((f & GS_NOT_IN_WORD) && p > 0 && (syn->bytes[s[p - 1]] & GB_WORD))
 		return 0;
@@ -280,9 +276,9 @@ LEX_TOKEN_FN generic_token(struct lexer_state *ls, struct token *tok)
 		unsigned char d = e < n ? s[e] : 0;
 
 		if (c == '<' && (e - p > 1 || (d >= 'a' && d <= 'z') || (d >= 'A' && d <= 'Z')))
-			ls->mode |= MODE_TAG;
+			ls->u.generic_in_tag = 1;
 		else if (s[e - 1] == '>')
-			ls->mode &= ~(unsigned)MODE_TAG;
+			ls->u.generic_in_tag = 0;
 	}
 done:
 	ls->pos = e;

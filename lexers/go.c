@@ -86,35 +86,12 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 	return p;
 }
 
-/* Longest operator at p (p < n), by maximal munch. */
-static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
-{
-	unsigned char c = s[p], c1 = p + 1 < n ? s[p + 1] : 0,
-		c2 = p + 2 < n ? s[p + 2] : 0;
-
-	switch (c) {
-	case '+': case '-': case '|':
-		return c1 == c || c1 == '=' ? 2 : 1;
-	case '&':
-		if (c1 == '^')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '&' || c1 == '=' ? 2 : 1;
-	case '<':
-		if (c1 == '<')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '=' || c1 == '-' ? 2 : 1;
-	case '>':
-		if (c1 == '>')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '=' ? 2 : 1;
-	case '*': case '/': case '%': case '^': case '=': case '!': case ':':
-		return c1 == '=' ? 2 : 1;
-	case '.':
-		return c1 == '.' && c2 == '.' ? 3 : 1;
-	default:
-		return 1;
-	}
-}
+/* The operators of several bytes, for lex_punct. */
+static const char *const puncts[128] = {
+	['+'] = "++ +=", ['-'] = "-- -=", ['|'] = "|| |=", ['&'] = "&^= &^ && &=",
+	['<'] = "<<= << <= <-", ['>'] = ">>= >> >=", ['*'] = "*=", ['/'] = "/=", ['%'] = "%=",
+	['^'] = "^=", ['='] = "==", ['!'] = "!=", [':'] = ":=", ['.'] = "...",
+};
 
 LEX_TOKEN_FN go_token(struct lexer_state *ls, struct token *tok)
 {
@@ -147,7 +124,7 @@ LEX_TOKEN_FN go_token(struct lexer_state *ls, struct token *tok)
 			e = scan_number(s, p, n);
 			cls = TOKEN_NUMBER;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = lex_punct(puncts, s, p, n);
 			cls = TOKEN_PUNCT;
 		}
 		break;
@@ -170,12 +147,12 @@ LEX_TOKEN_FN go_token(struct lexer_state *ls, struct token *tok)
 			e = lex_block_comment(s, p, n, "*/", 2);
 			cls = TOKEN_COMMENT;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = lex_punct(puncts, s, p, n);
 			cls = TOKEN_PUNCT;
 		}
 		break;
 	case G_PUNCT:
-		e = p + scan_punct(s, p, n);
+		e = lex_punct(puncts, s, p, n);
 		cls = TOKEN_PUNCT;
 		break;
 	default:

@@ -38,7 +38,7 @@ static const unsigned char cclass[256] = { LEX_TABLE(JAVA_CLASS) };
 /*
  * The bytes that may be the second of a punctuator of several: a
  * punctuator followed by none of them is one byte, known without
- * punct_len's switch (an indirect jump, which mispredicts).
+ * a search of the table.
  */
 #define JAVA_PUNCT2(c) LEX_IN(c, '>', '=', '<', '-', '+', '&', '|', ':', '.')
 static const unsigned char punct2[256] = { LEX_TABLE(JAVA_PUNCT2) };
@@ -106,45 +106,19 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 	return p < n && (s[p] | 0x20) == 'l' ? p + 1 : p;
 }
 
-/* Length of the longest operator or separator c c1 c2 c3 starts with, by maximal munch. */
-static inline size_t punct_len(unsigned char c, unsigned char c1, unsigned char c2,
-			       unsigned char c3)
-{
-	switch (c) {
-	case '>':
-		if (c1 == '>') {
-			if (c2 == '>')
-				return c3 == '=' ? 4 : 3;
-			return c2 == '=' ? 3 : 2;
-		}
-		return c1 == '=' ? 2 : 1;
-	case '<':
-		if (c1 == '<')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '=' ? 2 : 1;
-	case '-':
-		return c1 == '>' || c1 == '-' || c1 == '=' ? 2 : 1;
-	case '+': case '&': case '|':
-		return c1 == c || c1 == '=' ? 2 : 1;
-	case ':':
-		return c1 == ':' ? 2 : 1;
-	case '=': case '!': case '*': case '/': case '%': case '^':
-		return c1 == '=' ? 2 : 1;
-	case '.':
-		return c1 == '.' && c2 == '.' ? 3 : 1;
-	default:
-		return 1;
-	}
-}
+/* The operators and separators of several bytes, for lex_punct. */
+static const char *const puncts[128] = {
+	['>'] = ">>>= >>> >>= >> >=", ['<'] = "<<= << <=", ['-'] = "-> -- -=", ['+'] = "++ +=",
+	['&'] = "&& &=", ['|'] = "|| |=", [':'] = "::", ['='] = "==", ['!'] = "!=", ['*'] = "*=",
+	['/'] = "/=", ['%'] = "%=", ['^'] = "^=", ['.'] = "...",
+};
 
-/* The same at p (p < n), without bounds checks when 4 bytes are left. */
+/* End of the longest operator or separator at p (p < n). */
 static inline size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 {
 	if (n - p >= 2 && !punct2[s[p + 1]])
-		return 1;
-	if (n - p >= 4)
-		return punct_len(s[p], s[p + 1], s[p + 2], s[p + 3]);
-	return punct_len(s[p], p + 1 < n ? s[p + 1] : 0, p + 2 < n ? s[p + 2] : 0, 0);
+		return p + 1;
+	return lex_punct(puncts, s, p, n);
 }
 
 LEX_TOKEN_FN java_token(struct lexer_state *ls, struct token *tok)
@@ -173,7 +147,7 @@ LEX_TOKEN_FN java_token(struct lexer_state *ls, struct token *tok)
 			e = scan_number(s, p, n);
 			cls = TOKEN_NUMBER;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = scan_punct(s, p, n);
 			cls = TOKEN_PUNCT;
 		}
 		break;
@@ -196,12 +170,12 @@ LEX_TOKEN_FN java_token(struct lexer_state *ls, struct token *tok)
 			e = lex_block_comment(s, p, n, "*/", 2);
 			cls = TOKEN_COMMENT;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = scan_punct(s, p, n);
 			cls = TOKEN_PUNCT;
 		}
 		break;
 	case J_PUNCT:
-		e = p + scan_punct(s, p, n);
+		e = scan_punct(s, p, n);
 		cls = TOKEN_PUNCT;
 		break;
 	default: /* J_OTHER */

@@ -10,7 +10,7 @@
  * `typeof`, and unless it follows `.` as a property name), a number, a
  * string, `)` (but not the one closing `if (...)`, `while (...)`,
  * `for (...)` or `with (...)`), `]`, `}`, `++` or `--`.  The lexer
- * remembers what that token tells (in lexer_state.aux) rather than using
+ * remembers what that token tells (in lexer_state.u.js) rather than using
  * lexer_state.prev, because the caller's prev counts comments, which do
  * not decide anything.  A `}` always ends an operand here: a regular
  * expression at the start of a statement after a block is lexed as
@@ -73,7 +73,7 @@ static const unsigned char after_space[256] = { LEX_TABLE(JS_AFTER_SPACE) };
 /*
  * The bytes that may be the second of a punctuator of several: a
  * punctuator followed by none of them is one byte, known without
- * punct_len's switch (an indirect jump, which mispredicts).
+ * a search of the table.
  */
 #define JS_PUNCT2(c) LEX_IN(c, '.', '?', '<', '>', '=', '+', '-', '*', '&', '|')
 static const unsigned char punct2[256] = { LEX_TABLE(JS_PUNCT2) };
@@ -104,23 +104,19 @@ enum prev_kind {
  */
 #define PAREN_BITS (sizeof(size_t) * 8)
 
-struct prev {
-	size_t name_start, name_len;  /* the identifier, when kind is PREV_NAME */
-	size_t paren_bits;            /* bit i: open parenthesis i is a statement's */
-	size_t parens;                /* open parentheses */
-	enum prev_kind kind;          /* all zero at the start */
-};
+/*
+ * It is kept in lexer_state.u.js as a struct lex_js_prev (name_start and
+ * name_len are the identifier's when kind is PREV_NAME), all zero at the
+ * start.
+ */
 
-/* js_token keeps it in lexer_state.aux[0..6], all zero at the start. */
-_Static_assert(sizeof(struct prev) <= 7 * sizeof(size_t), "struct prev fits in aux[0..6]");
-
-static inline int name_is(const unsigned char *s, const struct prev *pv, const char *w, size_t l)
+static inline int name_is(const unsigned char *s, const struct lex_js_prev *pv, const char *w, size_t l)
 {
 	return pv->name_len == l && !memcmp(s + pv->name_start, w, l);
 }
 
 /* Keywords after which an expression, so a regular expression, may follow. */
-static int keyword_before_expr(const unsigned char *s, const struct prev *pv)
+static int keyword_before_expr(const unsigned char *s, const struct lex_js_prev *pv)
 {
 	switch (pv->name_len) {
 	case 2:
@@ -145,7 +141,7 @@ static int keyword_before_expr(const unsigned char *s, const struct prev *pv)
 	}
 }
 
-static int regex_allowed(const unsigned char *s, const struct prev *pv)
+static int regex_allowed(const unsigned char *s, const struct lex_js_prev *pv)
 {
 	return pv->kind == PREV_NAME ? keyword_before_expr(s, pv) : pv->kind != PREV_OPERAND;
 }
@@ -158,7 +154,7 @@ static int regex_allowed(const unsigned char *s, const struct prev *pv)
  * words, without a branch on the name's length: a branch for each keyword
  * would mispredict on every other call.
  */
-static inline int stmt_keyword(const unsigned char *s, size_t n, const struct prev *pv)
+static inline int stmt_keyword(const unsigned char *s, size_t n, const struct lex_js_prev *pv)
 {
 	uint64_t w;
 
@@ -172,7 +168,7 @@ static inline int stmt_keyword(const unsigned char *s, size_t n, const struct pr
 		 (int)(w == WORD_OF("with")) | (int)(w == WORD_OF("while")));
 }
 
-LEX_INLINE void open_paren(struct prev *pv, const unsigned char *s, size_t n)
+LEX_INLINE void open_paren(struct lex_js_prev *pv, const unsigned char *s, size_t n)
 {
 	size_t bit = (size_t)1 << (pv->parens % PAREN_BITS);
 
@@ -181,7 +177,7 @@ LEX_INLINE void open_paren(struct prev *pv, const unsigned char *s, size_t n)
 	pv->kind = PREV_OPERATOR;
 }
 
-LEX_INLINE void close_paren(struct prev *pv)
+LEX_INLINE void close_paren(struct lex_js_prev *pv)
 {
 	int closes_stmt = 0;
 
@@ -193,7 +189,7 @@ LEX_INLINE void close_paren(struct prev *pv)
 }
 
 /* An identifier from b to e: a property name after `.`, else a name. */
-LEX_INLINE void prev_name(struct prev *pv, size_t b, size_t e)
+LEX_INLINE void prev_name(struct lex_js_prev *pv, size_t b, size_t e)
 {
 	pv->kind = pv->kind == PREV_DOT ? PREV_OPERAND : PREV_NAME;
 	pv->name_start = b;
@@ -309,61 +305,24 @@ LEX_INLINE size_t scan_ident(const unsigned char *s, size_t p, size_t n)
 	return p < n && s[p] == '\\' ? scan_ident_escaped(s, p, n) : p;
 }
 
-/* Length of the longest punctuator c c1 c2 c3 starts with, by maximal munch. */
-static inline size_t punct_len(unsigned char c, unsigned char c1, unsigned char c2,
-			       unsigned char c3)
-{
-	switch (c) {
-	case '.':
-		return c1 == '.' && c2 == '.' ? 3 : 1;
-	case '?':
-		if (c1 == '?')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '.' && !(c2 >= '0' && c2 <= '9') ? 2 : 1;
-	case '<':
-		if (c1 == '<')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '=' ? 2 : 1;
-	case '>':
-		if (c1 == '>') {
-			if (c2 == '>')
-				return c3 == '=' ? 4 : 3;
-			return c2 == '=' ? 3 : 2;
-		}
-		return c1 == '=' ? 2 : 1;
-	case '=':
-		if (c1 == '=')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '>' ? 2 : 1;
-	case '!':
-		if (c1 == '=')
-			return c2 == '=' ? 3 : 2;
-		return 1;
-	case '+': case '-':
-		return c1 == c || c1 == '=' ? 2 : 1;
-	case '*':
-		if (c1 == '*')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '=' ? 2 : 1;
-	case '&': case '|':
-		if (c1 == c)
-			return c2 == '=' ? 3 : 2;
-		return c1 == '=' ? 2 : 1;
-	case '%': case '^': case '/':
-		return c1 == '=' ? 2 : 1;
-	default:
-		return 1;
-	}
-}
+/* The punctuators of several bytes, for lex_punct. */
+static const char *const puncts[128] = {
+	['.'] = "...", ['?'] = "?\?= ?\? ?.", ['<'] = "<<= << <=", ['>'] = ">>>= >>> >>= >> >=",
+	['='] = "=== == =>", ['!'] = "!== !=", ['+'] = "++ +=", ['-'] = "-- -=",
+	['*'] = "**= ** *=", ['&'] = "&&= && &=", ['|'] = "||= || |=", ['%'] = "%=", ['^'] = "^=",
+	['/'] = "/=",
+};
 
-/* Length of the longest punctuator at p (p < n). */
+/* End of the longest punctuator at p (p < n): "?." is not one before a digit ("a?.5:b"). */
 static inline size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 {
+	size_t e;
+
 	if (n - p >= 2 && !punct2[s[p + 1]])
-		return 1;
-	if (n - p >= 4)
-		return punct_len(s[p], s[p + 1], s[p + 2], s[p + 3]);
-	return punct_len(s[p], p + 1 < n ? s[p + 1] : 0, p + 2 < n ? s[p + 2] : 0, 0);
+		return p + 1;
+	e = lex_punct(puncts, s, p, n);
+	return e - p == 2 && s[p] == '?' && s[p + 1] == '.' && e < n && cclass[s[e]] == J_DIGIT ?
+		p + 1 : e;
 }
 
 static size_t scan_template(const unsigned char *s, size_t p, size_t n);
@@ -429,7 +388,7 @@ LEX_INLINE size_t emit(struct js_sink *o, const unsigned char *s, size_t p, size
  * The token goes to o.
  */
 LEX_INLINE size_t scan_token(const unsigned char *s, size_t *start, size_t n, unsigned k,
-			     struct prev *pv, size_t *horizon, enum token_class *cls,
+			     struct lex_js_prev *pv, size_t *horizon, enum token_class *cls,
 			     struct js_sink *o)
 {
 	size_t p = *start, e;
@@ -478,7 +437,7 @@ LEX_INLINE size_t scan_token(const unsigned char *s, size_t *start, size_t n, un
 		/* fall through */
 	case J_PUNCT:
 		*cls = TOKEN_PUNCT;
-		e = p + scan_punct(s, p, n);
+		e = scan_punct(s, p, n);
 		/* ++ and -- end an operand; ?. is the only other of two bytes ending in . */
 		if (e - p == 2 && (s[p] == '+' || s[p] == '-') && s[p + 1] == s[p])
 			pv->kind = PREV_OPERAND;
@@ -499,7 +458,7 @@ LEX_INLINE size_t scan_token(const unsigned char *s, size_t *start, size_t n, un
 			return emit(o, s, p, scan_number(s, p, n), TOKEN_NUMBER, 1);
 		}
 		*cls = TOKEN_PUNCT;
-		e = p + scan_punct(s, p, n);
+		e = scan_punct(s, p, n);
 		pv->kind = e - p == 1 ? PREV_DOT : PREV_OPERATOR;
 		return emit(o, s, p, e, TOKEN_PUNCT, 1);
 	case J_SPACED + J_QUOTE:
@@ -534,7 +493,7 @@ LEX_INLINE size_t scan_token(const unsigned char *s, size_t *start, size_t n, un
 		}
 		*cls = TOKEN_PUNCT;
 		pv->kind = PREV_OPERATOR;
-		return emit(o, s, p, p + scan_punct(s, p, n), TOKEN_PUNCT, 1);
+		return emit(o, s, p, scan_punct(s, p, n), TOKEN_PUNCT, 1);
 	case J_HASH:
 		if (p == lex_bom(s, 0, n) && lex_starts(s, p, n, "#!")) {
 			*cls = TOKEN_COMMENT;
@@ -597,7 +556,7 @@ static size_t scan_template(const unsigned char *s, size_t p, size_t n)
 	size_t braces[TEMPLATE_DEPTH], horizon = 0;
 	unsigned open = 0;      /* open substitutions */
 	int in_text = 1;
-	struct prev pv;
+	struct lex_js_prev pv;
 
 	memset(&pv, 0, sizeof(pv));
 	p++;
@@ -652,10 +611,10 @@ static size_t scan_template(const unsigned char *s, size_t p, size_t n)
  * The token at *pos, which it moves past it, with the previous significant
  * token in *pv and the regular expression horizon in *horizon: the caller
  * keeps them in locals, so that they stay in registers from one token to
- * the next, and in lexer_state.aux between calls (struct prev in
- * aux[0..6], the horizon in aux[7]).  It goes to o, if not NULL.
+ * the next, and in lexer_state.u.js between calls.  It goes to o, if not
+ * NULL.
  */
-LEX_INLINE int js_token(const unsigned char *s, size_t n, size_t *pos, struct prev *pv,
+LEX_INLINE int js_token(const unsigned char *s, size_t n, size_t *pos, struct lex_js_prev *pv,
 			size_t *horizon, struct token *tok, struct js_sink *o)
 {
 	size_t p = *pos, e;
@@ -683,16 +642,15 @@ LEX_INLINE int js_token(const unsigned char *s, size_t n, size_t *pos, struct pr
 static size_t js_many(struct lexer_state *ls, struct token *tok, size_t max)
 {
 	const unsigned char *s = ls->src;
-	size_t n = ls->len, p = ls->pos, horizon = ls->aux[7], i;
-	struct prev pv;
+	size_t n = ls->len, p = ls->pos, horizon = ls->u.js.regex_horizon, i;
+	struct lex_js_prev pv = ls->u.js.prev;
 
-	memcpy(&pv, ls->aux, sizeof(pv));
 	for (i = 0; i < max && js_token(s, n, &p, &pv, &horizon, tok + i, NULL); i++)
 		;
 	if (i)
 		lex_set_prev(ls, tok + i - 1);
-	memcpy(ls->aux, &pv, sizeof(pv));
-	ls->aux[7] = horizon;
+	ls->u.js.prev = pv;
+	ls->u.js.regex_horizon = horizon;
 	ls->pos = p;
 	return i;
 }
@@ -704,21 +662,20 @@ static size_t js_many(struct lexer_state *ls, struct token *tok, size_t max)
 static size_t js_view(struct lexer_state *ls, struct lex_out *out, size_t max)
 {
 	const unsigned char *s = ls->src;
-	size_t n = ls->len, p = ls->pos, horizon = ls->aux[7];
+	size_t n = ls->len, p = ls->pos, horizon = ls->u.js.regex_horizon;
 	struct js_sink o;
-	struct prev pv;
+	struct lex_js_prev pv = ls->u.js.prev;
 	struct token t = { 0, 0, TOKEN_OTHER };  /* the last token given, if any */
 
 	o.o = *out;
 	o.o.breaks = LEX_BREAKS_STRINGS;
 	o.out = out;
-	memcpy(&pv, ls->aux, sizeof(pv));
 	for (o.left = max; o.left && js_token(s, n, &p, &pv, &horizon, &t, &o); o.left--)
 		;
 	if (o.left < max)
 		lex_set_prev(ls, &t);
-	memcpy(ls->aux, &pv, sizeof(pv));
-	ls->aux[7] = horizon;
+	ls->u.js.prev = pv;
+	ls->u.js.regex_horizon = horizon;
 	ls->pos = p;
 	out->d = o.o.d;
 	return max - o.left;

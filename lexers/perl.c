@@ -4,8 +4,8 @@
  * Perl cannot be lexed without parsing it; this lexer makes the usual
  * decisions from the previous significant token (comments, POD and
  * here-document bodies do not count), which it keeps in lexer_state:
- * mode holds its class (and whether the token before it was "sub"),
- * aux[6] and aux[7] its start and length.  A term is expected at the
+ * u.perl holds its class, start and length (and whether the token before
+ * it was "sub").  A term is expected at the
  * start, after an operator or an opening bracket, after a '}' that ends
  * its line (a block), and after a named operator such as split, grep, if,
  * and, return; after a variable, a number, a string or a closing bracket
@@ -32,8 +32,8 @@
  * delimiter goes; a here-document operator
  * <<"EOF", <<'EOF', <<EOF, <<~EOF, <<\EOF and its body, which, as in the
  * shell lexer, is the string token from the line after the operator's
- * through the terminator line (up to 6 pending, in aux[0..5], count in
- * depth; beyond that the body is lexed as code).  Unterminated strings run
+ * through the terminator line (up to 6 pending, in u.perl.heredocs;
+ * beyond that the body is lexed as code).  Unterminated strings run
  * to the end of the file: Perl's are multi-line by nature.
  *
  * Variables are words: $x @x %x &x *x $#x $x::y $::x ${name} ${^NAME} $1
@@ -69,10 +69,6 @@ enum {
 
 #define MAX_PENDING 6
 #define MAX_DELIM 256
-#define PREV_START 6
-#define PREV_LEN 7
-#define MODE_CLASS 15u
-#define MODE_AFTER_SUB 16u
 
 enum expect { TERM, OPERATOR, BAREWORD };
 
@@ -133,11 +129,9 @@ static const char *const quote_words[] = {
 static enum expect expecting(const struct lexer_state *ls, size_t p)
 {
 	const unsigned char *s = ls->src;
-	size_t b = ls->aux[PREV_START], len = ls->aux[PREV_LEN];
+	size_t b = ls->u.perl.prev_start, len = ls->u.perl.prev_len;
 
-	switch (ls->mode & MODE_CLASS) {
-	case 0:
-		return TERM;
+	switch (ls->u.perl.prev) {	/* 0 at the start: default */
 	case TOKEN_NUMBER:
 	case TOKEN_STRING:
 		return OPERATOR;
@@ -209,22 +203,22 @@ static size_t scan_part(const unsigned char *s, size_t p, size_t n)
 static size_t scan_quote_like(const struct lexer_state *ls, size_t b, size_t e)
 {
 	const unsigned char *s = ls->src;
-	size_t n = ls->len, d = e, len = e - b, pb = ls->aux[PREV_START];
+	const struct lex_perl_state *pv = &ls->u.perl;
+	size_t n = ls->len, d = e, len = e - b, pb = pv->prev_start;
 	int two = word_is(s, b, len, "s") || word_is(s, b, len, "tr") || word_is(s, b, len, "y");
 	int flags = two || word_is(s, b, len, "m") || word_is(s, b, len, "qr");
 	unsigned char c;
 
-	if ((ls->mode & MODE_CLASS) == TOKEN_PUNCT && ls->aux[PREV_LEN] == 2 &&
-	    s[pb] == '-' && s[pb + 1] == '>')
+	if (pv->prev == TOKEN_PUNCT && pv->prev_len == 2 && s[pb] == '-' && s[pb + 1] == '>')
 		return 0;  /* a method: $obj->s(...) */
-	if ((ls->mode & MODE_CLASS) == TOKEN_WORD && word_is(s, pb, ls->aux[PREV_LEN], "sub"))
+	if (pv->prev == TOKEN_WORD && word_is(s, pb, pv->prev_len, "sub"))
 		return 0;
 	while (d < n && lex_is_space(s[d]))
 		d++;
 	if (d >= n)
 		return 0;
 	c = s[d];
-	if ((ls->mode & MODE_CLASS) == TOKEN_PUNCT && ls->aux[PREV_LEN] == 2 &&
+	if (pv->prev == TOKEN_PUNCT && pv->prev_len == 2 &&
 	    (s[pb] == '=' || s[pb] == '!') && s[pb + 1] == '~') {
 		if (d > e && (c == '#' || is_ident(c)))
 			return 0;  /* after =~ any delimiter: s,a,b, */
@@ -299,13 +293,13 @@ static int heredoc_operator(const unsigned char *s, size_t p, size_t n, size_t *
 static int heredoc_allowed(const struct lexer_state *ls, size_t p)
 {
 	const unsigned char *s = ls->src;
-	size_t b = ls->aux[PREV_START];
+	size_t b = ls->u.perl.prev_start;
 	unsigned char c = p + 2 < ls->len ? s[p + 2] : 0;
 
 	if (expecting(ls, p) != OPERATOR)
 		return 1;
-	if ((ls->mode & MODE_CLASS) == TOKEN_NUMBER ||
-	    ((ls->mode & MODE_CLASS) == TOKEN_PUNCT && (s[b] == ')' || s[b] == ']')))
+	if (ls->u.perl.prev == TOKEN_NUMBER ||
+	    (ls->u.perl.prev == TOKEN_PUNCT && (s[b] == ')' || s[b] == ']')))
 		return 0;
 	return c == '"' || c == '\'' || c == '~' || cclass[c] == L_IDENT;
 }
@@ -313,12 +307,10 @@ static int heredoc_allowed(const struct lexer_state *ls, size_t p)
 /* The end of the body of the oldest pending here-document, whose first line starts at p. */
 static size_t heredoc_body(struct lexer_state *ls, size_t p)
 {
-	size_t op = ls->aux[0], i, end, dstart, dlen;
+	unsigned flags;
+	size_t op = lex_heredoc_pop(&ls->u.perl.heredocs, &flags), end, dstart, dlen;
 	int indent;
 
-	for (i = 1; i < ls->depth; i++)
-		ls->aux[i - 1] = ls->aux[i];
-	ls->depth--;
 	if (!heredoc_operator(ls->src, op, ls->len, &end, &dstart, &dlen, &indent))
 		return p;  /* cannot happen: it was checked when queued */
 	return lex_heredoc(ls->src, p, ls->len, ls->src + dstart, dlen,
@@ -459,49 +451,13 @@ static size_t scan_prototype(const unsigned char *s, size_t p, size_t n)
 	return 0;
 }
 
-/* Longest operator at p (p < n), by maximal munch. */
-static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
-{
-	unsigned char c = s[p], c1 = p + 1 < n ? s[p + 1] : 0,
-		c2 = p + 2 < n ? s[p + 2] : 0;
-
-	switch (c) {
-	case '<':
-		if (c1 == '=')
-			return c2 == '>' ? 3 : 2;
-		if (c1 == '<')
-			return c2 == '=' ? 3 : 2;
-		return 1;
-	case '>':
-		if (c1 == '>')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '=' ? 2 : 1;
-	case '=':
-		return c1 == '=' || c1 == '>' || c1 == '~' ? 2 : 1;
-	case '!':
-		return c1 == '=' || c1 == '~' ? 2 : 1;
-	case '*': case '/': case '|': case '&':
-		if (c1 == c)
-			return c2 == '=' ? 3 : 2;
-		return c1 == '=' ? 2 : 1;
-	case '.':
-		if (c1 == '.')
-			return c2 == '.' ? 3 : 2;
-		return c1 == '=' ? 2 : 1;
-	case '-':
-		return c1 == '>' || c1 == '-' || c1 == '=' ? 2 : 1;
-	case '+':
-		return c1 == '+' || c1 == '=' ? 2 : 1;
-	case '^': case '%':
-		return c1 == '=' ? 2 : 1;
-	case ':':
-		return c1 == ':' ? 2 : 1;
-	case '~':
-		return c1 == '~' ? 2 : 1;
-	default:
-		return 1;
-	}
-}
+/* The operators of several bytes, for lex_punct. */
+static const char *const puncts[128] = {
+	['<'] = "<=> <<= <= <<", ['>'] = ">>= >> >=", ['='] = "== => =~", ['!'] = "!= !~",
+	['*'] = "**= ** *=", ['/'] = "//= // /=", ['|'] = "||= || |=", ['&'] = "&&= && &=",
+	['.'] = "... .. .=", ['-'] = "-> -- -=", ['+'] = "++ +=", ['^'] = "^=", ['%'] = "%=",
+	[':'] = "::", ['~'] = "~~",
+};
 
 LEX_TOKEN_FN perl_token(struct lexer_state *ls, struct token *tok)
 {
@@ -511,7 +467,7 @@ LEX_TOKEN_FN perl_token(struct lexer_state *ls, struct token *tok)
 	int significant = 1;
 
 	for (;;) {
-		while (p < n && cclass[s[p]] == L_SPACE && !(s[p] == '\n' && ls->depth))
+		while (p < n && cclass[s[p]] == L_SPACE && !(s[p] == '\n' && ls->u.perl.heredocs.count))
 			p++;
 		if (p < n && s[p] == '\n') {
 			size_t b = p + 1;
@@ -534,8 +490,8 @@ LEX_TOKEN_FN perl_token(struct lexer_state *ls, struct token *tok)
 		ls->pos = n;
 		return 0;
 	}
-	if ((ls->mode & MODE_CLASS) == TOKEN_PUNCT && ls->aux[PREV_LEN] == 2 &&
-	    s[ls->aux[PREV_START]] == '-' && s[ls->aux[PREV_START] + 1] == '>' &&
+	if (ls->u.perl.prev == TOKEN_PUNCT && ls->u.perl.prev_len == 2 &&
+	    s[ls->u.perl.prev_start] == '-' && s[ls->u.perl.prev_start + 1] == '>' &&
 	    strchr("$@%&*", s[p]) && s[p]) {
 		e = p + 1;
 		if (s[p] == '$' && e < n && s[e] == '#')
@@ -599,7 +555,7 @@ LEX_TOKEN_FN perl_token(struct lexer_state *ls, struct token *tok)
 			e = scan_number(s, p, n);
 			cls = TOKEN_NUMBER;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = lex_punct(puncts, s, p, n);
 			cls = TOKEN_PUNCT;
 		}
 		break;
@@ -616,7 +572,7 @@ LEX_TOKEN_FN perl_token(struct lexer_state *ls, struct token *tok)
 			e = scan_variable(s, p, n);
 			cls = e - p == 1 ? TOKEN_PUNCT : TOKEN_WORD;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = lex_punct(puncts, s, p, n);
 			cls = TOKEN_PUNCT;
 		}
 		break;
@@ -635,7 +591,7 @@ LEX_TOKEN_FN perl_token(struct lexer_state *ls, struct token *tok)
 			cls = TOKEN_COMMENT;
 			significant = 0;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = lex_punct(puncts, s, p, n);
 			cls = TOKEN_PUNCT;
 		}
 		break;
@@ -646,7 +602,7 @@ LEX_TOKEN_FN perl_token(struct lexer_state *ls, struct token *tok)
 				e++;
 			cls = TOKEN_STRING;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = lex_punct(puncts, s, p, n);
 			cls = TOKEN_PUNCT;
 		}
 		break;
@@ -658,13 +614,12 @@ LEX_TOKEN_FN perl_token(struct lexer_state *ls, struct token *tok)
 		if (p + 1 < n && s[p + 1] == '<' && heredoc_allowed(ls, p) &&
 		    heredoc_operator(s, p, n, &e, &dstart, &dlen, &indent)) {
 			cls = TOKEN_STRING;
-			if (ls->depth < MAX_PENDING)
-				ls->aux[ls->depth++] = p;
+			lex_heredoc_push(&ls->u.perl.heredocs, p, 0, MAX_PENDING);
 		} else if (expecting(ls, p) != OPERATOR && (r = scan_readline(s, p, n))) {
 			e = r;
 			cls = TOKEN_STRING;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = lex_punct(puncts, s, p, n);
 		}
 		break;
 	}
@@ -683,23 +638,23 @@ LEX_TOKEN_FN perl_token(struct lexer_state *ls, struct token *tok)
 			e = scan_name(s, p + 1, n);  /* -bareword, a string */
 			cls = TOKEN_WORD;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = lex_punct(puncts, s, p, n);
 		}
 		break;
 	}
 	case L_LPAREN: {
-		size_t pb = ls->aux[PREV_START], pl = ls->aux[PREV_LEN], r;
+		size_t pb = ls->u.perl.prev_start, pl = ls->u.perl.prev_len, r;
 
 		e = p + 1;
 		cls = TOKEN_PUNCT;
-		if ((ls->mode & MODE_CLASS) == TOKEN_WORD &&
-		    (word_is(s, pb, pl, "sub") || (ls->mode & MODE_AFTER_SUB)) &&
+		if (ls->u.perl.prev == TOKEN_WORD &&
+		    (word_is(s, pb, pl, "sub") || ls->u.perl.after_sub) &&
 		    (r = scan_prototype(s, p, n)))
 			e = r;
 		break;
 	}
 	case L_PUNCT:
-		e = p + scan_punct(s, p, n);
+		e = lex_punct(puncts, s, p, n);
 		cls = TOKEN_PUNCT;
 		break;
 	default:
@@ -709,12 +664,13 @@ LEX_TOKEN_FN perl_token(struct lexer_state *ls, struct token *tok)
 	}
 done:
 	if (significant) {
-		unsigned after_sub = (ls->mode & MODE_CLASS) == TOKEN_WORD &&
-			word_is(s, ls->aux[PREV_START], ls->aux[PREV_LEN], "sub");
+		struct lex_perl_state *pv = &ls->u.perl;
 
-		ls->mode = (unsigned)cls | (after_sub ? MODE_AFTER_SUB : 0);
-		ls->aux[PREV_START] = p;
-		ls->aux[PREV_LEN] = e - p;
+		pv->after_sub = pv->prev == TOKEN_WORD &&
+			word_is(s, pv->prev_start, pv->prev_len, "sub");
+		pv->prev = cls;
+		pv->prev_start = p;
+		pv->prev_len = e - p;
 	}
 	ls->pos = e;
 	tok->start = p;

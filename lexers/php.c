@@ -2,7 +2,7 @@
  * The PHP lexer.
  *
  * A PHP file is HTML (or any text) with PHP code between open and close
- * tags.  lexer_state.mode says which of the two the lexer is in: it starts
+ * tags.  lexer_state.u.php_in_code says which of the two the lexer is in: it starts
  * in HTML; "<?php" (followed by whitespace), "<?=" and the short tag "<?"
  * (but not "<?xml") are tokens that enter PHP, "?>" is a token that leaves
  * it.  The inline markup is lexed as the text lexer (lexers/text.c) lexes
@@ -42,8 +42,6 @@ enum {
 	P_LPAREN,
 	P_PUNCT
 };
-
-enum { MODE_HTML, MODE_PHP };
 
 #define PHP_CLASS(c) (LEX_IS_SPACE(c) ? P_SPACE : \
 	LEX_IS_IDENT(c) ? P_IDENT : LEX_IS_DIGIT(c) ? P_DIGIT : \
@@ -238,55 +236,13 @@ static size_t scan_cast(const unsigned char *s, size_t p, size_t n)
 	return 0;
 }
 
-/* Longest operator at p (p < n), by maximal munch. */
-static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
-{
-	unsigned char c = s[p], c1 = p + 1 < n ? s[p + 1] : 0,
-		c2 = p + 2 < n ? s[p + 2] : 0;
-
-	switch (c) {
-	case '!':
-		if (c1 == '=')
-			return c2 == '=' ? 3 : 2;
-		return 1;
-	case '=':
-		if (c1 == '=')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '>' ? 2 : 1;
-	case '<':
-		if (c1 == '=')
-			return c2 == '>' ? 3 : 2;
-		if (c1 == '<')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '>' ? 2 : 1;
-	case '>':
-		if (c1 == '>')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '=' ? 2 : 1;
-	case '?':
-		if (c1 == '?')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '-' && c2 == '>' ? 3 : 1;
-	case '*':
-		if (c1 == '*')
-			return c2 == '=' ? 3 : 2;
-		return c1 == '=' ? 2 : 1;
-	case '.':
-		if (c1 == '.' && c2 == '.')
-			return 3;
-		return c1 == '=' ? 2 : 1;
-	case ':':
-		return c1 == ':' ? 2 : 1;
-	case '-':
-		return c1 == '>' || c1 == '-' || c1 == '=' ? 2 : 1;
-	case '+': case '&': case '|':
-		return c1 == c || c1 == '=' ? 2 : 1;
-	case '^': case '%': case '/':
-		return c1 == '=' ? 2 : 1;
-	default:
-		return 1;
-	}
-}
+/* The operators of several bytes, for lex_punct. */
+static const char *const puncts[128] = {
+	['!'] = "!== !=", ['='] = "=== == =>", ['<'] = "<=> <<= <= << <>", ['>'] = ">>= >> >=",
+	['?'] = "?\?= ?-> ?\?", ['*'] = "**= ** *=", ['.'] = "... .=", [':'] = "::",
+	['-'] = "-> -- -=", ['+'] = "++ +=", ['&'] = "&& &=", ['|'] = "|| |=", ['^'] = "^=",
+	['%'] = "%=", ['/'] = "/=",
+};
 
 /* The inline markup outside the tags: words and single bytes, as text.c lexes prose. */
 static size_t scan_html(const unsigned char *s, size_t p, size_t n, enum token_class *cls)
@@ -313,13 +269,13 @@ LEX_TOKEN_FN php_token(struct lexer_state *ls, struct token *tok)
 		ls->pos = n;
 		return 0;
 	}
-	if (ls->mode == MODE_HTML) {
+	if (!ls->u.php_in_code) {
 		size_t t = open_tag(s, p, n);
 
 		if (t) {
 			e = p + t;
 			cls = TOKEN_PUNCT;
-			ls->mode = MODE_PHP;
+			ls->u.php_in_code = 1;
 		} else {
 			e = scan_html(s, p, n, &cls);
 		}
@@ -366,7 +322,7 @@ LEX_TOKEN_FN php_token(struct lexer_state *ls, struct token *tok)
 			e = scan_number(s, p, n);
 			cls = TOKEN_NUMBER;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = lex_punct(puncts, s, p, n);
 			cls = TOKEN_PUNCT;
 		}
 		break;
@@ -395,7 +351,7 @@ LEX_TOKEN_FN php_token(struct lexer_state *ls, struct token *tok)
 			e = lex_block_comment(s, p, n, "*/", 2);
 			cls = TOKEN_COMMENT;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = lex_punct(puncts, s, p, n);
 			cls = TOKEN_PUNCT;
 		}
 		break;
@@ -410,11 +366,11 @@ LEX_TOKEN_FN php_token(struct lexer_state *ls, struct token *tok)
 		cls = TOKEN_PUNCT;
 		if (s[p] == '?' && p + 1 < n && s[p + 1] == '>') {
 			e = p + 2;
-			ls->mode = MODE_HTML;
+			ls->u.php_in_code = 0;
 		} else if (s[p] == '<' && lex_starts(s, p, n, "<<<") && (e = scan_heredoc(s, p, n))) {
 			cls = TOKEN_STRING;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = lex_punct(puncts, s, p, n);
 		}
 		break;
 	default:

@@ -40,7 +40,7 @@ static const unsigned char cclass[256] = { LEX_TABLE(PY_CLASS) };
 /*
  * The bytes that may be the second of a punctuator of several: a
  * punctuator followed by none of them is one byte, known without
- * punct_len's switch (an indirect jump, which mispredicts).
+ * a search of the table.
  */
 #define PY_PUNCT2(c) LEX_IN(c, '*', '/', '<', '>', '=', '.')
 static const unsigned char punct2[256] = { LEX_TABLE(PY_PUNCT2) };
@@ -403,47 +403,33 @@ static size_t scan_string(const unsigned char *s, size_t p, size_t n, unsigned f
 }
 
 /*
- * scan_string for the token at p, its *multiline kept in ls->mode (an
- * f-string's line breaks proved wrong): here, not in python_token, so that
- * only string tokens pay for a flag whose address is taken (in memory).
+ * scan_string for the token at p, its *multiline kept, negated, in
+ * ls->u.python_fields_one_line (set once an f-string's line breaks proved
+ * wrong): here, not in python_token, so that only string tokens pay for a
+ * flag whose address is taken (in memory).
  */
 LEX_INLINE size_t string_token(struct lexer_state *ls, size_t p, unsigned flags)
 {
-	int multiline = !ls->mode;
+	int multiline = !ls->u.python_fields_one_line;
 	size_t e = scan_string(ls->src, p, ls->len, flags, &multiline);
 
-	ls->mode = !multiline;
+	ls->u.python_fields_one_line = !multiline;
 	return e;
 }
 
-/* Length of the longest operator c c1 c2 starts with, by maximal munch. */
-static inline size_t punct_len(unsigned char c, unsigned char c1, unsigned char c2)
-{
-	switch (c) {
-	case '*': case '/': case '<': case '>':
-		if (c1 == c)
-			return c2 == '=' ? 3 : 2;
-		return c1 == '=' ? 2 : 1;
-	case '-':
-		return c1 == '>' || c1 == '=' ? 2 : 1;
-	case ':':
-	case '=': case '!': case '%': case '&': case '|': case '^': case '@': case '+':
-		return c1 == '=' ? 2 : 1;
-	case '.':
-		return c1 == '.' && c2 == '.' ? 3 : 1;
-	default:
-		return 1;
-	}
-}
+/* The operators of several bytes, for lex_punct. */
+static const char *const puncts[128] = {
+	['*'] = "**= ** *=", ['/'] = "//= // /=", ['<'] = "<<= << <=", ['>'] = ">>= >> >=",
+	['-'] = "-> -=", [':'] = ":=", ['='] = "==", ['!'] = "!=", ['%'] = "%=", ['&'] = "&=",
+	['|'] = "|=", ['^'] = "^=", ['@'] = "@=", ['+'] = "+=", ['.'] = "...",
+};
 
-/* The same at p (p < n), without bounds checks when 3 bytes are left. */
+/* End of the longest operator at p (p < n). */
 LEX_INLINE size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 {
 	if (n - p >= 2 && !punct2[s[p + 1]])
-		return 1;
-	if (n - p >= 3)
-		return punct_len(s[p], s[p + 1], s[p + 2]);
-	return punct_len(s[p], p + 1 < n ? s[p + 1] : 0, 0);
+		return p + 1;
+	return lex_punct(puncts, s, p, n);
 }
 
 /* Length of a backslash-newline (line continuation) at p, or 0. */
@@ -496,7 +482,7 @@ again:	/* past whitespace and line continuations (case P_BACKSLASH) */
 			e = scan_number(s, p, n);
 			cls = TOKEN_NUMBER;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = scan_punct(s, p, n);
 			cls = TOKEN_PUNCT;
 		}
 		break;
@@ -509,7 +495,7 @@ again:	/* past whitespace and line continuations (case P_BACKSLASH) */
 		cls = TOKEN_COMMENT;
 		break;
 	case P_PUNCT:
-		e = p + scan_punct(s, p, n);
+		e = scan_punct(s, p, n);
 		cls = TOKEN_PUNCT;
 		break;
 	case P_BACKSLASH:

@@ -152,35 +152,12 @@ static int is_shebang(const unsigned char *s, size_t p, size_t n)
 	}
 }
 
-/* Longest operator at p (p < n), by maximal munch. */
-static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
-{
-	unsigned char c = s[p], c1 = p + 1 < n ? s[p + 1] : 0,
-		c2 = p + 2 < n ? s[p + 2] : 0;
-
-	switch (c) {
-	case ':':
-		return c1 == ':' ? 2 : 1;
-	case '-':
-		return c1 == '>' || c1 == '=' ? 2 : 1;
-	case '=':
-		return c1 == '=' || c1 == '>' ? 2 : 1;
-	case '<': case '>':
-		if (c1 == c)
-			return c2 == '=' ? 3 : 2;
-		return c1 == '=' ? 2 : 1;
-	case '&': case '|':
-		return c1 == c || c1 == '=' ? 2 : 1;
-	case '.':
-		if (c1 == '.')
-			return c2 == '.' || c2 == '=' ? 3 : 2;
-		return 1;
-	case '+': case '*': case '/': case '%': case '^': case '!':
-		return c1 == '=' ? 2 : 1;
-	default:
-		return 1;
-	}
-}
+/* The operators of several bytes, for lex_punct. */
+static const char *const puncts[128] = {
+	[':'] = "::", ['-'] = "-> -=", ['='] = "== =>", ['<'] = "<<= << <=", ['>'] = ">>= >> >=",
+	['&'] = "&& &=", ['|'] = "|| |=", ['.'] = "... ..= ..", ['+'] = "+=", ['*'] = "*=",
+	['/'] = "/=", ['%'] = "%=", ['^'] = "^=", ['!'] = "!=",
+};
 
 LEX_TOKEN_FN rust_token(struct lexer_state *ls, struct token *tok)
 {
@@ -249,7 +226,7 @@ LEX_TOKEN_FN rust_token(struct lexer_state *ls, struct token *tok)
 			e = lex_nested_comment(s, p, n, "/*", "*/");
 			cls = TOKEN_COMMENT;
 		} else {
-			e = p + scan_punct(s, p, n);
+			e = lex_punct(puncts, s, p, n);
 			cls = TOKEN_PUNCT;
 		}
 		break;
@@ -264,7 +241,7 @@ LEX_TOKEN_FN rust_token(struct lexer_state *ls, struct token *tok)
 		break;
 	case R_DOT:
 	case R_PUNCT:
-		e = p + scan_punct(s, p, n);
+		e = lex_punct(puncts, s, p, n);
 		cls = TOKEN_PUNCT;
 		break;
 	default:

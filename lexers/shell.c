@@ -28,7 +28,7 @@
  *     starts with; several here-documents on one line follow each other in
  *     order.  "<<-" strips leading tabs when matching the delimiter.  The
  *     pending delimiters are kept in lexer_state as offsets into the
- *     source (aux[], count in depth), up to 8 and delimiters of at most
+ *     source (u.shell), up to 8 and delimiters of at most
  *     MAX_DELIM bytes; beyond that a here-document is not recognised and
  *     its body is lexed as commands.  A here-document inside $(...) is part
  *     of that token.
@@ -180,33 +180,11 @@ static size_t scan_word(const unsigned char *s, size_t p, size_t n)
 	return p;
 }
 
-/* Longest operator at p (p < n), by maximal munch. */
-static size_t scan_op(const unsigned char *s, size_t p, size_t n)
-{
-	unsigned char c = s[p], c1 = p + 1 < n ? s[p + 1] : 0,
-		c2 = p + 2 < n ? s[p + 2] : 0;
-
-	switch (c) {
-	case '|':
-		return c1 == '|' || c1 == '&' ? 2 : 1;
-	case '&':
-		if (c1 == '>')
-			return c2 == '>' ? 3 : 2;
-		return c1 == '&' ? 2 : 1;
-	case ';':
-		if (c1 == ';')
-			return c2 == '&' ? 3 : 2;
-		return c1 == '&' ? 2 : 1;
-	case '<':
-		if (c1 == '<')
-			return c2 == '<' || c2 == '-' ? 3 : 2;
-		return c1 == '&' || c1 == '>' ? 2 : 1;
-	case '>':
-		return c1 == '>' || c1 == '&' || c1 == '|' ? 2 : 1;
-	default:
-		return 1;
-	}
-}
+/* The operators of several bytes, for lex_punct. */
+static const char *const operators[128] = {
+	['|'] = "|| |&", ['&'] = "&>> &> &&", [';'] = ";;& ;; ;&", ['<'] = "<<< <<- << <& <>",
+	['>'] = ">> >& >|",
+};
 
 /*
  * The delimiter of a here-document, the word at p with its quotes and
@@ -259,9 +237,9 @@ static void queue_heredoc(struct lexer_state *ls, size_t p, int dash)
 
 	while (p < n && (s[p] == ' ' || s[p] == '\t'))
 		p++;
-	if (ls->depth >= MAX_PENDING || heredoc_delimiter(s, p, n, buf) < 0)
+	if (ls->u.shell.count >= MAX_PENDING || heredoc_delimiter(s, p, n, buf) < 0)
 		return;
-	ls->aux[ls->depth++] = p << 1 | (size_t)dash;
+	lex_heredoc_push(&ls->u.shell, p, dash ? LEX_HEREDOC_TABS : 0, MAX_PENDING);
 }
 
 /*
@@ -271,15 +249,13 @@ static void queue_heredoc(struct lexer_state *ls, size_t p, int dash)
 static size_t heredoc_body(struct lexer_state *ls, size_t p)
 {
 	unsigned char buf[MAX_DELIM];
-	size_t a = ls->aux[0], i;
-	long len = heredoc_delimiter(ls->src, a >> 1, ls->len, buf);
+	unsigned flags;
+	size_t at = lex_heredoc_pop(&ls->u.shell, &flags);
+	long len = heredoc_delimiter(ls->src, at, ls->len, buf);
 
-	for (i = 1; i < ls->depth; i++)
-		ls->aux[i - 1] = ls->aux[i];
-	ls->depth--;
 	if (len < 0)  /* cannot happen: it was checked when queued */
 		return p;
-	return lex_heredoc(ls->src, p, ls->len, buf, (size_t)len, a & 1 ? LEX_HEREDOC_TABS : 0);
+	return lex_heredoc(ls->src, p, ls->len, buf, (size_t)len, flags);
 }
 
 LEX_TOKEN_FN shell_token(struct lexer_state *ls, struct token *tok)
@@ -289,7 +265,7 @@ LEX_TOKEN_FN shell_token(struct lexer_state *ls, struct token *tok)
 	enum token_class cls;
 
 	for (;;) {
-		while (p < n && cclass[s[p]] == S_SPACE && !(s[p] == '\n' && ls->depth))
+		while (p < n && cclass[s[p]] == S_SPACE && !(s[p] == '\n' && ls->u.shell.count))
 			p++;
 		if (p < n && s[p] == '\n') {
 			size_t b = p + 1;
@@ -315,7 +291,7 @@ LEX_TOKEN_FN shell_token(struct lexer_state *ls, struct token *tok)
 	}
 	switch (cclass[s[p]]) {
 	case S_OP:
-		e = p + scan_op(s, p, n);
+		e = lex_punct(operators, s, p, n);
 		cls = TOKEN_PUNCT;
 		if (s[p] == '<' && e - p >= 2 && s[p + 1] == '<' && !(e - p == 3 && s[p + 2] == '<'))
 			queue_heredoc(ls, e, e - p == 3);
@@ -359,7 +335,7 @@ LEX_TOKEN_FN shell_token(struct lexer_state *ls, struct token *tok)
 			if (d == e) {  /* a file descriptor: 2> 2>&1 */
 				size_t o = e;
 
-				e += scan_op(s, e, n);
+				e = lex_punct(operators, s, e, n);
 				cls = TOKEN_PUNCT;
 				if (s[o] == '<' && e - o >= 2 && s[o + 1] == '<' &&
 				    !(e - o == 3 && s[o + 2] == '<'))

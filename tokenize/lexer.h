@@ -39,6 +39,41 @@ struct token {
 
 struct generic_syntax;
 
+/*
+ * What a lexer keeps across tokens, besides the position: each lexer's own
+ * fields (all zero at the start of a file), together in a union since a
+ * state serves one lexer.
+ */
+
+/* Here-documents whose bodies follow the line being lexed (shell, Perl). */
+#define LEX_MAX_HEREDOCS 8
+struct lex_heredocs {
+	size_t at[LEX_MAX_HEREDOCS];   /* where each one's operator or delimiter is, oldest first */
+	unsigned char flags[LEX_MAX_HEREDOCS]; /* the lexer's, for each */
+	unsigned count;
+};
+
+/* JavaScript: what the previous significant token (not a comment) tells. */
+struct lex_js_prev {
+	size_t name_start, name_len;  /* the identifier, when kind says it was one */
+	size_t paren_bits;            /* bit i: open parenthesis i is a statement's */
+	size_t parens;                /* open parentheses */
+	unsigned kind;                /* lexers/javascript.c's enum prev_kind */
+};
+
+struct lex_js_state {
+	struct lex_js_prev prev;
+	size_t regex_horizon;         /* no regular expression is tried before it */
+};
+
+/* Perl: the previous significant token (not a comment, POD or here-document body). */
+struct lex_perl_state {
+	struct lex_heredocs heredocs;
+	size_t prev_start, prev_len;
+	enum token_class prev;        /* 0 at the start */
+	unsigned char after_sub;      /* the token before it was "sub" */
+};
+
 struct lexer_state {
 	const unsigned char *src;
 	size_t len;
@@ -46,9 +81,14 @@ struct lexer_state {
 	const struct generic_syntax *syntax; /* for configured lexers */
 	enum token_class prev;   /* class of the previous token, 0 at start */
 	size_t prev_start, prev_len;
-	unsigned mode;           /* lexer-private */
-	unsigned depth;          /* lexer-private */
-	size_t aux[8];           /* lexer-private */
+	union {
+		struct lex_js_state js;
+		struct lex_perl_state perl;
+		struct lex_heredocs shell;
+		unsigned char php_in_code;        /* between an open and a close tag */
+		unsigned char python_fields_one_line; /* see string_token in lexers/python.c */
+		unsigned char generic_in_tag;     /* GEN_MARKUP: inside a <tag> */
+	} u;
 };
 
 /* Returns 1 and fills *tok, or 0 at the end of the input. */
