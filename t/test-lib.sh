@@ -362,27 +362,40 @@ test_skip_missing_prereq_ () {
 	say "ok $test_count # skip $1 (missing $test_missing_prereq_)"
 }
 
-test_expect_success () {
+# test_start_ WHAT [PREREQ] TITLE BODY: count the test and run its body,
+# or report it skipped when a prerequisite is missing (returns 1). Sets
+# test_title_ and test_body_ for the caller, and test_ret_ to the body's
+# exit code.
+test_start_ () {
+	test_what_=$1
+	shift
 	test_prereq_=
 	test $# = 3 && { test_prereq_=$1; shift; }
-	test $# = 2 || BUG "not 2 or 3 parameters to test_expect_success"
+	test $# = 2 || BUG "not 2 or 3 parameters to $test_what_"
+	test_title_=$1
+	test_body_=$2
 	if test -n "$test_prereq_" && ! test_have_prereq "$test_prereq_"
 	then
-		test_skip_missing_prereq_ "$1"
-		return 0
+		test_skip_missing_prereq_ "$test_title_"
+		return 1
 	fi
 	test_count=$(($test_count + 1))
-	test -n "$verbose" && say >&3 "expecting success of $this_test.$test_count '$1': $2"
-	test_run_ "$2"
+	test -n "$verbose" && say >&3 "running $this_test.$test_count ($test_what_) '$test_title_': $test_body_"
+	test_run_ "$test_body_"
 	test_ret_=$?
+	return 0
+}
+
+test_expect_success () {
+	test_start_ test_expect_success "$@" || return 0
 	if test $test_ret_ = 0
 	then
 		test_success=$(($test_success + 1))
-		say "ok $test_count - $1"
+		say "ok $test_count - $test_title_"
 	else
 		test_failure=$(($test_failure + 1))
-		say "not ok $test_count - $1"
-		test_show_failure_ "$2"
+		say "not ok $test_count - $test_title_"
+		test_show_failure_ "$test_body_"
 		if test -n "$immediate"
 		then
 			say "# stopped at the first failure (--immediate); trash directory kept: $TRASH_DIRECTORY"
@@ -394,30 +407,19 @@ test_expect_success () {
 }
 
 test_expect_failure () {
-	test_prereq_=
-	test $# = 3 && { test_prereq_=$1; shift; }
-	test $# = 2 || BUG "not 2 or 3 parameters to test_expect_failure"
-	if test -n "$test_prereq_" && ! test_have_prereq "$test_prereq_"
-	then
-		test_skip_missing_prereq_ "$1"
-		return 0
-	fi
-	test_count=$(($test_count + 1))
-	test -n "$verbose" && say >&3 "checking known breakage of $this_test.$test_count '$1': $2"
-	test_run_ "$2"
-	test_ret_=$?
+	test_start_ test_expect_failure "$@" || return 0
 	if test $test_ret_ = 0
 	then
 		test_fixed=$(($test_fixed + 1))
-		say "ok $test_count - $1 # TODO known breakage vanished"
+		say "ok $test_count - $test_title_ # TODO known breakage vanished"
 	elif test $test_ret_ = 2
 	then
 		test_failure=$(($test_failure + 1))
-		say "not ok $test_count - $1"
-		test_show_failure_ "$2"
+		say "not ok $test_count - $test_title_"
+		test_show_failure_ "$test_body_"
 	else
 		test_broken=$(($test_broken + 1))
-		say "not ok $test_count - $1 # TODO known breakage"
+		say "not ok $test_count - $test_title_ # TODO known breakage"
 	fi
 	return 0
 }
