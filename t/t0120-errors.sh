@@ -346,14 +346,7 @@ test_expect_success 'setup: an exported history with the done feature' '
 			git commit -q -m "commit $i" || return 1
 		done &&
 		git tag -a -m "a tag" v1 &&
-		git checkout -q -b side HEAD~2 &&
-		echo side >side.c &&
-		git add side.c &&
-		test_tick &&
-		git commit -q -m side &&
-		git checkout -q main &&
-		test_tick &&
-		git merge -q --no-edit side
+		test_merge_side HEAD~2
 	) &&
 	git -C src fast-export --all --use-done-feature >export &&
 	head -n 1 export >first &&

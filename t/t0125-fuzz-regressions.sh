@@ -87,14 +87,7 @@ test_expect_success 'setup: a real exported history with the done feature' '
 			git commit -q -m "commit $i" || return 1
 		done &&
 		git tag -a -m "a tag" v1 &&
-		git checkout -q -b side HEAD~1 &&
-		echo side >side.c &&
-		git add side.c &&
-		test_tick &&
-		git commit -q -m side &&
-		git checkout -q main &&
-		test_tick &&
-		git merge -q --no-edit side &&
+		test_merge_side HEAD~1 &&
 		git notes add -m "a note" HEAD~1 &&
 		git rm -q f1.c &&
 		test_tick &&

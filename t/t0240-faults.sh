@@ -54,6 +54,17 @@ check_update_state () {
 	fi
 }
 
+# check_state MODE DEST: check_first_state or check_update_state, as MODE
+# (first or update) says which run was stopped
+check_state () {
+	if test "$1" = first
+	then
+		check_first_state "$2"
+	else
+		check_update_state "$2"
+	fi
+}
+
 test_expect_success 'setup: a long history (600 commits of 4 files), converted whole and its first half' '
 	long_history >big.stream &&
 	git init -q -b main big &&
@@ -122,24 +133,14 @@ test_expect_success "SIGKILL at random points, at least 20 kills inside runs; DE
 		fi &&
 		kill_run $ms $frac &&
 		landed_total=$(($landed_total + $(cat landed))) &&
-		if test $mode = first
-		then
-			check_first_state k.git
-		else
-			check_update_state k.git
-		fi &&
+		check_state $mode k.git &&
 		# about one time in three the run after a kill is killed too
 		if test $(cat landed) = 1 && awk "BEGIN { exit !($again < 0.33) }"
 		then
 			echo "  the next run killed too" &&
 			kill_run $ms $frac2 &&
 			landed_total=$(($landed_total + $(cat landed))) &&
-			if test $mode = first
-			then
-				check_first_state k.git
-			else
-				check_update_state k.git
-			fi
+			check_state $mode k.git
 		fi &&
 		"$TOKSTREAM" convert --quiet big k.git &&
 		same_as big ref.git k.git || {

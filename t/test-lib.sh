@@ -106,6 +106,20 @@ test_tick () {
 	export GIT_COMMITTER_DATE GIT_AUTHOR_DATE
 }
 
+# test_merge_side FORK: in the repository of the current directory, fork
+# a branch "side" at FORK, commit side.c on it, and merge it into main,
+# so that a fixture's history has a merge.
+test_merge_side () {
+	git checkout -q -b side "$1" &&
+	echo side >side.c &&
+	git add side.c &&
+	test_tick &&
+	git commit -q -m side &&
+	git checkout -q main &&
+	test_tick &&
+	git merge -q --no-edit side
+}
+
 # File descriptors: 1 is the TAP stream, 7 the original stderr; the code
 # of a test writes to 3 (its stdout) and 4 (its stderr).
 exec 7>&2
