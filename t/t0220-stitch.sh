@@ -12,19 +12,11 @@ the newest era and refuse changes of older ones.  The filter --graft
 does the same by hand.'
 
 . ./test-lib.sh
+. "$TEST_DIRECTORY"/lib-convert.sh
 
 # map_tok ORIG [MAPFILE]: the token commit of ORIG
 map_tok () {
 	awk -v o="$1" '$1 == o { print $2 }' "${2:-dest.git/tokstream/commit-map}"
-}
-
-refs () {
-	git -C "$1" for-each-ref --format='%(objectname) %(objecttype) %(refname)'
-}
-
-reachable_map () {
-	git -C "$1" rev-list --all >reachable.tmp &&
-	awk 'NR == FNR { r[$1] = 1; next } ($2 in r)' reachable.tmp "$1/tokstream/commit-map" | sort
 }
 
 # same_stitch DEST FRESH: the same refs, HEAD, reachable commits and map
@@ -317,30 +309,32 @@ graft_two () {
 	git -C "$2" fast-import --quiet --force <two.stream
 }
 
+# graft_two_check SPEC DEST GRAFTED OTHER: graft_two, then the root
+# commit with subject GRAFTED has hand.git's tip as its parent and the
+# one with subject OTHER stays a root
+graft_two_check () {
+	tip=$(git -C hand.git rev-parse master) &&
+	graft_two "$1" "$2" &&
+	git -C "$2" log --format="%P|%s" main >log &&
+	grep "^$tip|$3$" log &&
+	grep "^|$4$" log
+}
+
 test_expect_success '--graft=ROOT:PARENT grafts the root of that original id only' '
 	tip=$(git -C hand.git rev-parse master) &&
 	rootB=$(git -C two rev-parse main^2) &&
-	graft_two $rootB:$tip graftB.git &&
-	git -C graftB.git log --format="%P|%s" main >log &&
-	grep "^$tip|root B$" log &&
-	grep "^|root A$" log
+	graft_two_check $rootB:$tip graftB.git "root B" "root A"
 '
 
 test_expect_success '--graft=ROOT:PARENT with the first root of the stream' '
 	tip=$(git -C hand.git rev-parse master) &&
 	rootA=$(git -C two rev-parse main^1) &&
-	graft_two $rootA:$tip graftA.git &&
-	git -C graftA.git log --format="%P|%s" main >log &&
-	grep "^$tip|root A$" log &&
-	grep "^|root B$" log
+	graft_two_check $rootA:$tip graftA.git "root A" "root B"
 '
 
 test_expect_success '--graft=PARENT without ROOT grafts the first root of the stream only' '
 	tip=$(git -C hand.git rev-parse master) &&
-	graft_two $tip graft1.git &&
-	git -C graft1.git log --format="%P|%s" main >log &&
-	grep "^$tip|root A$" log &&
-	grep "^|root B$" log
+	graft_two_check $tip graft1.git "root A" "root B"
 '
 
 test_expect_success '--graft=ROOT:PARENT with a ROOT the stream lacks is an error' '

@@ -4,13 +4,6 @@ test_description='tokstream blame: exact token attribution where line blame is n
 
 . "$TEST_DIRECTORY"/lib-blame.sh
 
-commit_as () {
-	name=$1 && shift &&
-	test_tick &&
-	git -C src add add.c &&
-	git -C src -c user.name="$name" -c user.email="$name@example.org" commit -q \
-		--author="$name <$name@example.org>" "$@"
-}
 
 test_expect_success 'a history whose every token has a known author' '
 	git init -q src &&

@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='blame --json and report.json: valid, documented, and the same as the other outputs'
 . ./test-lib.sh
+. "$TEST_DIRECTORY"/lib-blame.sh
 
 # The schemas' checker and the comparisons are in Python (t/helper/json-*.py).
 test_lazy_prereq PYTHON 'python3 -c "import json, decimal, pty"'
@@ -17,13 +18,6 @@ agree () {
 	python3 "$TEST_DIRECTORY/helper/json-agree.py" "$@"
 }
 
-commit_as () {
-	name=$1 && shift &&
-	test_tick &&
-	git -C src add -A &&
-	git -C src -c user.name="$name" -c user.email="$name@example.org" commit -q \
-		--author="$name <$name@example.org>" "$@"
-}
 
 # The history: three authors of tokens, a comment of two lines (a token
 # over two lines), a rename, so that a commit's filename is not the path

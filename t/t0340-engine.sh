@@ -11,13 +11,6 @@ oct_commit () {
 	git -c user.name="$1" -c user.email="$1@example.org" commit -q --author="$1 <$1@example.org>" -m "$2"
 }
 
-commit_as () {
-	name=$1 && shift &&
-	test_tick &&
-	git -C src add -A &&
-	git -C src -c user.name="$name" -c user.email="$name@example.org" commit -q \
-		--author="$name <$name@example.org>" "$@"
-}
 
 # functions F L: functions fF..fL of the same shape, 23 tokens each: a long file of repeating tokens
 functions () {
