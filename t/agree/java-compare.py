@@ -19,10 +19,11 @@ most common mismatches (javac's tokens => ours), then "agreement: X%".
 """
 
 import collections
-import difflib
 import multiprocessing
 import subprocess
 import sys
+
+from token_align import align
 
 TOKENIZE = None
 
@@ -48,35 +49,12 @@ def our_tokens(path):
             if not t.startswith(b"//") and not t.startswith(b"/*")]
 
 
-def show(toks, limit=6):
-    s = b" ".join(toks[:limit]).decode("utf-8", "replace")
-    if len(toks) > limit:
-        s += " ..."
-    return s[:120] if s else "(nothing)"
-
-
 def compare(item):
     """(tokens, identical, mismatches) for one file."""
     path, theirs = item
     ours = our_tokens(path)
-    if theirs == ours:
-        return len(theirs), len(theirs), []
-    head = 0
-    while head < min(len(theirs), len(ours)) and theirs[head] == ours[head]:
-        head += 1
-    tail = 0
-    while (tail < min(len(theirs), len(ours)) - head and
-           theirs[-1 - tail] == ours[-1 - tail]):
-        tail += 1
-    a = theirs[head:len(theirs) - tail]
-    b = ours[head:len(ours) - tail]
-    sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    same = head + tail + sum(m.size for m in sm.get_matching_blocks())
-    mism = []
-    for op, i1, i2, j1, j2 in sm.get_opcodes():
-        if op != "equal" and len(mism) < 50:
-            mism.append("%s => %s" % (show(a[i1:i2]), show(b[j1:j2])))
-    return len(theirs), same, [(path, m) for m in mism]
+    same, mism = align(theirs, ours, path)
+    return len(theirs), same, mism
 
 
 def main():

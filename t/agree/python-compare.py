@@ -29,13 +29,14 @@ common mismatches (Python's tokens => ours), then an overall line
 """
 
 import collections
-import difflib
 import io
 import multiprocessing
 import os
 import subprocess
 import sys
 import tokenize
+
+from token_align import align
 
 SKIP = {tokenize.NEWLINE, tokenize.NL, tokenize.INDENT, tokenize.DEDENT,
         tokenize.COMMENT, tokenize.ENCODING, tokenize.ENDMARKER}
@@ -106,13 +107,6 @@ def our_tokens(path, bom):
     return toks
 
 
-def show(toks, limit=6):
-    s = b" ".join(toks[:limit]).decode("utf-8", "replace")
-    if len(toks) > limit:
-        s += " ..."
-    return s[:120] if s else "(nothing)"
-
-
 def compare(path):
     """(status, tokens, identical, mismatches) for one file."""
     try:
@@ -122,24 +116,8 @@ def compare(path):
     except (SyntaxError, tokenize.TokenError, UnicodeError, IndentationError):
         return ("skipped", 0, 0, [])
     ours = our_tokens(path, data.startswith(BOM))
-    if theirs == ours:
-        return ("ok", len(theirs), len(theirs), [])
-    head = 0
-    while head < min(len(theirs), len(ours)) and theirs[head] == ours[head]:
-        head += 1
-    tail = 0
-    while (tail < min(len(theirs), len(ours)) - head and
-           theirs[-1 - tail] == ours[-1 - tail]):
-        tail += 1
-    a = theirs[head:len(theirs) - tail]
-    b = ours[head:len(ours) - tail]
-    sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    same = head + tail + sum(m.size for m in sm.get_matching_blocks())
-    mism = []
-    for op, i1, i2, j1, j2 in sm.get_opcodes():
-        if op != "equal" and len(mism) < 50:
-            mism.append("%s => %s" % (show(a[i1:i2]), show(b[j1:j2])))
-    return ("ok", len(theirs), same, [(path, m) for m in mism])
+    same, mism = align(theirs, ours, path)
+    return ("ok", len(theirs), same, mism)
 
 
 def main():

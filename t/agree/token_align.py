@@ -1,0 +1,37 @@
+"""Alignment of a reference tokenizer's tokens with ours, shared by the
+comparison scripts of t/agree (java-compare.py, python-compare.py).
+
+The common head and tail are cut off first: difflib is quadratic in the
+differing region, and most files agree almost everywhere.
+"""
+
+import difflib
+
+
+def show(toks, limit=6):
+    s = b" ".join(toks[:limit]).decode("utf-8", "replace")
+    if len(toks) > limit:
+        s += " ..."
+    return s[:120] if s else "(nothing)"
+
+
+def align(theirs, ours, path, most=50):
+    """(identical tokens, [(path, mismatch)]), at most `most` mismatches."""
+    if theirs == ours:
+        return len(theirs), []
+    head = 0
+    while head < min(len(theirs), len(ours)) and theirs[head] == ours[head]:
+        head += 1
+    tail = 0
+    while (tail < min(len(theirs), len(ours)) - head and
+           theirs[-1 - tail] == ours[-1 - tail]):
+        tail += 1
+    a = theirs[head:len(theirs) - tail]
+    b = ours[head:len(ours) - tail]
+    sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    same = head + tail + sum(m.size for m in sm.get_matching_blocks())
+    mism = []
+    for op, i1, i2, j1, j2 in sm.get_opcodes():
+        if op != "equal" and len(mism) < most:
+            mism.append((path, "%s => %s" % (show(a[i1:i2]), show(b[j1:j2]))))
+    return same, mism
