@@ -93,3 +93,13 @@ long_history () {
 		}
 	}"
 }
+
+# long_history_repo DIR: a repository DIR holding long_history, and
+# all-refs, the update-ref lines that restore its refs
+long_history_repo () {
+	long_history >"$1.stream" &&
+	git init -q -b main "$1" &&
+	git -C "$1" fast-import --quiet <"$1.stream" &&
+	test "$(git -C "$1" rev-list --count main)" = 600 &&
+	git -C "$1" for-each-ref --format="update %(refname) %(objectname)" >all-refs
+}

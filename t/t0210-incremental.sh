@@ -229,11 +229,7 @@ test_expect_success 'a DEST made from an export with the blobs in it updates fro
 # kill the conversion (its whole process group) or hold it at a chosen
 # command.
 test_expect_success 'setup: a larger history (600 commits of 4 files) and only its first half converted' '
-	long_history >big.stream &&
-	git init -q -b main big &&
-	git -C big fast-import --quiet <big.stream &&
-	test "$(git -C big rev-list --count main)" = 600 &&
-	git -C big for-each-ref --format="update %(refname) %(objectname)" >all-refs &&
+	long_history_repo big &&
 	git -C big tag -d r400 r500 r600 &&
 	git -C big update-ref refs/heads/main main~300 &&
 	"$TOKSTREAM" convert --quiet big before.git &&
@@ -344,18 +340,25 @@ test_expect_success 'setup: a git that kills or pauses the conversion at a comma
 	grep "git version" out
 '
 
+# convert_killed_at WHEN PATTERN DEST: convert small into DEST, the git of
+# bin/ killing the run at the git command matching PATTERN (WHEN: kill or
+# kill-after); the run must die of SIGKILL
+convert_killed_at () {
+	echo "$2" >"git-$1" &&
+	test_when_finished "rm -f git-$1" &&
+	{
+		PATH="$TRASH_DIRECTORY/bin:$PATH" setsid "$TOKSTREAM" convert --quiet small "$3"
+		test $? = 137 || { echo "the run was not killed"; false; }
+	} &&
+	rm "git-$1"
+}
+
 # kill_at WHEN PATTERN: kill an update of killed.git at the git command
 # matching PATTERN (WHEN: kill or kill-after), check and finish
 kill_at () {
 	rm -rf killed.git &&
 	cp -R small-before.git killed.git &&
-	echo "$2" >"git-$1" &&
-	test_when_finished "rm -f git-$1" &&
-	{
-		PATH="$TRASH_DIRECTORY/bin:$PATH" setsid "$TOKSTREAM" convert --quiet small killed.git
-		test $? = 137 || { echo "the run was not killed"; false; }
-	} &&
-	rm "git-$1" &&
+	convert_killed_at "$1" "$2" killed.git &&
 	check_killed killed.git small-state.before small-state.after &&
 	finish_after_kill small killed.git small-after.git
 }
@@ -424,13 +427,7 @@ for point in 'kill init --quiet --bare *first.git.tokstream-init' \
 do
 	test_expect_success "a first conversion killed at: $point" '
 		rm -rf first.git &&
-		echo "${point#* }" >"git-${point%% *}" &&
-		test_when_finished "rm -f git-${point%% *}" &&
-		{
-			PATH="$TRASH_DIRECTORY/bin:$PATH" setsid "$TOKSTREAM" convert --quiet small first.git
-			test $? = 137 || { echo "the run was not killed"; false; }
-		} &&
-		rm "git-${point%% *}" &&
+		convert_killed_at "${point%% *}" "${point#* }" first.git &&
 		check_first_killed first.git &&
 		finish_after_kill small first.git small-after.git &&
 		test_path_is_missing first.git.tokstream-init

@@ -66,11 +66,7 @@ check_state () {
 }
 
 test_expect_success 'setup: a long history (600 commits of 4 files), converted whole and its first half' '
-	long_history >big.stream &&
-	git init -q -b main big &&
-	git -C big fast-import --quiet <big.stream &&
-	test "$(git -C big rev-list --count main)" = 600 &&
-	git -C big for-each-ref --format="update %(refname) %(objectname)" >all-refs &&
+	long_history_repo big &&
 	start=$(date +%s%N) &&
 	"$TOKSTREAM" convert --quiet big ref.git &&
 	echo $(( ($(date +%s%N) - start) / 1000000 )) >first.ms &&
