@@ -25,6 +25,18 @@ refs () {
 SRC='-weird dir'
 DEST="dest 'q' \"dq\".git"
 
+# src_commit LINE MESSAGE: a commit in the source that appends LINE to
+# src/main.c
+src_commit () {
+	(
+		cd "./$SRC" &&
+		echo "$1" >>src/main.c &&
+		git add src/main.c &&
+		test_tick &&
+		git commit -q -m "$2"
+	)
+}
+
 test_expect_success 'setup: a history with branches, a merge, tags, renames, deletions, notes' '
 	git init -q -b trunk "./$SRC" &&
 	(
@@ -293,17 +305,8 @@ test_expect_success '--progress shows commits N/M on stderr even when it is not 
 '
 
 test_expect_success '--progress on an update counts only the new commits' '
-	(
-		cd "./$SRC" &&
-		echo "int two_more;" >>src/main.c &&
-		git add src/main.c &&
-		test_tick &&
-		git commit -q -m "one more" &&
-		echo "int three_more;" >>src/main.c &&
-		git add src/main.c &&
-		test_tick &&
-		git commit -q -m "two more"
-	) &&
+	src_commit "int two_more;" "one more" &&
+	src_commit "int three_more;" "two more" &&
 	"$TOKSTREAM" convert --progress "./$SRC" progress.git 2>err &&
 	grep "commits 2/2 .*done" err
 '
@@ -318,13 +321,7 @@ test_expect_success 'without --progress and without a terminal there is no progr
 test_expect_success '--quiet: nothing on stderr, on a fresh conversion and on an update' '
 	"$TOKSTREAM" convert --quiet --progress "./$SRC" quiet.git 2>err &&
 	test_must_be_empty err &&
-	(
-		cd "./$SRC" &&
-		echo "int quiet;" >>src/main.c &&
-		git add src/main.c &&
-		test_tick &&
-		git commit -q -m "quiet"
-	) &&
+	src_commit "int quiet;" "quiet" &&
 	"$TOKSTREAM" convert --quiet "./$SRC" quiet.git 2>err &&
 	test_must_be_empty err &&
 	test "$(git -C quiet.git rev-list --count trunk)" = "$(git -C "./$SRC" rev-list --count trunk)"
@@ -378,13 +375,7 @@ test_expect_success 'a DEST that exists and is no repository: a clear error' '
 
 test_expect_success 'setup: a converted DEST, then a new source commit' '
 	"$TOKSTREAM" convert --quiet "./$SRC" ro.git &&
-	(
-		cd "./$SRC" &&
-		echo "int ro;" >>src/main.c &&
-		git add src/main.c &&
-		test_tick &&
-		git commit -q -m "for the read-only DEST"
-	) &&
+	src_commit "int ro;" "for the read-only DEST" &&
 	refs ro.git >ro-before &&
 	readlink ro.git/tokstream/current >ro-gen-before
 '
