@@ -103,3 +103,14 @@ long_history_repo () {
 	test "$(git -C "$1" rev-list --count main)" = 600 &&
 	git -C "$1" for-each-ref --format="update %(refname) %(objectname)" >all-refs
 }
+
+# convert_first_half SRC DEST: DEST, the conversion of SRC (a
+# long_history_repo) as it was at main~300, before the tags r400 to r600;
+# SRC's refs are restored after
+convert_first_half () {
+	git -C "$1" tag -d r400 r500 r600 &&
+	git -C "$1" update-ref refs/heads/main main~300 &&
+	"$TOKSTREAM" convert --quiet "$1" "$2" &&
+	test "$(git -C "$2" rev-list --count --all)" = 300 &&
+	git -C "$1" update-ref --stdin <all-refs
+}

@@ -230,11 +230,7 @@ test_expect_success 'a DEST made from an export with the blobs in it updates fro
 # command.
 test_expect_success 'setup: a larger history (600 commits of 4 files) and only its first half converted' '
 	long_history_repo big &&
-	git -C big tag -d r400 r500 r600 &&
-	git -C big update-ref refs/heads/main main~300 &&
-	"$TOKSTREAM" convert --quiet big before.git &&
-	test "$(git -C before.git rev-list --count --all)" = 300 &&
-	git -C big update-ref --stdin <all-refs &&
+	convert_first_half big before.git &&
 	cp -R before.git after.git &&
 	"$TOKSTREAM" convert --quiet big after.git &&
 	same_as_fresh big after.git

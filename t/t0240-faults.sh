@@ -71,11 +71,7 @@ test_expect_success 'setup: a long history (600 commits of 4 files), converted w
 	"$TOKSTREAM" convert --quiet big ref.git &&
 	echo $(( ($(date +%s%N) - start) / 1000000 )) >first.ms &&
 	test "$(git -C ref.git rev-list --count main)" = 600 &&
-	git -C big tag -d r400 r500 r600 &&
-	git -C big update-ref refs/heads/main main~300 &&
-	"$TOKSTREAM" convert --quiet big before.git &&
-	test "$(git -C before.git rev-list --count --all)" = 300 &&
-	git -C big update-ref --stdin <all-refs &&
+	convert_first_half big before.git &&
 	cp -R before.git timing.git &&
 	start=$(date +%s%N) &&
 	"$TOKSTREAM" convert --quiet big timing.git &&

@@ -23,7 +23,7 @@ import multiprocessing
 import subprocess
 import sys
 
-from token_align import align
+from token_align import align, tally
 
 TOKENIZE = None
 
@@ -75,9 +75,7 @@ def main():
         for t, s, mism in pool.imap(compare, items, chunksize=16):
             tokens += t
             same += s
-            for path, m in mism:
-                counts[m] += 1
-                example.setdefault(m, path)
+            tally(mism, counts, example)
     pct = 100.0 * same / tokens if tokens else 100.0
     print("corpus: %s" % corpus)
     print("files: %d (skipped, javac reported errors: %d)" % (len(items), skipped))

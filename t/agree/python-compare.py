@@ -36,7 +36,7 @@ import subprocess
 import sys
 import tokenize
 
-from token_align import align
+from token_align import align, tally
 
 SKIP = {tokenize.NEWLINE, tokenize.NL, tokenize.INDENT, tokenize.DEDENT,
         tokenize.COMMENT, tokenize.ENCODING, tokenize.ENDMARKER}
@@ -142,9 +142,7 @@ def main():
                 nfiles += 1
                 tokens += t
                 same += s
-                for path, m in mism:
-                    counts[m] += 1
-                    example.setdefault(m, path)
+                tally(mism, counts, example)
             pct = 100.0 * same / tokens if tokens else 100.0
             print("corpus: %s" % corpus)
             print("files: %d (skipped, tokenize cannot read them: %d)" % (nfiles, skipped))

@@ -35,3 +35,10 @@ def align(theirs, ours, path, most=50):
         if op != "equal" and len(mism) < most:
             mism.append((path, "%s => %s" % (show(a[i1:i2]), show(b[j1:j2]))))
     return same, mism
+
+
+def tally(mism, counts, example):
+    """Count each mismatch, and keep the first file it was seen in."""
+    for path, m in mism:
+        counts[m] += 1
+        example.setdefault(m, path)
