@@ -1617,23 +1617,13 @@ static void quote_path(struct strbuf *sb, const char *path, size_t len)
 	strbuf_addch(sb, '"');
 }
 
-/* Files Git itself reads from a tree: kept unchanged in the token tree. */
-static int is_git_file(const char *path)
-{
-	const char *base = strrchr(path, '/');
-
-	base = base ? base + 1 : path;
-	return !strcmp(base, ".gitattributes") ||
-	       (base == path && (!strcmp(path, ".mailmap") || !strcmp(path, ".gitmodules")));
-}
-
 enum treatment { DROP, RAW, VIEW };
 
 /* How the file at path with content b goes into the token tree. */
 static enum treatment treatment_of(const char *path, struct blob *b, const struct language **lang)
 {
 	*lang = NULL;
-	if (opt.identity || is_git_file(path))
+	if (opt.identity || is_git_control_file(path))
 		return RAW;
 	*lang = language_for_path(path);
 	if (*lang == &language_none)
@@ -1655,7 +1645,7 @@ static const void *path_class(const char *path)
 {
 	static const char raw_class;
 
-	if (opt.identity || is_git_file(path))
+	if (opt.identity || is_git_control_file(path))
 		return &raw_class;
 	return language_for_path(path);
 }
@@ -2229,8 +2219,8 @@ static void parse_copy_rename(struct strbuf *commit, struct strbuf *src, struct 
 		die("%s '%s' to '%s' changes how the file is tokenized (%s to %s); "
 		    "export without -M and -C so the stream carries the content",
 		    op == 'R' ? "renaming" : "copying", src->buf, dst->buf,
-		    is_git_file(src->buf) ? "unchanged" : a ? a->name : "by content",
-		    is_git_file(dst->buf) ? "unchanged" : b ? b->name : "by content");
+		    is_git_control_file(src->buf) ? "unchanged" : a ? a->name : "by content",
+		    is_git_control_file(dst->buf) ? "unchanged" : b ? b->name : "by content");
 	}
 	if (strset_has(&dropped_paths, src->buf)) {
 		/* not in the token tree: what lands at dst has no view either */
@@ -3286,7 +3276,7 @@ static void parse_options(int argc, char **argv)
 	int i;
 
 	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *err;
+		const char *a = argv[i];
 
 		if (!strcmp(a, "--identity"))
 			opt.identity = 1;
@@ -3305,12 +3295,7 @@ static void parse_options(int argc, char **argv)
 			if (!opt.source || !*opt.source)
 				usage_die(usage_text, "--source needs a git directory");
 		} else if (!strncmp(a, "--lang=", 7) || !strcmp(a, "--lang")) {
-			const char *spec = a[6] ? a + 7 : (++i < argc ? argv[i] : NULL);
-
-			if (!spec)
-				usage_die(usage_text, "--lang needs LANG:GLOB");
-			if (language_add_override(spec, &err))
-				usage_die(usage_text, "--lang=%s: %s", spec, err);
+			parse_lang_option(a[6] ? a + 7 : (++i < argc ? argv[i] : NULL), usage_text);
 		} else if (!strncmp(a, "--graft=", 8) || !strcmp(a, "--graft")) {
 			const char *spec = a[7] ? a + 8 : (++i < argc ? argv[i] : NULL);
 			const char *colon = spec ? strrchr(spec, ':') : NULL;

@@ -145,12 +145,6 @@ struct commit_info **replay_commits(struct commit_table *t, const struct replay 
 	return line_commit;
 }
 
-static void trim_newline(struct strbuf *sb)
-{
-	while (sb->len && sb->buf[sb->len - 1] == '\n')
-		strbuf_setlen(sb, sb->len - 1);
-}
-
 /* The sources DEST records, oldest first (the eras of a stitched history). */
 static void recorded_sources(const struct dest_config *cfg, const char *gitdir, struct blame_ctx *ctx)
 {
@@ -786,7 +780,7 @@ void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, con
 	argv_rev[4] = tmp.buf;
 	if (run_capture(argv_rev, ctx->src.buf, &out))
 		die("'%s' is not a revision of '%s'", rev, ctx->src.buf);
-	trim_newline(&out);
+	strbuf_trim_newline(&out);
 	if (out.len != 40)
 		die("'%s' is not a commit of '%s'", rev, ctx->src.buf);
 	memcpy(ctx->orig, out.buf, 41);

@@ -19,6 +19,7 @@
 #include "age.h"
 #include "blame.h"
 #include "functions.h"
+#include "../tokenize/parse.h"
 #include "../tokenize/smap.h"
 #include "../tokenize/json.h"
 #include "../tokenize/run-command.h"
@@ -134,22 +135,6 @@ static void step_done(const char *name)
 		strbuf_addf(&step_times, "%s%s %.2f s", step_times.len ? ", " : "", name,
 			    (double)(now.tv_sec - last.tv_sec) + (double)(now.tv_nsec - last.tv_nsec) / 1e9);
 	last = now;
-}
-
-static void trim_newline(struct strbuf *sb)
-{
-	while (sb->len && sb->buf[sb->len - 1] == '\n')
-		strbuf_setlen(sb, sb->len - 1);
-}
-
-static int is_hex40(const char *s)
-{
-	int i;
-
-	for (i = 0; i < 40; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
-			return 0;
-	return 1;
 }
 
 /* The SHA-1 of a string, in hex: names of cache files. */
@@ -403,7 +388,7 @@ static void setup_line_repo(struct blame_ctx *ctx)
 
 			strbuf_reset(&out);
 			if (!run_capture(head, ctx->src.buf, &out)) {
-				trim_newline(&out);
+				strbuf_trim_newline(&out);
 				strbuf_addf(&mm, "%s:.mailmap", out.buf);
 				set[2] = "mailmap.blob";
 			}
@@ -412,7 +397,7 @@ static void setup_line_repo(struct blame_ctx *ctx)
 
 			strbuf_reset(&out);
 			run_capture(top, ctx->src.buf, &out);
-			trim_newline(&out);
+			strbuf_trim_newline(&out);
 			strbuf_addf(&mm, "%s/.mailmap", out.buf);
 			set[2] = "mailmap.file";
 		}
@@ -446,7 +431,7 @@ static void setup_line_repo(struct blame_ctx *ctx)
 				continue;
 			snprintf(parent_spec, sizeof(parent_spec), "%s^1", tok);
 			if (!run_capture_quiet(argv_p, ctx->gitdir.buf, &par)) {
-				trim_newline(&par);
+				strbuf_trim_newline(&par);
 				porig = orig_of(ctx, par.buf);
 				if (porig) {
 					char pbuf[41];
@@ -504,19 +489,9 @@ static int cmp_file(const void *a, const void *b)
 	return strcmp(((const struct rfile *)a)->path, ((const struct rfile *)b)->path);
 }
 
-/* Files of the token tree that are not tokens: Git reads them, tokstream keeps them. */
-static int is_git_file(const char *path)
-{
-	const char *base = strrchr(path, '/');
-
-	base = base ? base + 1 : path;
-	return !strcmp(base, ".gitattributes") ||
-	       (base == path && (!strcmp(path, ".mailmap") || !strcmp(path, ".gitmodules")));
-}
-
 static int is_token_path(const char *path)
 {
-	return !is_git_file(path) && !(keep_other && language_for_path(path) == &language_none);
+	return !is_git_control_file(path) && !(keep_other && language_for_path(path) == &language_none);
 }
 
 /* The files a pathspec selects (blame_select_paths); with none given, every file. */
@@ -564,7 +539,7 @@ static void list_files(struct blame_ctx *ctx)
 		if (paths_selected && !smap_get(&selected_paths, tab + 1))
 			continue;
 		lang = language_for_path(tab + 1);
-		if (lang == &language_none || is_git_file(tab + 1))
+		if (lang == &language_none || is_git_control_file(tab + 1))
 			continue;
 		if (left_out.nr && (why = smap_get(&left_out, tab + 1))) {
 			left_out_total[*why].files++;
@@ -1513,7 +1488,7 @@ static int age_shared, age_own;  /* points were counted in the report's replays,
 /* list_files()' rule, for a regular file that has a view */
 static int age_counts(const char *path)
 {
-	return language_for_path(path) != &language_none && !is_git_file(path);
+	return language_for_path(path) != &language_none && !is_git_control_file(path);
 }
 
 /* Finds the points of the history and what the cache knows of them (age.h). */

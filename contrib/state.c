@@ -1,4 +1,5 @@
 #include "state.h"
+#include "../tokenize/parse.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/usage.h"
 
@@ -7,16 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int is_hex40(const char *s)
-{
-	int i;
-
-	for (i = 0; i < 40; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
-			return 0;
-	return 1;
-}
 
 void oid_map_read(struct oid_map *m, const char *path)
 {

@@ -318,3 +318,22 @@ void language_list(FILE *out)
 		fputc('\n', out);
 	}
 }
+
+void parse_lang_option(const char *spec, const char *usage_text)
+{
+	const char *err;
+
+	if (!spec)
+		usage_die(usage_text, "--lang needs LANG:GLOB");
+	if (language_add_override(spec, &err))
+		usage_die(usage_text, "--lang=%s: %s", spec, err);
+}
+
+int is_git_control_file(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strcmp(base, ".gitattributes") ||
+	       (base == path && (!strcmp(path, ".mailmap") || !strcmp(path, ".gitmodules")));
+}

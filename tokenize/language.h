@@ -51,6 +51,15 @@ const struct language *language_for_file(const char *path, const void *buf, size
 /* Parse LANG:GLOB (as given to --lang); returns 0, or -1 with *err set. */
 int language_add_override(const char *spec, const char **err);
 
+/* --lang=LANG:GLOB as every command takes it: dies with usage on a bad one. */
+void parse_lang_option(const char *spec, const char *usage_text);
+
+/*
+ * Files Git itself reads from a tree (.gitattributes anywhere, .mailmap
+ * and .gitmodules at the top): not tokens, kept unchanged in the token tree.
+ */
+int is_git_control_file(const char *path);
+
 /* The table, for --list and --languages. */
 void language_list(FILE *out);
 

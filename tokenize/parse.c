@@ -39,3 +39,13 @@ int parse_size(const char *s, uintmax_t *size)
 	*size = v * unit;
 	return 0;
 }
+
+int is_hex40(const char *s)
+{
+	int i;
+
+	for (i = 0; i < 40; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return 0;
+	return 1;
+}

@@ -16,4 +16,7 @@ const char *scan_decimal(const char *p, uintmax_t *v);
 /* A size as Git's options take one (digits, then k, m or g); -1 if s is not one. */
 int parse_size(const char *s, uintmax_t *size);
 
+/* Whether s starts with 40 lowercase hex digits: an object name as Git prints it. */
+int is_hex40(const char *s);
+
 #endif

@@ -157,3 +157,9 @@ int strbuf_read_file(struct strbuf *sb, const char *path)
 	close(fd);
 	return 0;
 }
+
+void strbuf_trim_newline(struct strbuf *sb)
+{
+	while (sb->len && sb->buf[sb->len - 1] == '\n')
+		strbuf_setlen(sb, sb->len - 1);
+}

@@ -35,6 +35,9 @@ char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * the file does not exist; dies on any other error.
  */
 int strbuf_read_file(struct strbuf *sb, const char *path);
+
+/* Drops the newlines at the end, as a command's output or a file's last line has them. */
+void strbuf_trim_newline(struct strbuf *sb);
 /* Detach the buffer; the caller owns it and must free() it. */
 char *strbuf_detach(struct strbuf *sb, size_t *len);
 

@@ -6,6 +6,7 @@
 #include "strbuf.h"
 #include "usage.h"
 #include "view.h"
+#include "wrapper.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,26 +27,12 @@ static const char usage_text[] =
 	"    --exact-comments       keep the whitespace inside comments\n"
 	"    --list                 list the languages and the paths each claims\n";
 
-static void write_all(const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(1, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			die_errno("write error");
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-}
-
 /* view_flush_fn: out goes to stdout in blocks. */
 static void write_view(struct strbuf *out, void *data)
 {
 	(void)data;
-	write_all(out->buf, out->len);
+	if (write_in_full(1, out->buf, out->len) < 0)
+		die_errno("write error");
 	strbuf_reset(out);
 }
 
@@ -130,7 +117,7 @@ int main(int argc, char **argv)
 
 	progname = "tokenize";
 	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *err;
+		const char *a = argv[i];
 
 		if (!strcmp(a, "--")) {
 			i++;
@@ -146,12 +133,7 @@ int main(int argc, char **argv)
 			if (!(forced = language_by_name(name)) || forced == &language_none)
 				usage_die(usage_text, "unknown language '%s' (see --list)", name);
 		} else if (!strncmp(a, "--lang=", 7) || !strcmp(a, "--lang")) {
-			const char *spec = a[6] ? a + 7 : (++i < argc ? argv[i] : NULL);
-
-			if (!spec)
-				usage_die(usage_text, "--lang needs LANG:GLOB");
-			if (language_add_override(spec, &err))
-				usage_die(usage_text, "--lang=%s: %s", spec, err);
+			parse_lang_option(a[6] ? a + 7 : (++i < argc ? argv[i] : NULL), usage_text);
 		} else if (!strcmp(a, "--positions")) {
 			flags |= VIEW_POSITIONS;
 		} else if (!strcmp(a, "--exact-comments")) {
