@@ -23,7 +23,7 @@ import multiprocessing
 import subprocess
 import sys
 
-from token_align import align, tally
+from token_align import align, print_corpus, tally
 
 TOKENIZE = None
 
@@ -76,15 +76,8 @@ def main():
             tokens += t
             same += s
             tally(mism, counts, example)
-    pct = 100.0 * same / tokens if tokens else 100.0
-    print("corpus: %s" % corpus)
-    print("files: %d (skipped, javac reported errors: %d)" % (len(items), skipped))
-    print("tokens: %d" % tokens)
-    print("identical: %d" % same)
-    print("corpus agreement: %.4f%%" % pct)
-    print("most common mismatches (javac => ours), count, first file:")
-    for m, c in counts.most_common(ntop):
-        print("  %6d  %s    [%s]" % (c, m, example[m]))
+    pct = print_corpus(corpus, len(items), skipped, "javac reported errors", tokens, same,
+                       counts, example, ntop, "javac")
     print("agreement: %.4f%%" % pct)
 
 

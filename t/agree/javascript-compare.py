@@ -15,6 +15,8 @@ import json
 import subprocess
 import sys
 
+from token_align import print_agreement, print_worst_files
+
 tokenize = sys.argv[1]
 top = int(sys.argv[2]) if len(sys.argv) > 2 else 20
 
@@ -112,13 +114,9 @@ print("files:      %d (skipped, acorn cannot tokenize: %d)" % (files, skipped))
 for why, c in skipped_why.most_common(5):
     print("    skipped %d: %s" % (c, why))
 print("tokens:     %d (acorn, comments aside)" % total)
-print("identical:  %d" % same)
-print("agreement:  %.4f%%" % (100.0 * same / total if total else 0.0))
+print_agreement(same, total)
 if mismatches:
     print("most common mismatches (count: acorn => tokstream):")
     for (x, y), c in mismatches.most_common(top):
         print("  %5d: %s  =>  %s" % (c, x or "(nothing)", y or "(nothing)"))
-if per_file:
-    print("files with most differing tokens:")
-    for d, f in sorted(per_file, reverse=True)[:5]:
-        print("  %5d  %s" % (d, f))
+print_worst_files(per_file)

@@ -20,6 +20,8 @@ import os
 import re
 import subprocess
 import sys
+
+from token_align import print_agreement, print_worst_files
 import tempfile
 
 tokenize, lang, reference = sys.argv[1:4]
@@ -104,14 +106,10 @@ with open(reference, "rb") as f, tempfile.TemporaryDirectory() as tmp:
 
 print("files:      %d" % files)
 print("tokens:     %d (reference)" % total)
-print("identical:  %d" % same)
-print("agreement:  %.4f%%" % (100.0 * same / total if total else 0.0))
+print_agreement(same, total)
 if mismatches:
     print("most common mismatches (count: reference => tokstream, first file):")
     for (x, y), c in mismatches.most_common(top):
         print("  %5d: %s  =>  %s   [%s]" % (c, x or "(nothing)", y or "(nothing)",
                                           examples[(x, y)]))
-if per_file:
-    print("files with most differing tokens:")
-    for d, f in sorted(per_file, reverse=True)[:5]:
-        print("  %5d  %s" % (d, f))
+print_worst_files(per_file)

@@ -36,7 +36,7 @@ import subprocess
 import sys
 import tokenize
 
-from token_align import align, tally
+from token_align import align, print_corpus, tally
 
 SKIP = {tokenize.NEWLINE, tokenize.NL, tokenize.INDENT, tokenize.DEDENT,
         tokenize.COMMENT, tokenize.ENCODING, tokenize.ENDMARKER}
@@ -143,15 +143,8 @@ def main():
                 tokens += t
                 same += s
                 tally(mism, counts, example)
-            pct = 100.0 * same / tokens if tokens else 100.0
-            print("corpus: %s" % corpus)
-            print("files: %d (skipped, tokenize cannot read them: %d)" % (nfiles, skipped))
-            print("tokens: %d" % tokens)
-            print("identical: %d" % same)
-            print("corpus agreement: %.4f%%" % pct)
-            print("most common mismatches (python => ours), count, first file:")
-            for m, c in counts.most_common(ntop):
-                print("  %6d  %s    [%s]" % (c, m, example[m]))
+            print_corpus(corpus, nfiles, skipped, "tokenize cannot read them", tokens, same,
+                         counts, example, ntop, "python")
             total_tokens += tokens
             total_same += same
     pct = 100.0 * total_same / total_tokens if total_tokens else 100.0

@@ -1,5 +1,5 @@
 """Alignment of a reference tokenizer's tokens with ours, shared by the
-comparison scripts of t/agree (java-compare.py, python-compare.py).
+comparison scripts of t/agree, and the summary each prints.
 
 The common head and tail are cut off first: difflib is quadratic in the
 differing region, and most files agree almost everywhere.
@@ -42,3 +42,32 @@ def tally(mism, counts, example):
     for path, m in mism:
         counts[m] += 1
         example.setdefault(m, path)
+
+
+def print_corpus(corpus, nfiles, skipped, why_skipped, tokens, same, counts, example,
+                 ntop, reference):
+    """The summary of one corpus, as java-compare.py and python-compare.py print it."""
+    pct = 100.0 * same / tokens if tokens else 100.0
+    print("corpus: %s" % corpus)
+    print("files: %d (skipped, %s: %d)" % (nfiles, why_skipped, skipped))
+    print("tokens: %d" % tokens)
+    print("identical: %d" % same)
+    print("corpus agreement: %.4f%%" % pct)
+    print("most common mismatches (%s => ours), count, first file:" % reference)
+    for m, c in counts.most_common(ntop):
+        print("  %6d  %s    [%s]" % (c, m, example[m]))
+    return pct
+
+
+def print_agreement(same, total):
+    """The totals, as javascript-compare.py and perl-php-compare.py print them."""
+    print("identical:  %d" % same)
+    print("agreement:  %.4f%%" % (100.0 * same / total if total else 0.0))
+
+
+def print_worst_files(per_file):
+    """The five files with the most differing tokens."""
+    if per_file:
+        print("files with most differing tokens:")
+        for d, f in sorted(per_file, reverse=True)[:5]:
+            print("  %5d  %s" % (d, f))
