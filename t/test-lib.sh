@@ -400,6 +400,19 @@ test_start_ () {
 	return 0
 }
 
+# test_failed_: the test just run failed; with --immediate, stop here
+test_failed_ () {
+	test_failure=$(($test_failure + 1))
+	say "not ok $test_count - $test_title_"
+	test_show_failure_ "$test_body_"
+	if test -n "$immediate"
+	then
+		say "# stopped at the first failure (--immediate); trash directory kept: $TRASH_DIRECTORY"
+		test_exit_ok_=t
+		exit 1
+	fi
+}
+
 test_expect_success () {
 	test_start_ test_expect_success "$@" || return 0
 	if test $test_ret_ = 0
@@ -407,15 +420,7 @@ test_expect_success () {
 		test_success=$(($test_success + 1))
 		say "ok $test_count - $test_title_"
 	else
-		test_failure=$(($test_failure + 1))
-		say "not ok $test_count - $test_title_"
-		test_show_failure_ "$test_body_"
-		if test -n "$immediate"
-		then
-			say "# stopped at the first failure (--immediate); trash directory kept: $TRASH_DIRECTORY"
-			test_exit_ok_=t
-			exit 1
-		fi
+		test_failed_
 	fi
 	return 0
 }
@@ -428,9 +433,7 @@ test_expect_failure () {
 		say "ok $test_count - $test_title_ # TODO known breakage vanished"
 	elif test $test_ret_ = 2
 	then
-		test_failure=$(($test_failure + 1))
-		say "not ok $test_count - $test_title_"
-		test_show_failure_ "$test_body_"
+		test_failed_
 	else
 		test_broken=$(($test_broken + 1))
 		say "not ok $test_count - $test_title_ # TODO known breakage"
