@@ -162,22 +162,12 @@ static void make_dirs(const char *rel)
 
 static void write_page(const char *rel, const struct strbuf *page)
 {
-	struct strbuf path = STRBUF_INIT, tmp = STRBUF_INIT;
-	int fd;
+	struct strbuf path = STRBUF_INIT;
 
 	make_dirs(rel);
 	strbuf_addf(&path, "%s/%s", outdir, rel);
-	strbuf_addf(&tmp, "%s.tmp%ld", path.buf, (long)getpid());
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
-	if (fd < 0)
-		die_errno("cannot write '%s'", tmp.buf);
-	if (write(fd, page->buf, page->len) != (ssize_t)page->len || close(fd))
-		die_errno("cannot write '%s'", tmp.buf);
-	/* rename() replaces a symlink itself, never what it points to */
-	if (rename(tmp.buf, path.buf))
-		die_errno("cannot rename '%s'", tmp.buf);
+	write_atomic(path.buf, page->buf, page->len);
 	strbuf_release(&path);
-	strbuf_release(&tmp);
 }
 
 /* Whether every directory on the way to OUTDIR/rel is one of ours: no symbolic link. */
