@@ -35,6 +35,8 @@ import sys
 import tempfile
 import time
 
+from score import parse_porcelain_commits
+
 
 # options given to every tokstream blame (--blame-option)
 BLAME_OPTIONS = []
@@ -81,17 +83,7 @@ def line_commits(src, rev, path):
     """The commit of each line of git blame -w, by line number - 1."""
     out = run(["git", "-C", src, "blame", "-w", "--porcelain", rev,
                "--", path])
-    by_line = {}
-    expect_header = True
-    for raw in out.split("\n"):
-        if raw.startswith("\t"):
-            expect_header = True
-        elif expect_header and raw:
-            f = raw.split(" ")
-            if len(f) >= 3 and len(f[0]) == 40:
-                by_line[int(f[2])] = f[0]
-                expect_header = False
-    return [by_line[i] for i in range(1, len(by_line) + 1)]
+    return parse_porcelain_commits(out)
 
 
 def token_commits(tokstream, dest, src, rev, path):

@@ -40,6 +40,16 @@ show_file () {
 	git --git-dir="$1" show "HEAD:$2"
 }
 
+# verdict RC SCRIPT: pass or FAIL as a measure's exit code says; a script
+# that could not measure stops the run
+verdict () {
+	case $1 in
+	0) echo pass ;;
+	1) echo FAIL ;;
+	*) echo "$2 failed (exit $1)" >&2; return 2 ;;
+	esac
+}
+
 echo "== generated history =="
 curl=$mirror/curl+curl/repo
 redis=$mirror/redis+redis/repo
@@ -66,12 +76,8 @@ then
 		awk '{printf "%s%s %d", sep, $2, $1; sep=", "}')"
 	"$python" "$here/score.py" --threshold "$threshold" --per-file --worst 8 \
 		"$scratch/gen" "$scratch/gen.truth"
-	rc=$?
-	case $rc in
-	0) generated=pass ;;
-	1) generated=FAIL; status=1 ;;
-	*) echo "score.py failed (exit $rc)"; exit 2 ;;
-	esac
+	generated=$(verdict $? score.py) || exit 2
+	test "$generated" = pass || status=1
 else
 	echo "SKIPPED: no mirror of curl and redis under $mirror"
 fi
@@ -83,12 +89,8 @@ if test -d "$lua"
 then
 	git clone -q --bare "$lua" "$scratch/lua.git" || exit 2
 	"$python" "$here/real.py" --dest "$scratch/lua.tokens" "$scratch/lua.git"
-	rc=$?
-	case $rc in
-	0) real=pass ;;
-	1) real=FAIL; status=1 ;;
-	*) echo "real.py failed (exit $rc)"; exit 2 ;;
-	esac
+	real=$(verdict $? real.py) || exit 2
+	test "$real" = pass || status=1
 else
 	echo "SKIPPED: no mirror of lua at $lua"
 fi
