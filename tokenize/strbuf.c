@@ -140,21 +140,33 @@ int strbuf_read_file(struct strbuf *sb, const char *path)
 			return -1;
 		die_errno("cannot read '%s'", path);
 	}
-	for (;;) {
+	if (strbuf_read_fd(sb, fd, 0))
+		die_errno("cannot read '%s'", path);
+	close(fd);
+	return 0;
+}
+
+int strbuf_read_fd(struct strbuf *sb, int fd, size_t size)
+{
+	size_t start = sb->len;
+
+	if (size)
+		strbuf_grow(sb, size);
+	while (!size || sb->len - start < size) {
 		ssize_t n;
 
-		strbuf_grow(sb, 65536);
+		if (strbuf_avail(sb) < 4096)
+			strbuf_grow(sb, 65536);
 		n = read(fd, sb->buf + sb->len, strbuf_avail(sb));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			die_errno("cannot read '%s'", path);
+			return -1;
 		if (!n)
 			break;
 		sb->len += (size_t)n;
 	}
 	sb->buf[sb->len] = '\0';
-	close(fd);
 	return 0;
 }
 

@@ -36,6 +36,13 @@ char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 int strbuf_read_file(struct strbuf *sb, const char *path);
 
+/*
+ * Appends what fd holds, to its end or, when size is not 0, until size
+ * bytes are read (a file whose size fstat told needs no second read to see
+ * its end); 0, or -1 with errno set.
+ */
+int strbuf_read_fd(struct strbuf *sb, int fd, size_t size);
+
 /* Drops the newlines at the end, as a command's output or a file's last line has them. */
 void strbuf_trim_newline(struct strbuf *sb);
 /* Detach the buffer; the caller owns it and must free() it. */

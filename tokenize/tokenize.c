@@ -43,28 +43,10 @@ static void write_view(struct strbuf *out, void *data)
 static void read_fd(int fd, size_t size, struct strbuf *sb, const char *name,
 		    struct strbuf *pending)
 {
-	size_t start = sb->len;	/* size 0: read to the end */
-
-	if (size)
-		strbuf_grow(sb, size + 1);
-	/* a file read whole needs no second read to see its end */
-	while (!size || sb->len - start < size) {
-		ssize_t n;
-
-		if (strbuf_avail(sb) < 4096)
-			strbuf_grow(sb, 65536);
-		n = read(fd, sb->buf + sb->len, strbuf_avail(sb));
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			write_view(pending, NULL);
-			die_errno("cannot read '%s'", name);
-		}
-		if (!n)
-			break;
-		sb->len += (size_t)n;
+	if (strbuf_read_fd(sb, fd, size)) {
+		write_view(pending, NULL);
+		die_errno("cannot read '%s'", name);
 	}
-	sb->buf[sb->len] = '\0';
 }
 
 /*
