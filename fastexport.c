@@ -17,6 +17,44 @@
  * before that commit.  Held contents stay in memory up to --max-held
  * bytes; past it they go to an unlinked temporary file (see "held
  * blobs" below).
+ *
+ * What it refuses.  The filter never refuses what git fast-import would
+ * take in the same pipeline: it checks what it must understand to do its
+ * job (the command structure, data lengths, the marks it defines, the
+ * paths that choose a lexer), and where fast-import's verdict depends on
+ * what the filter cannot see (its command line, the repository it
+ * writes: a `from` naming a branch the destination has, a mark from a
+ * marks file of fast-import's own) the input passes for fast-import to
+ * judge.  What fast-import would certainly refuse is refused here first,
+ * with the input's line number, so that the error names the input and
+ * not the filter's output.
+ *
+ * All or nothing.  The output starts with `feature done` and ends with
+ * `done` only after the whole input was read without error, so that a
+ * truncated or malformed input, or a crash, makes fast-import stop
+ * without updating a ref.  `checkpoint` and `progress` flush the output
+ * at once: a frontend waiting for fast-import to act on them is not kept
+ * waiting.  The views' marks start at 2^40, above any exporter's.
+ *
+ * Memory.  A blob the stream names by object id only (fast-export
+ * --no-data, as convert runs it) is never held: it is read from the
+ * source when a commit names it, into one buffer every such blob reuses,
+ * and tokenized at once.  Such blobs are asked ahead: the input is read
+ * in blocks of 64 KiB, well ahead of the parser, and the blobs the M
+ * lines there name by id are asked of one `git cat-file --batch` up to
+ * 64 at a time (tokenize/catfile.c), so that it inflates the next ones
+ * while the filter tokenizes this one; a blob no guess foresaw (read
+ * before and wanted in a new language, a tree) is asked of a second
+ * one, and a wrong guess (a message line that looks like an M line)
+ * costs only the reading of its answer.  A blob the stream carries is
+ * held from its `blob` command until the commit that names it is
+ * written; with a source repository it is then released and read again
+ * if a later commit wants it in another language, so fast-export's
+ * streams hold one commit's blobs at a time.  A saved stream (stdin a
+ * regular file) holds none: each blob stays in the file and is read
+ * again with pread() when it is written.  The spill file is made by
+ * mkstemp() on the first spill and unlinked at once, so that no exit,
+ * not even SIGKILL, leaves it behind.
  */
 #include "tokenize/catfile.h"
 #include "tokenize/language.h"

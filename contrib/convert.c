@@ -13,6 +13,33 @@
  * and `current` switched to it by one rename; then DEST's refs are set
  * to mirror the sources' refs in one transaction.  An interrupted run
  * leaves DEST as it was, and the next run redoes the work.
+ *
+ * fast-export runs with --no-data: the stream names blobs by id and the
+ * filter reads each from SRC when a commit first names it, so that no
+ * blob waits in memory for its commit and fast-import is not left idle
+ * while a release's worth of blobs passes through the filter ahead of
+ * its commit.  (--identity keeps the blobs in the stream: it copies what
+ * the stream says.)
+ *
+ * The views go to fast-import through a Unix socket pair, not a pipe: a
+ * pipe's writer wakes at each read of a full pipe, and fast-import reads
+ * a blob at a time, while a socket's writer sleeps until most of its
+ * buffer is read.  On the Linux release history that took a tenth off
+ * the wall time (t/bench/README.md).
+ *
+ * fast-import settings.  fast-import runs with Git's defaults and
+ * fastimport.unpackLimit=0 (always a pack, so that packs are what moves
+ * into DEST), and no repack afterwards; the staging repository's config
+ * includes DEST's, so DEST's own settings are fast-import's.  fast-import
+ * tries each new blob as a delta of the blob just before it in the
+ * stream and of no other: in a history of small commits that is often
+ * the file's previous version, in a commit of whole trees (a tarball
+ * era) another file, and the attempt is lost work.  Measured
+ * (t/bench/README.md), pack.depth=0 saves a third of the CPU time on
+ * whole trees and nothing on small commits, where the pack grows 10%:
+ * the defaults stay, and `git -C DEST config pack.depth 0` is the
+ * user's choice.  A DEST it creates gets diff.algorithm=histogram, so
+ * that git log -p and git diff there align views on rare tokens.
  */
 #include "commands.h"
 #include "../tokenize/parse.h"

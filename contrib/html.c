@@ -7,6 +7,15 @@
  * strings.  No path of the repository can make it write outside OUTDIR:
  * paths with empty, "." or ".." components are refused, and nothing is
  * written through a symbolic link.
+ *
+ * The page works without JavaScript for what must always work (the code,
+ * gutter, line anchors, commit links, the legend of authors and the
+ * indexes are plain HTML); the colours, their switch, the tooltip, the
+ * legend's filter and the minimap are scripts.  Commit links are plain
+ * <a> elements, so that they show in the status bar and open in a new
+ * tab, at the cost of page size (lua's lvm.c: 1.8 MB with them, 0.8 MB
+ * without).  OUTDIR/.tokstream/pages records what each page was built
+ * from, so that a re-run rebuilds only the pages whose file changed.
  */
 #include "commands.h"
 #include "blame.h"

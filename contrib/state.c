@@ -1,3 +1,19 @@
+/*
+ * The files of DEST/tokstream/ (see state.h), and finding DEST.
+ *
+ * Why DEST keeps no loose refs: Git cannot update several loose refs
+ * atomically across a crash.  DEST/packed-refs is a symbolic link to
+ * tokstream/current/packed-refs, so the one rename that switches
+ * `current` to a new generation switches the refs and the commit map
+ * together; a run killed before it leaves DEST as it was.  The lock,
+ * DEST/tokstream/lock, holds the pid of the run; a lock whose process
+ * is gone is taken over.
+ *
+ * Finding DEST without -C: convert records DEST's absolute path in the
+ * config of every source as tokstream.dest, so a command run in a
+ * source's work tree finds its token repository as Git finds its own,
+ * and takes paths relative to the current directory as Git does.
+ */
 #include "state.h"
 #include "../tokenize/parse.h"
 #include "../tokenize/run-command.h"

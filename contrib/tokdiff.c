@@ -18,6 +18,13 @@
  * the tokens once on each side (patience) was tried and measured: on
  * this project's history it changed 4% more tokens than this, as a
  * unique token that moved pulls the alignment away from a long run.
+ *
+ * A region of at most 2^20 token pairs is aligned exactly (longest
+ * common subsequence), and an inserted block that can slide goes as far
+ * down as it can, as Git's diff slides a hunk, so that the added tokens
+ * are those a reader of the diff would name.  Lines are diffed before
+ * tokens (replay.c): a line that survives, whitespace aside, keeps all
+ * its tokens.
  */
 #include "tokdiff.h"
 #include "../tokenize/usage.h"

@@ -1,3 +1,19 @@
+/*
+ * Objects by id from one `git cat-file --batch` (see catfile.h).
+ *
+ * Why ask ahead: a question at a time costs a round trip and two waits
+ * for every blob, while cat-file, asked for the next ones, finds and
+ * inflates them while the caller tokenizes this one, and their answers
+ * wait in the channel between the two processes.
+ *
+ * Why a socket pair and not a pipe (make_bulk_channel): a pipe's writer
+ * is woken at every read of a full pipe, and a reader that takes an
+ * object at a time keeps waking it for one more object's worth; a
+ * socket's writer sleeps until most of its buffer has been read.  On the
+ * Linux release history the filter's CPU time fell from 4.9-5.6 s to
+ * 4.4-4.7 s with cat-file's answers through a socket pair
+ * (t/bench/README.md).
+ */
 #include "catfile.h"
 #include "sha1.h"
 #include "usage.h"
