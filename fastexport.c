@@ -3314,7 +3314,7 @@ static void parse_options(int argc, char **argv)
 	int i;
 
 	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
+		const char *a = argv[i], *value;
 
 		if (!strcmp(a, "--identity"))
 			opt.identity = 1;
@@ -3328,14 +3328,13 @@ static void parse_options(int argc, char **argv)
 			opt.progress = 1;
 		else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
 			opt.quiet = 1;
-		else if (!strncmp(a, "--source=", 9) || !strcmp(a, "--source")) {
-			opt.source = a[8] ? a + 9 : (++i < argc ? argv[i] : NULL);
+		else if (option_value("--source", argc, argv, &i, &opt.source)) {
 			if (!opt.source || !*opt.source)
 				usage_die(usage_text, "--source needs a git directory");
-		} else if (!strncmp(a, "--lang=", 7) || !strcmp(a, "--lang")) {
-			parse_lang_option(a[6] ? a + 7 : (++i < argc ? argv[i] : NULL), usage_text);
-		} else if (!strncmp(a, "--graft=", 8) || !strcmp(a, "--graft")) {
-			const char *spec = a[7] ? a + 8 : (++i < argc ? argv[i] : NULL);
+		} else if (option_value("--lang", argc, argv, &i, &value)) {
+			parse_lang_option(value, usage_text);
+		} else if (option_value("--graft", argc, argv, &i, &value)) {
+			const char *spec = value;
 			const char *colon = spec ? strrchr(spec, ':') : NULL;
 
 			if (!spec || !*spec)
@@ -3349,8 +3348,8 @@ static void parse_options(int argc, char **argv)
 			}
 			if (!*opt.graft_parent)
 				usage_die(usage_text, "--graft needs a PARENT");
-		} else if (!strncmp(a, "--max-held=", 11) || !strcmp(a, "--max-held")) {
-			const char *size = a[10] ? a + 11 : (++i < argc ? argv[i] : NULL);
+		} else if (option_value("--max-held", argc, argv, &i, &value)) {
+			const char *size = value;
 
 			if (!size)
 				usage_die(usage_text, "--max-held needs a SIZE");
@@ -3368,10 +3367,12 @@ static void parse_options(int argc, char **argv)
 		} else if (!strncmp(a, "--date-format=", 14)) {
 			opt.date_format = a + 14;
 			custom_date_format = !date_format_checks(opt.date_format, "--date-format");
-		} else if (!strncmp(a, "--import-state=", 15)) {
-			opt.import_state = a + 15;
-		} else if (!strncmp(a, "--export-state=", 15)) {
-			opt.export_state = a + 15;
+		} else if (option_value("--import-state", argc, argv, &i, &opt.import_state)) {
+			if (!opt.import_state)
+				usage_die(usage_text, "--import-state needs a FILE");
+		} else if (option_value("--export-state", argc, argv, &i, &opt.export_state)) {
+			if (!opt.export_state)
+				usage_die(usage_text, "--export-state needs a FILE");
 		} else if (!strncmp(a, "--progress-total=", 17)) {
 			opt.progress_total = strtoumax(a + 17, NULL, 10);
 		} else if (!strcmp(a, "--languages")) {

@@ -322,7 +322,8 @@ test_expect_success 'a ref that would be the directory of another, or under one:
 '
 
 test_expect_success 'usage errors exit 129' '
-	for args in --frobnicate "--lang=nosuchlanguage:x" --lang "--lang=c" --source "--source=" -x
+	for args in --frobnicate "--lang=nosuchlanguage:x" --lang "--lang=c" --source "--source=" \
+		--import-state --export-state -x
 	do
 		test_expect_code 129 "$TOKSTREAM" $args </dev/null >out 2>err &&
 		cat err &&

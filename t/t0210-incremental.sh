@@ -555,4 +555,16 @@ test_expect_success 'a lock whose process is alive is respected, whatever the pr
 	test_cmp expect actual
 '
 
+test_expect_success 'the filter takes --export-state FILE and --import-state FILE as with =' '
+	git -C small fast-export --all --signed-tags=strip --reencode=no >small.stream &&
+	"$TOKSTREAM" --export-state=state.eq <small.stream >out.eq &&
+	"$TOKSTREAM" --export-state state.sp <small.stream >out.sp &&
+	test_cmp out.eq out.sp &&
+	test_cmp state.eq state.sp &&
+	test -s state.sp &&
+	"$TOKSTREAM" --import-state=state.eq </dev/null >next.eq &&
+	"$TOKSTREAM" --import-state state.sp </dev/null >next.sp &&
+	test_cmp next.eq next.sp
+'
+
 test_done

@@ -1,6 +1,7 @@
 #include "parse.h"
 
 #include <stddef.h>
+#include <string.h>
 
 const char *scan_decimal(const char *p, uintmax_t *v)
 {
@@ -47,5 +48,21 @@ int is_hex40(const char *s)
 	for (i = 0; i < 40; i++)
 		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
 			return 0;
+	return 1;
+}
+
+int option_value(const char *name, int argc, char **argv, int *i, const char **value)
+{
+	const char *arg = argv[*i];
+	size_t len = strlen(name);
+
+	if (strncmp(arg, name, len))
+		return 0;
+	if (arg[len] == '=')
+		*value = arg + len + 1;
+	else if (!arg[len])
+		*value = *i + 1 < argc ? argv[++*i] : NULL;
+	else
+		return 0;
 	return 1;
 }

@@ -19,4 +19,11 @@ int parse_size(const char *s, uintmax_t *size);
 /* Whether s starts with 40 lowercase hex digits: an object name as Git prints it. */
 int is_hex40(const char *s);
 
+/*
+ * Whether argv[*i] is the option name with a value, as --name=VALUE or as
+ * --name VALUE (then *i moves past VALUE); *value is NULL when the value
+ * is missing at the end of argv.
+ */
+int option_value(const char *name, int argc, char **argv, int *i, const char **value);
+
 #endif

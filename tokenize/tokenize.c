@@ -3,6 +3,7 @@
  * stores for them.
  */
 #include "language.h"
+#include "parse.h"
 #include "strbuf.h"
 #include "usage.h"
 #include "view.h"
@@ -99,7 +100,7 @@ int main(int argc, char **argv)
 
 	progname = "tokenize";
 	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
+		const char *a = argv[i], *value;
 
 		if (!strcmp(a, "--")) {
 			i++;
@@ -114,8 +115,8 @@ int main(int argc, char **argv)
 
 			if (!(forced = language_by_name(name)) || forced == &language_none)
 				usage_die(usage_text, "unknown language '%s' (see --list)", name);
-		} else if (!strncmp(a, "--lang=", 7) || !strcmp(a, "--lang")) {
-			parse_lang_option(a[6] ? a + 7 : (++i < argc ? argv[i] : NULL), usage_text);
+		} else if (option_value("--lang", argc, argv, &i, &value)) {
+			parse_lang_option(value, usage_text);
 		} else if (!strcmp(a, "--positions")) {
 			flags |= VIEW_POSITIONS;
 		} else if (!strcmp(a, "--exact-comments")) {
