@@ -65,6 +65,8 @@ static void list_commands(FILE *out)
 }
 
 /* tokstream help [COMMAND]: the list, or the command's own -h. */
+static const char help_usage[] = "usage: tokstream help [COMMAND]\n";
+
 static int cmd_help(int argc, char **argv)
 {
 	const struct cmd_struct *cmd;
@@ -75,7 +77,11 @@ static int cmd_help(int argc, char **argv)
 		return 0;
 	}
 	if (argc > 2)
-		usage_die("usage: tokstream help [COMMAND]\n", "too many arguments");
+		usage_die(help_usage, "too many arguments");
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fputs(help_usage, stdout);
+		return 0;
+	}
 	if (!strcmp(argv[1], "filter")) {
 		filter_usage(stdout);
 		return 0;
@@ -84,7 +90,7 @@ static int cmd_help(int argc, char **argv)
 	if (!cmd)
 		die("'%s' is not a tokstream command. See 'tokstream help'.", argv[1]);
 	if (cmd->fn == cmd_help) {
-		fputs("usage: tokstream help [COMMAND]\n", stdout);
+		fputs(help_usage, stdout);
 		return 0;
 	}
 	cmd_argv[0] = argv[1];

@@ -40,12 +40,12 @@
 static const char html_usage[] =
 	"usage: tokstream html [-C DEST] [OPTIONS] OUTDIR [REV] [PATHSPEC...]\n"
 	"\n"
-	"    -C DEST               the token repository (default: found from the current directory)\n"
-	"    --source SRC          the original repository (default: the one DEST records)\n"
+	"    -C DEST            the token repository (default: found from the current directory)\n"
+	"    --source SRC       the original repository (default: the one DEST records)\n"
 	"    --by=author|commit|age   the colouring a page opens with (default: author)\n"
-	"    --commit-url TEMPLATE where a click on a token goes; %H is the original id\n"
-	"    -j N                  build pages with N processes\n"
-	"    --[no-]progress       show progress on stderr (default: when it is a terminal)\n"
+	"    --commit-url TEMPLATE    where a click on a token goes; %H is the original id\n"
+	"    -j N               build pages with N processes\n"
+	"    --[no-]progress    show progress on stderr (default: when it is a terminal)\n"
 	ATTRIBUTION_USAGE;
 
 static struct {

@@ -13,7 +13,7 @@ test_expect_success 'tokstream help lists every command with what it does' '
 '
 
 test_expect_success '-h on every command prints its usage, and help CMD the same' '
-	for cmd in blame convert html map report
+	for cmd in blame convert help html map report
 	do
 		"$TOKSTREAM" $cmd -h >out &&
 		grep "^usage: tokstream $cmd " out &&
