@@ -626,14 +626,21 @@ class Generator:
         splice(f.tokens, at, at, moved)
         return at
 
-    def edit_func_move(self, f):
+    def move_function(self, f, g):
+        """A function of f taken out and put into g: (its start, its
+        tokens, where it went), or None."""
         taken = self.take_function(f)
         if not taken:
             return None
         s, moved = taken
-        at = self.put_function(f, moved)
-        if at is None:
+        at = self.put_function(g, moved)
+        return None if at is None else (s, moved, at)
+
+    def edit_func_move(self, f):
+        done = self.move_function(f, f)
+        if not done:
             return None
+        s, moved, at = done
         return "%s: function (%d tokens) moved from token %d to %d" % (
             f.name, len(moved), s + 1, at + 1)
 
@@ -642,13 +649,10 @@ class Generator:
         if not others:
             return None
         g = self.files[self.rng.choice(others)]
-        taken = self.take_function(f)
-        if not taken:
+        done = self.move_function(f, g)
+        if not done:
             return None
-        s, moved = taken
-        at = self.put_function(g, moved)
-        if at is None:
-            return None
+        s, moved, at = done
         return "%s: function (%d tokens) at token %d moved to %s token %d" % (
             f.name, len(moved), s + 1, g.name, at + 1)
 

@@ -31,7 +31,6 @@ else
 	trap 'exit 2' INT TERM HUP
 fi
 
-status=0
 generated=skipped
 real=skipped
 
@@ -77,7 +76,6 @@ then
 	"$python" "$here/score.py" --threshold "$threshold" --per-file --worst 8 \
 		"$scratch/gen" "$scratch/gen.truth"
 	generated=$(verdict $? score.py) || exit 2
-	test "$generated" = pass || status=1
 else
 	echo "SKIPPED: no mirror of curl and redis under $mirror"
 fi
@@ -90,11 +88,10 @@ then
 	git clone -q --bare "$lua" "$scratch/lua.git" || exit 2
 	"$python" "$here/real.py" --dest "$scratch/lua.tokens" "$scratch/lua.git"
 	real=$(verdict $? real.py) || exit 2
-	test "$real" = pass || status=1
 else
 	echo "SKIPPED: no mirror of lua at $lua"
 fi
 
 echo
 echo "accuracy: generated history: $generated; real history (lua): $real"
-exit $status
+test "$generated" != FAIL && test "$real" != FAIL
