@@ -19,6 +19,7 @@
 #include "age.h"
 #include "blame.h"
 #include "functions.h"
+#include "../tokenize/escape.h"
 #include "../tokenize/parse.h"
 #include "../tokenize/smap.h"
 #include "../tokenize/json.h"
@@ -159,76 +160,6 @@ static int read_whole(const char *path, struct strbuf *sb)
 		strbuf_add(sb, chunk, n);
 	fclose(f);
 	return 0;
-}
-
-/* ---- escaping ------------------------------------------------------------- */
-
-/* A TSV field: backslash, tab, LF and CR as \\, \t, \n, \r. */
-static void tsv_field(struct strbuf *sb, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '\\': strbuf_addstr(sb, "\\\\"); break;
-		case '\t': strbuf_addstr(sb, "\\t"); break;
-		case '\n': strbuf_addstr(sb, "\\n"); break;
-		case '\r': strbuf_addstr(sb, "\\r"); break;
-		default: strbuf_addch(sb, *s);
-		}
-	}
-}
-
-static void html_text(struct strbuf *sb, const char *s)
-{
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		switch (c) {
-		case '<': strbuf_addstr(sb, "&lt;"); break;
-		case '>': strbuf_addstr(sb, "&gt;"); break;
-		case '&': strbuf_addstr(sb, "&amp;"); break;
-		case '"': strbuf_addstr(sb, "&quot;"); break;
-		case '\'': strbuf_addstr(sb, "&#39;"); break;
-		default:
-			if (c < 0x20 || c == 0x7f)
-				strbuf_addf(sb, "&#x%X;", c == 0x7f ? 0x2421 : 0x2400 + c);
-			else
-				strbuf_addch(sb, (char)c);
-		}
-	}
-}
-
-/* For the cache files: a field without blanks, '%' or '='. */
-static void pct_escape(struct strbuf *sb, const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c <= ' ' || c == '%' || c == '=' || c == 0x7f)
-			strbuf_addf(sb, "%%%02X", c);
-		else
-			strbuf_addch(sb, (char)c);
-	}
-}
-
-static char *pct_unescape(const char *s, size_t n)
-{
-	char *out = xmalloc(n + 1), *d = out;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		unsigned v;
-
-		if (s[i] == '%' && i + 2 < n && sscanf(s + i + 1, "%2X", &v) == 1) {
-			*d++ = (char)v;
-			i += 2;
-			continue;
-		}
-		*d++ = s[i];
-	}
-	*d = '\0';
-	return out;
 }
 
 /* A share of total as a percentage with two decimals. */
@@ -658,7 +589,7 @@ static void last_touch(const char *dir, const char *tip, const char *name,
 			if (nl - p < 42 || p[40] != '\t')
 				continue;
 			p[40] = '\0';
-			pth = pct_unescape(p + 41, strlen(p + 41));
+			pth = percent_unescape(p + 41, strlen(p + 41));
 			touch_set(&old, pth, p);
 			free(pth);
 		}
@@ -712,7 +643,7 @@ static void last_touch(const char *dir, const char *tip, const char *name,
 		for (i = 0; i < old.paths.cap; i++)
 			if (old.paths.v[i].key) {
 				strbuf_addf(&sb, "%s\t", old.ids[old.paths.v[i].val]);
-				pct_escape(&sb, old.paths.v[i].key, strlen(old.paths.v[i].key));
+				percent_escape(&sb, old.paths.v[i].key, strlen(old.paths.v[i].key), CACHE_FIELD);
 				strbuf_addch(&sb, '\n');
 			}
 		write_atomic(path.buf, sb.buf, sb.len);
@@ -968,11 +899,11 @@ static void blame_one(struct blame_ctx *ctx, struct rfile *f, struct strbuf *ent
 
 	strbuf_reset(entry);
 	strbuf_addstr(entry, CACHE_VERSION "\npath ");
-	pct_escape(entry, f->path, strlen(f->path));
+	percent_escape(entry, f->path, strlen(f->path), CACHE_FIELD);
 	strbuf_addch(entry, '\n');
 	if (blame_file_at(ctx, f->path, f->blob, f->view_blob, &res, &err)) {
 		strbuf_addstr(entry, "skip ");
-		pct_escape(entry, err, strlen(err));
+		percent_escape(entry, err, strlen(err), CACHE_FIELD);
 		strbuf_addch(entry, '\n');
 		blame_result_release(&res);
 		free(argv);
@@ -1085,7 +1016,7 @@ static void blame_one(struct blame_ctx *ctx, struct rfile *f, struct strbuf *ent
 				touched[nt++] = g;
 		}
 		strbuf_addf(entry, "f %zu %zu ", name->line, fn[k].end - fn[k].name);
-		pct_escape(entry, res.content.buf + name->start, name->len);
+		percent_escape(entry, res.content.buf + name->start, name->len, CACHE_FIELD);
 		for (j = 0; j < nt; j++) {
 			strbuf_addf(entry, " %zu:%zu", touched[j], cnt[touched[j]]);
 			cnt[touched[j]] = 0;
@@ -1646,7 +1577,7 @@ static void read_entry(struct rfile *f)
 			fn->tokens = strtoul(end, &end, 10);
 			name = end + 1;
 			q = name + strcspn(name, " ");
-			fn->name = pct_unescape(name, (size_t)(q - name));
+			fn->name = percent_unescape(name, (size_t)(q - name));
 			while (*q == ' ') {
 				size_t i = strtoul(q + 1, &end, 10), nt;
 
