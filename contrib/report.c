@@ -16,6 +16,7 @@
  * changed.  -j N blames files in N processes.
  */
 #include "commands.h"
+#include "report.h"
 #include "age.h"
 #include "blame.h"
 #include "functions.h"
@@ -66,27 +67,14 @@ static const char report_usage[] =
 	"    --include-vendored count the files .gitattributes marks linguist-vendored or\n"
 	"                       linguist-generated (default: left out, and counted apart)\n";
 
-#define CACHE_VERSION "tokstream-report 2"
 
-enum replay_mode { REPLAY_AUTO, REPLAY_ALWAYS, REPLAY_NEVER };
 
-static struct {
-	int top, jobs, stats, move, ignore_ws, no_mailmap, progress;
-	const char *since, *until;  /* the commit sizes' window, as git log takes it */
-	size_t min_tokens;
-	enum replay_mode replay;
-} opt = { 20, 0, 0, 0, 0, 0, -1, NULL, NULL, 100, REPLAY_AUTO };  /* jobs 0: one per online CPU */
 
 /* the line blame of every file, when the history is replayed (replay.c) */
-static struct replay *line_replay;
-static const char *blamed_by = "nothing";
-static const char *engine_key = "";  /* the attribution engine's options (blame.h) */
-static int whole_tree_selected;
 
 /* ---- small helpers -------------------------------------------------------- */
 
 /* --stats: the wall time of each step, so that a slow report says where */
-static struct strbuf step_times = STRBUF_INIT;
 
 /*
  * With -j 2 or more, work that does not depend on other work (the replay
@@ -110,11 +98,11 @@ static void *side_job_main(void *p)
 }
 
 /* Starts fn(arg) in a thread, or with -j 1 (or no thread to be had) runs it now. */
-static void side_job_start(struct side_job *j, void (*fn)(void *), void *arg)
+static void side_job_start(struct report *rep, struct side_job *j, void (*fn)(void *), void *arg)
 {
 	j->fn = fn;
 	j->arg = arg;
-	j->threaded = opt.jobs > 1 && !pthread_create(&j->thread, NULL, side_job_main, j);
+	j->threaded = rep->opt.jobs > 1 && !pthread_create(&j->thread, NULL, side_job_main, j);
 	if (!j->threaded)
 		fn(arg);
 }
@@ -126,16 +114,15 @@ static void side_job_finish(struct side_job *j)
 	j->threaded = 0;
 }
 
-static void step_done(const char *name)
+static void step_done(struct report *rep, const char *name)
 {
-	static struct timespec last;
 	struct timespec now;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (last.tv_sec || last.tv_nsec)
-		strbuf_addf(&step_times, "%s%s %.2f s", step_times.len ? ", " : "", name,
-			    (double)(now.tv_sec - last.tv_sec) + (double)(now.tv_nsec - last.tv_nsec) / 1e9);
-	last = now;
+	if (rep->last_step.tv_sec || rep->last_step.tv_nsec)
+		strbuf_addf(&rep->step_times, "%s%s %.2f s", rep->step_times.len ? ", " : "", name,
+			    (double)(now.tv_sec - rep->last_step.tv_sec) + (double)(now.tv_nsec - rep->last_step.tv_nsec) / 1e9);
+	rep->last_step = now;
 }
 
 /* The SHA-1 of a string, in hex: names of cache files. */
@@ -198,18 +185,9 @@ static void day_of(long long t, char *buf, size_t size)
 
 /* ---- what DEST records: its sources, their tips, the filter options ---- */
 
-struct source {
-	char *path;
-	char tip[41];
-};
 
-static struct source *sources;
-static int nr_sources, keep_other;
-static struct strbuf line_repo = STRBUF_INIT;  /* where the line blame runs */
-static struct strbuf line_grafts = STRBUF_INIT;  /* " ROOT PARENT" for each seam it has */
-static struct strbuf cache_dir = STRBUF_INIT;  /* DEST/tokstream/report-cache */
 
-static void read_config(const char *gitdir, const char *source_opt)
+static void read_config(struct report *rep, const char *gitdir, const char *source_opt)
 {
 	struct strbuf path = STRBUF_INIT, tips = STRBUF_INIT;
 	struct dest_config cfg;
@@ -218,12 +196,12 @@ static void read_config(const char *gitdir, const char *source_opt)
 
 	dest_config_read(&cfg, gitdir);
 	for (i = 0; i < cfg.nr_sources; i++) {
-		ALLOC_GROW(sources, (size_t)nr_sources + 1, alloc);
-		sources[nr_sources].path = xstrdup(cfg.sources[i]);
-		sources[nr_sources].tip[0] = '\0';
-		nr_sources++;
+		ALLOC_GROW(rep->sources, (size_t)rep->nr_sources + 1, alloc);
+		rep->sources[rep->nr_sources].path = xstrdup(cfg.sources[i]);
+		rep->sources[rep->nr_sources].tip[0] = '\0';
+		rep->nr_sources++;
 	}
-	keep_other = cfg.keep_other;
+	rep->keep_other = cfg.keep_other;
 	dest_config_release(&cfg);
 	strbuf_addf(&path, "%s/tokstream/current/tips", gitdir);
 	read_whole(path.buf, &tips);
@@ -232,38 +210,38 @@ static void read_config(const char *gitdir, const char *source_opt)
 		char tip[41];
 
 		nl = strchr(p, '\n');
-		if (sscanf(p, "%d %40s", &k, tip) == 2 && k >= 1 && k <= nr_sources && is_hex40(tip))
-			memcpy(sources[k - 1].tip, tip, 41);
+		if (sscanf(p, "%d %40s", &k, tip) == 2 && k >= 1 && k <= rep->nr_sources && is_hex40(tip))
+			memcpy(rep->sources[k - 1].tip, tip, 41);
 	}
 	/* --source names the newest era's repository */
 	if (source_opt) {
-		if (!nr_sources) {
-			ALLOC_GROW(sources, 1, alloc);
-			nr_sources = 1;
-			sources[0].tip[0] = '\0';
+		if (!rep->nr_sources) {
+			ALLOC_GROW(rep->sources, 1, alloc);
+			rep->nr_sources = 1;
+			rep->sources[0].tip[0] = '\0';
 		} else {
-			free(sources[nr_sources - 1].path);
+			free(rep->sources[rep->nr_sources - 1].path);
 		}
-		sources[nr_sources - 1].path = xstrdup(source_opt);
+		rep->sources[rep->nr_sources - 1].path = xstrdup(source_opt);
 	}
 	strbuf_release(&path);
 	strbuf_release(&tips);
 }
 
 /* Reverse lookups of the commit map: token id -> original id. */
-static struct smap token_to_orig;
 
-static const char *orig_of(struct blame_ctx *ctx, const char *token)
+static const char *orig_of(struct report *rep, const char *token)
 {
+	struct blame_ctx *ctx = &rep->ctx;
 	size_t *i;
 
-	if (!token_to_orig.nr) {
+	if (!rep->token_to_orig.nr) {
 		size_t k;
 
 		for (k = 0; k < ctx->map.nr; k++)
-			smap_put(&token_to_orig, ctx->map.pairs[k].token, k, NULL);
+			smap_put(&rep->token_to_orig, ctx->map.pairs[k].token, k, NULL);
 	}
-	i = smap_get(&token_to_orig, token);
+	i = smap_get(&rep->token_to_orig, token);
 	return i ? ctx->map.pairs[*i].orig : NULL;
 }
 
@@ -280,24 +258,25 @@ static void git_in(const char *dir, const char **argv, const char *what)
  * grafted it onto (git replace --graft).  Identities go through the
  * newest source's mailmap, as they would there.
  */
-static void setup_line_repo(struct blame_ctx *ctx)
+static void setup_line_repo(struct report *rep)
 {
+	struct blame_ctx *ctx = &rep->ctx;
 	struct strbuf dir = STRBUF_INIT, alt = STRBUF_INIT, gd = STRBUF_INIT, out = STRBUF_INIT,
 		path = STRBUF_INIT, mm = STRBUF_INIT;
 	struct stat st;
 	int k;
 
-	strbuf_addbuf(&line_repo, &ctx->src);
-	if (nr_sources < 2)
+	strbuf_addbuf(&rep->line_repo, &ctx->src);
+	if (rep->nr_sources < 2)
 		return;
-	strbuf_addf(&dir, "%s/lines.git", cache_dir.buf);
+	strbuf_addf(&dir, "%s/lines.git", rep->cache.dir.buf);
 	if (stat(dir.buf, &st)) {
 		const char *argv[] = { "git", "init", "-q", "--bare", dir.buf, NULL };
 
-		git_in(cache_dir.buf, argv, "git init");
+		git_in(rep->cache.dir.buf, argv, "git init");
 	}
-	for (k = 0; k < nr_sources; k++) {
-		git_dir_of(k == nr_sources - 1 ? ctx->src.buf : sources[k].path, &gd);
+	for (k = 0; k < rep->nr_sources; k++) {
+		git_dir_of(k == rep->nr_sources - 1 ? ctx->src.buf : rep->sources[k].path, &gd);
 		strbuf_addf(&alt, "%s/objects\n", gd.buf);
 	}
 	strbuf_addf(&path, "%s/objects/info", dir.buf);
@@ -338,15 +317,15 @@ static void setup_line_repo(struct blame_ctx *ctx)
 		}
 	}
 	/* the seams, as DEST has them */
-	for (k = 1; k < nr_sources; k++) {
-		const char *roots[] = { "git", "rev-list", "--max-parents=0", sources[k].tip, NULL };
+	for (k = 1; k < rep->nr_sources; k++) {
+		const char *roots[] = { "git", "rev-list", "--max-parents=0", rep->sources[k].tip, NULL };
 		char *p, *nl;
 
-		if (!sources[k].tip[0])
+		if (!rep->sources[k].tip[0])
 			continue;
 		strbuf_reset(&out);
-		if (run_capture(roots, k == nr_sources - 1 ? ctx->src.buf : sources[k].path, &out))
-			die("cannot list the root commits of '%s'", sources[k].path);
+		if (run_capture(roots, k == rep->nr_sources - 1 ? ctx->src.buf : rep->sources[k].path, &out))
+			die("cannot list the root commits of '%s'", rep->sources[k].path);
 		for (p = out.buf; (nl = strchr(p, '\n')); p = nl + 1) {
 			const char *tok, *porig;
 			char root[41], parent_spec[64];
@@ -363,21 +342,21 @@ static void setup_line_repo(struct blame_ctx *ctx)
 			snprintf(parent_spec, sizeof(parent_spec), "%s^1", tok);
 			if (!run_capture_quiet(argv_p, ctx->gitdir.buf, &par)) {
 				strbuf_trim_newline(&par);
-				porig = orig_of(ctx, par.buf);
+				porig = orig_of(rep, par.buf);
 				if (porig) {
 					char pbuf[41];
 					const char *argv_r[] = { "git", "replace", "-f", "--graft", root, pbuf, NULL };
 
 					memcpy(pbuf, porig, 41);
 					git_in(dir.buf, argv_r, "git replace --graft");
-					strbuf_addf(&line_grafts, " %s %s", root, pbuf);
+					strbuf_addf(&rep->line_grafts, " %s %s", root, pbuf);
 				}
 			}
 			strbuf_release(&par);
 		}
 	}
-	strbuf_reset(&line_repo);
-	strbuf_addbuf(&line_repo, &dir);
+	strbuf_reset(&rep->line_repo);
+	strbuf_addbuf(&rep->line_repo, &dir);
 	strbuf_release(&dir);
 	strbuf_release(&alt);
 	strbuf_release(&gd);
@@ -388,71 +367,41 @@ static void setup_line_repo(struct blame_ctx *ctx)
 
 /* ---- the files and what their blames depend on ------------------------- */
 
-struct fcount {
-	size_t commit;          /* index in commits[] */
-	size_t lines, tokens;
-};
 
-struct ffunc {
-	char *name;
-	size_t line, tokens, nr;
-	size_t *commit, *count; /* tokens of the function by commit */
-};
 
-struct rfile {
-	char *path;
-	char blob[41], view_blob[41], key[41], tok_last[41], line_last[41];
-	int fresh, skipped;
-	char *lang;
-	size_t lines, code_lines, tokens, comment_tokens;
-	struct fcount *c;
-	size_t nr_c;
-	struct ffunc *fn;
-	size_t nr_fn;
-	double distance;
-};
 
-static struct rfile *files;
-static size_t nr_files, alloc_files, nr_no_view;
 
 static int cmp_file(const void *a, const void *b)
 {
 	return strcmp(((const struct rfile *)a)->path, ((const struct rfile *)b)->path);
 }
 
-static int is_token_path(const char *path)
+static int is_token_path(struct report *rep, const char *path)
 {
-	return !is_git_control_file(path) && !(keep_other && language_for_path(path) == &language_none);
+	return !is_git_control_file(path) && !(rep->keep_other && language_for_path(path) == &language_none);
 }
 
 /* The files a pathspec selects (blame_select_paths); with none given, every file. */
-static struct smap selected_paths;
-static int paths_selected;
 
 /*
  * The files the figures leave out (blame_left_out: --exclude, vendored,
  * generated), and how many files and tokens of the tree each reason took.
  */
-static struct smap left_out, left_out_files;
-static struct {
-	size_t files, tokens;
-} left_out_total[NR_LEFT_OUT];
-static const char **exclude;
-static int nr_exclude, include_vendored;
 
 static void count_left_out_tokens(const char *path, const char *blob, size_t lines, int binary, void *data)
 {
-	size_t *why = smap_get(&left_out_files, path);
+	struct report *rep = data;
+	size_t *why = smap_get(&rep->left_out_files, path);
 
 	(void)blob;
 	(void)binary;
-	(void)data;
 	if (why)
-		left_out_total[*why].tokens += lines;
+		rep->left_out_total[*why].tokens += lines;
 }
 
-static void list_files(struct blame_ctx *ctx)
+static void list_files(struct report *rep)
 {
+	struct blame_ctx *ctx = &rep->ctx;
 	const char *ls[] = { "git", "ls-tree", "-r", "-z", ctx->orig, NULL };
 	struct strbuf out = STRBUF_INIT;
 	size_t *why;
@@ -467,22 +416,22 @@ static void list_files(struct blame_ctx *ctx)
 		/* "100644 blob ID\tPATH": regular files only (links and submodules are no views) */
 		if (!tab || tab - p != 52 || (strncmp(p, "100644 blob ", 12) && strncmp(p, "100755 blob ", 12)))
 			continue;
-		if (paths_selected && !smap_get(&selected_paths, tab + 1))
+		if (rep->paths_selected && !smap_get(&rep->selected_paths, tab + 1))
 			continue;
 		lang = language_for_path(tab + 1);
 		if (lang == &language_none || is_git_control_file(tab + 1))
 			continue;
-		if (left_out.nr && (why = smap_get(&left_out, tab + 1))) {
-			left_out_total[*why].files++;
-			smap_put(&left_out_files, tab + 1, *why, NULL);
+		if (rep->left_out.nr && (why = smap_get(&rep->left_out, tab + 1))) {
+			rep->left_out_total[*why].files++;
+			smap_put(&rep->left_out_files, tab + 1, *why, NULL);
 			continue;
 		}
-		ALLOC_GROW(files, nr_files + 1, alloc_files);
-		memset(&files[nr_files], 0, sizeof(*files));
-		files[nr_files].path = xstrdup(tab + 1);
-		memcpy(files[nr_files].blob, p + 12, 40);
-		files[nr_files].blob[40] = '\0';
-		nr_files++;
+		ALLOC_GROW(rep->files, rep->nr_files + 1, rep->alloc_files);
+		memset(&rep->files[rep->nr_files], 0, sizeof(*rep->files));
+		rep->files[rep->nr_files].path = xstrdup(tab + 1);
+		memcpy(rep->files[rep->nr_files].blob, p + 12, 40);
+		rep->files[rep->nr_files].blob[40] = '\0';
+		rep->nr_files++;
 	}
 	/* a file without a view in the token tree has no token blame: no need to ask */
 	{
@@ -500,25 +449,25 @@ static void list_files(struct blame_ctx *ctx)
 			if (tab && tab - p == 52 && !strncmp(p + 6, " blob ", 6))
 				smap_put(&views, tab + 1, (size_t)(p + 12 - out.buf), NULL);
 		}
-		for (k = 0; k < nr_files; k++) {
-			size_t *at = smap_get(&views, files[k].path);
+		for (k = 0; k < rep->nr_files; k++) {
+			size_t *at = smap_get(&views, rep->files[k].path);
 
 			if (at) {
-				memcpy(files[k].view_blob, out.buf + *at, 40);
-				files[k].view_blob[40] = '\0';
-				files[kept++] = files[k];
+				memcpy(rep->files[k].view_blob, out.buf + *at, 40);
+				rep->files[k].view_blob[40] = '\0';
+				rep->files[kept++] = rep->files[k];
 			} else {
-				free(files[k].path);
-				nr_no_view++;
+				free(rep->files[k].path);
+				rep->nr_no_view++;
 			}
 		}
-		nr_files = kept;
+		rep->nr_files = kept;
 		smap_release(&views);
 	}
 	/* the tokens of the files left out: the lines of their views */
-	if (left_out_files.nr)
-		tree_lines(ctx->gitdir.buf, ctx->token, count_left_out_tokens, NULL);
-	qsort(files, nr_files, sizeof(*files), cmp_file);
+	if (rep->left_out_files.nr)
+		tree_lines(ctx->gitdir.buf, ctx->token, count_left_out_tokens, rep);
+	qsort(rep->files, rep->nr_files, sizeof(*rep->files), cmp_file);
 	strbuf_release(&out);
 }
 
@@ -561,7 +510,7 @@ static int is_ancestor(const char *dir, const char *a, const char *b)
  * offset `field` of struct rfile.  What a walk learnt is kept in the cache
  * under `name`; a later tip walks only the commits that are new.
  */
-static void last_touch(const char *dir, const char *tip, const char *name,
+static void last_touch(struct report *rep, const char *dir, const char *tip, const char *name,
 		       const char **pathspec, int nr_pathspec, size_t field)
 {
 	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT, rec = STRBUF_INIT, key = STRBUF_INIT;
@@ -576,7 +525,7 @@ static void last_touch(const char *dir, const char *tip, const char *name,
 	for (i = 0; i < (size_t)nr_pathspec; i++)
 		strbuf_addf(&key, "%c%s", 0, pathspec[i]);
 	hash_hex(&key, h);
-	strbuf_addf(&path, "%s/touch-%s", cache_dir.buf, h);
+	strbuf_addf(&path, "%s/touch-%s", rep->cache.dir.buf, h);
 	if (!read_whole(path.buf, &sb) && !strncmp(sb.buf, "tip ", 4) && sb.len > 45 && sb.buf[44] == '\n') {
 		char *p = sb.buf + 45, *nl;
 
@@ -648,9 +597,9 @@ static void last_touch(const char *dir, const char *tip, const char *name,
 			}
 		write_atomic(path.buf, sb.buf, sb.len);
 	}
-	for (i = 0; i < nr_files; i++) {
-		size_t *v = smap_get(&old.paths, files[i].path);
-		char *dst = (char *)&files[i] + field;
+	for (i = 0; i < rep->nr_files; i++) {
+		size_t *v = smap_get(&old.paths, rep->files[i].path);
+		char *dst = (char *)&rep->files[i] + field;
 
 		if (v)
 			memcpy(dst, old.ids[*v], 41);
@@ -667,19 +616,19 @@ static void last_touch(const char *dir, const char *tip, const char *name,
 	strbuf_release(&key);
 }
 
-static void file_keys(void)
+static void file_keys(struct report *rep)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 
-	for (i = 0; i < nr_files; i++) {
+	for (i = 0; i < rep->nr_files; i++) {
 		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%s%c%s%c%s%c%s%c%s%c%s%s%c%d", CACHE_VERSION, 0, files[i].path, 0,
-			    files[i].blob, 0, files[i].tok_last, 0, files[i].line_last, 0,
-			    opt.move ? " -M" : "", opt.ignore_ws ? " -w" : "", 0, nr_sources);
+		strbuf_addf(&sb, "%s%c%s%c%s%c%s%c%s%c%s%s%c%d", CACHE_VERSION, 0, rep->files[i].path, 0,
+			    rep->files[i].blob, 0, rep->files[i].tok_last, 0, rep->files[i].line_last, 0,
+			    rep->opt.move ? " -M" : "", rep->opt.ignore_ws ? " -w" : "", 0, rep->nr_sources);
 		strbuf_addch(&sb, 0);
-		strbuf_addstr(&sb, engine_key);
-		hash_hex(&sb, files[i].key);
+		strbuf_addstr(&sb, rep->engine_key);
+		hash_hex(&sb, rep->files[i].key);
 	}
 	strbuf_release(&sb);
 }
@@ -695,20 +644,8 @@ static void file_keys(void)
  */
 #define MAX_PACKS 16
 
-static struct {
-	struct strbuf *data;     /* the packs' contents */
-	char **names;
-	size_t nr, alloc;
-} packs;
 
-struct entry_loc {
-	char key[41];
-	size_t pack, off, len;
-};
 
-static struct smap entry_index;  /* key -> index in entries */
-static struct entry_loc *entries;
-static size_t nr_entries, alloc_entries;
 
 static int is_pack_name(const char *name)
 {
@@ -717,40 +654,40 @@ static int is_pack_name(const char *name)
 	return !strncmp(name, "entries-", 8) && n > 13 && !strcmp(name + n - 5, ".pack");
 }
 
-static int pack_is_read(const char *name)
+static int pack_is_read(struct report *rep, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < packs.nr; i++)
-		if (!strcmp(packs.names[i], name))
+	for (i = 0; i < rep->cache.nr; i++)
+		if (!strcmp(rep->cache.names[i], name))
 			return 1;
 	return 0;
 }
 
 /* Reads the packs of the cache not read yet into memory, and indexes their entries. */
-static void read_packs(void)
+static void read_packs(struct report *rep)
 {
-	DIR *d = opendir(cache_dir.buf);
+	DIR *d = opendir(rep->cache.dir.buf);
 	struct dirent *e;
 	struct strbuf path = STRBUF_INIT;
 
 	if (!d)
-		die_errno("cannot read '%s'", cache_dir.buf);
+		die_errno("cannot read '%s'", rep->cache.dir.buf);
 	while ((e = readdir(d))) {
 		struct strbuf *sb;
 		char *p, *end;
 
-		if (!is_pack_name(e->d_name) || pack_is_read(e->d_name))
+		if (!is_pack_name(e->d_name) || pack_is_read(rep, e->d_name))
 			continue;
-		ALLOC_GROW(packs.data, packs.nr + 1, packs.alloc);
-		packs.names = xrealloc(packs.names, packs.alloc * sizeof(*packs.names));
-		sb = &packs.data[packs.nr];
+		ALLOC_GROW(rep->cache.data, rep->cache.nr + 1, rep->cache.alloc);
+		rep->cache.names = xrealloc(rep->cache.names, rep->cache.alloc * sizeof(*rep->cache.names));
+		sb = &rep->cache.data[rep->cache.nr];
 		strbuf_init(sb, 0);
 		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/%s", cache_dir.buf, e->d_name);
+		strbuf_addf(&path, "%s/%s", rep->cache.dir.buf, e->d_name);
 		if (read_whole(path.buf, sb))
 			die_errno("cannot read '%s'", path.buf);
-		packs.names[packs.nr] = xstrdup(e->d_name);
+		rep->cache.names[rep->cache.nr] = xstrdup(e->d_name);
 		for (p = sb->buf, end = sb->buf + sb->len; p < end;) {
 			char *sp = memchr(p, ' ', (size_t)(end - p)), *nl, *q;
 			unsigned long long len;
@@ -763,44 +700,40 @@ static void read_packs(void)
 			len = strtoull(sp + 1, &q, 10);
 			if (q != nl || q == sp + 1 || len > (unsigned long long)(end - (nl + 1)))
 				die("%s: a corrupt pack (remove it, or the whole cache directory)", path.buf);
-			smap_put(&entry_index, p, nr_entries, &isnew);
+			smap_put(&rep->cache.index, p, rep->cache.nr_entries, &isnew);
 			if (isnew) {
-				ALLOC_GROW(entries, nr_entries + 1, alloc_entries);
-				memcpy(entries[nr_entries].key, p, 41);
-				entries[nr_entries].pack = packs.nr;
-				entries[nr_entries].off = (size_t)(nl + 1 - sb->buf);
-				entries[nr_entries].len = (size_t)len;
-				nr_entries++;
+				ALLOC_GROW(rep->cache.entries, rep->cache.nr_entries + 1, rep->cache.alloc_entries);
+				memcpy(rep->cache.entries[rep->cache.nr_entries].key, p, 41);
+				rep->cache.entries[rep->cache.nr_entries].pack = rep->cache.nr;
+				rep->cache.entries[rep->cache.nr_entries].off = (size_t)(nl + 1 - sb->buf);
+				rep->cache.entries[rep->cache.nr_entries].len = (size_t)len;
+				rep->cache.nr_entries++;
 			}
 			p = nl + 1 + len;
 		}
-		packs.nr++;
+		rep->cache.nr++;
 	}
 	closedir(d);
 	strbuf_release(&path);
 }
 
-static const struct entry_loc *find_entry(const char *key)
+static const struct entry_loc *find_entry(struct report *rep, const char *key)
 {
-	size_t *i = smap_get(&entry_index, key);
+	size_t *i = smap_get(&rep->cache.index, key);
 
-	return i ? &entries[*i] : NULL;
+	return i ? &rep->cache.entries[*i] : NULL;
 }
 
 /* A pack being written: under a temporary name until pack_finish(). */
-struct pack_writer {
-	struct strbuf tmp, buf;
-	int fd;
-};
 
-static void pack_start(struct pack_writer *w)
+static void pack_start(struct report *rep, struct pack_writer *w)
 {
 	strbuf_init(&w->tmp, 0);
 	strbuf_init(&w->buf, 0);
-	strbuf_addf(&w->tmp, "%s/tmp-entries-XXXXXX", cache_dir.buf);
+	strbuf_addf(&w->tmp, "%s/tmp-entries-XXXXXX", rep->cache.dir.buf);
 	w->fd = mkstemp(w->tmp.buf);
 	if (w->fd < 0)
-		die_errno("cannot create a pack in '%s'", cache_dir.buf);
+		die_errno("cannot create a pack in '%s'", rep->cache.dir.buf);
 }
 
 static void pack_flush(struct pack_writer *w)
@@ -830,14 +763,14 @@ static void pack_add(struct pack_writer *w, const char *key, const char *data, s
 }
 
 /* The pack is whole: it gets its name (entries-XXXXXX.pack, from the temporary one). */
-static void pack_finish(struct pack_writer *w)
+static void pack_finish(struct report *rep, struct pack_writer *w)
 {
 	struct strbuf name = STRBUF_INIT;
 
 	pack_flush(w);
 	if (fchmod(w->fd, 0644) || close(w->fd))
 		die_errno("cannot write '%s'", w->tmp.buf);
-	strbuf_addf(&name, "%s/entries-%s.pack", cache_dir.buf, w->tmp.buf + w->tmp.len - 6);
+	strbuf_addf(&name, "%s/entries-%s.pack", rep->cache.dir.buf, w->tmp.buf + w->tmp.len - 6);
 	if (rename(w->tmp.buf, name.buf))
 		die_errno("cannot rename '%s'", w->tmp.buf);
 	strbuf_release(&name);
@@ -846,24 +779,24 @@ static void pack_finish(struct pack_writer *w)
 }
 
 /* Reads the workers' packs; past MAX_PACKS packs, all of them into one: entries named twice once. */
-static void merge_packs(void)
+static void merge_packs(struct report *rep)
 {
 	struct pack_writer w;
 	struct strbuf path = STRBUF_INIT;
 	size_t i;
 
-	read_packs();  /* the workers' new ones */
-	if (packs.nr <= MAX_PACKS)
+	read_packs(rep);  /* the workers' new ones */
+	if (rep->cache.nr <= MAX_PACKS)
 		return;
-	pack_start(&w);
-	for (i = 0; i < nr_entries; i++) {
-		const struct entry_loc *e = &entries[i];
-		pack_add(&w, e->key, packs.data[e->pack].buf + e->off, e->len);
+	pack_start(rep, &w);
+	for (i = 0; i < rep->cache.nr_entries; i++) {
+		const struct entry_loc *e = &rep->cache.entries[i];
+		pack_add(&w, e->key, rep->cache.data[e->pack].buf + e->off, e->len);
 	}
-	pack_finish(&w);
-	for (i = 0; i < packs.nr; i++) {
+	pack_finish(rep, &w);
+	for (i = 0; i < rep->cache.nr; i++) {
 		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/%s", cache_dir.buf, packs.names[i]);
+		strbuf_addf(&path, "%s/%s", rep->cache.dir.buf, rep->cache.names[i]);
 		if (unlink(path.buf) && errno != ENOENT)
 			die_errno("cannot remove '%s'", path.buf);
 	}
@@ -882,8 +815,9 @@ static void merge_packs(void)
  *   f LINE TOKENS NAME I:N...          one per function: N of its tokens from the I-th commit
  * (PATH, NAME and REASON %-escaped).
  */
-static void blame_one(struct blame_ctx *ctx, struct rfile *f, struct strbuf *entry)
+static void blame_one(struct report *rep, struct rfile *f, struct strbuf *entry)
 {
+	struct blame_ctx *ctx = &rep->ctx;
 	struct blame_result res;
 	struct commit_table lt = { NULL, 0, 0 };
 	struct commit_info **lc;
@@ -909,17 +843,17 @@ static void blame_one(struct blame_ctx *ctx, struct rfile *f, struct strbuf *ent
 		free(argv);
 		return;
 	}
-	if (line_replay) {
-		lc = replay_commits(&lt, line_replay, f->path, &nr_lines);
+	if (rep->line_replay) {
+		lc = replay_commits(&lt, rep->line_replay, f->path, &nr_lines);
 		if (!lc)
-			die("'%s' is not in the replay of '%s'", f->path, line_repo.buf);
+			die("'%s' is not in the replay of '%s'", f->path, rep->line_repo.buf);
 	} else {
 		argv[n++] = "git";
 		argv[n++] = "blame";
 		argv[n++] = "--porcelain";
-		if (opt.move)
+		if (rep->opt.move)
 			argv[n++] = "-M";
-		if (opt.ignore_ws)
+		if (rep->opt.ignore_ws)
 			argv[n++] = "-w";
 		for (i = 0; i < ctx->nr_ignored; i++) {
 			argv[n++] = "--ignore-rev";
@@ -929,8 +863,8 @@ static void blame_one(struct blame_ctx *ctx, struct rfile *f, struct strbuf *ent
 		argv[n++] = "--";
 		argv[n++] = f->path;
 		argv[n] = NULL;
-		if (run_capture(argv, line_repo.buf, &out))
-			die("git blame of '%s' failed in '%s'", f->path, line_repo.buf);
+		if (run_capture(argv, rep->line_repo.buf, &out))
+			die("git blame of '%s' failed in '%s'", f->path, rep->line_repo.buf);
 		lc = parse_porcelain(&lt, out.buf, &nr_lines);
 	}
 
@@ -1052,42 +986,29 @@ static void blame_one(struct blame_ctx *ctx, struct rfile *f, struct strbuf *ent
 	strbuf_release(&out);
 }
 
-struct csize {
-	char token[41];
-	size_t added, removed;
-};
 
-static struct csize *csizes;
-static size_t nr_csizes, alloc_csizes;
 
 /*
  * The tokens each commit added to and removed from each file, as the
  * attribution engine's diff found them (its on_change), by "COMMIT PATH".
  */
-struct file_change {
-	size_t added, removed;
-};
 
-static struct smap change_index;
-static struct file_change *file_changes;
-static size_t nr_file_changes, alloc_file_changes;
-static int sizes_from_cache, changes_recorded;
 
 static void record_change(const char *commit, const char *path, size_t added, size_t removed, void *data)
 {
+	struct report *rep = report_of_ctx(data);
 	struct strbuf key = STRBUF_INIT;
 	size_t *at;
 	int isnew;
 
-	(void)data;
-	strbuf_addf(&key, "%s %s", commit, path);
-	at = smap_put(&change_index, key.buf, nr_file_changes, &isnew);
+		strbuf_addf(&key, "%s %s", commit, path);
+	at = smap_put(&rep->change_index, key.buf, rep->nr_file_changes, &isnew);
 	if (isnew) {
-		ALLOC_GROW(file_changes, nr_file_changes + 1, alloc_file_changes);
-		memset(&file_changes[nr_file_changes++], 0, sizeof(*file_changes));
+		ALLOC_GROW(rep->file_changes, rep->nr_file_changes + 1, rep->alloc_file_changes);
+		memset(&rep->file_changes[rep->nr_file_changes++], 0, sizeof(*rep->file_changes));
 	}
-	file_changes[*at].added += added;
-	file_changes[*at].removed += removed;
+	rep->file_changes[*at].added += added;
+	rep->file_changes[*at].removed += removed;
 	strbuf_release(&key);
 }
 
@@ -1096,23 +1017,20 @@ static void record_change(const char *commit, const char *path, size_t added, si
  * rev-parse reads the dates as git log does), so that "2 years ago"
  * names the same window in the cache key and in git log.
  */
-static struct {
-	char since[64], until[64];
-} window;
 
-static void resolve_window(const char *dir)
+static void resolve_window(struct report *rep, const char *dir)
 {
 	const char *argv[] = { "git", "rev-parse", NULL, NULL, NULL };
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, out = STRBUF_INIT;
 	char *p, *nl;
 	int n = 2;
 
-	if (opt.since) {
-		strbuf_addf(&a, "--since=%s", opt.since);
+	if (rep->opt.since) {
+		strbuf_addf(&a, "--since=%s", rep->opt.since);
 		argv[n++] = a.buf;
 	}
-	if (opt.until) {
-		strbuf_addf(&b, "--until=%s", opt.until);
+	if (rep->opt.until) {
+		strbuf_addf(&b, "--until=%s", rep->opt.until);
 		argv[n++] = b.buf;
 	}
 	if (n == 2)
@@ -1122,57 +1040,58 @@ static void resolve_window(const char *dir)
 	for (p = out.buf; (nl = strchr(p, '\n')); p = nl + 1) {
 		*nl = '\0';
 		if (!strncmp(p, "--max-age=", 10))
-			snprintf(window.since, sizeof(window.since), "%s", p);
+			snprintf(rep->window.since, sizeof(rep->window.since), "%s", p);
 		else if (!strncmp(p, "--min-age=", 10))
-			snprintf(window.until, sizeof(window.until), "%s", p);
+			snprintf(rep->window.until, sizeof(rep->window.until), "%s", p);
 	}
-	if ((opt.since && !window.since[0]) || (opt.until && !window.until[0]))
-		die("--since/--until: not a date git reads: '%s'", opt.since && !window.since[0] ? opt.since : opt.until);
+	if ((rep->opt.since && !rep->window.since[0]) || (rep->opt.until && !rep->window.until[0]))
+		die("--since/--until: not a date git reads: '%s'", rep->opt.since && !rep->window.since[0] ? rep->opt.since : rep->opt.until);
 	strbuf_release(&a);
 	strbuf_release(&b);
 	strbuf_release(&out);
 }
 
 /* The cache file of the commit sizes of the pathspec, in path. */
-static void sizes_cache_path(const char **pathspec, int nr_pathspec, struct strbuf *path)
+static void sizes_cache_path(struct report *rep, const char **pathspec, int nr_pathspec, struct strbuf *path)
 {
 	struct strbuf key = STRBUF_INIT;
 	char h[41];
 	int i;
 
-	strbuf_addf(&key, "sizes 2%c%s%cvendored %d%c%s%c%s", 0, engine_key, 0, include_vendored,
-		    0, window.since, 0, window.until);
+	strbuf_addf(&key, "sizes 2%c%s%cvendored %d%c%s%c%s", 0, rep->engine_key, 0, rep->opt.include_vendored,
+		    0, rep->window.since, 0, rep->window.until);
 	for (i = 0; i < nr_pathspec; i++)
 		strbuf_addf(&key, "%c%s", 0, pathspec[i]);
-	for (i = 0; i < nr_exclude; i++)
-		strbuf_addf(&key, "%cexclude %s", 0, exclude[i]);
+	for (i = 0; i < rep->opt.nr_exclude; i++)
+		strbuf_addf(&key, "%cexclude %s", 0, rep->opt.exclude[i]);
 	hash_hex(&key, h);
-	strbuf_addf(path, "%s/sizes-%s", cache_dir.buf, h);
+	strbuf_addf(path, "%s/sizes-%s", rep->cache.dir.buf, h);
 	strbuf_release(&key);
 }
 
 /* Reads the commit sizes of the pathspec at the tip from the cache: 1 if they were there. */
-static int read_sizes_cache(struct blame_ctx *ctx, const char **pathspec, int nr_pathspec)
+static int read_sizes_cache(struct report *rep, const char **pathspec, int nr_pathspec)
 {
+	struct blame_ctx *ctx = &rep->ctx;
 	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
 	char *p, *nl;
 	int ok = 0;
 
-	sizes_cache_path(pathspec, nr_pathspec, &path);
+	sizes_cache_path(rep, pathspec, nr_pathspec, &path);
 	if (!read_whole(path.buf, &sb) && !strncmp(sb.buf, "tip ", 4) && sb.len > 45 && sb.buf[44] == '\n' &&
 	    !strncmp(sb.buf + 4, ctx->token, 40)) {
 		for (p = sb.buf + 45; (nl = strchr(p, '\n')); p = nl + 1) {
 			struct csize *c;
 
 			*nl = '\0';
-			ALLOC_GROW(csizes, nr_csizes + 1, alloc_csizes);
-			c = &csizes[nr_csizes];
+			ALLOC_GROW(rep->csizes, rep->nr_csizes + 1, rep->alloc_csizes);
+			c = &rep->csizes[rep->nr_csizes];
 			if (strlen(p) < 44 || p[40] != ' ' ||
 			    sscanf(p + 41, "%zu %zu", &c->added, &c->removed) != 2)
 				die("%s: corrupt", path.buf);
 			memcpy(c->token, p, 40);
 			c->token[40] = '\0';
-			nr_csizes++;
+			rep->nr_csizes++;
 		}
 		ok = 1;
 	}
@@ -1189,8 +1108,9 @@ static int read_sizes_cache(struct blame_ctx *ctx, const char **pathspec, int nr
  * one blame_fresh() made or one made here.  Kept in the cache per
  * pathspec and tip.
  */
-static void commit_sizes(struct blame_ctx *ctx, const char **pathspec, int nr_pathspec)
+static void commit_sizes(struct report *rep, const char **pathspec, int nr_pathspec)
 {
+	struct blame_ctx *ctx = &rep->ctx;
 	const char **argv = xcalloc((size_t)nr_pathspec + 16, sizeof(*argv));
 	struct strbuf rec = STRBUF_INIT, key = STRBUF_INIT, path = STRBUF_INIT, sb = STRBUF_INIT;
 	struct strbuf since = STRBUF_INIT, until = STRBUF_INIT;
@@ -1199,20 +1119,20 @@ static void commit_sizes(struct blame_ctx *ctx, const char **pathspec, int nr_pa
 	size_t i, a = 0, rm = 0;
 	int n = 0, counted = 0;
 
-	if (sizes_from_cache)
+	if (rep->sizes_from_cache)
 		goto done;
-	if (opt.since)
-		strbuf_addstr(&since, window.since);
-	if (opt.until)
-		strbuf_addstr(&until, window.until);
-	if (!changes_recorded) {
+	if (rep->opt.since)
+		strbuf_addstr(&since, rep->window.since);
+	if (rep->opt.until)
+		strbuf_addstr(&until, rep->window.until);
+	if (!rep->changes_recorded) {
 		struct replay_options o = ctx->engine;
 
 		o.on_change = record_change;
-		if (progress_wanted(opt.progress))
+		if (progress_wanted(rep->opt.progress))
 			o.progress_title = "Replaying commits for their sizes";
 		replay_free(replay_tokens(ctx->gitdir.buf, ctx->token, &o));
-		changes_recorded = 1;
+		rep->changes_recorded = 1;
 	}
 	argv[n++] = "git";
 	argv[n++] = "log";
@@ -1240,11 +1160,11 @@ static void commit_sizes(struct blame_ctx *ctx, const char **pathspec, int nr_pa
 
 		if (!more || *p == '\001') {
 			if (counted) {
-				ALLOC_GROW(csizes, nr_csizes + 1, alloc_csizes);
-				memcpy(csizes[nr_csizes].token, cur, 41);
-				csizes[nr_csizes].added = a;
-				csizes[nr_csizes].removed = rm;
-				nr_csizes++;
+				ALLOC_GROW(rep->csizes, rep->nr_csizes + 1, rep->alloc_csizes);
+				memcpy(rep->csizes[rep->nr_csizes].token, cur, 41);
+				rep->csizes[rep->nr_csizes].added = a;
+				rep->csizes[rep->nr_csizes].removed = rm;
+				rep->nr_csizes++;
 			}
 			if (!more)
 				break;
@@ -1257,23 +1177,23 @@ static void commit_sizes(struct blame_ctx *ctx, const char **pathspec, int nr_pa
 		}
 		while (*p == '\n')
 			p++;
-		if (!*p || !is_token_path(p) || (left_out.nr && smap_get(&left_out, p)))
+		if (!*p || !is_token_path(rep, p) || (rep->left_out.nr && smap_get(&rep->left_out, p)))
 			continue;
 		counted = 1;
 		strbuf_reset(&key);
 		strbuf_addf(&key, "%s %s", cur, p);
-		if ((at = smap_get(&change_index, key.buf))) {
-			a += file_changes[*at].added;
-			rm += file_changes[*at].removed;
+		if ((at = smap_get(&rep->change_index, key.buf))) {
+			a += rep->file_changes[*at].added;
+			rm += rep->file_changes[*at].removed;
 		}
 	}
 	if (reader_finish(r))
 		die("git log failed in '%s'", ctx->gitdir.buf);
 	free(r);
-	sizes_cache_path(pathspec, nr_pathspec, &path);
+	sizes_cache_path(rep, pathspec, nr_pathspec, &path);
 	strbuf_addf(&sb, "tip %s\n", ctx->token);
-	for (i = 0; i < nr_csizes; i++)
-		strbuf_addf(&sb, "%s %zu %zu\n", csizes[i].token, csizes[i].added, csizes[i].removed);
+	for (i = 0; i < rep->nr_csizes; i++)
+		strbuf_addf(&sb, "%s %zu %zu\n", rep->csizes[i].token, rep->csizes[i].added, rep->csizes[i].removed);
 	write_atomic(path.buf, sb.buf, sb.len);
 done:
 	free(argv);
@@ -1287,17 +1207,18 @@ done:
 
 static void replay_lines(void *data)
 {
-	struct blame_ctx *ctx = data;
+	struct report *rep = data;
+	struct blame_ctx *ctx = &rep->ctx;
 	struct replay_options o = { 0 };
 	struct strbuf path = STRBUF_INIT, key = STRBUF_INIT;
 
 	blame_checkpoint_path(ctx->gitdir.buf, "lines", 1, &path);
-	strbuf_addf(&key, "lines ws %d%s", opt.ignore_ws, line_grafts.buf);
-	o.ignore_ws = opt.ignore_ws;
+	strbuf_addf(&key, "lines ws %d%s", rep->opt.ignore_ws, rep->line_grafts.buf);
+	o.ignore_ws = rep->opt.ignore_ws;
 	o.checkpoint = path.buf;
 	o.checkpoint_key = key.buf;
 	age_hook(&o, 1);
-	line_replay = replay_history(line_repo.buf, ctx->orig, &o);
+	rep->line_replay = replay_history(rep->line_repo.buf, ctx->orig, &o);
 	strbuf_release(&path);
 	strbuf_release(&key);
 }
@@ -1306,8 +1227,9 @@ static void replay_lines(void *data)
  * Whether an earlier replay of the whole tree left its state: a replay
  * then costs only the commits since, less than the history of each file.
  */
-static int has_checkpoint(struct blame_ctx *ctx)
+static int has_checkpoint(struct report *rep)
 {
+	struct blame_ctx *ctx = &rep->ctx;
 	struct strbuf path = STRBUF_INIT;
 	int ret;
 
@@ -1318,14 +1240,15 @@ static int has_checkpoint(struct blame_ctx *ctx)
 }
 
 /* Blames the fresh files, in opt.jobs processes; each writes its entries into the cache. */
-static void blame_fresh(struct blame_ctx *ctx)
+static void blame_fresh(struct report *rep)
 {
-	size_t *todo = xcalloc(nr_files + 1, sizeof(*todo)), nr_todo = 0, k;
-	pid_t *pids = xcalloc((size_t)opt.jobs, sizeof(*pids));
+	struct blame_ctx *ctx = &rep->ctx;
+	size_t *todo = xcalloc(rep->nr_files + 1, sizeof(*todo)), nr_todo = 0, k;
+	pid_t *pids = xcalloc((size_t)rep->opt.jobs, sizeof(*pids));
 	int w, jobs, use_replay = 0;
 
-	for (k = 0; k < nr_files; k++)
-		if (files[k].fresh)
+	for (k = 0; k < rep->nr_files; k++)
+		if (rep->files[k].fresh)
 			todo[nr_todo++] = k;
 
 	/*
@@ -1334,37 +1257,37 @@ static void blame_fresh(struct blame_ctx *ctx)
 	 * selected and more than a few of its files are to be blamed.  Line
 	 * blame with -M or ignored revisions needs git blame's own search.
 	 */
-	if (opt.replay == REPLAY_ALWAYS)
+	if (rep->opt.replay == REPLAY_ALWAYS)
 		use_replay = nr_todo > 0;
-	else if (opt.replay == REPLAY_AUTO)
-		use_replay = (whole_tree_selected && (nr_todo >= 32 || nr_todo * 4 >= nr_files ||
-						      (nr_todo && has_checkpoint(ctx)))) ||
+	else if (rep->opt.replay == REPLAY_AUTO)
+		use_replay = (rep->whole_tree_selected && (nr_todo >= 32 || nr_todo * 4 >= rep->nr_files ||
+						      (nr_todo && has_checkpoint(rep)))) ||
 			     (nr_todo && age_wants(0));  /* the code age needs the pass anyway */
 	if (use_replay) {
 		struct side_job lines;
-		int line_side = !opt.move && !ctx->nr_ignored;
+		int line_side = !rep->opt.move && !ctx->nr_ignored;
 
 		if (line_side)
-			side_job_start(&lines, replay_lines, ctx);
-		if (!sizes_from_cache)
+			side_job_start(rep, &lines, replay_lines, rep);
+		if (!rep->sizes_from_cache)
 			ctx->engine.on_change = record_change;  /* the commit sizes, from the same pass */
-		if (progress_wanted(opt.progress))
+		if (progress_wanted(rep->opt.progress))
 			ctx->engine.progress_title = "Replaying commits";
 		age_hook(&ctx->engine, 0);
 		blame_replay_tree(ctx);
 		age_unhook(&ctx->engine);
 		ctx->engine.progress_title = NULL;
 		ctx->engine.on_change = NULL;
-		changes_recorded = !sizes_from_cache;
+		rep->changes_recorded = !rep->sizes_from_cache;
 		if (line_side)
 			side_job_finish(&lines);
-		step_done("replays");
-		blamed_by = line_side ? "one replay of each history"
+		step_done(rep, "replays");
+		rep->blamed_by = line_side ? "one replay of each history"
 				      : "one replay of the token history, git blame of each file by lines";
 	} else if (nr_todo) {
-		blamed_by = "the history of each file by tokens, git blame of each file by lines";
+		rep->blamed_by = "the history of each file by tokens, git blame of each file by lines";
 	}
-	jobs = (size_t)opt.jobs > nr_todo ? (int)nr_todo : opt.jobs;  /* 0: nothing to blame */
+	jobs = (size_t)rep->opt.jobs > nr_todo ? (int)nr_todo : rep->opt.jobs;  /* 0: nothing to blame */
 	fflush(NULL);
 	for (w = 0; w < jobs; w++) {
 		pids[w] = jobs > 1 ? fork() : 0;
@@ -1374,14 +1297,14 @@ static void blame_fresh(struct blame_ctx *ctx)
 			struct strbuf entry = STRBUF_INIT;
 			struct pack_writer pw;
 
-			pack_start(&pw);
+			pack_start(rep, &pw);
 			for (k = (size_t)w; k < nr_todo; k += (size_t)jobs) {
-				struct rfile *f = &files[todo[k]];
+				struct rfile *f = &rep->files[todo[k]];
 
-				blame_one(ctx, f, &entry);
+				blame_one(rep, f, &entry);
 				pack_add(&pw, f->key, entry.buf, entry.len);
 			}
-			pack_finish(&pw);
+			pack_finish(rep, &pw);
 			strbuf_release(&entry);
 			if (jobs > 1) {
 				fflush(NULL);
@@ -1399,22 +1322,17 @@ static void blame_fresh(struct blame_ctx *ctx)
 	free(pids);
 	/* the new entries, for read_entry(); and no more than MAX_PACKS packs */
 	if (nr_todo)
-		merge_packs();
-	step_done("files blamed");
+		merge_packs(rep);
+	step_done(rep, "files blamed");
 	if (ctx->replay)
 		replay_free(ctx->replay);
-	if (line_replay)
-		replay_free(line_replay);
-	ctx->replay = line_replay = NULL;
+	if (rep->line_replay)
+		replay_free(rep->line_replay);
+	ctx->replay = rep->line_replay = NULL;
 }
 
 /* ---- code age over time: the points are counted in the replays ---------- */
 
-static enum age_every age_every;
-static const struct age_sample *age_samples;
-static size_t nr_age_samples;
-static int age_lines;  /* the lines are counted too */
-static int age_shared, age_own;  /* points were counted in the report's replays, in replays of their own */
 
 /* list_files()' rule, for a regular file that has a view */
 static int age_counts(const char *path)
@@ -1423,34 +1341,35 @@ static int age_counts(const char *path)
 }
 
 /* Finds the points of the history and what the cache knows of them (age.h). */
-static void age_start(struct blame_ctx *ctx, const char **pathspec, int nr_pathspec)
+static void age_start(struct report *rep, const char **pathspec, int nr_pathspec)
 {
+	struct blame_ctx *ctx = &rep->ctx;
 	struct age_options o;
 	struct strbuf key = STRBUF_INIT, path = STRBUF_INIT;
-	const char **repos = xcalloc((size_t)nr_sources + 1, sizeof(*repos));
+	const char **repos = xcalloc((size_t)rep->nr_sources + 1, sizeof(*repos));
 	char h[41];
 	int k;
 
-	for (k = 0; k < nr_sources; k++)
-		repos[k] = k == nr_sources - 1 ? ctx->src.buf : sources[k].path;
-	age_lines = !opt.move && !ctx->nr_ignored;
+	for (k = 0; k < rep->nr_sources; k++)
+		repos[k] = k == rep->nr_sources - 1 ? ctx->src.buf : rep->sources[k].path;
+	rep->age_lines = !rep->opt.move && !ctx->nr_ignored;
 	/* what the counts depend on besides the commit: the options of both replays, the pathspec */
-	strbuf_addf(&key, "age 1%c%s%clines ws %d%s%c%d%c%d", 0, engine_key, 0, opt.ignore_ws,
-		    line_grafts.buf, 0, age_lines, 0, (int)age_every);
+	strbuf_addf(&key, "age 1%c%s%clines ws %d%s%c%d%c%d", 0, rep->engine_key, 0, rep->opt.ignore_ws,
+		    rep->line_grafts.buf, 0, rep->age_lines, 0, (int)rep->opt.every);
 	for (k = 0; k < nr_pathspec; k++)
 		strbuf_addf(&key, "%c%s", 0, pathspec[k]);
 	hash_hex(&key, h);
-	strbuf_addf(&path, "%s/age-%s", cache_dir.buf, h);
+	strbuf_addf(&path, "%s/age-%s", rep->cache.dir.buf, h);
 	memset(&o, 0, sizeof(o));
-	o.every = age_every;
-	o.line_repo = line_repo.buf;
+	o.every = rep->opt.every;
+	o.line_repo = rep->line_repo.buf;
 	o.tag_repos = repos;
-	o.nr_tag_repos = (size_t)nr_sources;
+	o.nr_tag_repos = (size_t)rep->nr_sources;
 	o.pathspec = pathspec;
 	o.nr_pathspec = nr_pathspec;
 	o.counts = age_counts;
 	o.year_of = year_of;
-	o.lines = age_lines;
+	o.lines = rep->age_lines;
 	o.cache = path.buf;
 	age_begin(ctx, &o);
 	strbuf_release(&key);
@@ -1462,19 +1381,20 @@ static void age_start(struct blame_ctx *ctx, const char **pathspec, int nr_paths
  * none: every file came from the cache, or --replay=never), each from
  * the checkpoint when that has not gone past a point; then the counts.
  */
-static void age_replays(struct blame_ctx *ctx)
+static void age_replays(struct report *rep)
 {
+	struct blame_ctx *ctx = &rep->ctx;
 	struct side_job lines;
 	int need_lines = age_wants(1);
 
-	age_shared = age_counted() > 0;
-	age_own = need_lines || age_wants(0);
+	rep->age_shared = age_counted() > 0;
+	rep->age_own = need_lines || age_wants(0);
 	if (need_lines)
-		side_job_start(&lines, replay_lines, ctx);
+		side_job_start(rep, &lines, replay_lines, rep);
 	if (age_wants(0)) {
-		if (!sizes_from_cache && !changes_recorded) {
+		if (!rep->sizes_from_cache && !rep->changes_recorded) {
 			ctx->engine.on_change = record_change;  /* the commit sizes, from the same pass */
-			changes_recorded = 1;
+			rep->changes_recorded = 1;
 		}
 		age_hook(&ctx->engine, 0);
 		blame_replay_tree(ctx);
@@ -1485,61 +1405,43 @@ static void age_replays(struct blame_ctx *ctx)
 	}
 	if (need_lines) {
 		side_job_finish(&lines);
-		replay_free(line_replay);
-		line_replay = NULL;
+		replay_free(rep->line_replay);
+		rep->line_replay = NULL;
 	}
-	age_samples = age_end(&nr_age_samples);
-	step_done("code age");
+	rep->age_samples = age_end(&rep->nr_age_samples);
+	step_done(rep, "code age");
 }
 
 /* ---- everything together ------------------------------------------------ */
 
-struct gcommit {
-	char id[41];
-	char *author;
-	long long time;
-	int era, known;
-	size_t lines, tokens, author_idx;
-};
 
-struct author {
-	char *name;
-	size_t lines, tokens;
-	size_t rank_lines, rank_tokens;  /* 1-based; 0: none */
-};
 
-static struct gcommit *commits;
-static size_t nr_commits, alloc_commits;
-static struct smap commit_index;
-static struct author *authors;
-static size_t nr_authors, alloc_authors;
-static struct smap author_index;
 
-static size_t commit_of(const char *id)
+static size_t commit_of(struct report *rep, const char *id)
 {
 	int isnew;
-	size_t *v = smap_put(&commit_index, id, nr_commits, &isnew);
+	size_t *v = smap_put(&rep->commit_index, id, rep->nr_commits, &isnew);
 
 	if (isnew) {
-		ALLOC_GROW(commits, nr_commits + 1, alloc_commits);
-		memset(&commits[nr_commits], 0, sizeof(*commits));
-		memcpy(commits[nr_commits].id, id, 41);
-		nr_commits++;
+		ALLOC_GROW(rep->commits, rep->nr_commits + 1, rep->alloc_commits);
+		memset(&rep->commits[rep->nr_commits], 0, sizeof(*rep->commits));
+		memcpy(rep->commits[rep->nr_commits].id, id, 41);
+		rep->nr_commits++;
 	}
 	return *v;
 }
 
-static void read_entry(struct rfile *f)
+static void read_entry(struct report *rep, struct rfile *f)
 {
 	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
-	const struct entry_loc *e = find_entry(f->key);
+	const struct entry_loc *e = find_entry(rep, f->key);
 	char *p, *nl;
 	size_t nr_local = 0, *local = NULL, alloc_local = 0, alloc_c = 0, alloc_fn = 0;
 
 	if (!e)
-		die("the report cache in '%s' has no entry for '%s'", cache_dir.buf, f->path);
-	strbuf_addf(&path, "%s/%s", cache_dir.buf, packs.names[e->pack]);
-	strbuf_add(&sb, packs.data[e->pack].buf + e->off, e->len);
+		die("the report cache in '%s' has no entry for '%s'", rep->cache.dir.buf, f->path);
+	strbuf_addf(&path, "%s/%s", rep->cache.dir.buf, rep->cache.names[e->pack]);
+	strbuf_add(&sb, rep->cache.data[e->pack].buf + e->off, e->len);
 	if (strncmp(sb.buf, CACHE_VERSION "\n", sizeof(CACHE_VERSION)))
 		die("%s: a corrupt entry", path.buf);
 	for (p = sb.buf; (nl = strchr(p, '\n')); p = nl + 1) {
@@ -1558,13 +1460,13 @@ static void read_entry(struct rfile *f)
 			p[42] = '\0';
 			ALLOC_GROW(f->c, f->nr_c + 1, alloc_c);
 			c = &f->c[f->nr_c++];
-			c->commit = commit_of(p + 2);
+			c->commit = commit_of(rep, p + 2);
 			if (sscanf(p + 43, "%zu %zu", &c->lines, &c->tokens) != 2)
 				die("%s: a corrupt entry", path.buf);
 			ALLOC_GROW(local, nr_local + 1, alloc_local);
 			local[nr_local++] = c->commit;
-			commits[c->commit].lines += c->lines;
-			commits[c->commit].tokens += c->tokens;
+			rep->commits[c->commit].lines += c->lines;
+			rep->commits[c->commit].tokens += c->tokens;
 		} else if (!strncmp(p, "f ", 2)) {
 			struct ffunc *fn;
 			char *q = p + 2, *end, *name;
@@ -1601,20 +1503,20 @@ static void read_entry(struct rfile *f)
 }
 
 /* Authors (mailmapped names) and author times of the commits, from the line repository. */
-static void commit_details(void)
+static void commit_details(struct report *rep)
 {
 	const char *argv[] = { "git", "log", "--no-walk=unsorted", "--stdin", "-z",
-			       opt.no_mailmap ? "--format=%H %at %an" : "--format=%H %at %aN", NULL };
+			       rep->opt.no_mailmap ? "--format=%H %at %an" : "--format=%H %at %aN", NULL };
 	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
 	char *p, *next;
 	size_t i;
 
-	if (!nr_commits)
+	if (!rep->nr_commits)
 		return;
-	for (i = 0; i < nr_commits; i++)
-		strbuf_addf(&in, "%s\n", commits[i].id);
-	if (run_capture_input(argv, line_repo.buf, &in, &out))
-		die("git log failed in '%s'", line_repo.buf);
+	for (i = 0; i < rep->nr_commits; i++)
+		strbuf_addf(&in, "%s\n", rep->commits[i].id);
+	if (run_capture_input(argv, rep->line_repo.buf, &in, &out))
+		die("git log failed in '%s'", rep->line_repo.buf);
 	for (p = out.buf; p < out.buf + out.len; p = next) {
 		char *end;
 		size_t *v;
@@ -1625,57 +1527,58 @@ static void commit_details(void)
 		if (strlen(p) < 42 || p[40] != ' ')
 			continue;
 		p[40] = '\0';
-		v = smap_get(&commit_index, p);
+		v = smap_get(&rep->commit_index, p);
 		t = strtoll(p + 41, &end, 10);
 		if (!v || *end != ' ')
 			continue;
-		commits[*v].time = t;
-		commits[*v].author = xstrdup(end + 1);
-		commits[*v].known = 1;
+		rep->commits[*v].time = t;
+		rep->commits[*v].author = xstrdup(end + 1);
+		rep->commits[*v].known = 1;
 	}
-	for (i = 0; i < nr_commits; i++) {
+	for (i = 0; i < rep->nr_commits; i++) {
 		int isnew;
 		size_t *v;
 
-		if (!commits[i].known)
-			die("commit %s is not in '%s'", commits[i].id, line_repo.buf);
-		v = smap_put(&author_index, commits[i].author, nr_authors, &isnew);
+		if (!rep->commits[i].known)
+			die("commit %s is not in '%s'", rep->commits[i].id, rep->line_repo.buf);
+		v = smap_put(&rep->author_index, rep->commits[i].author, rep->nr_authors, &isnew);
 		if (isnew) {
-			ALLOC_GROW(authors, nr_authors + 1, alloc_authors);
-			memset(&authors[nr_authors], 0, sizeof(*authors));
-			authors[nr_authors].name = commits[i].author;
-			nr_authors++;
+			ALLOC_GROW(rep->authors, rep->nr_authors + 1, rep->alloc_authors);
+			memset(&rep->authors[rep->nr_authors], 0, sizeof(*rep->authors));
+			rep->authors[rep->nr_authors].name = rep->commits[i].author;
+			rep->nr_authors++;
 		}
-		commits[i].author_idx = *v;
-		authors[*v].lines += commits[i].lines;
-		authors[*v].tokens += commits[i].tokens;
+		rep->commits[i].author_idx = *v;
+		rep->authors[*v].lines += rep->commits[i].lines;
+		rep->authors[*v].tokens += rep->commits[i].tokens;
 	}
 	strbuf_release(&in);
 	strbuf_release(&out);
 }
 
 /* The era of each commit: the first source (oldest first) that has it. */
-static void commit_eras(struct blame_ctx *ctx)
+static void commit_eras(struct report *rep)
 {
+	struct blame_ctx *ctx = &rep->ctx;
 	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
 	int k;
 	size_t i;
 
-	for (i = 0; i < nr_commits; i++)
-		commits[i].era = nr_sources > 1 ? 0 : 1;
-	for (k = 0; k < nr_sources - 1; k++) {
+	for (i = 0; i < rep->nr_commits; i++)
+		rep->commits[i].era = rep->nr_sources > 1 ? 0 : 1;
+	for (k = 0; k < rep->nr_sources - 1; k++) {
 		const char *argv[] = { "git", "cat-file", "--batch-check=%(objectname) %(objecttype)", NULL };
 		char *p, *nl;
 
 		strbuf_reset(&in);
 		strbuf_reset(&out);
-		for (i = 0; i < nr_commits; i++)
-			if (!commits[i].era)
-				strbuf_addf(&in, "%s\n", commits[i].id);
+		for (i = 0; i < rep->nr_commits; i++)
+			if (!rep->commits[i].era)
+				strbuf_addf(&in, "%s\n", rep->commits[i].id);
 		if (!in.len)
 			break;
-		if (run_capture_input(argv, sources[k].path, &in, &out))
-			die("git cat-file failed in '%s'", sources[k].path);
+		if (run_capture_input(argv, rep->sources[k].path, &in, &out))
+			die("git cat-file failed in '%s'", rep->sources[k].path);
 		for (p = out.buf; (nl = strchr(p, '\n')); p = nl + 1) {
 			size_t *v;
 
@@ -1683,14 +1586,14 @@ static void commit_eras(struct blame_ctx *ctx)
 			if (strlen(p) < 41 || strcmp(p + 40, " commit"))
 				continue;
 			p[40] = '\0';
-			v = smap_get(&commit_index, p);
+			v = smap_get(&rep->commit_index, p);
 			if (v)
-				commits[*v].era = k + 1;
+				rep->commits[*v].era = k + 1;
 		}
 	}
-	for (i = 0; i < nr_commits; i++)
-		if (!commits[i].era)
-			commits[i].era = nr_sources;
+	for (i = 0; i < rep->nr_commits; i++)
+		if (!rep->commits[i].era)
+			rep->commits[i].era = rep->nr_sources;
 	(void)ctx;
 	strbuf_release(&in);
 	strbuf_release(&out);
@@ -1710,9 +1613,6 @@ struct year_total {
 	size_t lines, tokens;
 };
 
-static size_t total_lines, total_tokens;
-static struct author **by_tokens, **by_lines;
-static size_t nr_by_tokens, nr_by_lines;
 
 static int cmp_by_tokens(const void *a, const void *b)
 {
@@ -1744,26 +1644,26 @@ static int cmp_by_lines(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static void rank_authors(void)
+static void rank_authors(struct report *rep)
 {
 	size_t i;
 
-	by_tokens = xcalloc(nr_authors + 1, sizeof(*by_tokens));
-	by_lines = xcalloc(nr_authors + 1, sizeof(*by_lines));
-	for (i = 0; i < nr_authors; i++) {
-		total_lines += authors[i].lines;
-		total_tokens += authors[i].tokens;
-		if (authors[i].tokens)
-			by_tokens[nr_by_tokens++] = &authors[i];
-		if (authors[i].lines)
-			by_lines[nr_by_lines++] = &authors[i];
+	rep->by_tokens = xcalloc(rep->nr_authors + 1, sizeof(*rep->by_tokens));
+	rep->by_lines = xcalloc(rep->nr_authors + 1, sizeof(*rep->by_lines));
+	for (i = 0; i < rep->nr_authors; i++) {
+		rep->total_lines += rep->authors[i].lines;
+		rep->total_tokens += rep->authors[i].tokens;
+		if (rep->authors[i].tokens)
+			rep->by_tokens[rep->nr_by_tokens++] = &rep->authors[i];
+		if (rep->authors[i].lines)
+			rep->by_lines[rep->nr_by_lines++] = &rep->authors[i];
 	}
-	qsort(by_tokens, nr_by_tokens, sizeof(*by_tokens), cmp_by_tokens);
-	qsort(by_lines, nr_by_lines, sizeof(*by_lines), cmp_by_lines);
-	for (i = 0; i < nr_by_tokens; i++)
-		by_tokens[i]->rank_tokens = i + 1;
-	for (i = 0; i < nr_by_lines; i++)
-		by_lines[i]->rank_lines = i + 1;
+	qsort(rep->by_tokens, rep->nr_by_tokens, sizeof(*rep->by_tokens), cmp_by_tokens);
+	qsort(rep->by_lines, rep->nr_by_lines, sizeof(*rep->by_lines), cmp_by_lines);
+	for (i = 0; i < rep->nr_by_tokens; i++)
+		rep->by_tokens[i]->rank_tokens = i + 1;
+	for (i = 0; i < rep->nr_by_lines; i++)
+		rep->by_lines[i]->rank_lines = i + 1;
 }
 
 static void rank_str(size_t rank, char *buf, size_t size)
@@ -1792,9 +1692,6 @@ static double distance(const size_t *l, const size_t *t, size_t n, size_t lt, si
 }
 
 /* A file's owners, by lines and by tokens. */
-struct owner {
-	size_t author, lines, tokens;
-};
 
 static int cmp_owner(const void *a, const void *b)
 {
@@ -1804,22 +1701,23 @@ static int cmp_owner(const void *a, const void *b)
 		return x->tokens < y->tokens ? 1 : -1;
 	if (x->lines != y->lines)
 		return x->lines < y->lines ? 1 : -1;
-	return strcmp(authors[x->author].name, authors[y->author].name);
+	return strcmp(x->name, y->name);
 }
 
-static size_t file_owners(struct rfile *f, struct owner **out)
+static size_t file_owners(struct report *rep, struct rfile *f, struct owner **out)
 {
 	struct owner *o = NULL;
 	size_t nr = 0, alloc = 0, i, j;
 
 	for (i = 0; i < f->nr_c; i++) {
-		size_t a = commits[f->c[i].commit].author_idx;
+		size_t a = rep->commits[f->c[i].commit].author_idx;
 
 		for (j = 0; j < nr && o[j].author != a; j++)
 			;
 		if (j == nr) {
 			ALLOC_GROW(o, nr + 1, alloc);
 			o[nr].author = a;
+			o[nr].name = rep->authors[a].name;
 			o[nr].lines = o[nr].tokens = 0;
 			nr++;
 		}
@@ -1832,20 +1730,20 @@ static size_t file_owners(struct rfile *f, struct owner **out)
 	return nr;
 }
 
-static void file_distances(void)
+static void file_distances(struct report *rep)
 {
 	size_t i, j;
 
-	for (i = 0; i < nr_files; i++) {
+	for (i = 0; i < rep->nr_files; i++) {
 		struct owner *o;
-		size_t nr = file_owners(&files[i], &o);
+		size_t nr = file_owners(rep, &rep->files[i], &o);
 		size_t *l = xcalloc(nr + 1, sizeof(*l)), *t = xcalloc(nr + 1, sizeof(*t));
 
 		for (j = 0; j < nr; j++) {
 			l[j] = o[j].lines;
 			t[j] = o[j].tokens;
 		}
-		files[i].distance = distance(l, t, nr, files[i].lines, files[i].tokens);
+		rep->files[i].distance = distance(l, t, nr, rep->files[i].lines, rep->files[i].tokens);
 		free(l);
 		free(t);
 		free(o);
@@ -1860,27 +1758,11 @@ static void file_distances(void)
  * at a time in the order of the columns (a row ends after its last
  * column), and written by table_end.
  */
-enum cell_type { CELL_TEXT, CELL_INTEGER, CELL_NUMBER, CELL_NONE };
 
-struct cell {
-	enum cell_type type;
-	char *text;  /* unescaped; of CELL_NONE what the TSV shows ("" or "-"), null in JSON */
-};
 
-struct table {
-	const char *file;          /* in OUTDIR; report.json names the table by it, less ".tsv" */
-	const char *const *cols;   /* NULL-terminated */
-	size_t nr_cols;
-	struct cell *cells;
-	size_t nr_cells, alloc_cells;
-	int written;
-};
 
-static struct table **report_tables;
-static size_t nr_report_tables, alloc_report_tables;
-static const char *out_dir;
 
-static struct table *table_begin(const char *file, const char *const *cols)
+static struct table *table_begin(struct report *rep, const char *file, const char *const *cols)
 {
 	struct table *t = xcalloc(1, sizeof(*t));
 
@@ -1888,8 +1770,8 @@ static struct table *table_begin(const char *file, const char *const *cols)
 	t->cols = cols;
 	while (cols[t->nr_cols])
 		t->nr_cols++;
-	ALLOC_GROW(report_tables, nr_report_tables + 1, alloc_report_tables);
-	report_tables[nr_report_tables++] = t;
+	ALLOC_GROW(rep->tables, rep->nr_tables + 1, rep->alloc_tables);
+	rep->tables[rep->nr_tables++] = t;
 	return t;
 }
 
@@ -1957,7 +1839,7 @@ static size_t table_rows(const struct table *t)
 }
 
 /* Writes OUTDIR/FILE: the header, then a line per row. */
-static void table_end(struct table *t)
+static void table_end(struct report *rep, struct table *t)
 {
 	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
 	size_t i;
@@ -1975,7 +1857,7 @@ static void table_end(struct table *t)
 			strbuf_addstr(&sb, t->cells[i].text);
 		strbuf_addch(&sb, (i + 1) % t->nr_cols ? '\t' : '\n');
 	}
-	strbuf_addf(&path, "%s/%s", out_dir, t->file);
+	strbuf_addf(&path, "%s/%s", rep->opt.out_dir, t->file);
 	write_atomic(path.buf, sb.buf, sb.len);
 	t->written = 1;
 	strbuf_release(&sb);
@@ -2178,13 +2060,13 @@ struct bucket {
 	size_t n;
 };
 
-static void histogram(struct strbuf *pg, const char *file, const char *title, const char *what,
+static void histogram(struct report *rep, struct strbuf *pg, const char *file, const char *title, const char *what,
 		      struct bucket *bk, size_t nb, size_t total)
 {
 	double *v = xcalloc(nb, sizeof(*v));
 	char **labels = xcalloc(nb, sizeof(*labels));
 	static const char *const cols[] = { "bucket", "commits", "share", NULL };
-	struct table *t = table_begin(file, cols);
+	struct table *t = table_begin(rep, file, cols);
 	size_t i;
 
 	for (i = 0; i < nb; i++) {
@@ -2194,7 +2076,7 @@ static void histogram(struct strbuf *pg, const char *file, const char *title, co
 		table_count(t, bk[i].n);
 		table_number(t, pct((double)bk[i].n, (double)total));
 	}
-	table_end(t);
+	table_end(rep, t);
 	svg_bars(pg, title, nb, labels, v, NULL, what, NULL);
 	free(v);
 	free(labels);
@@ -2206,10 +2088,10 @@ struct detail {
 	long long time;
 };
 
-static void commit_subjects(char (*ids)[41], size_t n, struct detail *d)
+static void commit_subjects(struct report *rep, char (*ids)[41], size_t n, struct detail *d)
 {
 	const char *argv[] = { "git", "log", "--no-walk=unsorted", "--stdin", "-z",
-			       opt.no_mailmap ? "--format=%H %at %an%n%s" : "--format=%H %at %aN%n%s", NULL };
+			       rep->opt.no_mailmap ? "--format=%H %at %an%n%s" : "--format=%H %at %aN%n%s", NULL };
 	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
 	char *p, *next;
 	size_t i;
@@ -2221,8 +2103,8 @@ static void commit_subjects(char (*ids)[41], size_t n, struct detail *d)
 	}
 	if (!n)
 		return;
-	if (run_capture_input(argv, line_repo.buf, &in, &out))
-		die("git log failed in '%s'", line_repo.buf);
+	if (run_capture_input(argv, rep->line_repo.buf, &in, &out))
+		die("git log failed in '%s'", rep->line_repo.buf);
 	for (p = out.buf; p < out.buf + out.len; p = next) {
 		char *nl = strchr(p, '\n'), *end;
 
@@ -2266,9 +2148,10 @@ static void json_cell(struct json_writer *j, const struct cell *c)
 }
 
 /* What the report is of: the revision, the files, the attribution's options. */
-static void json_report_subject(struct json_writer *j, struct blame_ctx *ctx, const char *rev,
+static void json_report_subject(struct report *rep, struct json_writer *j, const char *rev,
 				const char **pathspec, int nr_pathspec)
 {
+	struct blame_ctx *ctx = &rep->ctx;
 	int wrap = j->wrap_depth, i;
 	size_t k;
 
@@ -2306,27 +2189,27 @@ static void json_report_subject(struct json_writer *j, struct blame_ctx *ctx, co
 	json_key(j, "options");
 	json_object_begin(j);
 	json_key(j, "top");
-	json_int(j, opt.top);
+	json_int(j, rep->opt.top);
 	json_key(j, "min_tokens");
-	json_uint(j, opt.min_tokens);
+	json_uint(j, rep->opt.min_tokens);
 	json_key(j, "line_moves");
-	json_bool(j, opt.move);
+	json_bool(j, rep->opt.move);
 	json_key(j, "line_ignore_whitespace");
-	json_bool(j, opt.ignore_ws);
+	json_bool(j, rep->opt.ignore_ws);
 	json_key(j, "since");
-	json_string_or_null(j, opt.since);
+	json_string_or_null(j, rep->opt.since);
 	json_key(j, "until");
-	json_string_or_null(j, opt.until);
+	json_string_or_null(j, rep->opt.until);
 	json_key(j, "mailmap");
-	json_bool(j, !opt.no_mailmap);
+	json_bool(j, !rep->opt.no_mailmap);
 	json_key(j, "include_vendored");
-	json_bool(j, include_vendored);
+	json_bool(j, rep->opt.include_vendored);
 	json_key(j, "every");
-	json_string(j, age_every == AGE_EVERY_YEAR ? "year" : "tag");
+	json_string(j, rep->opt.every == AGE_EVERY_YEAR ? "year" : "tag");
 	json_key(j, "exclude");
 	json_array_begin(j);
-	for (k = 0; k < (size_t)nr_exclude; k++)
-		json_string(j, exclude[k]);
+	for (k = 0; k < (size_t)rep->opt.nr_exclude; k++)
+		json_string(j, rep->opt.exclude[k]);
 	json_array_end(j);
 	json_object_end(j);
 	j->wrap_depth = wrap;
@@ -2337,7 +2220,7 @@ static void json_report_subject(struct json_writer *j, struct blame_ctx *ctx, co
  * report is of, then every table of the report, named by its file less
  * ".tsv", its columns and a row object per TSV line.
  */
-static void write_report_json(struct blame_ctx *ctx, const char *rev, const char **pathspec, int nr_pathspec)
+static void write_report_json(struct report *rep, const char *rev, const char **pathspec, int nr_pathspec)
 {
 	struct strbuf out = STRBUF_INIT, path = STRBUF_INIT;
 	struct json_writer j;
@@ -2345,11 +2228,11 @@ static void write_report_json(struct blame_ctx *ctx, const char *rev, const char
 
 	json_init(&j, &out, 4);
 	json_object_begin(&j);
-	json_report_subject(&j, ctx, rev, pathspec, nr_pathspec);
+	json_report_subject(rep, &j, rev, pathspec, nr_pathspec);
 	json_key(&j, "tables");
 	json_object_begin(&j);
-	for (i = 0; i < nr_report_tables; i++) {
-		struct table *t = report_tables[i];
+	for (i = 0; i < rep->nr_tables; i++) {
+		struct table *t = rep->tables[i];
 		size_t len = strlen(t->file);
 
 		if (!t->written)
@@ -2386,11 +2269,11 @@ static void write_report_json(struct blame_ctx *ctx, const char *rev, const char
 	json_object_end(&j);
 	json_object_end(&j);
 	json_finish(&j);
-	free(report_tables);
-	report_tables = NULL;
-	nr_report_tables = alloc_report_tables = 0;
+	free(rep->tables);
+	rep->tables = NULL;
+	rep->nr_tables = rep->alloc_tables = 0;
 	strbuf_reset(&path);
-	strbuf_addf(&path, "%s/report.json", out_dir);
+	strbuf_addf(&path, "%s/report.json", rep->opt.out_dir);
 	write_atomic(path.buf, out.buf, out.len);
 	strbuf_release(&out);
 	strbuf_release(&path);
@@ -2401,33 +2284,33 @@ static void write_report_json(struct blame_ctx *ctx, const char *rev, const char
  * when there is something): a vendored library or a generated parser
  * can hold most of a tree's tokens and make a stranger its top author.
  */
-static void write_left_out(struct strbuf *pg)
+static void write_left_out(struct report *rep, struct strbuf *pg)
 {
 	static const char *const cols[] = { "reason", "files", "tokens", NULL };
-	struct table *t = table_begin("left-out.tsv", cols);
+	struct table *t = table_begin(rep, "left-out.tsv", cols);
 	size_t files = 0, r;
 
 	for (r = LEFT_OUT_EXCLUDED; r < NR_LEFT_OUT; r++) {
-		if (!left_out_total[r].files)
+		if (!rep->left_out_total[r].files)
 			continue;
 		table_text(t, left_out_reason[r]);
-		table_count(t, left_out_total[r].files);
-		table_count(t, left_out_total[r].tokens);
-		files += left_out_total[r].files;
+		table_count(t, rep->left_out_total[r].files);
+		table_count(t, rep->left_out_total[r].tokens);
+		files += rep->left_out_total[r].files;
 	}
 	if (files) {
 		strbuf_addf(pg, "<p>Left out of every figure: %zu file%s (", files, files == 1 ? "" : "s");
 		for (r = LEFT_OUT_EXCLUDED; r < NR_LEFT_OUT; r++)
-			if (left_out_total[r].files)
+			if (rep->left_out_total[r].files)
 				strbuf_addf(pg, "%s%s: %zu files, %zu tokens",
 					    pg->buf[pg->len - 1] == '(' ? "" : "; ", left_out_reason[r],
-					    left_out_total[r].files, left_out_total[r].tokens);
+					    rep->left_out_total[r].files, rep->left_out_total[r].tokens);
 		strbuf_addstr(pg, "). Vendored and generated files are those <code>.gitattributes</code> "
 			      "marks <code>linguist-vendored</code> or <code>linguist-generated</code>; "
 			      "<code>--include-vendored</code> counts them, <code>--exclude</code> leaves "
 			      "more out.</p>");
 	}
-	table_end(t);
+	table_end(rep, t);
 }
 
 /* ---- code age over time: the section --------------------------------------- */
@@ -2510,12 +2393,12 @@ static void svg_areas(struct strbuf *pg, const char *title, size_t nr_x, char **
 }
 
 /* The code age: age.tsv, a chart by tokens and one by lines, a table of the points. */
-static void write_age(struct strbuf *pg)
+static void write_age(struct report *rep, struct strbuf *pg)
 {
 	static const char *const cols[] = { "sample", "date", "commit", "year", "lines", "line_share", "tokens",
 					    "token_share", NULL };
 	static const char *const tcols[] = { "sample", "date", "commit", "lines", "tokens", NULL };
-	size_t n = nr_age_samples, nr_y = 0, alloc_y = 0, k, y, j;
+	size_t n = rep->nr_age_samples, nr_y = 0, alloc_y = 0, k, y, j;
 	int *years = NULL;
 	double *vl, *vt;
 	char **xlabels = xcalloc(n + 1, sizeof(*xlabels)), **ylabels, day[16];
@@ -2523,8 +2406,8 @@ static void write_age(struct strbuf *pg)
 
 	/* the years of origin of every point, in order */
 	for (k = 0; k < n; k++)
-		for (y = 0; y < age_samples[k].nr_years; y++) {
-			int yr = age_samples[k].years[y].year;
+		for (y = 0; y < rep->age_samples[k].nr_years; y++) {
+			int yr = rep->age_samples[k].years[y].year;
 
 			for (j = 0; j < nr_y && years[j] < yr; j++)
 				;
@@ -2541,9 +2424,9 @@ static void write_age(struct strbuf *pg)
 	for (j = 0; j < nr_y; j++)
 		ylabels[j] = xstrfmt("%d", years[j]);
 
-	t = table_begin("age.tsv", cols);
+	t = table_begin(rep, "age.tsv", cols);
 	for (k = 0; k < n; k++) {
-		const struct age_sample *a = &age_samples[k];
+		const struct age_sample *a = &rep->age_samples[k];
 
 		xlabels[k] = (char *)a->name;
 		day_of(a->time, day, sizeof(day));
@@ -2558,7 +2441,7 @@ static void write_age(struct strbuf *pg)
 			table_text(t, day);
 			table_text(t, a->orig);
 			table_int(t, ay->year);
-			if (age_lines) {
+			if (rep->age_lines) {
 				table_count(t, ay->lines);
 				table_number(t, pct((double)ay->lines, (double)a->lines));
 			} else {
@@ -2569,32 +2452,32 @@ static void write_age(struct strbuf *pg)
 			table_number(t, pct((double)ay->tokens, (double)a->tokens));
 		}
 	}
-	table_end(t);
+	table_end(rep, t);
 
 	strbuf_addf(pg, "<h3 id=\"age\">Code age over time</h3><p>The share of the code by year of origin "
 		    "at %s, and at the revision itself: %zu %s, in the order of the history, counted in the "
 		    "same replays of the whole history as the rest; the oldest year at the bottom.",
-		    age_every == AGE_EVERY_YEAR ? "the last commit of each year on its first-parent line"
+		    rep->opt.every == AGE_EVERY_YEAR ? "the last commit of each year on its first-parent line"
 						: "each tag of its history",
 		    n, n == 1 ? "point" : "points");
-	if (!age_lines)
+	if (!rep->age_lines)
 		strbuf_addstr(pg, " By tokens only: with -M or ignored revisions the lines are blamed by "
 			      "<code>git blame</code>, not by a replay.");
 	strbuf_addstr(pg, "</p>");
 	svg_areas(pg, "Share of the tokens by year of origin over time", n, xlabels, nr_y, ylabels, vt);
-	if (age_lines)
+	if (rep->age_lines)
 		svg_areas(pg, "Share of the lines by year of origin over time", n, xlabels, nr_y, ylabels, vl);
 	strbuf_addstr(pg, "<table>");
 	th_row(pg, tcols);
 	for (k = 0; k < n; k++) {
-		const struct age_sample *a = &age_samples[k];
+		const struct age_sample *a = &rep->age_samples[k];
 
 		day_of(a->time, day, sizeof(day));
 		strbuf_addstr(pg, "<tr>");
 		td(pg, a->name);
 		td(pg, day);
 		strbuf_addf(pg, "<td class=\"id\">%s</td>", a->orig);
-		if (age_lines)
+		if (rep->age_lines)
 			tdz(pg, a->lines);
 		else
 			tdn(pg, "-");
@@ -2611,13 +2494,14 @@ static void write_age(struct strbuf *pg)
 	free(vt);
 }
 
-static void write_report(struct blame_ctx *ctx, const char *rev, const char **pathspec, int nr_pathspec)
+static void write_report(struct report *rep, const char *rev, const char **pathspec, int nr_pathspec)
 {
+	struct blame_ctx *ctx = &rep->ctx;
 	struct strbuf pg = STRBUF_INIT, story = STRBUF_INIT;
 	struct lang_total *langs = NULL;
 	struct year_total *years = NULL;
 	size_t nr_langs = 0, alloc_langs = 0, nr_years = 0, alloc_years = 0, i, j, k;
-	size_t nr_top = (size_t)opt.top, code_lines = 0, lines = 0, tokens = 0, comment_tokens = 0, nfiles = 0;
+	size_t nr_top = (size_t)rep->opt.top, code_lines = 0, lines = 0, tokens = 0, comment_tokens = 0, nfiles = 0;
 	size_t in_both = 0, same_rank = 0, oldest = (size_t)-1;
 	double overall, *era_l, *era_t, ymd_l = 0, ymd_t = 0;
 	int ymd_year = 0;
@@ -2625,11 +2509,11 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 	struct rfile **dis;
 	size_t nr_dis = 0;
 	static const char *const sum_cols[] = { "figure", "value", NULL };
-	struct table *sum = table_begin("summary.tsv", sum_cols);
+	struct table *sum = table_begin(rep, "summary.tsv", sum_cols);
 
 	/* ---- 1. size ---- */
-	for (i = 0; i < nr_files; i++) {
-		struct rfile *f = &files[i];
+	for (i = 0; i < rep->nr_files; i++) {
+		struct rfile *f = &rep->files[i];
 
 		if (f->skipped)
 			continue;
@@ -2658,7 +2542,7 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		static const char *const cols[] = { "language", "files", "lines", "code_lines", "tokens",
 						    "comment_tokens", "tokens_per_code_line", NULL };
 
-		struct table *t = table_begin("size.tsv", cols);
+		struct table *t = table_begin(rep, "size.tsv", cols);
 
 		strbuf_addstr(&pg, "<h2 id=\"size\">1. Size</h2><p>Tokens against non-blank, non-comment lines "
 			      "(lines that hold at least one token that is not a comment); every token counts, "
@@ -2691,60 +2575,60 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			strbuf_addstr(&pg, "</tr>\n");
 		}
 		strbuf_addstr(&pg, "</table>");
-		table_end(t);
+		table_end(rep, t);
 	}
-	write_left_out(&pg);
+	write_left_out(rep, &pg);
 
 	/* ---- 2. people ---- */
-	rank_authors();
+	rank_authors(rep);
 	{
 		static const char *const cols[] = { "author", "lines", "line_share", "line_rank", "tokens",
 						    "token_share", "token_rank", NULL };
-		struct author **all = xcalloc(nr_authors + 1, sizeof(*all));
+		struct author **all = xcalloc(rep->nr_authors + 1, sizeof(*all));
 
-		for (i = 0; i < nr_authors; i++)
-			all[i] = &authors[i];
-		struct table *t = table_begin("authors.tsv", cols);
+		for (i = 0; i < rep->nr_authors; i++)
+			all[i] = &rep->authors[i];
+		struct table *t = table_begin(rep, "authors.tsv", cols);
 
-		qsort(all, nr_authors, sizeof(*all), cmp_all);
-		for (i = 0; i < nr_authors; i++) {
+		qsort(all, rep->nr_authors, sizeof(*all), cmp_all);
+		for (i = 0; i < rep->nr_authors; i++) {
 			table_text(t, all[i]->name);
 			table_count(t, all[i]->lines);
-			table_number(t, pct((double)all[i]->lines, (double)total_lines));
+			table_number(t, pct((double)all[i]->lines, (double)rep->total_lines));
 			table_rank(t, all[i]->rank_lines);
 			table_count(t, all[i]->tokens);
-			table_number(t, pct((double)all[i]->tokens, (double)total_tokens));
+			table_number(t, pct((double)all[i]->tokens, (double)rep->total_tokens));
 			table_rank(t, all[i]->rank_tokens);
 		}
-		table_end(t);
+		table_end(rep, t);
 		free(all);
 	}
 	{
 		static const char *const cols[] = { "rank", "by_tokens", "token_share", "its_line_rank",
 						    "by_lines", "line_share", "its_token_rank", NULL };
-		size_t n = nr_by_tokens > nr_by_lines ? nr_by_tokens : nr_by_lines;
-		struct table *tt = table_begin("top.tsv", cols);
+		size_t n = rep->nr_by_tokens > rep->nr_by_lines ? rep->nr_by_tokens : rep->nr_by_lines;
+		struct table *tt = table_begin(rep, "top.tsv", cols);
 
 		if (n > nr_top)
 			n = nr_top;
 		strbuf_addf(&pg, "<h2 id=\"people\">2. People</h2><p>%zu %s in blame by lines, "
-			    "%zu by tokens (names through the mailmap).</p>", nr_by_lines,
-			    nr_by_lines == 1 ? "author appears" : "authors appear", nr_by_tokens);
+			    "%zu by tokens (names through the mailmap).</p>", rep->nr_by_lines,
+			    rep->nr_by_lines == 1 ? "author appears" : "authors appear", rep->nr_by_tokens);
 		strbuf_addf(&pg, "<h3>The top %zu by tokens and by lines</h3><table>", nr_top);
 		th_row(&pg, cols);
 		for (i = 0; i < n; i++) {
-			struct author *t = i < nr_by_tokens ? by_tokens[i] : NULL;
-			struct author *l = i < nr_by_lines ? by_lines[i] : NULL;
+			struct author *t = i < rep->nr_by_tokens ? rep->by_tokens[i] : NULL;
+			struct author *l = i < rep->nr_by_lines ? rep->by_lines[i] : NULL;
 
 			table_count(tt, i + 1);
 			strbuf_addf(&pg, "<tr><td class=\"n\">%zu</td>", i + 1);
 			if (t) {
 				rank_str(t->rank_lines, r1, sizeof(r1));
 				table_text(tt, t->name);
-				table_number(tt, pct((double)t->tokens, (double)total_tokens));
+				table_number(tt, pct((double)t->tokens, (double)rep->total_tokens));
 				table_rank(tt, t->rank_lines);
 				td(&pg, t->name);
-				tdn(&pg, pct((double)t->tokens, (double)total_tokens));
+				tdn(&pg, pct((double)t->tokens, (double)rep->total_tokens));
 				tdn(&pg, r1);
 			} else {
 				table_none(tt, "");
@@ -2755,10 +2639,10 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			if (l) {
 				rank_str(l->rank_tokens, r2, sizeof(r2));
 				table_text(tt, l->name);
-				table_number(tt, pct((double)l->lines, (double)total_lines));
+				table_number(tt, pct((double)l->lines, (double)rep->total_lines));
 				table_rank(tt, l->rank_tokens);
 				td(&pg, l->name);
-				tdn(&pg, pct((double)l->lines, (double)total_lines));
+				tdn(&pg, pct((double)l->lines, (double)rep->total_lines));
 				tdn(&pg, r2);
 			} else {
 				table_none(tt, "");
@@ -2769,27 +2653,27 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			strbuf_addstr(&pg, "</tr>\n");
 		}
 		strbuf_addstr(&pg, "</table>");
-		table_end(tt);
+		table_end(rep, tt);
 	}
 	{
 		static const char *const cols[] = { "author", "in_top_by", "rank", "share", "other_rank",
 						    "other_share", NULL };
-		struct table *t = table_begin("top-only.tsv", cols);
+		struct table *t = table_begin(rep, "top-only.tsv", cols);
 		int pass;
 
 		strbuf_addf(&pg, "<h3>In only one of the two top %zu</h3><table>", nr_top);
 		th_row(&pg, cols);
 		for (pass = 0; pass < 2; pass++) {
-			struct author **list = pass ? by_lines : by_tokens;
-			size_t nr = pass ? nr_by_lines : nr_by_tokens;
+			struct author **list = pass ? rep->by_lines : rep->by_tokens;
+			size_t nr = pass ? rep->nr_by_lines : rep->nr_by_tokens;
 
 			for (i = 0; i < nr && i < nr_top; i++) {
 				struct author *a = list[i];
 				size_t other = pass ? a->rank_tokens : a->rank_lines;
-				const char *share = pass ? pct((double)a->lines, (double)total_lines)
-							 : pct((double)a->tokens, (double)total_tokens);
-				const char *oshare = pass ? pct((double)a->tokens, (double)total_tokens)
-							  : pct((double)a->lines, (double)total_lines);
+				const char *share = pass ? pct((double)a->lines, (double)rep->total_lines)
+							 : pct((double)a->tokens, (double)rep->total_tokens);
+				const char *oshare = pass ? pct((double)a->tokens, (double)rep->total_tokens)
+							  : pct((double)a->lines, (double)rep->total_lines);
 
 				if (other && other <= nr_top) {
 					if (!pass) {
@@ -2818,62 +2702,62 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		strbuf_addstr(&pg, "</table>");
 		if (!table_rows(t))
 			strbuf_addstr(&pg, "<p>None: both lists hold the same authors.</p>");
-		table_end(t);
+		table_end(rep, t);
 	}
 	/* eras */
-	era_l = xcalloc((size_t)nr_sources + 1, sizeof(*era_l));
-	era_t = xcalloc((size_t)nr_sources + 1, sizeof(*era_t));
+	era_l = xcalloc((size_t)rep->nr_sources + 1, sizeof(*era_l));
+	era_t = xcalloc((size_t)rep->nr_sources + 1, sizeof(*era_t));
 	{
 		static const char *const cols[] = { "era", "source", "lines", "line_share", "tokens",
 						    "token_share", NULL };
-		size_t *el = xcalloc((size_t)nr_sources + 1, sizeof(*el)), *et = xcalloc((size_t)nr_sources + 1, sizeof(*et));
-		char **labels = xcalloc((size_t)nr_sources + 1, sizeof(*labels));
-		struct table *t = table_begin("eras.tsv", cols);
+		size_t *el = xcalloc((size_t)rep->nr_sources + 1, sizeof(*el)), *et = xcalloc((size_t)rep->nr_sources + 1, sizeof(*et));
+		char **labels = xcalloc((size_t)rep->nr_sources + 1, sizeof(*labels));
+		struct table *t = table_begin(rep, "eras.tsv", cols);
 		int e;
 
-		for (i = 0; i < nr_commits; i++) {
-			el[commits[i].era - 1] += commits[i].lines;
-			et[commits[i].era - 1] += commits[i].tokens;
+		for (i = 0; i < rep->nr_commits; i++) {
+			el[rep->commits[i].era - 1] += rep->commits[i].lines;
+			et[rep->commits[i].era - 1] += rep->commits[i].tokens;
 		}
-		strbuf_addstr(&pg, nr_sources > 1 ?
+		strbuf_addstr(&pg, rep->nr_sources > 1 ?
 			      "<h3>Eras</h3><p>The share of the code from each source of a stitched "
 			      "history (era 1 is the oldest).</p><table>" :
 			      "<h3>Eras</h3><p>One source, one era: the history is not stitched.</p><table>");
 		th_row(&pg, cols);
-		for (e = 0; e < nr_sources; e++) {
-			era_l[e] = total_lines ? 100.0 * (double)el[e] / (double)total_lines : 0;
-			era_t[e] = total_tokens ? 100.0 * (double)et[e] / (double)total_tokens : 0;
+		for (e = 0; e < rep->nr_sources; e++) {
+			era_l[e] = rep->total_lines ? 100.0 * (double)el[e] / (double)rep->total_lines : 0;
+			era_t[e] = rep->total_tokens ? 100.0 * (double)et[e] / (double)rep->total_tokens : 0;
 			table_int(t, e + 1);
-			table_text(t, sources[e].path);
+			table_text(t, rep->sources[e].path);
 			table_count(t, el[e]);
-			table_number(t, pct((double)el[e], (double)total_lines));
+			table_number(t, pct((double)el[e], (double)rep->total_lines));
 			table_count(t, et[e]);
-			table_number(t, pct((double)et[e], (double)total_tokens));
+			table_number(t, pct((double)et[e], (double)rep->total_tokens));
 			strbuf_addf(&pg, "<tr><td class=\"n\">%d</td>", e + 1);
-			td(&pg, sources[e].path);
+			td(&pg, rep->sources[e].path);
 			tdz(&pg, el[e]);
-			tdn(&pg, pct((double)el[e], (double)total_lines));
+			tdn(&pg, pct((double)el[e], (double)rep->total_lines));
 			tdz(&pg, et[e]);
-			tdn(&pg, pct((double)et[e], (double)total_tokens));
+			tdn(&pg, pct((double)et[e], (double)rep->total_tokens));
 			strbuf_addstr(&pg, "</tr>\n");
 			labels[e] = xmalloc(32);
 			snprintf(labels[e], 32, "era %d", e + 1);
 		}
 		strbuf_addstr(&pg, "</table>");
-		if (nr_sources > 1)
-			svg_bars(&pg, "Share of the code by era", (size_t)nr_sources, labels, era_l, era_t,
+		if (rep->nr_sources > 1)
+			svg_bars(&pg, "Share of the code by era", (size_t)rep->nr_sources, labels, era_l, era_t,
 				 "by lines", "by tokens");
-		for (e = 0; e < nr_sources; e++)
+		for (e = 0; e < rep->nr_sources; e++)
 			free(labels[e]);
 		free(labels);
 		free(el);
 		free(et);
-		table_end(t);
+		table_end(rep, t);
 	}
 
 	/* ---- 3. year of origin ---- */
-	for (i = 0; i < nr_commits; i++) {
-		int y = year_of(commits[i].time);
+	for (i = 0; i < rep->nr_commits; i++) {
+		int y = year_of(rep->commits[i].time);
 
 		for (j = 0; j < nr_years && years[j].year != y; j++)
 			;
@@ -2883,8 +2767,8 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			years[j].lines = years[j].tokens = 0;
 			nr_years++;
 		}
-		years[j].lines += commits[i].lines;
-		years[j].tokens += commits[i].tokens;
+		years[j].lines += rep->commits[i].lines;
+		years[j].tokens += rep->commits[i].tokens;
 	}
 	if (nr_years)
 		qsort(years, nr_years, sizeof(*years), cmp_year);
@@ -2892,20 +2776,20 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		static const char *const cols[] = { "year", "lines", "line_share", "tokens", "token_share", NULL };
 		double *yl = xcalloc(nr_years + 1, sizeof(*yl)), *yt = xcalloc(nr_years + 1, sizeof(*yt));
 		char **labels = xcalloc(nr_years + 1, sizeof(*labels));
-		struct table *t = table_begin("years.tsv", cols);
+		struct table *t = table_begin(rep, "years.tsv", cols);
 
 		strbuf_addstr(&pg, "<h2 id=\"years\">3. Year of origin</h2><p>The share of the code by the "
 			      "year (UTC) of the author date of the commit that introduced it.</p>");
 		for (i = 0; i < nr_years; i++) {
-			yl[i] = total_lines ? 100.0 * (double)years[i].lines / (double)total_lines : 0;
-			yt[i] = total_tokens ? 100.0 * (double)years[i].tokens / (double)total_tokens : 0;
+			yl[i] = rep->total_lines ? 100.0 * (double)years[i].lines / (double)rep->total_lines : 0;
+			yt[i] = rep->total_tokens ? 100.0 * (double)years[i].tokens / (double)rep->total_tokens : 0;
 			labels[i] = xmalloc(16);
 			snprintf(labels[i], 16, "%d", years[i].year);
 			table_int(t, years[i].year);
 			table_count(t, years[i].lines);
-			table_number(t, pct((double)years[i].lines, (double)total_lines));
+			table_number(t, pct((double)years[i].lines, (double)rep->total_lines));
 			table_count(t, years[i].tokens);
-			table_number(t, pct((double)years[i].tokens, (double)total_tokens));
+			table_number(t, pct((double)years[i].tokens, (double)rep->total_tokens));
 		}
 		svg_bars(&pg, "Share of the code by year of origin", nr_years, labels, yl, yt,
 			 "by lines", "by tokens");
@@ -2915,13 +2799,13 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			strbuf_addstr(&pg, "<tr>");
 			tdn(&pg, labels[i]);
 			tdz(&pg, years[i].lines);
-			tdn(&pg, pct((double)years[i].lines, (double)total_lines));
+			tdn(&pg, pct((double)years[i].lines, (double)rep->total_lines));
 			tdz(&pg, years[i].tokens);
-			tdn(&pg, pct((double)years[i].tokens, (double)total_tokens));
+			tdn(&pg, pct((double)years[i].tokens, (double)rep->total_tokens));
 			strbuf_addstr(&pg, "</tr>\n");
 		}
 		strbuf_addstr(&pg, "</table>");
-		table_end(t);
+		table_end(rep, t);
 		/* the year where the two measures differ most, for the story */
 		for (i = 0, j = 0; i < nr_years; i++)
 			if (absd(yl[i] - yt[i]) > absd(yl[j] - yt[j]))
@@ -2937,12 +2821,12 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		free(yl);
 		free(yt);
 	}
-	write_age(&pg);
+	write_age(rep, &pg);
 
 	/* ---- 4. commit sizes ---- */
 	{
 		static const char *const cols[] = { "figure", "value", "share", NULL };
-		size_t n = nr_csizes, small = 0, only_removed = 0, one_one = 0, le10 = 0, churn0 = 0,
+		size_t n = rep->nr_csizes, small = 0, only_removed = 0, one_one = 0, le10 = 0, churn0 = 0,
 			churn_pos10 = 0, churn_neg = 0, *changed = xcalloc(n + 1, sizeof(*changed));
 		double median = 0;
 		struct bucket cb[] = {
@@ -2963,7 +2847,7 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		size_t nl;
 
 		for (i = 0; i < n; i++) {
-			size_t a = csizes[i].added, r = csizes[i].removed;
+			size_t a = rep->csizes[i].added, r = rep->csizes[i].removed;
 			long long churn = (long long)a - (long long)r;
 
 			changed[i] = a + r;
@@ -2986,7 +2870,7 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			median = n % 2 ? (double)changed[n / 2] : ((double)changed[n / 2 - 1] + (double)changed[n / 2]) / 2;
 		}
 		{
-			struct table *t = table_begin("commit-sizes.tsv", cols);
+			struct table *t = table_begin(rep, "commit-sizes.tsv", cols);
 			const struct { const char *figure; size_t count; } figures[] = {
 				{ "commits", n }, { "added_le_3_and_removed_le_3", small },
 				{ "only_removed", only_removed }, { "added_1_and_removed_1", one_one },
@@ -3006,18 +2890,18 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 				table_count(t, figures[k].count);
 				table_number(t, pct((double)figures[k].count, (double)n));
 			}
-			table_end(t);
+			table_end(rep, t);
 		}
 
 		strbuf_addf(&pg, "<h2 id=\"commits\">4. Commit sizes in tokens</h2><p>%zu non-merge commits of the "
 			    "token history", n);
-		if (opt.since) {
+		if (rep->opt.since) {
 			strbuf_addstr(&pg, " since ");
-			html_text(&pg, opt.since);
+			html_text(&pg, rep->opt.since);
 		}
-		if (opt.until) {
+		if (rep->opt.until) {
 			strbuf_addstr(&pg, " until ");
-			html_text(&pg, opt.until);
+			html_text(&pg, rep->opt.until);
 		}
 		strbuf_addstr(&pg, " change the selected files; a commit's size is the tokens it adds and "
 			    "removes (the attribution engine's token diff), its churn the tokens added minus "
@@ -3041,32 +2925,32 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		strbuf_addf(&pg, "<tr><td>median tokens changed</td><td class=\"n\">%.1f</td><td></td></tr></table>",
 			    median);
 		strbuf_addstr(&pg, "<h3>Tokens changed per commit</h3>");
-		histogram(&pg, "changed-histogram.tsv", "Commits by tokens changed (added + removed)",
+		histogram(rep, &pg, "changed-histogram.tsv", "Commits by tokens changed (added + removed)",
 			  "share of commits", cb, sizeof(cb) / sizeof(cb[0]), n);
 		strbuf_addstr(&pg, "<h3>Churn per commit</h3>");
-		histogram(&pg, "churn-histogram.tsv", "Commits by churn (tokens added minus removed)",
+		histogram(rep, &pg, "churn-histogram.tsv", "Commits by churn (tokens added minus removed)",
 			  "share of commits", chb, sizeof(chb) / sizeof(chb[0]), n);
 
 		/* the largest */
 		largest = xcalloc(n + 1, sizeof(*largest));
-		memcpy(largest, csizes, n * sizeof(*largest));
+		memcpy(largest, rep->csizes, n * sizeof(*largest));
 		qsort(largest, n, sizeof(*largest), cmp_largest);
 		nl = n < nr_top ? n : nr_top;
 		ids = xcalloc(nl + 1, sizeof(*ids));
 		d = xcalloc(nl + 1, sizeof(*d));
 		for (i = 0; i < nl; i++) {
-			const char *o = orig_of(ctx, largest[i].token);
+			const char *o = orig_of(rep, largest[i].token);
 
 			if (!o)
 				die("token commit %s is not in the commit map", largest[i].token);
 			memcpy(ids[i], o, 41);
 		}
-		commit_subjects(ids, nl, d);
+		commit_subjects(rep, ids, nl, d);
 		{
 			static const char *const c3[] = { "rank", "original", "token", "added", "removed", "changed",
 							  "author", "date", "summary", NULL };
 
-			lt = table_begin("largest-commits.tsv", c3);
+			lt = table_begin(rep, "largest-commits.tsv", c3);
 			strbuf_addf(&pg, "<h3>The %zu largest commits</h3><table>", nl);
 			th_row(&pg, c3);
 		}
@@ -3096,23 +2980,23 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			free(d[i].subject);
 		}
 		strbuf_addstr(&pg, "</table>");
-		table_end(lt);
+		table_end(rep, lt);
 		{
 			static const char *const c4[] = { "original", "token", "added", "removed", "changed", NULL };
-			struct table *t = table_begin("commits.tsv", c4);
+			struct table *t = table_begin(rep, "commits.tsv", c4);
 
 			for (i = 0; i < n; i++) {
-				const char *o = orig_of(ctx, csizes[i].token);
+				const char *o = orig_of(rep, rep->csizes[i].token);
 
 				if (!o)
-					die("token commit %s is not in the commit map", csizes[i].token);
+					die("token commit %s is not in the commit map", rep->csizes[i].token);
 				table_text(t, o);
-				table_text(t, csizes[i].token);
-				table_count(t, csizes[i].added);
-				table_count(t, csizes[i].removed);
-				table_count(t, csizes[i].added + csizes[i].removed);
+				table_text(t, rep->csizes[i].token);
+				table_count(t, rep->csizes[i].added);
+				table_count(t, rep->csizes[i].removed);
+				table_count(t, rep->csizes[i].added + rep->csizes[i].removed);
 			}
-			table_end(t);
+			table_end(rep, t);
 		}
 		table_text(sum, "commits");
 		table_count(sum, n);
@@ -3127,32 +3011,32 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 	}
 
 	/* ---- 5. where the two measures disagree ---- */
-	file_distances();
+	file_distances(rep);
 	{
 		static const char *const cols[] = { "path", "language", "lines", "code_lines", "tokens",
 						    "authors_by_lines", "authors_by_tokens", "top_by_lines",
 						    "top_line_share", "top_by_tokens", "top_token_share",
 						    "distance", NULL };
 
-		struct table *t = table_begin("files.tsv", cols);
+		struct table *t = table_begin(rep, "files.tsv", cols);
 
-		dis = xcalloc(nr_files + 1, sizeof(*dis));
-		for (i = 0; i < nr_files; i++) {
-			struct rfile *f = &files[i];
+		dis = xcalloc(rep->nr_files + 1, sizeof(*dis));
+		for (i = 0; i < rep->nr_files; i++) {
+			struct rfile *f = &rep->files[i];
 			struct owner *o;
 			size_t no, nal = 0, nat = 0, bl = 0, bt = 0;
 
 			if (f->skipped)
 				continue;
-			no = file_owners(f, &o);
+			no = file_owners(rep, f, &o);
 			for (j = 0; j < no; j++) {
 				nal += o[j].lines > 0;
 				nat += o[j].tokens > 0;
 				if (o[j].lines > o[bl].lines ||
-				    (o[j].lines == o[bl].lines && strcmp(authors[o[j].author].name, authors[o[bl].author].name) < 0))
+				    (o[j].lines == o[bl].lines && strcmp(rep->authors[o[j].author].name, rep->authors[o[bl].author].name) < 0))
 					bl = j;
 				if (o[j].tokens > o[bt].tokens ||
-				    (o[j].tokens == o[bt].tokens && strcmp(authors[o[j].author].name, authors[o[bt].author].name) < 0))
+				    (o[j].tokens == o[bt].tokens && strcmp(rep->authors[o[j].author].name, rep->authors[o[bt].author].name) < 0))
 					bt = j;
 			}
 			table_text(t, f->path);
@@ -3163,9 +3047,9 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			table_count(t, nal);
 			table_count(t, nat);
 			if (no) {
-				table_text(t, authors[o[bl].author].name);
+				table_text(t, rep->authors[o[bl].author].name);
 				table_number(t, pct((double)o[bl].lines, (double)f->lines));
-				table_text(t, authors[o[bt].author].name);
+				table_text(t, rep->authors[o[bt].author].name);
 				table_number(t, pct((double)o[bt].tokens, (double)f->tokens));
 				table_fixed(t, f->distance, 2);
 			} else {
@@ -3173,11 +3057,11 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 					table_none(t, "");
 				table_none(t, "-");
 			}
-			if (f->lines && f->tokens && f->tokens >= opt.min_tokens)
+			if (f->lines && f->tokens && f->tokens >= rep->opt.min_tokens)
 				dis[nr_dis++] = f;
 			free(o);
 		}
-		table_end(t);
+		table_end(rep, t);
 		if (nr_dis)
 			qsort(dis, nr_dis, sizeof(*dis), cmp_distance);
 	}
@@ -3185,17 +3069,17 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		static const char *const cols[] = { "rank", "path", "distance", "author", "lines", "line_share",
 						    "tokens", "token_share", NULL };
 		size_t n = nr_dis < nr_top ? nr_dis : nr_top;
-		struct table *t = table_begin("disagreement.tsv", cols);
+		struct table *t = table_begin(rep, "disagreement.tsv", cols);
 
 		strbuf_addf(&pg, "<h2 id=\"disagree\">5. Where lines and tokens disagree most</h2><p>The files "
 			    "(of at least %zu tokens) whose ownership differs most between the two counts. "
 			    "The distance is the total variation distance between the shares of the authors by "
 			    "lines and by tokens: half the sum of the differences, the share of the file that "
-			    "changes hands when tokens are counted instead of lines.</p>", opt.min_tokens);
+			    "changes hands when tokens are counted instead of lines.</p>", rep->opt.min_tokens);
 		for (i = 0; i < n; i++) {
 			struct rfile *f = dis[i];
 			struct owner *o;
-			size_t no = file_owners(f, &o);
+			size_t no = file_owners(rep, f, &o);
 			static const char *const c2[] = { "author", "lines", "line share", "tokens", "token share", NULL };
 
 			strbuf_addf(&pg, "<h3>%zu. <code>", i + 1);
@@ -3207,13 +3091,13 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 				table_count(t, i + 1);
 				table_text(t, f->path);
 				table_fixed(t, f->distance, 2);
-				table_text(t, authors[o[j].author].name);
+				table_text(t, rep->authors[o[j].author].name);
 				table_count(t, o[j].lines);
 				table_number(t, pct((double)o[j].lines, (double)f->lines));
 				table_count(t, o[j].tokens);
 				table_number(t, pct((double)o[j].tokens, (double)f->tokens));
 				strbuf_addstr(&pg, "<tr>");
-				td(&pg, authors[o[j].author].name);
+				td(&pg, rep->authors[o[j].author].name);
 				tdz(&pg, o[j].lines);
 				tdn(&pg, pct((double)o[j].lines, (double)f->lines));
 				tdz(&pg, o[j].tokens);
@@ -3225,16 +3109,16 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		}
 		if (!n)
 			strbuf_addstr(&pg, "<p>No file is large enough.</p>");
-		table_end(t);
+		table_end(rep, t);
 	}
 	{
-		size_t *l = xcalloc(nr_authors + 1, sizeof(*l)), *t = xcalloc(nr_authors + 1, sizeof(*t));
+		size_t *l = xcalloc(rep->nr_authors + 1, sizeof(*l)), *t = xcalloc(rep->nr_authors + 1, sizeof(*t));
 
-		for (i = 0; i < nr_authors; i++) {
-			l[i] = authors[i].lines;
-			t[i] = authors[i].tokens;
+		for (i = 0; i < rep->nr_authors; i++) {
+			l[i] = rep->authors[i].lines;
+			t[i] = rep->authors[i].tokens;
 		}
-		overall = distance(l, t, nr_authors, total_lines, total_tokens);
+		overall = distance(l, t, rep->nr_authors, rep->total_lines, rep->total_tokens);
 		free(l);
 		free(t);
 	}
@@ -3246,45 +3130,45 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		struct old_fn *of = NULL;
 		size_t nr_of = 0, alloc_of = 0, n;
 		struct strbuf what = STRBUF_INIT;
-		struct table *t = table_begin("oldest-functions.tsv", cols);
+		struct table *t = table_begin(rep, "oldest-functions.tsv", cols);
 
-		if (nr_sources < 2)
-			for (i = 0; i < nr_commits; i++) {
-				if (!commits[i].tokens)
+		if (rep->nr_sources < 2)
+			for (i = 0; i < rep->nr_commits; i++) {
+				if (!rep->commits[i].tokens)
 					continue;
-				if (oldest == (size_t)-1 || commits[i].time < commits[oldest].time ||
-				    (commits[i].time == commits[oldest].time && strcmp(commits[i].id, commits[oldest].id) < 0))
+				if (oldest == (size_t)-1 || rep->commits[i].time < rep->commits[oldest].time ||
+				    (rep->commits[i].time == rep->commits[oldest].time && strcmp(rep->commits[i].id, rep->commits[oldest].id) < 0))
 					oldest = i;
 			}
-		for (i = 0; i < nr_files; i++)
-			for (j = 0; j < files[i].nr_fn; j++) {
-				struct ffunc *fn = &files[i].fn[j];
+		for (i = 0; i < rep->nr_files; i++)
+			for (j = 0; j < rep->files[i].nr_fn; j++) {
+				struct ffunc *fn = &rep->files[i].fn[j];
 				size_t m = 0;
 
 				for (k = 0; k < fn->nr; k++)
-					if (nr_sources > 1 ? commits[fn->commit[k]].era == 1 : fn->commit[k] == oldest)
+					if (rep->nr_sources > 1 ? rep->commits[fn->commit[k]].era == 1 : fn->commit[k] == oldest)
 						m += fn->count[k];
 				if (!m)
 					continue;
 				ALLOC_GROW(of, nr_of + 1, alloc_of);
-				of[nr_of].file = &files[i];
+				of[nr_of].file = &rep->files[i];
 				of[nr_of].fn = fn;
 				of[nr_of].oldest = m;
 				nr_of++;
 			}
 		if (nr_of)
 			qsort(of, nr_of, sizeof(*of), cmp_old_fn);
-		if (nr_sources > 1) {
+		if (rep->nr_sources > 1) {
 			strbuf_addstr(&what, "the oldest era (");
-			html_text(&what, sources[0].path);
+			html_text(&what, rep->sources[0].path);
 			strbuf_addstr(&what, ")");
 		} else if (oldest != (size_t)-1) {
 			char day[16];
 
-			day_of(commits[oldest].time, day, sizeof(day));
+			day_of(rep->commits[oldest].time, day, sizeof(day));
 			strbuf_addf(&what, "the oldest commit that still owns tokens, <span class=\"id\">%.12s</span> "
-				    "by ", commits[oldest].id);
-			html_text(&what, commits[oldest].author);
+				    "by ", rep->commits[oldest].id);
+			html_text(&what, rep->commits[oldest].author);
 			strbuf_addf(&what, " of %s", day);
 		} else {
 			strbuf_addstr(&what, "the oldest commit");
@@ -3315,21 +3199,21 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		strbuf_addstr(&pg, "</table>");
 		if (!n)
 			strbuf_addstr(&pg, "<p>No function holds such tokens.</p>");
-		table_end(t);
+		table_end(rep, t);
 		free(of);
 		strbuf_release(&what);
 	}
 
 	/* ---- 7. the story, in numbers ---- */
 	{
-		size_t ntop = nr_by_tokens < nr_top ? nr_by_tokens : nr_top;
+		size_t ntop = rep->nr_by_tokens < nr_top ? rep->nr_by_tokens : nr_top;
 		struct author *moves[3] = { NULL, NULL, NULL };
 		size_t nmoves = 0;
 		int same = overall < 5.0 && (ntop == 0 || in_both * 5 >= ntop * 4);
 
 		/* the largest rank changes among the authors of either top list */
-		for (i = 0; i < nr_authors; i++) {
-			struct author *a = &authors[i];
+		for (i = 0; i < rep->nr_authors; i++) {
+			struct author *a = &rep->authors[i];
 			size_t dm, m;
 
 			if (!a->rank_lines || !a->rank_tokens || (a->rank_lines > nr_top && a->rank_tokens > nr_top))
@@ -3360,9 +3244,9 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			    "Lines and tokens tell different stories here.");
 		strbuf_addf(&story, "%zu %s in blame by lines, %zu by tokens. Of the top %zu by "
 			    "tokens, %zu %s also in the top %zu by lines, %zu at the same rank. ",
-			    nr_by_lines, nr_by_lines == 1 ? "author appears" : "authors appear", nr_by_tokens,
+			    rep->nr_by_lines, rep->nr_by_lines == 1 ? "author appears" : "authors appear", rep->nr_by_tokens,
 			    ntop, in_both, in_both == 1 ? "is" : "are", nr_top, same_rank);
-		if (nr_by_lines <= 1 && nr_by_tokens <= 1)
+		if (rep->nr_by_lines <= 1 && rep->nr_by_tokens <= 1)
 			strbuf_addstr(&story, "(With one author, the two counts cannot disagree about people.) ");
 		if (nmoves) {
 			strbuf_addstr(&story, "The largest rank changes: ");
@@ -3379,8 +3263,8 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			int pass;
 
 			for (pass = 0; pass < 2; pass++) {
-				struct author **list = pass ? by_lines : by_tokens;
-				size_t nr = pass ? nr_by_lines : nr_by_tokens, shown = 0;
+				struct author **list = pass ? rep->by_lines : rep->by_tokens;
+				size_t nr = pass ? rep->nr_by_lines : rep->nr_by_tokens, shown = 0;
 
 				for (i = 0; i < nr && i < nr_top; i++) {
 					size_t other = pass ? list[i]->rank_tokens : list[i]->rank_lines;
@@ -3400,13 +3284,13 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		}
 		strbuf_addf(&story, "Between the two counts, %.2f%% of the code changes hands (the total variation "
 			    "distance between the authors' shares by lines and by tokens).</p><p>", overall);
-		if (nr_sources > 1)
+		if (rep->nr_sources > 1)
 			strbuf_addf(&story, "The oldest era holds %.2f%% of the lines and %.2f%% of the tokens. ",
 				    era_l[0], era_t[0]);
 		else if (oldest != (size_t)-1)
 			strbuf_addf(&story, "The oldest commit still holds %s%% of the lines and %s%% of the tokens. ",
-				    pct((double)commits[oldest].lines, (double)total_lines),
-				    pct((double)commits[oldest].tokens, (double)total_tokens));
+				    pct((double)rep->commits[oldest].lines, (double)rep->total_lines),
+				    pct((double)rep->commits[oldest].tokens, (double)rep->total_tokens));
 		if (ymd_year)
 			strbuf_addf(&story, "By year of origin the counts differ most for %d: %.2f%% of the lines, "
 				    "%.2f%% of the tokens. ", ymd_year, ymd_l, ymd_t);
@@ -3422,7 +3306,7 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			const struct { const char *figure; size_t count; } counts[] = {
 				{ "files", nfiles }, { "lines", lines }, { "code_lines", code_lines }, { "tokens", tokens },
 			}, people[] = {
-				{ "authors_by_lines", nr_by_lines }, { "authors_by_tokens", nr_by_tokens },
+				{ "authors_by_lines", rep->nr_by_lines }, { "authors_by_tokens", rep->nr_by_tokens },
 				{ "top", nr_top }, { "top_in_both", in_both }, { "top_same_rank", same_rank },
 			};
 
@@ -3445,11 +3329,11 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		table_fixed(sum, era_t[0], 2);
 		if (oldest != (size_t)-1) {
 			table_text(sum, "oldest_commit");
-			table_text(sum, commits[oldest].id);
+			table_text(sum, rep->commits[oldest].id);
 			table_text(sum, "oldest_commit_line_share");
-			table_number(sum, pct((double)commits[oldest].lines, (double)total_lines));
+			table_number(sum, pct((double)rep->commits[oldest].lines, (double)rep->total_lines));
 			table_text(sum, "oldest_commit_token_share");
-			table_number(sum, pct((double)commits[oldest].tokens, (double)total_tokens));
+			table_number(sum, pct((double)rep->commits[oldest].tokens, (double)rep->total_tokens));
 		}
 		if (nr_dis) {
 			table_text(sum, "most_disagreeing_distance");
@@ -3457,7 +3341,7 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 		}
 		table_text(sum, "verdict");
 		table_text(sum, same ? "same" : "different");
-		table_end(sum);
+		table_end(rep, sum);
 	}
 
 	/* ---- the page ---- */
@@ -3489,8 +3373,8 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			}
 		}
 		strbuf_addf(&page, ": %zu files, %zu lines, %zu tokens.", nfiles, lines, tokens);
-		if (nr_sources > 1)
-			strbuf_addf(&page, " A history stitched from %d repositories.", nr_sources);
+		if (rep->nr_sources > 1)
+			strbuf_addf(&page, " A history stitched from %d repositories.", rep->nr_sources);
 		strbuf_addstr(&page, "</p>");
 		strbuf_addbuf(&page, &story);
 		strbuf_addbuf(&page, &pg);
@@ -3500,12 +3384,12 @@ static void write_report(struct blame_ctx *ctx, const char *rev, const char **pa
 			strbuf_addf(&page, " <a href=\"%s\">%s</a>", tables[i], tables[i]);
 		strbuf_addstr(&page, "; and all of them, with what the report is of, in one JSON document: "
 			      "<a href=\"report.json\">report.json</a>.</p></body></html>\n");
-		strbuf_addf(&path, "%s/index.html", out_dir);
+		strbuf_addf(&path, "%s/index.html", rep->opt.out_dir);
 		write_atomic(path.buf, page.buf, page.len);
 		strbuf_release(&page);
 		strbuf_release(&path);
 	}
-	write_report_json(ctx, rev, pathspec, nr_pathspec);
+	write_report_json(rep, rev, pathspec, nr_pathspec);
 	free(langs);
 	free(years);
 	free(era_l);
@@ -3524,18 +3408,37 @@ static int jobs_arg(const char *s)
 	return *s >= '0' && *s <= '9' && !*end && n >= 1 && n <= 256 ? (int)n : -1;
 }
 
+/* The defaults of every option, and nothing known yet. */
+static void report_init(struct report *rep)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->opt.top = 20;
+	rep->opt.jobs = 0;  /* one per online CPU */
+	rep->opt.progress = -1;
+	rep->opt.min_tokens = 100;
+	rep->opt.replay = REPLAY_AUTO;
+	rep->engine_key = "";
+	rep->blamed_by = "nothing";
+	strbuf_init(&rep->line_repo, 0);
+	strbuf_init(&rep->line_grafts, 0);
+	strbuf_init(&rep->cache.dir, 0);
+	strbuf_init(&rep->step_times, 0);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	const char *dest = NULL, *source = NULL, *rev = "HEAD";
 	const char **pathspec;
 	int nr_pathspec = 0, i;
-	struct blame_ctx ctx;
+	struct report report;
+	struct report *rep = &report;
 	struct stat st;
 	size_t k, fresh = 0, skipped = 0;
 	struct attribution_options ao;
 
+	report_init(rep);
 	pathspec = xcalloc((size_t)argc + 1, sizeof(*pathspec));
-	exclude = xcalloc((size_t)argc + 1, sizeof(*exclude));
+	rep->opt.exclude = xcalloc((size_t)argc + 1, sizeof(*rep->opt.exclude));
 	memset(&ao, 0, sizeof(ao));
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
@@ -3547,49 +3450,49 @@ int cmd_report(int argc, char **argv)
 		else if (!strncmp(a, "--source=", 9))
 			source = a + 9;
 		else if (!strncmp(a, "--top=", 6))
-			opt.top = atoi(a + 6);
+			rep->opt.top = atoi(a + 6);
 		else if (!strncmp(a, "--min-tokens=", 13))
-			opt.min_tokens = (size_t)strtoul(a + 13, NULL, 10);
+			rep->opt.min_tokens = (size_t)strtoul(a + 13, NULL, 10);
 		else if (!strcmp(a, "-j") && i + 1 < argc)
-			opt.jobs = jobs_arg(argv[++i]);
+			rep->opt.jobs = jobs_arg(argv[++i]);
 		else if (!strncmp(a, "-j", 2) && a[2])
-			opt.jobs = jobs_arg(a + 2);
+			rep->opt.jobs = jobs_arg(a + 2);
 		else if (!strcmp(a, "-M"))
-			opt.move = 1;
+			rep->opt.move = 1;
 		else if (!strcmp(a, "-w"))
-			opt.ignore_ws = 1;
+			rep->opt.ignore_ws = 1;
 		else if (!strcmp(a, "--stats"))
-			opt.stats = 1;
+			rep->opt.stats = 1;
 		else if (!strncmp(a, "--exclude=", 10) || (!strcmp(a, "--exclude") && i + 1 < argc))
-			exclude[nr_exclude++] = a[9] ? a + 10 : argv[++i];
+			rep->opt.exclude[rep->opt.nr_exclude++] = a[9] ? a + 10 : argv[++i];
 		else if (!strncmp(a, "--since=", 8) || !strncmp(a, "--after=", 8))
-			opt.since = a + 8;
+			rep->opt.since = a + 8;
 		else if (!strncmp(a, "--until=", 8))
-			opt.until = a + 8;
+			rep->opt.until = a + 8;
 		else if (!strncmp(a, "--before=", 9))
-			opt.until = a + 9;
+			rep->opt.until = a + 9;
 		else if (!strcmp(a, "--no-mailmap"))
-			opt.no_mailmap = 1;
+			rep->opt.no_mailmap = 1;
 		else if (!strcmp(a, "--progress"))
-			opt.progress = 1;
+			rep->opt.progress = 1;
 		else if (!strcmp(a, "--no-progress"))
-			opt.progress = 0;
+			rep->opt.progress = 0;
 		else if (!strcmp(a, "--include-vendored"))
-			include_vendored = 1;
+			rep->opt.include_vendored = 1;
 		else if (!strcmp(a, "--no-include-vendored"))
-			include_vendored = 0;
-		else if (!strncmp(a, "--every=", 8) && age_parse_every(a + 8, &age_every))
+			rep->opt.include_vendored = 0;
+		else if (!strncmp(a, "--every=", 8) && age_parse_every(a + 8, &rep->opt.every))
 			usage_die(report_usage, "--every takes tag or year, not '%s'", a + 8);
 		else if (!strncmp(a, "--every=", 8))
 			continue;
 		else if (strcmp(a, "-C") && parse_attribution_option(&ao, argc, argv, &i))
 			continue;
 		else if (!strcmp(a, "--replay=auto"))
-			opt.replay = REPLAY_AUTO;
+			rep->opt.replay = REPLAY_AUTO;
 		else if (!strcmp(a, "--replay=always") || !strcmp(a, "--replay"))
-			opt.replay = REPLAY_ALWAYS;
+			rep->opt.replay = REPLAY_ALWAYS;
 		else if (!strcmp(a, "--replay=never") || !strcmp(a, "--no-replay"))
-			opt.replay = REPLAY_NEVER;
+			rep->opt.replay = REPLAY_NEVER;
 		else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(report_usage, stdout);
 			return 0;
@@ -3599,97 +3502,97 @@ int cmd_report(int argc, char **argv)
 		} else
 			usage_die(report_usage, "unknown option '%s'", a);
 	}
-	if (!opt.jobs) {
+	if (!rep->opt.jobs) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
-		opt.jobs = cpus < 1 ? 1 : cpus > 256 ? 256 : (int)cpus;
-	} else if (opt.jobs < 1 || opt.jobs > 256) {
+		rep->opt.jobs = cpus < 1 ? 1 : cpus > 256 ? 256 : (int)cpus;
+	} else if (rep->opt.jobs < 1 || rep->opt.jobs > 256) {
 		usage_die(report_usage, "-j takes a number from 1 to 256");
 	}
-	if (opt.top < 1)
+	if (rep->opt.top < 1)
 		usage_die(report_usage, "--top takes a positive number");
 	if (i >= argc)
 		usage_die(report_usage, "no OUTDIR given");
-	out_dir = argv[i++];
+	rep->opt.out_dir = argv[i++];
 	if (i < argc)
 		rev = argv[i++];
 	for (; i < argc; i++)
 		pathspec[nr_pathspec++] = argv[i];
 
-	step_done(NULL);
-	blame_open(&ctx, dest, source, rev, &ao);
+	step_done(rep, NULL);
+	blame_open(&rep->ctx, dest, source, rev, &ao);
 	if (nr_pathspec) {
-		blame_select_paths(&ctx, rev, pathspec, nr_pathspec, &selected_paths);
-		paths_selected = 1;
+		blame_select_paths(&rep->ctx, rev, pathspec, nr_pathspec, &rep->selected_paths);
+		rep->paths_selected = 1;
 	}
-	blame_left_out(&ctx, exclude, nr_exclude, !include_vendored, &left_out);
-	resolve_window(ctx.gitdir.buf);
+	blame_left_out(&rep->ctx, rep->opt.exclude, rep->opt.nr_exclude, !rep->opt.include_vendored, &rep->left_out);
+	resolve_window(rep, rep->ctx.gitdir.buf);
 	/* --replay=never: each file through its own history, not the whole tree's state either */
-	ctx.tried_checkpoint = opt.replay == REPLAY_NEVER;
-	ctx.ids_only = 1;
-	engine_key = ctx.key.buf;
-	read_config(ctx.gitdir.buf, source);
-	if (!nr_sources) {
-		sources = xcalloc(1, sizeof(*sources));
-		sources[0].path = xstrdup(ctx.src.buf);
-		nr_sources = 1;
+	rep->ctx.tried_checkpoint = rep->opt.replay == REPLAY_NEVER;
+	rep->ctx.ids_only = 1;
+	rep->engine_key = rep->ctx.key.buf;
+	read_config(rep, rep->ctx.gitdir.buf, source);
+	if (!rep->nr_sources) {
+		rep->sources = xcalloc(1, sizeof(*rep->sources));
+		rep->sources[0].path = xstrdup(rep->ctx.src.buf);
+		rep->nr_sources = 1;
 	}
-	strbuf_addf(&cache_dir, "%s/tokstream/report-cache", ctx.gitdir.buf);
+	strbuf_addf(&rep->cache.dir, "%s/tokstream/report-cache", rep->ctx.gitdir.buf);
 	{
 		struct strbuf d = STRBUF_INIT;
 
-		strbuf_addf(&d, "%s/tokstream", ctx.gitdir.buf);
+		strbuf_addf(&d, "%s/tokstream", rep->ctx.gitdir.buf);
 		make_dir(d.buf);
 		strbuf_release(&d);
 	}
-	make_dir(cache_dir.buf);
-	if (lstat(out_dir, &st)) {
-		if (mkdir(out_dir, 0755))
-			die_errno("cannot create '%s'", out_dir);
+	make_dir(rep->cache.dir.buf);
+	if (lstat(rep->opt.out_dir, &st)) {
+		if (mkdir(rep->opt.out_dir, 0755))
+			die_errno("cannot create '%s'", rep->opt.out_dir);
 	} else if (!S_ISDIR(st.st_mode)) {
-		die("'%s' is not a directory", out_dir);
+		die("'%s' is not a directory", rep->opt.out_dir);
 	}
-	setup_line_repo(&ctx);
-	step_done("setup");
+	setup_line_repo(rep);
+	step_done(rep, "setup");
 
-	list_files(&ctx);
-	age_start(&ctx, pathspec, nr_pathspec);
-	whole_tree_selected = !nr_pathspec;
-	last_touch(ctx.gitdir.buf, ctx.token, "tokens", pathspec, nr_pathspec,
+	list_files(rep);
+	age_start(rep, pathspec, nr_pathspec);
+	rep->whole_tree_selected = !nr_pathspec;
+	last_touch(rep, rep->ctx.gitdir.buf, rep->ctx.token, "tokens", pathspec, nr_pathspec,
 		   offsetof(struct rfile, tok_last));
-	last_touch(line_repo.buf, ctx.orig, nr_sources > 1 ? "lines-stitched" : "lines", pathspec,
+	last_touch(rep, rep->line_repo.buf, rep->ctx.orig, rep->nr_sources > 1 ? "lines-stitched" : "lines", pathspec,
 		   nr_pathspec, offsetof(struct rfile, line_last));
-	file_keys();
-	step_done("files listed");
-	read_packs();
-	for (k = 0; k < nr_files; k++) {
-		files[k].fresh = !find_entry(files[k].key);
-		fresh += files[k].fresh;
+	file_keys(rep);
+	step_done(rep, "files listed");
+	read_packs(rep);
+	for (k = 0; k < rep->nr_files; k++) {
+		rep->files[k].fresh = !find_entry(rep, rep->files[k].key);
+		fresh += rep->files[k].fresh;
 	}
-	sizes_from_cache = read_sizes_cache(&ctx, pathspec, nr_pathspec);
-	blame_fresh(&ctx);
-	age_replays(&ctx);
-	for (k = 0; k < nr_files; k++) {
-		read_entry(&files[k]);
-		skipped += files[k].skipped;
+	rep->sizes_from_cache = read_sizes_cache(rep, pathspec, nr_pathspec);
+	blame_fresh(rep);
+	age_replays(rep);
+	for (k = 0; k < rep->nr_files; k++) {
+		read_entry(rep, &rep->files[k]);
+		skipped += rep->files[k].skipped;
 	}
-	step_done("cache read");
-	commit_details();
-	commit_eras(&ctx);
-	step_done("commits");
-	commit_sizes(&ctx, pathspec, nr_pathspec);
-	step_done("commit sizes");
-	write_report(&ctx, rev, pathspec, nr_pathspec);
-	step_done("report written");
-	if (opt.stats) {
+	step_done(rep, "cache read");
+	commit_details(rep);
+	commit_eras(rep);
+	step_done(rep, "commits");
+	commit_sizes(rep, pathspec, nr_pathspec);
+	step_done(rep, "commit sizes");
+	write_report(rep, rev, pathspec, nr_pathspec);
+	step_done(rep, "report written");
+	if (rep->opt.stats) {
 		fprintf(stderr, "tokstream report: %zu files, %zu without a view; %zu blamed, %zu from the cache; "
 			"%zu commits in blame, %zu commits sized; -j %d; blamed by %s\n",
-			nr_files + nr_no_view, nr_no_view + skipped, fresh, nr_files - fresh,
-			nr_commits, nr_csizes, opt.jobs, blamed_by);
-		fprintf(stderr, "tokstream report: code age: %zu points, counted by %s\n", nr_age_samples,
-			age_own ? (age_shared ? "the report's replays and replays of their own" : "replays of their own")
-				: age_shared ? "the report's replays" : "nothing (all from the cache)");
-		fprintf(stderr, "tokstream report: wall time: %s\n", step_times.buf);
+			rep->nr_files + rep->nr_no_view, rep->nr_no_view + skipped, fresh, rep->nr_files - fresh,
+			rep->nr_commits, rep->nr_csizes, rep->opt.jobs, rep->blamed_by);
+		fprintf(stderr, "tokstream report: code age: %zu points, counted by %s\n", rep->nr_age_samples,
+			rep->age_own ? (rep->age_shared ? "the report's replays and replays of their own" : "replays of their own")
+				: rep->age_shared ? "the report's replays" : "nothing (all from the cache)");
+		fprintf(stderr, "tokstream report: wall time: %s\n", rep->step_times.buf);
 	}
 	return 0;
 }
