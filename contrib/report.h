@@ -125,6 +125,12 @@ struct owner {
 	const char *name;  /* the author's, for the order */
 };
 
+/* Author, date and subject of some original commits, for the largest-commits table. */
+struct detail {
+	char *author, *subject;
+	long long time;
+};
+
 /* ---- the tables (report-table.c) ---- */
 
 enum cell_type { CELL_TEXT, CELL_INTEGER, CELL_NUMBER, CELL_NONE };
@@ -217,6 +223,86 @@ struct report {
 	struct strbuf step_times;
 	struct timespec last_step;
 };
+
+/* ---- the command (report.c) ---- */
+
+void step_done(struct report *rep, const char *name);
+
+/* ---- the sources, the line repository, the files (report-files.c) ---- */
+
+void read_config(struct report *rep, const char *gitdir, const char *source_opt);
+const char *orig_of(struct report *rep, const char *token);
+void setup_line_repo(struct report *rep);
+int is_token_path(struct report *rep, const char *path);
+void list_files(struct report *rep);
+
+/* ---- the cache (report-cache.c) ---- */
+
+void hash_hex(const struct strbuf *sb, char *out);
+int read_whole(const char *path, struct strbuf *sb);
+void last_touch(struct report *rep, const char *dir, const char *tip, const char *name, const char **pathspec, int nr_pathspec, size_t field);
+void file_keys(struct report *rep);
+void read_packs(struct report *rep);
+const struct entry_loc *find_entry(struct report *rep, const char *key);
+void pack_start(struct report *rep, struct pack_writer *w);
+void pack_add(struct pack_writer *w, const char *key, const char *data, size_t len);
+void pack_finish(struct report *rep, struct pack_writer *w);
+void merge_packs(struct report *rep);
+void sizes_cache_path(struct report *rep, const char **pathspec, int nr_pathspec, struct strbuf *path);
+int read_sizes_cache(struct report *rep, const char **pathspec, int nr_pathspec);
+void read_entry(struct report *rep, struct rfile *f);
+
+/* ---- the blames (report-blame.c) ---- */
+
+void commit_sizes(struct report *rep, const char **pathspec, int nr_pathspec);
+void blame_fresh(struct report *rep);
+void age_start(struct report *rep, const char **pathspec, int nr_pathspec);
+void age_replays(struct report *rep);
+
+/* ---- the figures (report-stats.c) ---- */
+
+const char *pct(double n, double total);
+double absd(double x);
+int year_of(long long t);
+void day_of(long long t, char *buf, size_t size);
+size_t commit_of(struct report *rep, const char *id);
+void commit_details(struct report *rep);
+void commit_eras(struct report *rep);
+int cmp_all(const void *a, const void *b);
+void rank_authors(struct report *rep);
+void rank_str(size_t rank, char *buf, size_t size);
+double distance(const size_t *l, const size_t *t, size_t n, size_t lt, size_t tt);
+size_t file_owners(struct report *rep, struct rfile *f, struct owner **out);
+void file_distances(struct report *rep);
+void commit_subjects(struct report *rep, char (*ids)[41], size_t n, struct detail *d);
+
+/* ---- the tables: TSV, report.json (report-table.c) ---- */
+
+struct table *table_begin(struct report *rep, const char *file, const char *const *cols);
+void table_text(struct table *t, const char *s);
+void table_count(struct table *t, size_t n);
+void table_int(struct table *t, long long n);
+void table_number(struct table *t, const char *text);
+void table_fixed(struct table *t, double v, int decimals);
+void table_none(struct table *t, const char *shown);
+void table_rank(struct table *t, size_t rank);
+size_t table_rows(const struct table *t);
+void table_end(struct report *rep, struct table *t);
+void write_report_json(struct report *rep, const char *rev, const char **pathspec, int nr_pathspec);
+
+/* ---- the page and its charts (report-page.c) ---- */
+
+extern const char page_css[];
+void svg_bars(struct strbuf *pg, const char *title, size_t n, char **labels, const double *a, const double *b, const char *name_a, const char *name_b);
+void th_row(struct strbuf *pg, const char *const *cols);
+void td(struct strbuf *pg, const char *s);
+void tdn(struct strbuf *pg, const char *s);
+void tdz(struct strbuf *pg, size_t n);
+void svg_areas(struct strbuf *pg, const char *title, size_t nr_x, char **xlabels, size_t nr_s, char **slabels, const double *v);
+
+/* ---- the sections (report-sections.c) ---- */
+
+void write_report(struct report *rep, const char *rev, const char **pathspec, int nr_pathspec);
 
 /* The report a blame_ctx is part of: the engine's callbacks get &rep->ctx as their data. */
 static inline struct report *report_of_ctx(void *ctx)
