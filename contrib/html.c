@@ -10,6 +10,7 @@
  */
 #include "commands.h"
 #include "blame.h"
+#include "dest-options.h"
 #include "functions.h"
 #include "../tokenize/escape.h"
 #include "../tokenize/smap.h"
@@ -1342,12 +1343,8 @@ int cmd_html(int argc, char **argv)
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
 
-		if (!strcmp(a, "-C") && i + 1 < argc)
-			dest = argv[++i];
-		else if (!strcmp(a, "--source") && i + 1 < argc)
-			source = argv[++i];
-		else if (!strncmp(a, "--source=", 9))
-			source = a + 9;
+		if (parse_dest_option(argc, argv, &i, &dest, &source, &progress))
+			continue;
 		else if (!strncmp(a, "--by=", 5) && (!strcmp(a + 5, "author") || !strcmp(a + 5, "commit") ||
 						   !strcmp(a + 5, "age")))
 			opt.by = a + 5;
@@ -1355,10 +1352,6 @@ int cmd_html(int argc, char **argv)
 			opt.commit_url = a + 13;
 		else if (!strcmp(a, "--commit-url") && i + 1 < argc)
 			opt.commit_url = argv[++i];
-		else if (!strcmp(a, "--progress"))
-			progress = 1;
-		else if (!strcmp(a, "--no-progress"))
-			progress = 0;
 		else if (!strcmp(a, "-j") && i + 1 < argc)
 			opt.jobs = atoi(argv[++i]);
 		else if (!strncmp(a, "-j", 2) && a[2])

@@ -75,75 +75,72 @@ static void side_job_finish(struct side_job *j)
  *   f LINE TOKENS NAME I:N...          one per function: N of its tokens from the I-th commit
  * (PATH, NAME and REASON %-escaped).
  */
-static void blame_one(struct report *rep, struct rfile *f, struct strbuf *entry)
+/* The line blame of a file: from the replay of the lines when there is one, else git blame. */
+static struct commit_info **line_blame(struct report *rep, struct rfile *f, struct commit_table *lt,
+				       size_t *nr_lines)
 {
 	struct blame_ctx *ctx = &rep->ctx;
-	struct blame_result res;
-	struct commit_table lt = { NULL, 0, 0 };
+	const char **argv;
 	struct commit_info **lc;
 	struct strbuf out = STRBUF_INIT;
-	struct smap ids = { NULL, 0, 0 };
-	struct function_span *fn;
-	const char **argv = xcalloc(12 + 2 * ctx->nr_ignored, sizeof(*argv)), *err;
-	size_t nr_lines = 0, lines = 0, code_lines = 0, comment_tokens = 0, i, nr_c = 0, nr_fn, k;
-	size_t *c_lines = NULL, *c_tokens = NULL, alloc_c = 0, *cnt, *touched;
-	char **c_id = NULL;
-	char *code;
+	size_t i;
 	int n = 0;
 
-	strbuf_reset(entry);
-	strbuf_addstr(entry, CACHE_VERSION "\npath ");
-	percent_escape(entry, f->path, strlen(f->path), CACHE_FIELD);
-	strbuf_addch(entry, '\n');
-	if (blame_file_at(ctx, f->path, f->blob, f->view_blob, &res, &err)) {
-		strbuf_addstr(entry, "skip ");
-		percent_escape(entry, err, strlen(err), CACHE_FIELD);
-		strbuf_addch(entry, '\n');
-		blame_result_release(&res);
-		free(argv);
-		return;
-	}
 	if (rep->line_replay) {
-		lc = replay_commits(&lt, rep->line_replay, f->path, &nr_lines);
+		lc = replay_commits(lt, rep->line_replay, f->path, nr_lines);
 		if (!lc)
 			die("'%s' is not in the replay of '%s'", f->path, rep->line_repo.buf);
-	} else {
-		argv[n++] = "git";
-		argv[n++] = "blame";
-		argv[n++] = "--porcelain";
-		if (rep->opt.move)
-			argv[n++] = "-M";
-		if (rep->opt.ignore_ws)
-			argv[n++] = "-w";
-		for (i = 0; i < ctx->nr_ignored; i++) {
-			argv[n++] = "--ignore-rev";
-			argv[n++] = ctx->ignored[i];
-		}
-		argv[n++] = ctx->orig;
-		argv[n++] = "--";
-		argv[n++] = f->path;
-		argv[n] = NULL;
-		if (run_capture(argv, rep->line_repo.buf, &out))
-			die("git blame of '%s' failed in '%s'", f->path, rep->line_repo.buf);
-		lc = parse_porcelain(&lt, out.buf, &nr_lines);
+		return lc;
 	}
+	argv = xcalloc(12 + 2 * ctx->nr_ignored, sizeof(*argv));
+	argv[n++] = "git";
+	argv[n++] = "blame";
+	argv[n++] = "--porcelain";
+	if (rep->opt.move)
+		argv[n++] = "-M";
+	if (rep->opt.ignore_ws)
+		argv[n++] = "-w";
+	for (i = 0; i < ctx->nr_ignored; i++) {
+		argv[n++] = "--ignore-rev";
+		argv[n++] = ctx->ignored[i];
+	}
+	argv[n++] = ctx->orig;
+	argv[n++] = "--";
+	argv[n++] = f->path;
+	argv[n] = NULL;
+	if (run_capture(argv, rep->line_repo.buf, &out))
+		die("git blame of '%s' failed in '%s'", f->path, rep->line_repo.buf);
+	lc = parse_porcelain(lt, out.buf, nr_lines);
+	free(argv);
+	strbuf_release(&out);
+	return lc;
+}
 
-	/* lines as git blame counts them: a last line without LF is one */
-	for (i = 0; i < res.content.len; i++)
-		lines += res.content.buf[i] == '\n';
-	if (res.content.len && res.content.buf[res.content.len - 1] != '\n')
+/* The lines of the file as git blame counts them: a last line without LF is one. */
+static size_t blamed_lines(const struct strbuf *content)
+{
+	size_t lines = 0, i;
+
+	for (i = 0; i < content->len; i++)
+		lines += content->buf[i] == '\n';
+	if (content->len && content->buf[content->len - 1] != '\n')
 		lines++;
-	if (nr_lines != lines)
-		die("git blame of '%s' gave %zu lines for a file of %zu", f->path, nr_lines, lines);
+	return lines;
+}
 
-	/* code lines: those that hold a token that is not a comment */
-	code = xcalloc(lines + 1, 1);
-	for (i = 0; i < res.nr_toks; i++) {
-		struct token_pos *t = &res.toks[i];
+/* The code lines of lines (those that hold a token that is not a comment); and the comments. */
+static size_t code_lines_of(const struct blame_result *res, size_t lines, size_t *comment_tokens)
+{
+	char *code = xcalloc(lines + 1, 1);
+	size_t code_lines = 0, i;
+
+	*comment_tokens = 0;
+	for (i = 0; i < res->nr_toks; i++) {
+		const struct token_pos *t = &res->toks[i];
 		size_t l = t->line, j;
 
 		if (t->cls == TOKEN_COMMENT) {
-			comment_tokens++;
+			(*comment_tokens)++;
 			continue;
 		}
 		for (j = t->start; ; j++) {
@@ -151,66 +148,71 @@ static void blame_one(struct report *rep, struct rfile *f, struct strbuf *entry)
 				code[l - 1] = 1;
 			if (j >= t->start + t->len)
 				break;
-			if (res.content.buf[j] == '\n')
+			if (res->content.buf[j] == '\n')
 				l++;
 		}
 	}
 	for (i = 0; i < lines; i++)
 		code_lines += code[i];
 	free(code);
+	return code_lines;
+}
 
-	/* the commits of the file, by lines and by tokens */
-#define COMMIT_INDEX(id, out_idx) do { \
-		int isnew_; \
-		size_t *v_ = smap_put(&ids, (id), nr_c, &isnew_); \
-		if (isnew_) { \
-			ALLOC_GROW(c_lines, nr_c + 1, alloc_c); \
-			c_tokens = xrealloc(c_tokens, alloc_c * sizeof(*c_tokens)); \
-			c_id = xrealloc(c_id, alloc_c * sizeof(*c_id)); \
-			c_lines[nr_c] = c_tokens[nr_c] = 0; \
-			c_id[nr_c] = xstrdup(id); \
-			nr_c++; \
-		} \
-		(out_idx) = *v_; \
-	} while (0)
-	for (i = 0; i < res.commits.nr; i++) {
-		struct commit_info *c = res.commits.v[i];
-		size_t idx;
+/* The commits of a file, each with its lines and tokens, in the order first met. */
+struct file_commits {
+	struct smap ids;
+	char **id;
+	size_t *lines, *tokens;
+	size_t nr, alloc;
+};
 
-		COMMIT_INDEX(c->orig, idx);
-		c->group = (int)idx;
-		c_tokens[idx] += c->tokens;
+static size_t file_commit(struct file_commits *fc, const char *id)
+{
+	int isnew;
+	size_t *v = smap_put(&fc->ids, id, fc->nr, &isnew);
+
+	if (isnew) {
+		ALLOC_GROW(fc->lines, fc->nr + 1, fc->alloc);
+		fc->tokens = xrealloc(fc->tokens, fc->alloc * sizeof(*fc->tokens));
+		fc->id = xrealloc(fc->id, fc->alloc * sizeof(*fc->id));
+		fc->lines[fc->nr] = fc->tokens[fc->nr] = 0;
+		fc->id[fc->nr] = xstrdup(id);
+		fc->nr++;
 	}
-	for (i = 0; i < nr_lines; i++) {
-		size_t idx;
+	return *v;
+}
 
-		if (!lc[i])
-			die("git blame of '%s' gave no commit for line %zu", f->path, i + 1);
-		COMMIT_INDEX(lc[i]->token, idx);
-		c_lines[idx]++;
-	}
-#undef COMMIT_INDEX
-	strbuf_addf(entry, "lang %s\nsize %zu %zu %zu %zu\n", res.lang->name, lines, code_lines,
-		    res.nr_toks, comment_tokens);
-	for (i = 0; i < nr_c; i++)
-		strbuf_addf(entry, "c %s %zu %zu\n", c_id[i], c_lines[i], c_tokens[i]);
+static void file_commits_release(struct file_commits *fc)
+{
+	size_t i;
 
-	/* functions: their tokens by commit */
-	nr_fn = find_functions(&res, &fn);
-	cnt = xcalloc(nr_c + 1, sizeof(*cnt));
-	touched = xcalloc(nr_c + 1, sizeof(*touched));
+	for (i = 0; i < fc->nr; i++)
+		free(fc->id[i]);
+	free(fc->id);
+	free(fc->lines);
+	free(fc->tokens);
+	smap_release(&fc->ids);
+}
+
+/* The "f" lines of the entry: each function's tokens by the index of their commit. */
+static void entry_functions(struct strbuf *entry, struct blame_result *res, size_t nr_c)
+{
+	struct function_span *fn;
+	size_t nr_fn = find_functions(res, &fn), k, j;
+	size_t *cnt = xcalloc(nr_c + 1, sizeof(*cnt)), *touched = xcalloc(nr_c + 1, sizeof(*touched));
+
 	for (k = 0; k < nr_fn; k++) {
-		struct token_pos *name = &res.toks[fn[k].name];
-		size_t nt = 0, j;
+		struct token_pos *name = &res->toks[fn[k].name];
+		size_t nt = 0;
 
 		for (j = fn[k].name; j < fn[k].end; j++) {
-			size_t g = (size_t)res.toks[j].commit->group;
+			size_t g = (size_t)res->toks[j].commit->group;
 
 			if (!cnt[g]++)
 				touched[nt++] = g;
 		}
 		strbuf_addf(entry, "f %zu %zu ", name->line, fn[k].end - fn[k].name);
-		percent_escape(entry, res.content.buf + name->start, name->len, CACHE_FIELD);
+		percent_escape(entry, res->content.buf + name->start, name->len, CACHE_FIELD);
 		for (j = 0; j < nt; j++) {
 			strbuf_addf(entry, " %zu:%zu", touched[j], cnt[touched[j]]);
 			cnt[touched[j]] = 0;
@@ -220,30 +222,72 @@ static void blame_one(struct report *rep, struct rfile *f, struct strbuf *entry)
 	free(fn);
 	free(cnt);
 	free(touched);
-	for (i = 0; i < nr_c; i++)
-		free(c_id[i]);
-	free(c_id);
-	free(c_lines);
-	free(c_tokens);
-	smap_release(&ids);
-	free(lc);
-	for (i = 0; i < lt.nr; i++) {
-		struct commit_info *c = lt.v[i];
+}
 
-		free(c->author);
-		free(c->author_mail);
-		free(c->author_tz);
-		free(c->committer);
-		free(c->committer_mail);
-		free(c->committer_tz);
-		free(c->summary);
-		free(c->filename);
-		free(c);
+/*
+ * The cache entry of a file:
+ *   tokstream-report 1
+ *   path PATH
+ *   lang LANGUAGE                      (or: skip REASON)
+ *   size LINES CODE-LINES TOKENS COMMENT-TOKENS
+ *   c ORIGINAL-ID LINES TOKENS         one per commit, by lines and by tokens
+ *   f LINE TOKENS NAME I:N...          one per function: N of its tokens from the I-th commit
+ * (PATH, NAME and REASON %-escaped).
+ */
+static void blame_one(struct report *rep, struct rfile *f, struct strbuf *entry)
+{
+	struct blame_result res, line_res;
+	struct file_commits fc;
+	struct commit_info **lc;
+	const char *err;
+	size_t nr_lines = 0, lines, code_lines, comment_tokens, i;
+
+	strbuf_reset(entry);
+	strbuf_addstr(entry, CACHE_VERSION "\npath ");
+	percent_escape(entry, f->path, strlen(f->path), CACHE_FIELD);
+	strbuf_addch(entry, '\n');
+	if (blame_file_at(&rep->ctx, f->path, f->blob, f->view_blob, &res, &err)) {
+		strbuf_addstr(entry, "skip ");
+		percent_escape(entry, err, strlen(err), CACHE_FIELD);
+		strbuf_addch(entry, '\n');
+		blame_result_release(&res);
+		return;
 	}
-	free(lt.v);
-	free(argv);
+	/* the line blame's commits are released as a blame's are */
+	memset(&line_res, 0, sizeof(line_res));
+	strbuf_init(&line_res.content, 0);
+	lc = line_blame(rep, f, &line_res.commits, &nr_lines);
+	lines = blamed_lines(&res.content);
+	if (nr_lines != lines)
+		die("git blame of '%s' gave %zu lines for a file of %zu", f->path, nr_lines, lines);
+	code_lines = code_lines_of(&res, lines, &comment_tokens);
+
+	/* the commits of the file, by lines and by tokens */
+	memset(&fc, 0, sizeof(fc));
+	for (i = 0; i < res.commits.nr; i++) {
+		struct commit_info *c = res.commits.v[i];
+		size_t idx = file_commit(&fc, c->orig);
+
+		c->group = (int)idx;
+		fc.tokens[idx] += c->tokens;
+	}
+	for (i = 0; i < nr_lines; i++) {
+		size_t idx;
+
+		if (!lc[i])
+			die("git blame of '%s' gave no commit for line %zu", f->path, i + 1);
+		idx = file_commit(&fc, lc[i]->token);  /* before fc.lines is read: it may move */
+		fc.lines[idx]++;
+	}
+	strbuf_addf(entry, "lang %s\nsize %zu %zu %zu %zu\n", res.lang->name, lines, code_lines,
+		    res.nr_toks, comment_tokens);
+	for (i = 0; i < fc.nr; i++)
+		strbuf_addf(entry, "c %s %zu %zu\n", fc.id[i], fc.lines[i], fc.tokens[i]);
+	entry_functions(entry, &res, fc.nr);
+	file_commits_release(&fc);
+	free(lc);
+	blame_result_release(&line_res);
 	blame_result_release(&res);
-	strbuf_release(&out);
 }
 
 /*
@@ -517,7 +561,6 @@ void age_start(struct report *rep, const char **pathspec, int nr_pathspec)
 	struct age_options o;
 	struct strbuf key = STRBUF_INIT, path = STRBUF_INIT;
 	const char **repos = xcalloc((size_t)rep->nr_sources + 1, sizeof(*repos));
-	char h[41];
 	int k;
 
 	for (k = 0; k < rep->nr_sources; k++)
@@ -528,8 +571,7 @@ void age_start(struct report *rep, const char **pathspec, int nr_pathspec)
 		    rep->line_grafts.buf, 0, rep->age_lines, 0, (int)rep->opt.every);
 	for (k = 0; k < nr_pathspec; k++)
 		strbuf_addf(&key, "%c%s", 0, pathspec[k]);
-	hash_hex(&key, h);
-	strbuf_addf(&path, "%s/age-%s", rep->cache.dir.buf, h);
+	report_cache_file(rep, "age", &key, &path);
 	memset(&o, 0, sizeof(o));
 	o.every = rep->opt.every;
 	o.line_repo = rep->line_repo.buf;

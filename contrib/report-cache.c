@@ -26,8 +26,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The SHA-1 of a string, in hex: names of cache files. */
-void hash_hex(const struct strbuf *sb, char *out)
+/* The SHA-1 of a string, in hex: names of cache files, keys of entries. */
+static void hash_hex(const struct strbuf *sb, char *out)
 {
 	unsigned char h[20];
 
@@ -35,19 +35,52 @@ void hash_hex(const struct strbuf *sb, char *out)
 	oid_to_hex(h, out);
 }
 
-int read_whole(const char *path, struct strbuf *sb)
-{
-	FILE *f = fopen(path, "r");
-	char chunk[65536];
-	size_t n;
+/* ---- what the report reads and writes of DEST/tokstream/ ---- */
 
-	strbuf_reset(sb);
-	if (!f)
-		return -1;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		strbuf_add(sb, chunk, n);
-	fclose(f);
-	return 0;
+/* DEST/tokstream/report-cache, made if need be: the one place that names it. */
+void report_cache_open(struct report *rep)
+{
+	struct strbuf dir = STRBUF_INIT;
+
+	strbuf_addf(&dir, "%s/tokstream", rep->ctx.gitdir.buf);
+	make_dir(dir.buf);
+	strbuf_addstr(&dir, "/report-cache");
+	make_dir(dir.buf);
+	strbuf_reset(&rep->cache.dir);
+	strbuf_addbuf(&rep->cache.dir, &dir);
+	strbuf_release(&dir);
+}
+
+/* The tip convert last brought each source to (DEST/tokstream/current/tips: "K TIP" lines). */
+void read_source_tips(struct report *rep)
+{
+	struct strbuf path = STRBUF_INIT, tips = STRBUF_INIT;
+	char *p, *nl;
+
+	strbuf_addf(&path, "%s/tokstream/current/tips", rep->ctx.gitdir.buf);
+	strbuf_read_file(&tips, path.buf);
+	for (p = tips.buf; p && *p; p = nl ? nl + 1 : NULL) {
+		int k;
+		char tip[41];
+
+		nl = strchr(p, '\n');
+		if (sscanf(p, "%d %40s", &k, tip) == 2 && k >= 1 && k <= rep->nr_sources && is_hex40(tip))
+			memcpy(rep->sources[k - 1].tip, tip, 41);
+	}
+	strbuf_release(&path);
+	strbuf_release(&tips);
+}
+
+/*
+ * The cache file of a kind ("touch", "sizes", "age") for what its
+ * contents depend on (key), in path: KIND-SHA1, the SHA-1 of the key.
+ */
+void report_cache_file(struct report *rep, const char *kind, const struct strbuf *key, struct strbuf *path)
+{
+	char hex[41];
+
+	hash_hex(key, hex);
+	strbuf_addf(path, "%s/%s-%s", rep->cache.dir.buf, kind, hex);
 }
 
 /* A map of paths to commit ids. */
@@ -94,7 +127,7 @@ void last_touch(struct report *rep, const char *dir, const char *tip, const char
 {
 	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT, rec = STRBUF_INIT, key = STRBUF_INIT;
 	struct touch old = { { NULL, 0, 0 }, NULL, 0, 0 }, walk = { { NULL, 0, 0 }, NULL, 0, 0 };
-	char old_tip[41] = "", h[41], cur[41] = "";
+	char old_tip[41] = "", cur[41] = "";
 	const char **argv = xcalloc((size_t)nr_pathspec + 16, sizeof(*argv));
 	struct reader *r = xmalloc(sizeof(*r));
 	size_t i;
@@ -103,9 +136,8 @@ void last_touch(struct report *rep, const char *dir, const char *tip, const char
 	strbuf_addf(&key, "%s", name);
 	for (i = 0; i < (size_t)nr_pathspec; i++)
 		strbuf_addf(&key, "%c%s", 0, pathspec[i]);
-	hash_hex(&key, h);
-	strbuf_addf(&path, "%s/touch-%s", rep->cache.dir.buf, h);
-	if (!read_whole(path.buf, &sb) && !strncmp(sb.buf, "tip ", 4) && sb.len > 45 && sb.buf[44] == '\n') {
+	report_cache_file(rep, "touch", &key, &path);
+	if (!strbuf_read_file(&sb, path.buf) && !strncmp(sb.buf, "tip ", 4) && sb.len > 45 && sb.buf[44] == '\n') {
 		char *p = sb.buf + 45, *nl;
 
 		memcpy(old_tip, sb.buf + 4, 40);
@@ -261,7 +293,7 @@ void read_packs(struct report *rep)
 		strbuf_init(sb, 0);
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/%s", rep->cache.dir.buf, e->d_name);
-		if (read_whole(path.buf, sb))
+		if (strbuf_read_file(sb, path.buf))
 			die_errno("cannot read '%s'", path.buf);
 		rep->cache.names[rep->cache.nr] = xstrdup(e->d_name);
 		for (p = sb->buf, end = sb->buf + sb->len; p < end;) {
@@ -314,19 +346,8 @@ void pack_start(struct report *rep, struct pack_writer *w)
 
 static void pack_flush(struct pack_writer *w)
 {
-	const char *p = w->buf.buf;
-	size_t len = w->buf.len;
-
-	while (len) {
-		ssize_t n = write(w->fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			die_errno("cannot write '%s'", w->tmp.buf);
-		p += n;
-		len -= (size_t)n;
-	}
+	if (write_in_full(w->fd, w->buf.buf, w->buf.len) < 0)
+		die_errno("cannot write '%s'", w->tmp.buf);
 	strbuf_reset(&w->buf);
 }
 
@@ -383,7 +404,6 @@ void merge_packs(struct report *rep)
 void sizes_cache_path(struct report *rep, const char **pathspec, int nr_pathspec, struct strbuf *path)
 {
 	struct strbuf key = STRBUF_INIT;
-	char h[41];
 	int i;
 
 	strbuf_addf(&key, "sizes 2%c%s%cvendored %d%c%s%c%s", 0, rep->engine_key, 0, rep->opt.include_vendored,
@@ -392,8 +412,7 @@ void sizes_cache_path(struct report *rep, const char **pathspec, int nr_pathspec
 		strbuf_addf(&key, "%c%s", 0, pathspec[i]);
 	for (i = 0; i < rep->opt.nr_exclude; i++)
 		strbuf_addf(&key, "%cexclude %s", 0, rep->opt.exclude[i]);
-	hash_hex(&key, h);
-	strbuf_addf(path, "%s/sizes-%s", rep->cache.dir.buf, h);
+	report_cache_file(rep, "sizes", &key, path);
 	strbuf_release(&key);
 }
 
@@ -406,7 +425,7 @@ int read_sizes_cache(struct report *rep, const char **pathspec, int nr_pathspec)
 	int ok = 0;
 
 	sizes_cache_path(rep, pathspec, nr_pathspec, &path);
-	if (!read_whole(path.buf, &sb) && !strncmp(sb.buf, "tip ", 4) && sb.len > 45 && sb.buf[44] == '\n' &&
+	if (!strbuf_read_file(&sb, path.buf) && !strncmp(sb.buf, "tip ", 4) && sb.len > 45 && sb.buf[44] == '\n' &&
 	    !strncmp(sb.buf + 4, ctx->token, 40)) {
 		for (p = sb.buf + 45; (nl = strchr(p, '\n')); p = nl + 1) {
 			struct csize *c;

@@ -21,9 +21,7 @@
 
 void read_config(struct report *rep, const char *gitdir, const char *source_opt)
 {
-	struct strbuf path = STRBUF_INIT, tips = STRBUF_INIT;
 	struct dest_config cfg;
-	char *p, *nl;
 	size_t alloc = 0, i;
 
 	dest_config_read(&cfg, gitdir);
@@ -35,16 +33,7 @@ void read_config(struct report *rep, const char *gitdir, const char *source_opt)
 	}
 	rep->keep_other = cfg.keep_other;
 	dest_config_release(&cfg);
-	strbuf_addf(&path, "%s/tokstream/current/tips", gitdir);
-	read_whole(path.buf, &tips);
-	for (p = tips.buf; p && *p; p = nl ? nl + 1 : NULL) {
-		int k;
-		char tip[41];
-
-		nl = strchr(p, '\n');
-		if (sscanf(p, "%d %40s", &k, tip) == 2 && k >= 1 && k <= rep->nr_sources && is_hex40(tip))
-			memcpy(rep->sources[k - 1].tip, tip, 41);
-	}
+	read_source_tips(rep);
 	/* --source names the newest era's repository */
 	if (source_opt) {
 		if (!rep->nr_sources) {
@@ -56,8 +45,6 @@ void read_config(struct report *rep, const char *gitdir, const char *source_opt)
 		}
 		rep->sources[rep->nr_sources - 1].path = xstrdup(source_opt);
 	}
-	strbuf_release(&path);
-	strbuf_release(&tips);
 }
 
 /* Reverse lookups of the commit map: token id -> original id. */

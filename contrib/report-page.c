@@ -97,7 +97,7 @@ void svg_bars(struct strbuf *pg, const char *title, size_t n, char **labels,
 
 /* ---- the page ---- */
 
-const char page_css[] =
+static const char page_css[] =
 	"body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:8px 20px 40px;color:#222}"
 	"h1{font-size:1.5em}h2{margin-top:1.8em;border-bottom:1px solid #ddd}"
 	"table{border-collapse:collapse;margin:.6em 0}td,th{padding:2px 10px;text-align:left;vertical-align:top}"
@@ -215,4 +215,57 @@ void svg_areas(struct strbuf *pg, const char *title, size_t nr_x, char **xlabels
 	}
 	strbuf_addstr(pg, "</svg>\n");
 	free(cum);
+}
+
+/*
+ * OUTDIR/index.html: the head (what the report is of), the story, the
+ * sections, and a link to each table's file and to report.json.
+ */
+void write_page(struct report *rep, const struct strbuf *story, const struct strbuf *sections,
+		size_t files, size_t lines, size_t tokens)
+{
+	static const char *const tables[] = {
+		"summary.tsv", "size.tsv", "authors.tsv", "top.tsv", "top-only.tsv", "eras.tsv",
+		"years.tsv", "age.tsv", "commit-sizes.tsv", "changed-histogram.tsv", "churn-histogram.tsv",
+		"largest-commits.tsv", "commits.tsv", "files.tsv", "disagreement.tsv", "oldest-functions.tsv", NULL
+	};
+	struct strbuf page = STRBUF_INIT, path = STRBUF_INIT;
+	struct blame_ctx *ctx = &rep->ctx;
+	int i;
+
+	strbuf_addstr(&page, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		      "<meta name=\"viewport\" content=\"width=device-width\"><title>Lines and tokens: ");
+	html_text(&page, ctx->src.buf);
+	strbuf_addstr(&page, "</title><style>");
+	strbuf_addstr(&page, page_css);
+	strbuf_addstr(&page, "</style></head><body><h1>Lines and tokens: <code>");
+	html_text(&page, ctx->src.buf);
+	strbuf_addstr(&page, "</code></h1><p class=\"meta\">At ");
+	html_text(&page, rep->opt.rev);
+	strbuf_addf(&page, " (<span class=\"id\">%s</span>, token commit <span class=\"id\">%s</span>)",
+		    ctx->orig, ctx->token);
+	if (rep->opt.nr_pathspec) {
+		strbuf_addstr(&page, ", files matching");
+		for (i = 0; i < rep->opt.nr_pathspec; i++) {
+			strbuf_addstr(&page, " <code>");
+			html_text(&page, rep->opt.pathspec[i]);
+			strbuf_addstr(&page, "</code>");
+		}
+	}
+	strbuf_addf(&page, ": %zu files, %zu lines, %zu tokens.", files, lines, tokens);
+	if (rep->nr_sources > 1)
+		strbuf_addf(&page, " A history stitched from %d repositories.", rep->nr_sources);
+	strbuf_addstr(&page, "</p>");
+	strbuf_addbuf(&page, story);
+	strbuf_addbuf(&page, sections);
+	strbuf_addstr(&page, "<h2>The tables</h2><p>Each table is also a file of tab-separated values "
+		      "beside this page:");
+	for (i = 0; tables[i]; i++)
+		strbuf_addf(&page, " <a href=\"%s\">%s</a>", tables[i], tables[i]);
+	strbuf_addstr(&page, "; and all of them, with what the report is of, in one JSON document: "
+		      "<a href=\"report.json\">report.json</a>.</p></body></html>\n");
+	strbuf_addf(&path, "%s/index.html", rep->opt.out_dir);
+	write_atomic(path.buf, page.buf, page.len);
+	strbuf_release(&page);
+	strbuf_release(&path);
 }

@@ -153,8 +153,7 @@ static void json_cell(struct json_writer *j, const struct cell *c)
 }
 
 /* What the report is of: the revision, the files, the attribution's options. */
-static void json_report_subject(struct report *rep, struct json_writer *j, const char *rev,
-				const char **pathspec, int nr_pathspec)
+static void json_report_subject(struct report *rep, struct json_writer *j)
 {
 	struct blame_ctx *ctx = &rep->ctx;
 	int wrap = j->wrap_depth, i;
@@ -167,14 +166,14 @@ static void json_report_subject(struct report *rep, struct json_writer *j, const
 	json_key(j, "revision");
 	json_string(j, ctx->orig);
 	json_key(j, "revision_name");
-	json_string(j, rev);
+	json_string(j, rep->opt.rev);
 	json_key(j, "token_revision");
 	json_string(j, ctx->token);
 	j->wrap_depth = 1;
 	json_key(j, "pathspec");
 	json_array_begin(j);
-	for (i = 0; i < nr_pathspec; i++)
-		json_string(j, pathspec[i]);
+	for (i = 0; i < rep->opt.nr_pathspec; i++)
+		json_string(j, rep->opt.pathspec[i]);
 	json_array_end(j);
 	j->wrap_depth = 2;
 	json_key(j, "engine");
@@ -225,7 +224,7 @@ static void json_report_subject(struct report *rep, struct json_writer *j, const
  * report is of, then every table of the report, named by its file less
  * ".tsv", its columns and a row object per TSV line.
  */
-void write_report_json(struct report *rep, const char *rev, const char **pathspec, int nr_pathspec)
+void write_report_json(struct report *rep)
 {
 	struct strbuf out = STRBUF_INIT, path = STRBUF_INIT;
 	struct json_writer j;
@@ -233,7 +232,7 @@ void write_report_json(struct report *rep, const char *rev, const char **pathspe
 
 	json_init(&j, &out, 4);
 	json_object_begin(&j);
-	json_report_subject(rep, &j, rev, pathspec, nr_pathspec);
+	json_report_subject(rep, &j);
 	json_key(&j, "tables");
 	json_object_begin(&j);
 	for (i = 0; i < rep->nr_tables; i++) {
@@ -282,4 +281,42 @@ void write_report_json(struct report *rep, const char *rev, const char **pathspe
 	write_atomic(path.buf, out.buf, out.len);
 	strbuf_release(&out);
 	strbuf_release(&path);
+}
+
+/*
+ * Cells first_col and on of row as the page shows them: text as it is,
+ * numbers (and the "-" of no value) right-aligned, an empty cell empty.
+ */
+void table_html_cells(struct strbuf *pg, const struct table *t, size_t row, size_t first_col)
+{
+	size_t c;
+
+	for (c = first_col; c < t->nr_cols; c++) {
+		const struct cell *cell = &t->cells[row * t->nr_cols + c];
+
+		if (cell->type == CELL_TEXT || !*cell->text)
+			td(pg, cell->text);
+		else
+			tdn(pg, cell->text);
+	}
+}
+
+/* A row of the table on the page, begun with tr ("<tr>" when NULL). */
+void table_html_row(struct strbuf *pg, const struct table *t, size_t row, size_t first_col, const char *tr)
+{
+	strbuf_addstr(pg, tr ? tr : "<tr>");
+	table_html_cells(pg, t, row, first_col);
+	strbuf_addstr(pg, "</tr>\n");
+}
+
+/* The whole table on the page, from the cells of its TSV file; its last row begun with last_tr when given. */
+void table_html(struct strbuf *pg, const struct table *t, const char *last_tr)
+{
+	size_t r, rows = table_rows(t);
+
+	strbuf_addstr(pg, "<table>");
+	th_row(pg, t->cols);
+	for (r = 0; r < rows; r++)
+		table_html_row(pg, t, r, 0, r + 1 == rows ? last_tr : NULL);
+	strbuf_addstr(pg, "</table>");
 }

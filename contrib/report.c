@@ -20,6 +20,7 @@
  */
 #include "commands.h"
 #include "report.h"
+#include "dest-options.h"
 #include "../tokenize/usage.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/wrapper.h"
@@ -124,6 +125,7 @@ static void report_init(struct report *rep)
 	rep->opt.progress = -1;
 	rep->opt.min_tokens = 100;
 	rep->opt.replay = REPLAY_AUTO;
+	rep->opt.rev = "HEAD";
 	rep->engine_key = "";
 	rep->blamed_by = "nothing";
 	strbuf_init(&rep->line_repo, 0);
@@ -132,110 +134,97 @@ static void report_init(struct report *rep)
 	strbuf_init(&rep->step_times, 0);
 }
 
-int cmd_report(int argc, char **argv)
+/*
+ * Takes argv[*i] (and its argument) when it is one of the report's own
+ * options; 1 if taken.  -h and -- are the caller's.
+ */
+static int parse_report_option(struct report *rep, int argc, char **argv, int *i)
 {
-	const char *dest = NULL, *source = NULL, *rev = "HEAD";
-	const char **pathspec;
-	int nr_pathspec = 0, i;
-	struct report report;
-	struct report *rep = &report;
-	struct stat st;
-	size_t k, fresh = 0, skipped = 0;
-	struct attribution_options ao;
+	struct report_options *o = &rep->opt;
+	const char *a = argv[*i];
 
-	report_init(rep);
-	pathspec = xcalloc((size_t)argc + 1, sizeof(*pathspec));
-	rep->opt.exclude = xcalloc((size_t)argc + 1, sizeof(*rep->opt.exclude));
-	memset(&ao, 0, sizeof(ao));
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		const char *a = argv[i];
+	if (!strncmp(a, "--top=", 6))
+		o->top = atoi(a + 6);
+	else if (!strncmp(a, "--min-tokens=", 13))
+		o->min_tokens = (size_t)strtoul(a + 13, NULL, 10);
+	else if (!strcmp(a, "-j") && *i + 1 < argc)
+		o->jobs = jobs_arg(argv[++*i]);
+	else if (!strncmp(a, "-j", 2) && a[2])
+		o->jobs = jobs_arg(a + 2);
+	else if (!strcmp(a, "-M"))
+		o->move = 1;
+	else if (!strcmp(a, "-w"))
+		o->ignore_ws = 1;
+	else if (!strcmp(a, "--stats"))
+		o->stats = 1;
+	else if (!strncmp(a, "--exclude=", 10) || (!strcmp(a, "--exclude") && *i + 1 < argc))
+		o->exclude[o->nr_exclude++] = a[9] ? a + 10 : argv[++*i];
+	else if (!strncmp(a, "--since=", 8) || !strncmp(a, "--after=", 8))
+		o->since = a + 8;
+	else if (!strncmp(a, "--until=", 8))
+		o->until = a + 8;
+	else if (!strncmp(a, "--before=", 9))
+		o->until = a + 9;
+	else if (!strcmp(a, "--no-mailmap"))
+		o->no_mailmap = 1;
+	else if (!strcmp(a, "--include-vendored"))
+		o->include_vendored = 1;
+	else if (!strcmp(a, "--no-include-vendored"))
+		o->include_vendored = 0;
+	else if (!strncmp(a, "--every=", 8) && age_parse_every(a + 8, &o->every))
+		usage_die(report_usage, "--every takes tag or year, not '%s'", a + 8);
+	else if (!strncmp(a, "--every=", 8))
+		return 1;
+	else if (!strcmp(a, "--replay=auto"))
+		o->replay = REPLAY_AUTO;
+	else if (!strcmp(a, "--replay=always") || !strcmp(a, "--replay"))
+		o->replay = REPLAY_ALWAYS;
+	else if (!strcmp(a, "--replay=never") || !strcmp(a, "--no-replay"))
+		o->replay = REPLAY_NEVER;
+	else
+		return 0;
+	return 1;
+}
 
-		if (!strcmp(a, "-C") && i + 1 < argc)
-			dest = argv[++i];
-		else if (!strcmp(a, "--source") && i + 1 < argc)
-			source = argv[++i];
-		else if (!strncmp(a, "--source=", 9))
-			source = a + 9;
-		else if (!strncmp(a, "--top=", 6))
-			rep->opt.top = atoi(a + 6);
-		else if (!strncmp(a, "--min-tokens=", 13))
-			rep->opt.min_tokens = (size_t)strtoul(a + 13, NULL, 10);
-		else if (!strcmp(a, "-j") && i + 1 < argc)
-			rep->opt.jobs = jobs_arg(argv[++i]);
-		else if (!strncmp(a, "-j", 2) && a[2])
-			rep->opt.jobs = jobs_arg(a + 2);
-		else if (!strcmp(a, "-M"))
-			rep->opt.move = 1;
-		else if (!strcmp(a, "-w"))
-			rep->opt.ignore_ws = 1;
-		else if (!strcmp(a, "--stats"))
-			rep->opt.stats = 1;
-		else if (!strncmp(a, "--exclude=", 10) || (!strcmp(a, "--exclude") && i + 1 < argc))
-			rep->opt.exclude[rep->opt.nr_exclude++] = a[9] ? a + 10 : argv[++i];
-		else if (!strncmp(a, "--since=", 8) || !strncmp(a, "--after=", 8))
-			rep->opt.since = a + 8;
-		else if (!strncmp(a, "--until=", 8))
-			rep->opt.until = a + 8;
-		else if (!strncmp(a, "--before=", 9))
-			rep->opt.until = a + 9;
-		else if (!strcmp(a, "--no-mailmap"))
-			rep->opt.no_mailmap = 1;
-		else if (!strcmp(a, "--progress"))
-			rep->opt.progress = 1;
-		else if (!strcmp(a, "--no-progress"))
-			rep->opt.progress = 0;
-		else if (!strcmp(a, "--include-vendored"))
-			rep->opt.include_vendored = 1;
-		else if (!strcmp(a, "--no-include-vendored"))
-			rep->opt.include_vendored = 0;
-		else if (!strncmp(a, "--every=", 8) && age_parse_every(a + 8, &rep->opt.every))
-			usage_die(report_usage, "--every takes tag or year, not '%s'", a + 8);
-		else if (!strncmp(a, "--every=", 8))
-			continue;
-		else if (strcmp(a, "-C") && parse_attribution_option(&ao, argc, argv, &i))
-			continue;
-		else if (!strcmp(a, "--replay=auto"))
-			rep->opt.replay = REPLAY_AUTO;
-		else if (!strcmp(a, "--replay=always") || !strcmp(a, "--replay"))
-			rep->opt.replay = REPLAY_ALWAYS;
-		else if (!strcmp(a, "--replay=never") || !strcmp(a, "--no-replay"))
-			rep->opt.replay = REPLAY_NEVER;
-		else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(report_usage, stdout);
-			return 0;
-		} else if (!strcmp(a, "--")) {
-			i++;
-			break;
-		} else
-			usage_die(report_usage, "unknown option '%s'", a);
-	}
-	if (!rep->opt.jobs) {
+/* What the options say together, and OUTDIR, REV and the pathspec after them (from argv[i]). */
+static void finish_options(struct report *rep, int argc, char **argv, int i)
+{
+	struct report_options *o = &rep->opt;
+
+	if (!o->jobs) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
-		rep->opt.jobs = cpus < 1 ? 1 : cpus > 256 ? 256 : (int)cpus;
-	} else if (rep->opt.jobs < 1 || rep->opt.jobs > 256) {
+		o->jobs = cpus < 1 ? 1 : cpus > 256 ? 256 : (int)cpus;
+	} else if (o->jobs < 1 || o->jobs > 256) {
 		usage_die(report_usage, "-j takes a number from 1 to 256");
 	}
-	if (rep->opt.top < 1)
+	if (o->top < 1)
 		usage_die(report_usage, "--top takes a positive number");
 	if (i >= argc)
 		usage_die(report_usage, "no OUTDIR given");
-	rep->opt.out_dir = argv[i++];
+	o->out_dir = argv[i++];
 	if (i < argc)
-		rev = argv[i++];
+		o->rev = argv[i++];
 	for (; i < argc; i++)
-		pathspec[nr_pathspec++] = argv[i];
+		o->pathspec[o->nr_pathspec++] = argv[i];
+}
 
-	step_done(rep, NULL);
-	blame_open(&rep->ctx, dest, source, rev, &ao);
-	if (nr_pathspec) {
-		blame_select_paths(&rep->ctx, rev, pathspec, nr_pathspec, &rep->selected_paths);
+/* Opens DEST and the source at REV, and reads what the report needs to know first. */
+static void open_report(struct report *rep, const char *dest, const char *source,
+			const struct attribution_options *ao)
+{
+	struct report_options *o = &rep->opt;
+	struct stat st;
+
+	blame_open(&rep->ctx, dest, source, o->rev, ao);
+	if (o->nr_pathspec) {
+		blame_select_paths(&rep->ctx, o->rev, o->pathspec, o->nr_pathspec, &rep->selected_paths);
 		rep->paths_selected = 1;
 	}
-	blame_left_out(&rep->ctx, rep->opt.exclude, rep->opt.nr_exclude, !rep->opt.include_vendored, &rep->left_out);
+	blame_left_out(&rep->ctx, o->exclude, o->nr_exclude, !o->include_vendored, &rep->left_out);
 	resolve_window(rep, rep->ctx.gitdir.buf);
 	/* --replay=never: each file through its own history, not the whole tree's state either */
-	rep->ctx.tried_checkpoint = rep->opt.replay == REPLAY_NEVER;
+	rep->ctx.tried_checkpoint = o->replay == REPLAY_NEVER;
 	rep->ctx.ids_only = 1;
 	rep->engine_key = rep->ctx.key.buf;
 	read_config(rep, rep->ctx.gitdir.buf, source);
@@ -244,22 +233,39 @@ int cmd_report(int argc, char **argv)
 		rep->sources[0].path = xstrdup(rep->ctx.src.buf);
 		rep->nr_sources = 1;
 	}
-	strbuf_addf(&rep->cache.dir, "%s/tokstream/report-cache", rep->ctx.gitdir.buf);
-	{
-		struct strbuf d = STRBUF_INIT;
-
-		strbuf_addf(&d, "%s/tokstream", rep->ctx.gitdir.buf);
-		make_dir(d.buf);
-		strbuf_release(&d);
-	}
-	make_dir(rep->cache.dir.buf);
-	if (lstat(rep->opt.out_dir, &st)) {
-		if (mkdir(rep->opt.out_dir, 0755))
-			die_errno("cannot create '%s'", rep->opt.out_dir);
+	report_cache_open(rep);
+	if (lstat(o->out_dir, &st)) {
+		if (mkdir(o->out_dir, 0755))
+			die_errno("cannot create '%s'", o->out_dir);
 	} else if (!S_ISDIR(st.st_mode)) {
-		die("'%s' is not a directory", rep->opt.out_dir);
+		die("'%s' is not a directory", o->out_dir);
 	}
 	setup_line_repo(rep);
+}
+
+/* --stats: what was blamed and what came from the cache, and the time of each step. */
+static void print_stats(struct report *rep, size_t fresh, size_t skipped)
+{
+	fprintf(stderr, "tokstream report: %zu files, %zu without a view; %zu blamed, %zu from the cache; "
+		"%zu commits in blame, %zu commits sized; -j %d; blamed by %s\n",
+		rep->nr_files + rep->nr_no_view, rep->nr_no_view + skipped, fresh, rep->nr_files - fresh,
+		rep->nr_commits, rep->nr_csizes, rep->opt.jobs, rep->blamed_by);
+	fprintf(stderr, "tokstream report: code age: %zu points, counted by %s\n", rep->nr_age_samples,
+		rep->age_own ? (rep->age_shared ? "the report's replays and replays of their own" : "replays of their own")
+			: rep->age_shared ? "the report's replays" : "nothing (all from the cache)");
+	fprintf(stderr, "tokstream report: wall time: %s\n", rep->step_times.buf);
+}
+
+/* The steps of a report, once its options are read. */
+static void run_report(struct report *rep, const char *dest, const char *source,
+		       const struct attribution_options *ao)
+{
+	const char **pathspec = rep->opt.pathspec;
+	int nr_pathspec = rep->opt.nr_pathspec;
+	size_t k, fresh = 0, skipped = 0;
+
+	step_done(rep, NULL);
+	open_report(rep, dest, source, ao);
 	step_done(rep, "setup");
 
 	list_files(rep);
@@ -289,17 +295,42 @@ int cmd_report(int argc, char **argv)
 	step_done(rep, "commits");
 	commit_sizes(rep, pathspec, nr_pathspec);
 	step_done(rep, "commit sizes");
-	write_report(rep, rev, pathspec, nr_pathspec);
+	write_report(rep);
 	step_done(rep, "report written");
-	if (rep->opt.stats) {
-		fprintf(stderr, "tokstream report: %zu files, %zu without a view; %zu blamed, %zu from the cache; "
-			"%zu commits in blame, %zu commits sized; -j %d; blamed by %s\n",
-			rep->nr_files + rep->nr_no_view, rep->nr_no_view + skipped, fresh, rep->nr_files - fresh,
-			rep->nr_commits, rep->nr_csizes, rep->opt.jobs, rep->blamed_by);
-		fprintf(stderr, "tokstream report: code age: %zu points, counted by %s\n", rep->nr_age_samples,
-			rep->age_own ? (rep->age_shared ? "the report's replays and replays of their own" : "replays of their own")
-				: rep->age_shared ? "the report's replays" : "nothing (all from the cache)");
-		fprintf(stderr, "tokstream report: wall time: %s\n", rep->step_times.buf);
+	if (rep->opt.stats)
+		print_stats(rep, fresh, skipped);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	const char *dest = NULL, *source = NULL;
+	struct report report;
+	struct report *rep = &report;
+	struct attribution_options ao;
+	int i;
+
+	report_init(rep);
+	rep->opt.pathspec = xcalloc((size_t)argc + 1, sizeof(*rep->opt.pathspec));
+	rep->opt.exclude = xcalloc((size_t)argc + 1, sizeof(*rep->opt.exclude));
+	memset(&ao, 0, sizeof(ao));
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		const char *a = argv[i];
+
+		if (parse_dest_option(argc, argv, &i, &dest, &source, &rep->opt.progress) ||
+		    parse_report_option(rep, argc, argv, &i))
+			continue;
+		else if (strcmp(a, "-C") && parse_attribution_option(&ao, argc, argv, &i))
+			continue;
+		else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(report_usage, stdout);
+			return 0;
+		} else if (!strcmp(a, "--")) {
+			i++;
+			break;
+		} else
+			usage_die(report_usage, "unknown option '%s'", a);
 	}
+	finish_options(rep, argc, argv, i);
+	run_report(rep, dest, source, &ao);
 	return 0;
 }

@@ -238,8 +238,9 @@ void list_files(struct report *rep);
 
 /* ---- the cache (report-cache.c) ---- */
 
-void hash_hex(const struct strbuf *sb, char *out);
-int read_whole(const char *path, struct strbuf *sb);
+void report_cache_open(struct report *rep);
+void read_source_tips(struct report *rep);
+void report_cache_file(struct report *rep, const char *kind, const struct strbuf *key, struct strbuf *path);
 void last_touch(struct report *rep, const char *dir, const char *tip, const char *name, const char **pathspec, int nr_pathspec, size_t field);
 void file_keys(struct report *rep);
 void read_packs(struct report *rep);
@@ -288,21 +289,25 @@ void table_none(struct table *t, const char *shown);
 void table_rank(struct table *t, size_t rank);
 size_t table_rows(const struct table *t);
 void table_end(struct report *rep, struct table *t);
-void write_report_json(struct report *rep, const char *rev, const char **pathspec, int nr_pathspec);
+void write_report_json(struct report *rep);
+void table_html_cells(struct strbuf *pg, const struct table *t, size_t row, size_t first_col);
+void table_html_row(struct strbuf *pg, const struct table *t, size_t row, size_t first_col, const char *tr);
+void table_html(struct strbuf *pg, const struct table *t, const char *last_tr);
 
 /* ---- the page and its charts (report-page.c) ---- */
 
-extern const char page_css[];
 void svg_bars(struct strbuf *pg, const char *title, size_t n, char **labels, const double *a, const double *b, const char *name_a, const char *name_b);
 void th_row(struct strbuf *pg, const char *const *cols);
 void td(struct strbuf *pg, const char *s);
 void tdn(struct strbuf *pg, const char *s);
 void tdz(struct strbuf *pg, size_t n);
+void write_page(struct report *rep, const struct strbuf *story, const struct strbuf *sections,
+		size_t files, size_t lines, size_t tokens);
 void svg_areas(struct strbuf *pg, const char *title, size_t nr_x, char **xlabels, size_t nr_s, char **slabels, const double *v);
 
 /* ---- the sections (report-sections.c) ---- */
 
-void write_report(struct report *rep, const char *rev, const char **pathspec, int nr_pathspec);
+void write_report(struct report *rep);
 
 /* The report a blame_ctx is part of: the engine's callbacks get &rep->ctx as their data. */
 static inline struct report *report_of_ctx(void *ctx)
