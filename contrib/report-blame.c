@@ -84,7 +84,7 @@ static struct commit_info **line_blame(struct report *rep, struct rfile *f, stru
 	struct commit_info **lc;
 	struct strbuf out = STRBUF_INIT;
 	size_t i;
-	int n = 0;
+	int n;
 
 	if (rep->line_replay) {
 		lc = replay_commits(lt, rep->line_replay, f->path, nr_lines);
@@ -93,9 +93,7 @@ static struct commit_info **line_blame(struct report *rep, struct rfile *f, stru
 		return lc;
 	}
 	argv = xcalloc(12 + 2 * ctx->nr_ignored, sizeof(*argv));
-	argv[n++] = "git";
-	argv[n++] = "blame";
-	argv[n++] = "--porcelain";
+	n = push_args(argv, 0, "git", "blame", "--porcelain", NULL);
 	if (rep->opt.move)
 		argv[n++] = "-M";
 	if (rep->opt.ignore_ws)
@@ -348,14 +346,8 @@ void commit_sizes(struct report *rep, const char **pathspec, int nr_pathspec)
 		replay_free(replay_tokens(ctx->gitdir.buf, ctx->token, &o));
 		rep->changes_recorded = 1;
 	}
-	argv[n++] = "git";
-	argv[n++] = "log";
-	argv[n++] = "-z";
-	argv[n++] = "--no-merges";
-	argv[n++] = "--full-history";
-	argv[n++] = "--no-renames";
-	argv[n++] = "--name-only";
-	argv[n++] = "--format=%x01%H";
+	n = push_args(argv, 0, "git", "log", "-z", "--no-merges", "--full-history", "--no-renames",
+		      "--name-only", "--format=%x01%H", NULL);
 	if (since.len)
 		argv[n++] = since.buf;
 	if (until.len)

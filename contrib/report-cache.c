@@ -162,14 +162,8 @@ void last_touch(struct report *rep, const char *dir, const char *tip, const char
 	if (strcmp(old_tip, tip)) {
 		char not_old[48];
 
-		argv[n++] = "git";
-		argv[n++] = "log";
-		argv[n++] = "-z";
-		argv[n++] = "--no-renames";
-		argv[n++] = "--full-history";
-		argv[n++] = "--name-only";
-		argv[n++] = "--format=%x01%H";
-		argv[n++] = tip;
+		n = push_args(argv, 0, "git", "log", "-z", "--no-renames", "--full-history", "--name-only",
+			      "--format=%x01%H", tip, NULL);
 		if (old_tip[0]) {
 			snprintf(not_old, sizeof(not_old), "^%s", old_tip);
 			argv[n++] = not_old;
