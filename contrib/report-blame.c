@@ -17,13 +17,10 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-/* the line blame of every file, when the history is replayed (replay.c) */
-
-/* --stats: the wall time of each step, so that a slow report says where */
 
 /*
  * With -j 2 or more, work that does not depend on other work (the replay
@@ -288,11 +285,11 @@ static void blame_one(struct report *rep, struct rfile *f, struct strbuf *entry)
 	blame_result_release(&res);
 }
 
-/*
- * The tokens each commit added to and removed from each file, as the
- * attribution engine's diff found them (its on_change), by "COMMIT PATH".
- */
-
+/* The report a blame_ctx is part of: the engine's callbacks get &rep->ctx as their data. */
+static struct report *report_of_ctx(void *ctx)
+{
+	return (struct report *)((char *)ctx - offsetof(struct report, ctx));
+}
 
 static void record_change(const char *commit, const char *path, size_t added, size_t removed, void *data)
 {

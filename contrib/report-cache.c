@@ -326,8 +326,7 @@ const struct entry_loc *find_entry(struct report *rep, const char *key)
 	return i ? &rep->cache.entries[*i] : NULL;
 }
 
-/* A pack being written: under a temporary name until pack_finish(). */
-
+/* Starts a pack, under a temporary name until pack_finish(). */
 void pack_start(struct report *rep, struct pack_writer *w)
 {
 	strbuf_init(&w->tmp, 0);

@@ -5,7 +5,6 @@
  * selected, and those left out and why.
  */
 #include "report.h"
-#include "../tokenize/parse.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/usage.h"
 #include "../tokenize/wrapper.h"
@@ -48,7 +47,6 @@ void read_config(struct report *rep, const char *gitdir, const char *source_opt)
 }
 
 /* Reverse lookups of the commit map: token id -> original id. */
-
 const char *orig_of(struct report *rep, const char *token)
 {
 	struct blame_ctx *ctx = &rep->ctx;
@@ -200,13 +198,7 @@ int is_token_path(struct report *rep, const char *path)
 	return !is_git_control_file(path) && !(rep->keep_other && language_for_path(path) == &language_none);
 }
 
-/* The files a pathspec selects (blame_select_paths); with none given, every file. */
-
-/*
- * The files the figures leave out (blame_left_out: --exclude, vendored,
- * generated), and how many files and tokens of the tree each reason took.
- */
-
+/* tree_lines()' callback: the tokens of a file left out are the lines of its view. */
 static void count_left_out_tokens(const char *path, const char *blob, size_t lines, int binary, void *data)
 {
 	struct report *rep = data;

@@ -1,12 +1,13 @@
 /*
  * The sections of the report, one function each, in the order of the
  * page: each computes its figures, writes its table (the TSV file and
- * its part of report.json) and its part of the page.
+ * its part of report.json) and its part of the page, the page's table
+ * from the same cells (table_html) wherever the page shows the table as
+ * the file has it.
  */
 #include "report.h"
 #include "../tokenize/escape.h"
 #include "../tokenize/usage.h"
-#include "../tokenize/wrapper.h"
 
 #include <stdio.h>
 #include <stdlib.h>

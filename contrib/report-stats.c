@@ -212,14 +212,6 @@ void rank_authors(struct report *rep)
 		rep->by_lines[i]->rank_lines = i + 1;
 }
 
-void rank_str(size_t rank, char *buf, size_t size)
-{
-	if (rank)
-		snprintf(buf, size, "%zu", rank);
-	else
-		snprintf(buf, size, "-");
-}
-
 /*
  * The total variation distance between two distributions over authors,
  * given as counts: half the sum of the differences of the shares, in
@@ -237,8 +229,7 @@ double distance(const size_t *l, const size_t *t, size_t n, size_t lt, size_t tt
 	return 50.0 * d;
 }
 
-/* A file's owners, by lines and by tokens. */
-
+/* A file's owners: the most tokens first, then the most lines, then by name. */
 static int cmp_owner(const void *a, const void *b)
 {
 	const struct owner *x = a, *y = b;

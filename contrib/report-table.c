@@ -24,9 +24,6 @@
  * column), and written by table_end.
  */
 
-
-
-
 struct table *table_begin(struct report *rep, const char *file, const char *const *cols)
 {
 	struct table *t = xcalloc(1, sizeof(*t));

@@ -23,7 +23,6 @@
 #include "dest-options.h"
 #include "../tokenize/usage.h"
 #include "../tokenize/run-command.h"
-#include "../tokenize/wrapper.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -73,7 +72,6 @@ void step_done(struct report *rep, const char *name)
  * rev-parse reads the dates as git log does), so that "2 years ago"
  * names the same window in the cache key and in git log.
  */
-
 static void resolve_window(struct report *rep, const char *dir)
 {
 	const char *argv[] = { "git", "rev-parse", NULL, NULL, NULL };

@@ -15,7 +15,6 @@
 #include "../tokenize/smap.h"
 #include "../tokenize/strbuf.h"
 
-#include <stddef.h>
 #include <time.h>
 
 #define CACHE_VERSION "tokstream-report 2"
@@ -152,7 +151,7 @@ struct table {
 struct report {
 	/*
 	 * First, so that the engine's callbacks, which are handed the
-	 * blame_ctx, find the report around it (report_of_ctx()).
+	 * blame_ctx, find the report around it (report_of_ctx(), report-blame.c).
 	 */
 	struct blame_ctx ctx;
 	struct report_options opt;
@@ -271,7 +270,6 @@ void commit_details(struct report *rep);
 void commit_eras(struct report *rep);
 int cmp_all(const void *a, const void *b);
 void rank_authors(struct report *rep);
-void rank_str(size_t rank, char *buf, size_t size);
 double distance(const size_t *l, const size_t *t, size_t n, size_t lt, size_t tt);
 size_t file_owners(struct report *rep, struct rfile *f, struct owner **out);
 void file_distances(struct report *rep);
@@ -308,11 +306,5 @@ void svg_areas(struct strbuf *pg, const char *title, size_t nr_x, char **xlabels
 /* ---- the sections (report-sections.c) ---- */
 
 void write_report(struct report *rep);
-
-/* The report a blame_ctx is part of: the engine's callbacks get &rep->ctx as their data. */
-static inline struct report *report_of_ctx(void *ctx)
-{
-	return (struct report *)((char *)ctx - offsetof(struct report, ctx));
-}
 
 #endif
