@@ -534,17 +534,9 @@ static void convert_source(struct source *src, int k, const char *self, const ch
 
 	strbuf_addf(&arg_fi_imp, "--import-marks-if-exists=%s", imp_marks.buf);
 	strbuf_addf(&arg_fi_exp, "--export-marks=%s", imp_marks.buf);
-	n = 0;
-	fi[n++] = "git";
 	/* always a pack, never loose objects: packs are what move into DEST */
-	fi[n++] = "-c";
-	fi[n++] = "fastimport.unpackLimit=0";
-	fi[n++] = "fast-import";
-	fi[n++] = "--quiet";
-	fi[n++] = "--force";
-	fi[n++] = "--done";
-	fi[n++] = arg_fi_imp.buf;
-	fi[n++] = arg_fi_exp.buf;
+	n = push_args(fi, 0, "git", "-c", "fastimport.unpackLimit=0", "fast-import", "--quiet", "--force",
+		      "--done", arg_fi_imp.buf, arg_fi_exp.buf, NULL);
 	fi[n] = NULL;
 
 	run_stages(src, fe, ft, fi, stats);

@@ -19,7 +19,9 @@
  */
 #include "commands.h"
 #include "blame.h"
+#include "dest-options.h"
 #include "functions.h"
+#include "../tokenize/escape.h"
 #include "../tokenize/smap.h"
 #include "../tokenize/progress.h"
 #include "../tokenize/run-command.h"
@@ -55,51 +57,11 @@ static struct {
 
 /* ---- escaping ----------------------------------------------------------- */
 
-static void html_escape(struct strbuf *sb, const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		switch (c) {
-		case '<': strbuf_addstr(sb, "&lt;"); break;
-		case '>': strbuf_addstr(sb, "&gt;"); break;
-		case '&': strbuf_addstr(sb, "&amp;"); break;
-		case '"': strbuf_addstr(sb, "&quot;"); break;
-		case '\'': strbuf_addstr(sb, "&#39;"); break;
-		case '\0': strbuf_addstr(sb, "&#xFFFD;"); break;
-		default:
-			if (c < 0x20 && c != '\t' && c != '\n')
-				strbuf_addf(sb, "&#x%X;", 0x2400 + c); /* the control picture */
-			else
-				strbuf_addch(sb, (char)c);
-		}
-	}
-}
-
+/* The pages' text keeps tabs and line ends as they are (escape.h). */
 static void html_escape_str(struct strbuf *sb, const char *s)
 {
 	if (s)
-		html_escape(sb, s, strlen(s));
-}
-
-/*
- * A relative URL for a path (in an href): every byte but [A-Za-z0-9-._~/]
- * %-escaped, so "#", "?" and "%" in a name stay part of the path; the
- * result is also safe in an HTML attribute.
- */
-static void url_escape_str(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		    c == '-' || c == '.' || c == '_' || c == '~' || c == '/')
-			strbuf_addch(sb, (char)c);
-		else
-			strbuf_addf(sb, "%%%02X", c);
-	}
+		html_escape(sb, s, strlen(s), HTML_KEEP_LAYOUT);
 }
 
 /* A JavaScript string literal that is also safe inside <script>. */
@@ -382,7 +344,7 @@ static void add_crumbs(struct strbuf *pg, const char *path, int is_dir)
 		for (d = 1; d < depth + (is_dir ? 1 : 0); d++)
 			strbuf_addstr(pg, "../");
 		strbuf_addstr(pg, "index.html\">");
-		html_escape(pg, p, (size_t)(slash - p));
+		html_escape(pg, p, (size_t)(slash - p), HTML_KEEP_LAYOUT);
 		strbuf_addstr(pg, "</a>");
 		depth--;
 		p = slash + 1;
@@ -467,7 +429,7 @@ static void add_functions(struct strbuf *pg, struct blame_result *res)
 		for (k = name; k < end; k++)
 			owners_add(&o, t[k].commit->author ? t[k].commit->author : "", 1);
 		strbuf_addstr(pg, "<tr><td>");
-		html_escape(pg, src + t[name].start, t[name].len);
+		html_escape(pg, src + t[name].start, t[name].len, HTML_KEEP_LAYOUT);
 		strbuf_addf(pg, "</td><td class=\"num\"><a href=\"#L%zu\">%zu</a></td><td class=\"num\">%zu</td><td>",
 			    t[name].line, t[name].line, end - name);
 		add_top_owners(pg, &o, 3);
@@ -494,7 +456,7 @@ static void add_commit_url(struct strbuf *pg, const struct commit_info *c)
 	const char *p = opt.commit_url, *h;
 
 	while ((h = strstr(p, "%H"))) {
-		html_escape(pg, p, (size_t)(h - p));
+		html_escape(pg, p, (size_t)(h - p), HTML_KEEP_LAYOUT);
 		strbuf_addstr(pg, c->orig);
 		p = h + 2;
 	}
@@ -643,7 +605,7 @@ static void add_code(struct strbuf *pg, struct blame_result *res)
 				size_t tend = tp->start + tp->len, stop = tend < end ? tend : end;
 
 				open_commit_elem(&cell, tp->commit, "t");
-				html_escape(&cell, s + p, stop - p);
+				html_escape(&cell, s + p, stop - p, HTML_KEEP_LAYOUT);
 				close_commit_elem(&cell);
 				tally_add(&tally, tp->commit);
 				p = stop;
@@ -652,7 +614,7 @@ static void add_code(struct strbuf *pg, struct blame_result *res)
 			} else {
 				size_t next = tp && tp->start < end ? tp->start : end;
 
-				html_escape(&cell, s + p, next - p);
+				html_escape(&cell, s + p, next - p, HTML_KEEP_LAYOUT);
 				p = next;
 			}
 		}
@@ -775,55 +737,16 @@ struct file_entry {
 static struct file_entry *files;
 static size_t nr_files, alloc_files;
 
-static void pct_escape(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c <= ' ' || c == '%' || c == '=' || c == 0x7f)
-			strbuf_addf(sb, "%%%02X", c);
-		else
-			strbuf_addch(sb, (char)c);
-	}
-}
-
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* The inverse of pct_escape(): %XX (two upper-case hex digits) is a byte. */
-static char *pct_unescape(const char *s, size_t n)
-{
-	char *out = xmalloc(n + 1), *d = out;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (s[i] == '%' && i + 2 < n && hex_digit(s[i + 1]) >= 0 && hex_digit(s[i + 2]) >= 0) {
-			*d++ = (char)(hex_digit(s[i + 1]) << 4 | hex_digit(s[i + 2]));
-			i += 2;
-			continue;
-		}
-		*d++ = s[i];
-	}
-	*d = '\0';
-	return out;
-}
-
 static void entry_line(struct strbuf *sb, struct file_entry *f)
 {
 	size_t i;
 
 	strbuf_addf(sb, "%s\t", f->key);
-	pct_escape(sb, f->path);
+	percent_escape(sb, f->path, strlen(f->path), CACHE_FIELD);
 	strbuf_addf(sb, "\t%zu", f->owners.total);
 	for (i = 0; i < f->owners.nr; i++) {
 		strbuf_addch(sb, '\t');
-		pct_escape(sb, f->owners.v[i].author);
+		percent_escape(sb, f->owners.v[i].author, strlen(f->owners.v[i].author), CACHE_FIELD);
 		strbuf_addf(sb, "=%zu", f->owners.v[i].tokens);
 	}
 	strbuf_addch(sb, '\n');
@@ -847,14 +770,14 @@ static void parse_entry(char *line, struct file_entry *f)
 	if (nf < 3 || strlen(field[0]) != 40)
 		return;
 	memcpy(f->key, field[0], 41);
-	f->path = pct_unescape(field[1], strlen(field[1]));
+	f->path = percent_unescape(field[1], strlen(field[1]));
 	for (i = 3; i < nf; i++) {
 		char *eq = strrchr(field[i], '=');
 		char *author;
 
 		if (!eq)
 			continue;
-		author = pct_unescape(field[i], (size_t)(eq - field[i]));
+		author = percent_unescape(field[i], (size_t)(eq - field[i]));
 		owners_add(&f->owners, author, (size_t)strtoul(eq + 1, NULL, 10));
 		free(author);
 	}
@@ -1049,7 +972,7 @@ static void index_row(struct strbuf *pg, const char *href, const char *name, str
 		      struct smap *rank)
 {
 	strbuf_addstr(pg, "<tr><td><a href=\"");
-	url_escape_str(pg, href);
+	percent_escape(pg, href, strlen(href), URL_PATH);
 	strbuf_addstr(pg, "\">");
 	html_escape_str(pg, name);
 	strbuf_addf(pg, "</a></td><td class=\"num\">%zu</td><td class=\"num\">%zu</td><td>", o->total, o->nr);
@@ -1419,12 +1342,8 @@ int cmd_html(int argc, char **argv)
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
 
-		if (!strcmp(a, "-C") && i + 1 < argc)
-			dest = argv[++i];
-		else if (!strcmp(a, "--source") && i + 1 < argc)
-			source = argv[++i];
-		else if (!strncmp(a, "--source=", 9))
-			source = a + 9;
+		if (parse_dest_option(argc, argv, &i, &dest, &source, &progress))
+			continue;
 		else if (!strncmp(a, "--by=", 5) && (!strcmp(a + 5, "author") || !strcmp(a + 5, "commit") ||
 						   !strcmp(a + 5, "age")))
 			opt.by = a + 5;
@@ -1432,10 +1351,6 @@ int cmd_html(int argc, char **argv)
 			opt.commit_url = a + 13;
 		else if (!strcmp(a, "--commit-url") && i + 1 < argc)
 			opt.commit_url = argv[++i];
-		else if (!strcmp(a, "--progress"))
-			progress = 1;
-		else if (!strcmp(a, "--no-progress"))
-			progress = 0;
 		else if (!strcmp(a, "-j") && i + 1 < argc)
 			opt.jobs = atoi(argv[++i]);
 		else if (!strncmp(a, "-j", 2) && a[2])

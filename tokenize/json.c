@@ -1,95 +1,9 @@
 #include "json.h"
+#include "escape.h"
 #include "usage.h"
 
 #include <inttypes.h>
 #include <string.h>
-
-/*
- * The length of the UTF-8 sequence at s (n bytes left), or 0 when it is
- * none, with *bad the length of its maximal subpart: the lead byte and
- * the continuation bytes that could still have begun a valid sequence.
- * The ranges of the second byte keep out overlong forms, surrogates and
- * code points past U+10FFFF (RFC 3629).
- */
-static size_t utf8_sequence(const unsigned char *s, size_t n, size_t *bad)
-{
-	unsigned char lo = 0x80, hi = 0xBF;
-	size_t need, k;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xC2 && s[0] <= 0xDF) {
-		need = 1;
-	} else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
-		need = 2;
-		if (s[0] == 0xE0)
-			lo = 0xA0;
-		else if (s[0] == 0xED)
-			hi = 0x9F;
-	} else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
-		need = 3;
-		if (s[0] == 0xF0)
-			lo = 0x90;
-		else if (s[0] == 0xF4)
-			hi = 0x8F;
-	} else {
-		*bad = 1;
-		return 0;
-	}
-	for (k = 1; k <= need; k++) {
-		if (k >= n || s[k] < lo || s[k] > hi) {
-			*bad = k;
-			return 0;
-		}
-		lo = 0x80;
-		hi = 0xBF;
-	}
-	return need + 1;
-}
-
-void json_quote(struct strbuf *sb, const char *str, size_t len)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0;
-
-	strbuf_addch(sb, '"');
-	while (i < len) {
-		unsigned char c = s[i];
-		size_t n, bad = 0;
-
-		if (c >= 0x80) {
-			n = utf8_sequence(s + i, len - i, &bad);
-			if (!n) {
-				strbuf_addstr(sb, "\\ufffd");
-				i += bad;
-			} else if (n == 3 && c == 0xE2 && s[i + 1] == 0x80 && (s[i + 2] == 0xA8 || s[i + 2] == 0xA9)) {
-				/* valid JSON as they are, but line ends to JavaScript */
-				strbuf_addstr(sb, s[i + 2] == 0xA8 ? "\\u2028" : "\\u2029");
-				i += n;
-			} else {
-				strbuf_add(sb, s + i, n);
-				i += n;
-			}
-			continue;
-		}
-		switch (c) {
-		case '"': strbuf_addstr(sb, "\\\""); break;
-		case '\\': strbuf_addstr(sb, "\\\\"); break;
-		case '\b': strbuf_addstr(sb, "\\b"); break;
-		case '\f': strbuf_addstr(sb, "\\f"); break;
-		case '\n': strbuf_addstr(sb, "\\n"); break;
-		case '\r': strbuf_addstr(sb, "\\r"); break;
-		case '\t': strbuf_addstr(sb, "\\t"); break;
-		default:
-			if (c < 0x20 || c == 0x7f)
-				strbuf_addf(sb, "\\u%04x", c);
-			else
-				strbuf_addch(sb, (char)c);
-		}
-		i++;
-	}
-	strbuf_addch(sb, '"');
-}
 
 int json_is_number(const char *s)
 {

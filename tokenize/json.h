@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "strbuf.h"
+#include "escape.h"
 
 #define JSON_MAX_DEPTH 32
 
@@ -61,7 +62,6 @@ void json_string_or_null(struct json_writer *j, const char *s);
 /* Whether text is a number in JSON's grammar (no NaN, no "1.", no "+1"). */
 int json_is_number(const char *text);
 
-/* Appends the string literal of the len bytes at s, quotes included. */
-void json_quote(struct strbuf *sb, const char *s, size_t len);
+/* json_quote(), the string literal of some bytes: escape.h */
 
 #endif

@@ -1,7 +1,10 @@
 #include "quote.h"
+#include "escape.h"
 
 const char *unquote_c_style(struct strbuf *out, const char *s, const char *end, const char **err)
 {
+	char byte;
+
 	*err = "unterminated quoted path";
 	for (s++; s < end; s++) {
 		if (*s == '"')
@@ -12,15 +15,12 @@ const char *unquote_c_style(struct strbuf *out, const char *s, const char *end, 
 		}
 		if (++s >= end)
 			return NULL;
+		byte = backslash_byte(*s, "abfnrtv\"\\");
+		if (byte) {
+			strbuf_addch(out, byte);
+			continue;
+		}
 		switch (*s) {
-		case 'a': strbuf_addch(out, '\a'); break;
-		case 'b': strbuf_addch(out, '\b'); break;
-		case 'f': strbuf_addch(out, '\f'); break;
-		case 'n': strbuf_addch(out, '\n'); break;
-		case 'r': strbuf_addch(out, '\r'); break;
-		case 't': strbuf_addch(out, '\t'); break;
-		case 'v': strbuf_addch(out, '\v'); break;
-		case '"': case '\\': strbuf_addch(out, *s); break;
 		case '0': case '1': case '2': case '3': {
 			int v = 0, k;
 

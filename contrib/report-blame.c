@@ -1,0 +1,614 @@
+/*
+ * Running the blames: each fresh file's token blame and line blame,
+ * summed up into a cache entry (blame_one), in -j worker processes; the
+ * replays of the whole history that make many blames at once, the commit
+ * sizes and the code age come out of the same passes, so they are
+ * started here too, beside each other in threads where they can be.
+ */
+#include "report.h"
+#include "functions.h"
+#include "../tokenize/escape.h"
+#include "../tokenize/progress.h"
+#include "../tokenize/run-command.h"
+#include "../tokenize/usage.h"
+#include "../tokenize/wrapper.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/*
+ * With -j 2 or more, work that does not depend on other work (the replay
+ * of the lines beside that of the tokens, the commit sizes beside both)
+ * runs in a thread of its own: most of its time is the git process it
+ * reads, and the threads keep those processes busy at once.
+ */
+struct side_job {
+	void (*fn)(void *);
+	void *arg;
+	pthread_t thread;
+	int threaded;
+};
+
+static void *side_job_main(void *p)
+{
+	struct side_job *j = p;
+
+	j->fn(j->arg);
+	return NULL;
+}
+
+/* Starts fn(arg) in a thread, or with -j 1 (or no thread to be had) runs it now. */
+static void side_job_start(struct report *rep, struct side_job *j, void (*fn)(void *), void *arg)
+{
+	j->fn = fn;
+	j->arg = arg;
+	j->threaded = rep->opt.jobs > 1 && !pthread_create(&j->thread, NULL, side_job_main, j);
+	if (!j->threaded)
+		fn(arg);
+}
+
+static void side_job_finish(struct side_job *j)
+{
+	if (j->threaded && pthread_join(j->thread, NULL))
+		die("cannot join a thread");
+	j->threaded = 0;
+}
+
+/* ---- one file: both blames, summed up into a cache entry ---- */
+
+/*
+ * The cache entry of a file:
+ *   tokstream-report 1
+ *   path PATH
+ *   lang LANGUAGE                      (or: skip REASON)
+ *   size LINES CODE-LINES TOKENS COMMENT-TOKENS
+ *   c ORIGINAL-ID LINES TOKENS         one per commit, by lines and by tokens
+ *   f LINE TOKENS NAME I:N...          one per function: N of its tokens from the I-th commit
+ * (PATH, NAME and REASON %-escaped).
+ */
+/* The line blame of a file: from the replay of the lines when there is one, else git blame. */
+static struct commit_info **line_blame(struct report *rep, struct rfile *f, struct commit_table *lt,
+				       size_t *nr_lines)
+{
+	struct blame_ctx *ctx = &rep->ctx;
+	const char **argv;
+	struct commit_info **lc;
+	struct strbuf out = STRBUF_INIT;
+	size_t i;
+	int n;
+
+	if (rep->line_replay) {
+		lc = replay_commits(lt, rep->line_replay, f->path, nr_lines);
+		if (!lc)
+			die("'%s' is not in the replay of '%s'", f->path, rep->line_repo.buf);
+		return lc;
+	}
+	argv = xcalloc(12 + 2 * ctx->nr_ignored, sizeof(*argv));
+	n = push_args(argv, 0, "git", "blame", "--porcelain", NULL);
+	if (rep->opt.move)
+		argv[n++] = "-M";
+	if (rep->opt.ignore_ws)
+		argv[n++] = "-w";
+	for (i = 0; i < ctx->nr_ignored; i++) {
+		argv[n++] = "--ignore-rev";
+		argv[n++] = ctx->ignored[i];
+	}
+	argv[n++] = ctx->orig;
+	argv[n++] = "--";
+	argv[n++] = f->path;
+	argv[n] = NULL;
+	if (run_capture(argv, rep->line_repo.buf, &out))
+		die("git blame of '%s' failed in '%s'", f->path, rep->line_repo.buf);
+	lc = parse_porcelain(lt, out.buf, nr_lines);
+	free(argv);
+	strbuf_release(&out);
+	return lc;
+}
+
+/* The lines of the file as git blame counts them: a last line without LF is one. */
+static size_t blamed_lines(const struct strbuf *content)
+{
+	size_t lines = 0, i;
+
+	for (i = 0; i < content->len; i++)
+		lines += content->buf[i] == '\n';
+	if (content->len && content->buf[content->len - 1] != '\n')
+		lines++;
+	return lines;
+}
+
+/* The code lines of lines (those that hold a token that is not a comment); and the comments. */
+static size_t code_lines_of(const struct blame_result *res, size_t lines, size_t *comment_tokens)
+{
+	char *code = xcalloc(lines + 1, 1);
+	size_t code_lines = 0, i;
+
+	*comment_tokens = 0;
+	for (i = 0; i < res->nr_toks; i++) {
+		const struct token_pos *t = &res->toks[i];
+		size_t l = t->line, j;
+
+		if (t->cls == TOKEN_COMMENT) {
+			(*comment_tokens)++;
+			continue;
+		}
+		for (j = t->start; ; j++) {
+			if (l >= 1 && l <= lines)
+				code[l - 1] = 1;
+			if (j >= t->start + t->len)
+				break;
+			if (res->content.buf[j] == '\n')
+				l++;
+		}
+	}
+	for (i = 0; i < lines; i++)
+		code_lines += code[i];
+	free(code);
+	return code_lines;
+}
+
+/* The commits of a file, each with its lines and tokens, in the order first met. */
+struct file_commits {
+	struct smap ids;
+	char **id;
+	size_t *lines, *tokens;
+	size_t nr, alloc;
+};
+
+static size_t file_commit(struct file_commits *fc, const char *id)
+{
+	int isnew;
+	size_t *v = smap_put(&fc->ids, id, fc->nr, &isnew);
+
+	if (isnew) {
+		ALLOC_GROW(fc->lines, fc->nr + 1, fc->alloc);
+		fc->tokens = xrealloc(fc->tokens, fc->alloc * sizeof(*fc->tokens));
+		fc->id = xrealloc(fc->id, fc->alloc * sizeof(*fc->id));
+		fc->lines[fc->nr] = fc->tokens[fc->nr] = 0;
+		fc->id[fc->nr] = xstrdup(id);
+		fc->nr++;
+	}
+	return *v;
+}
+
+static void file_commits_release(struct file_commits *fc)
+{
+	size_t i;
+
+	for (i = 0; i < fc->nr; i++)
+		free(fc->id[i]);
+	free(fc->id);
+	free(fc->lines);
+	free(fc->tokens);
+	smap_release(&fc->ids);
+}
+
+/* The "f" lines of the entry: each function's tokens by the index of their commit. */
+static void entry_functions(struct strbuf *entry, struct blame_result *res, size_t nr_c)
+{
+	struct function_span *fn;
+	size_t nr_fn = find_functions(res, &fn), k, j;
+	size_t *cnt = xcalloc(nr_c + 1, sizeof(*cnt)), *touched = xcalloc(nr_c + 1, sizeof(*touched));
+
+	for (k = 0; k < nr_fn; k++) {
+		struct token_pos *name = &res->toks[fn[k].name];
+		size_t nt = 0;
+
+		for (j = fn[k].name; j < fn[k].end; j++) {
+			size_t g = (size_t)res->toks[j].commit->group;
+
+			if (!cnt[g]++)
+				touched[nt++] = g;
+		}
+		strbuf_addf(entry, "f %zu %zu ", name->line, fn[k].end - fn[k].name);
+		percent_escape(entry, res->content.buf + name->start, name->len, CACHE_FIELD);
+		for (j = 0; j < nt; j++) {
+			strbuf_addf(entry, " %zu:%zu", touched[j], cnt[touched[j]]);
+			cnt[touched[j]] = 0;
+		}
+		strbuf_addch(entry, '\n');
+	}
+	free(fn);
+	free(cnt);
+	free(touched);
+}
+
+/*
+ * The cache entry of a file:
+ *   tokstream-report 1
+ *   path PATH
+ *   lang LANGUAGE                      (or: skip REASON)
+ *   size LINES CODE-LINES TOKENS COMMENT-TOKENS
+ *   c ORIGINAL-ID LINES TOKENS         one per commit, by lines and by tokens
+ *   f LINE TOKENS NAME I:N...          one per function: N of its tokens from the I-th commit
+ * (PATH, NAME and REASON %-escaped).
+ */
+static void blame_one(struct report *rep, struct rfile *f, struct strbuf *entry)
+{
+	struct blame_result res, line_res;
+	struct file_commits fc;
+	struct commit_info **lc;
+	const char *err;
+	size_t nr_lines = 0, lines, code_lines, comment_tokens, i;
+
+	strbuf_reset(entry);
+	strbuf_addstr(entry, CACHE_VERSION "\npath ");
+	percent_escape(entry, f->path, strlen(f->path), CACHE_FIELD);
+	strbuf_addch(entry, '\n');
+	if (blame_file_at(&rep->ctx, f->path, f->blob, f->view_blob, &res, &err)) {
+		strbuf_addstr(entry, "skip ");
+		percent_escape(entry, err, strlen(err), CACHE_FIELD);
+		strbuf_addch(entry, '\n');
+		blame_result_release(&res);
+		return;
+	}
+	/* the line blame's commits are released as a blame's are */
+	memset(&line_res, 0, sizeof(line_res));
+	strbuf_init(&line_res.content, 0);
+	lc = line_blame(rep, f, &line_res.commits, &nr_lines);
+	lines = blamed_lines(&res.content);
+	if (nr_lines != lines)
+		die("git blame of '%s' gave %zu lines for a file of %zu", f->path, nr_lines, lines);
+	code_lines = code_lines_of(&res, lines, &comment_tokens);
+
+	/* the commits of the file, by lines and by tokens */
+	memset(&fc, 0, sizeof(fc));
+	for (i = 0; i < res.commits.nr; i++) {
+		struct commit_info *c = res.commits.v[i];
+		size_t idx = file_commit(&fc, c->orig);
+
+		c->group = (int)idx;
+		fc.tokens[idx] += c->tokens;
+	}
+	for (i = 0; i < nr_lines; i++) {
+		size_t idx;
+
+		if (!lc[i])
+			die("git blame of '%s' gave no commit for line %zu", f->path, i + 1);
+		idx = file_commit(&fc, lc[i]->token);  /* before fc.lines is read: it may move */
+		fc.lines[idx]++;
+	}
+	strbuf_addf(entry, "lang %s\nsize %zu %zu %zu %zu\n", res.lang->name, lines, code_lines,
+		    res.nr_toks, comment_tokens);
+	for (i = 0; i < fc.nr; i++)
+		strbuf_addf(entry, "c %s %zu %zu\n", fc.id[i], fc.lines[i], fc.tokens[i]);
+	entry_functions(entry, &res, fc.nr);
+	file_commits_release(&fc);
+	free(lc);
+	blame_result_release(&line_res);
+	blame_result_release(&res);
+}
+
+/* The report a blame_ctx is part of: the engine's callbacks get &rep->ctx as their data. */
+static struct report *report_of_ctx(void *ctx)
+{
+	return (struct report *)((char *)ctx - offsetof(struct report, ctx));
+}
+
+static void record_change(const char *commit, const char *path, size_t added, size_t removed, void *data)
+{
+	struct report *rep = report_of_ctx(data);
+	struct strbuf key = STRBUF_INIT;
+	size_t *at;
+	int isnew;
+
+		strbuf_addf(&key, "%s %s", commit, path);
+	at = smap_put(&rep->change_index, key.buf, rep->nr_file_changes, &isnew);
+	if (isnew) {
+		ALLOC_GROW(rep->file_changes, rep->nr_file_changes + 1, rep->alloc_file_changes);
+		memset(&rep->file_changes[rep->nr_file_changes++], 0, sizeof(*rep->file_changes));
+	}
+	rep->file_changes[*at].added += added;
+	rep->file_changes[*at].removed += removed;
+	strbuf_release(&key);
+}
+
+/*
+ * Every non-merge commit of the token history of the tip that changes a
+ * selected token file (git log --name-only, so that the pathspec means
+ * what it means to git), with the tokens it adds to and removes from
+ * them by the attribution engine's diff: the whole tree's replay, the
+ * one blame_fresh() made or one made here.  Kept in the cache per
+ * pathspec and tip.
+ */
+void commit_sizes(struct report *rep, const char **pathspec, int nr_pathspec)
+{
+	struct blame_ctx *ctx = &rep->ctx;
+	const char **argv = xcalloc((size_t)nr_pathspec + 16, sizeof(*argv));
+	struct strbuf rec = STRBUF_INIT, key = STRBUF_INIT, path = STRBUF_INIT, sb = STRBUF_INIT;
+	struct strbuf since = STRBUF_INIT, until = STRBUF_INIT;
+	struct reader *r;
+	char cur[41] = "";
+	size_t i, a = 0, rm = 0;
+	int n = 0, counted = 0;
+
+	if (rep->sizes_from_cache)
+		goto done;
+	if (rep->opt.since)
+		strbuf_addstr(&since, rep->window.since);
+	if (rep->opt.until)
+		strbuf_addstr(&until, rep->window.until);
+	if (!rep->changes_recorded) {
+		struct replay_options o = ctx->engine;
+
+		o.on_change = record_change;
+		if (progress_wanted(rep->opt.progress))
+			o.progress_title = "Replaying commits for their sizes";
+		replay_free(replay_tokens(ctx->gitdir.buf, ctx->token, &o));
+		rep->changes_recorded = 1;
+	}
+	n = push_args(argv, 0, "git", "log", "-z", "--no-merges", "--full-history", "--no-renames",
+		      "--name-only", "--format=%x01%H", NULL);
+	if (since.len)
+		argv[n++] = since.buf;
+	if (until.len)
+		argv[n++] = until.buf;
+	argv[n++] = ctx->token;
+	argv[n++] = "--";
+	for (i = 0; i < (size_t)nr_pathspec; i++)
+		argv[n++] = pathspec[i];
+	r = xmalloc(sizeof(*r));
+	reader_start(r, argv, ctx->gitdir.buf);
+	/* "\001COMMIT", NUL, then "\nPATH", NUL and "PATH", NUL... */
+	for (;;) {
+		int more = reader_next(r, &rec, '\0');
+		const char *p = rec.buf;
+		size_t *at;
+
+		if (!more || *p == '\001') {
+			if (counted) {
+				ALLOC_GROW(rep->csizes, rep->nr_csizes + 1, rep->alloc_csizes);
+				memcpy(rep->csizes[rep->nr_csizes].token, cur, 41);
+				rep->csizes[rep->nr_csizes].added = a;
+				rep->csizes[rep->nr_csizes].removed = rm;
+				rep->nr_csizes++;
+			}
+			if (!more)
+				break;
+			if (rec.len != 41)
+				die("unexpected output of git log in '%s'", ctx->gitdir.buf);
+			memcpy(cur, p + 1, 41);
+			a = rm = 0;
+			counted = 0;
+			continue;
+		}
+		while (*p == '\n')
+			p++;
+		if (!*p || !is_token_path(rep, p) || (rep->left_out.nr && smap_get(&rep->left_out, p)))
+			continue;
+		counted = 1;
+		strbuf_reset(&key);
+		strbuf_addf(&key, "%s %s", cur, p);
+		if ((at = smap_get(&rep->change_index, key.buf))) {
+			a += rep->file_changes[*at].added;
+			rm += rep->file_changes[*at].removed;
+		}
+	}
+	if (reader_finish(r))
+		die("git log failed in '%s'", ctx->gitdir.buf);
+	free(r);
+	sizes_cache_path(rep, pathspec, nr_pathspec, &path);
+	strbuf_addf(&sb, "tip %s\n", ctx->token);
+	for (i = 0; i < rep->nr_csizes; i++)
+		strbuf_addf(&sb, "%s %zu %zu\n", rep->csizes[i].token, rep->csizes[i].added, rep->csizes[i].removed);
+	write_atomic(path.buf, sb.buf, sb.len);
+done:
+	free(argv);
+	strbuf_release(&rec);
+	strbuf_release(&key);
+	strbuf_release(&path);
+	strbuf_release(&sb);
+	strbuf_release(&since);
+	strbuf_release(&until);
+}
+
+static void replay_lines(void *data)
+{
+	struct report *rep = data;
+	struct blame_ctx *ctx = &rep->ctx;
+	struct replay_options o = { 0 };
+	struct strbuf path = STRBUF_INIT, key = STRBUF_INIT;
+
+	blame_checkpoint_path(ctx->gitdir.buf, "lines", 1, &path);
+	strbuf_addf(&key, "lines ws %d%s", rep->opt.ignore_ws, rep->line_grafts.buf);
+	o.ignore_ws = rep->opt.ignore_ws;
+	o.checkpoint = path.buf;
+	o.checkpoint_key = key.buf;
+	age_hook(&o, 1);
+	rep->line_replay = replay_history(rep->line_repo.buf, ctx->orig, &o);
+	strbuf_release(&path);
+	strbuf_release(&key);
+}
+
+/*
+ * Whether an earlier replay of the whole tree left its state: a replay
+ * then costs only the commits since, less than the history of each file.
+ */
+static int has_checkpoint(struct report *rep)
+{
+	struct blame_ctx *ctx = &rep->ctx;
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	blame_checkpoint_path(ctx->gitdir.buf, "tokens", 0, &path);
+	ret = !access(path.buf, F_OK);
+	strbuf_release(&path);
+	return ret;
+}
+
+/* Blames the fresh files, in opt.jobs processes; each writes its entries into the cache. */
+void blame_fresh(struct report *rep)
+{
+	struct blame_ctx *ctx = &rep->ctx;
+	size_t *todo = xcalloc(rep->nr_files + 1, sizeof(*todo)), nr_todo = 0, k;
+	pid_t *pids = xcalloc((size_t)rep->opt.jobs, sizeof(*pids));
+	int w, jobs, use_replay = 0;
+
+	for (k = 0; k < rep->nr_files; k++)
+		if (rep->files[k].fresh)
+			todo[nr_todo++] = k;
+
+	/*
+	 * One pass over each history costs about what blaming every file of
+	 * the tree one by one costs, so it pays when the whole tree is
+	 * selected and more than a few of its files are to be blamed.  Line
+	 * blame with -M or ignored revisions needs git blame's own search.
+	 */
+	if (rep->opt.replay == REPLAY_ALWAYS)
+		use_replay = nr_todo > 0;
+	else if (rep->opt.replay == REPLAY_AUTO)
+		use_replay = (rep->whole_tree_selected && (nr_todo >= 32 || nr_todo * 4 >= rep->nr_files ||
+						      (nr_todo && has_checkpoint(rep)))) ||
+			     (nr_todo && age_wants(0));  /* the code age needs the pass anyway */
+	if (use_replay) {
+		struct side_job lines;
+		int line_side = !rep->opt.move && !ctx->nr_ignored;
+
+		if (line_side)
+			side_job_start(rep, &lines, replay_lines, rep);
+		if (!rep->sizes_from_cache)
+			ctx->engine.on_change = record_change;  /* the commit sizes, from the same pass */
+		if (progress_wanted(rep->opt.progress))
+			ctx->engine.progress_title = "Replaying commits";
+		age_hook(&ctx->engine, 0);
+		blame_replay_tree(ctx);
+		age_unhook(&ctx->engine);
+		ctx->engine.progress_title = NULL;
+		ctx->engine.on_change = NULL;
+		rep->changes_recorded = !rep->sizes_from_cache;
+		if (line_side)
+			side_job_finish(&lines);
+		step_done(rep, "replays");
+		rep->blamed_by = line_side ? "one replay of each history"
+				      : "one replay of the token history, git blame of each file by lines";
+	} else if (nr_todo) {
+		rep->blamed_by = "the history of each file by tokens, git blame of each file by lines";
+	}
+	jobs = (size_t)rep->opt.jobs > nr_todo ? (int)nr_todo : rep->opt.jobs;  /* 0: nothing to blame */
+	fflush(NULL);
+	for (w = 0; w < jobs; w++) {
+		pids[w] = jobs > 1 ? fork() : 0;
+		if (pids[w] < 0)
+			die_errno("fork");
+		if (pids[w] == 0) {
+			struct strbuf entry = STRBUF_INIT;
+			struct pack_writer pw;
+
+			pack_start(rep, &pw);
+			for (k = (size_t)w; k < nr_todo; k += (size_t)jobs) {
+				struct rfile *f = &rep->files[todo[k]];
+
+				blame_one(rep, f, &entry);
+				pack_add(&pw, f->key, entry.buf, entry.len);
+			}
+			pack_finish(rep, &pw);
+			strbuf_release(&entry);
+			if (jobs > 1) {
+				fflush(NULL);
+				_exit(0);
+			}
+		}
+	}
+	for (w = 0; w < jobs && jobs > 1; w++) {
+		int status;
+
+		if (waitpid(pids[w], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+			die("a worker blaming files failed");
+	}
+	free(todo);
+	free(pids);
+	/* the new entries, for read_entry(); and no more than MAX_PACKS packs */
+	if (nr_todo)
+		merge_packs(rep);
+	step_done(rep, "files blamed");
+	if (ctx->replay)
+		replay_free(ctx->replay);
+	if (rep->line_replay)
+		replay_free(rep->line_replay);
+	ctx->replay = rep->line_replay = NULL;
+}
+
+/* ---- code age over time: the points are counted in the replays ---- */
+
+
+/* list_files()' rule, for a regular file that has a view */
+static int age_counts(const char *path)
+{
+	return language_for_path(path) != &language_none && !is_git_control_file(path);
+}
+
+/* Finds the points of the history and what the cache knows of them (age.h). */
+void age_start(struct report *rep, const char **pathspec, int nr_pathspec)
+{
+	struct blame_ctx *ctx = &rep->ctx;
+	struct age_options o;
+	struct strbuf key = STRBUF_INIT, path = STRBUF_INIT;
+	const char **repos = xcalloc((size_t)rep->nr_sources + 1, sizeof(*repos));
+	int k;
+
+	for (k = 0; k < rep->nr_sources; k++)
+		repos[k] = k == rep->nr_sources - 1 ? ctx->src.buf : rep->sources[k].path;
+	rep->age_lines = !rep->opt.move && !ctx->nr_ignored;
+	/* what the counts depend on besides the commit: the options of both replays, the pathspec */
+	strbuf_addf(&key, "age 1%c%s%clines ws %d%s%c%d%c%d", 0, rep->engine_key, 0, rep->opt.ignore_ws,
+		    rep->line_grafts.buf, 0, rep->age_lines, 0, (int)rep->opt.every);
+	for (k = 0; k < nr_pathspec; k++)
+		strbuf_addf(&key, "%c%s", 0, pathspec[k]);
+	report_cache_file(rep, "age", &key, &path);
+	memset(&o, 0, sizeof(o));
+	o.every = rep->opt.every;
+	o.line_repo = rep->line_repo.buf;
+	o.tag_repos = repos;
+	o.nr_tag_repos = (size_t)rep->nr_sources;
+	o.pathspec = pathspec;
+	o.nr_pathspec = nr_pathspec;
+	o.counts = age_counts;
+	o.year_of = year_of;
+	o.lines = rep->age_lines;
+	o.cache = path.buf;
+	age_begin(ctx, &o);
+	strbuf_release(&key);
+	/* path and repos stay: the options are kept */
+}
+
+/*
+ * The replays that count the points the report's own did not (it made
+ * none: every file came from the cache, or --replay=never), each from
+ * the checkpoint when that has not gone past a point; then the counts.
+ */
+void age_replays(struct report *rep)
+{
+	struct blame_ctx *ctx = &rep->ctx;
+	struct side_job lines;
+	int need_lines = age_wants(1);
+
+	rep->age_shared = age_counted() > 0;
+	rep->age_own = need_lines || age_wants(0);
+	if (need_lines)
+		side_job_start(rep, &lines, replay_lines, rep);
+	if (age_wants(0)) {
+		if (!rep->sizes_from_cache && !rep->changes_recorded) {
+			ctx->engine.on_change = record_change;  /* the commit sizes, from the same pass */
+			rep->changes_recorded = 1;
+		}
+		age_hook(&ctx->engine, 0);
+		blame_replay_tree(ctx);
+		age_unhook(&ctx->engine);
+		ctx->engine.on_change = NULL;
+		replay_free(ctx->replay);
+		ctx->replay = NULL;
+	}
+	if (need_lines) {
+		side_job_finish(&lines);
+		replay_free(rep->line_replay);
+		rep->line_replay = NULL;
+	}
+	rep->age_samples = age_end(&rep->nr_age_samples);
+	step_done(rep, "code age");
+}

@@ -1,0 +1,325 @@
+/*
+ * The figures the sections are made of: the commits of the blames with
+ * their authors, dates and eras, the authors ranked by lines and by
+ * tokens, each file's owners and the distance between its two counts.
+ */
+#include "report.h"
+#include "../tokenize/run-command.h"
+#include "../tokenize/usage.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* A share of total as a percentage with two decimals. */
+const char *pct(double n, double total)
+{
+	static char buf[8][32];
+	static int k;
+
+	k = (k + 1) % 8;
+	snprintf(buf[k], sizeof(buf[k]), "%.2f", total > 0 ? 100.0 * n / total : 0.0);
+	return buf[k];
+}
+
+double absd(double x)
+{
+	return x < 0 ? -x : x;
+}
+
+int year_of(long long t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&tt, &tm);
+	return tm.tm_year + 1900;
+}
+
+void day_of(long long t, char *buf, size_t size)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&tt, &tm);
+	strftime(buf, size, "%Y-%m-%d", &tm);
+}
+
+
+
+
+size_t commit_of(struct report *rep, const char *id)
+{
+	int isnew;
+	size_t *v = smap_put(&rep->commit_index, id, rep->nr_commits, &isnew);
+
+	if (isnew) {
+		ALLOC_GROW(rep->commits, rep->nr_commits + 1, rep->alloc_commits);
+		memset(&rep->commits[rep->nr_commits], 0, sizeof(*rep->commits));
+		memcpy(rep->commits[rep->nr_commits].id, id, 41);
+		rep->nr_commits++;
+	}
+	return *v;
+}
+
+/* Authors (mailmapped names) and author times of the commits, from the line repository. */
+void commit_details(struct report *rep)
+{
+	const char *argv[] = { "git", "log", "--no-walk=unsorted", "--stdin", "-z",
+			       rep->opt.no_mailmap ? "--format=%H %at %an" : "--format=%H %at %aN", NULL };
+	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+	char *p, *next;
+	size_t i;
+
+	if (!rep->nr_commits)
+		return;
+	for (i = 0; i < rep->nr_commits; i++)
+		strbuf_addf(&in, "%s\n", rep->commits[i].id);
+	if (run_capture_input(argv, rep->line_repo.buf, &in, &out))
+		die("git log failed in '%s'", rep->line_repo.buf);
+	for (p = out.buf; p < out.buf + out.len; p = next) {
+		char *end;
+		size_t *v;
+		long long t;
+
+		next = p + strlen(p) + 1;
+
+		if (strlen(p) < 42 || p[40] != ' ')
+			continue;
+		p[40] = '\0';
+		v = smap_get(&rep->commit_index, p);
+		t = strtoll(p + 41, &end, 10);
+		if (!v || *end != ' ')
+			continue;
+		rep->commits[*v].time = t;
+		rep->commits[*v].author = xstrdup(end + 1);
+		rep->commits[*v].known = 1;
+	}
+	for (i = 0; i < rep->nr_commits; i++) {
+		int isnew;
+		size_t *v;
+
+		if (!rep->commits[i].known)
+			die("commit %s is not in '%s'", rep->commits[i].id, rep->line_repo.buf);
+		v = smap_put(&rep->author_index, rep->commits[i].author, rep->nr_authors, &isnew);
+		if (isnew) {
+			ALLOC_GROW(rep->authors, rep->nr_authors + 1, rep->alloc_authors);
+			memset(&rep->authors[rep->nr_authors], 0, sizeof(*rep->authors));
+			rep->authors[rep->nr_authors].name = rep->commits[i].author;
+			rep->nr_authors++;
+		}
+		rep->commits[i].author_idx = *v;
+		rep->authors[*v].lines += rep->commits[i].lines;
+		rep->authors[*v].tokens += rep->commits[i].tokens;
+	}
+	strbuf_release(&in);
+	strbuf_release(&out);
+}
+
+/* The era of each commit: the first source (oldest first) that has it. */
+void commit_eras(struct report *rep)
+{
+	struct blame_ctx *ctx = &rep->ctx;
+	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+	int k;
+	size_t i;
+
+	for (i = 0; i < rep->nr_commits; i++)
+		rep->commits[i].era = rep->nr_sources > 1 ? 0 : 1;
+	for (k = 0; k < rep->nr_sources - 1; k++) {
+		const char *argv[] = { "git", "cat-file", "--batch-check=%(objectname) %(objecttype)", NULL };
+		char *p, *nl;
+
+		strbuf_reset(&in);
+		strbuf_reset(&out);
+		for (i = 0; i < rep->nr_commits; i++)
+			if (!rep->commits[i].era)
+				strbuf_addf(&in, "%s\n", rep->commits[i].id);
+		if (!in.len)
+			break;
+		if (run_capture_input(argv, rep->sources[k].path, &in, &out))
+			die("git cat-file failed in '%s'", rep->sources[k].path);
+		for (p = out.buf; (nl = strchr(p, '\n')); p = nl + 1) {
+			size_t *v;
+
+			*nl = '\0';
+			if (strlen(p) < 41 || strcmp(p + 40, " commit"))
+				continue;
+			p[40] = '\0';
+			v = smap_get(&rep->commit_index, p);
+			if (v)
+				rep->commits[*v].era = k + 1;
+		}
+	}
+	for (i = 0; i < rep->nr_commits; i++)
+		if (!rep->commits[i].era)
+			rep->commits[i].era = rep->nr_sources;
+	(void)ctx;
+	strbuf_release(&in);
+	strbuf_release(&out);
+}
+
+static int cmp_by_tokens(const void *a, const void *b)
+{
+	const struct author *x = *(const struct author *const *)a, *y = *(const struct author *const *)b;
+
+	if (x->tokens != y->tokens)
+		return x->tokens < y->tokens ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/* The list of all authors: by tokens, then by lines. */
+int cmp_all(const void *a, const void *b)
+{
+	const struct author *x = *(const struct author *const *)a, *y = *(const struct author *const *)b;
+
+	if (x->tokens != y->tokens)
+		return x->tokens < y->tokens ? 1 : -1;
+	if (x->lines != y->lines)
+		return x->lines < y->lines ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+static int cmp_by_lines(const void *a, const void *b)
+{
+	const struct author *x = *(const struct author *const *)a, *y = *(const struct author *const *)b;
+
+	if (x->lines != y->lines)
+		return x->lines < y->lines ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+void rank_authors(struct report *rep)
+{
+	size_t i;
+
+	rep->by_tokens = xcalloc(rep->nr_authors + 1, sizeof(*rep->by_tokens));
+	rep->by_lines = xcalloc(rep->nr_authors + 1, sizeof(*rep->by_lines));
+	for (i = 0; i < rep->nr_authors; i++) {
+		rep->total_lines += rep->authors[i].lines;
+		rep->total_tokens += rep->authors[i].tokens;
+		if (rep->authors[i].tokens)
+			rep->by_tokens[rep->nr_by_tokens++] = &rep->authors[i];
+		if (rep->authors[i].lines)
+			rep->by_lines[rep->nr_by_lines++] = &rep->authors[i];
+	}
+	qsort(rep->by_tokens, rep->nr_by_tokens, sizeof(*rep->by_tokens), cmp_by_tokens);
+	qsort(rep->by_lines, rep->nr_by_lines, sizeof(*rep->by_lines), cmp_by_lines);
+	for (i = 0; i < rep->nr_by_tokens; i++)
+		rep->by_tokens[i]->rank_tokens = i + 1;
+	for (i = 0; i < rep->nr_by_lines; i++)
+		rep->by_lines[i]->rank_lines = i + 1;
+}
+
+/*
+ * The total variation distance between two distributions over authors,
+ * given as counts: half the sum of the differences of the shares, in
+ * percent; the share of the code that changes hands between the counts.
+ */
+double distance(const size_t *l, const size_t *t, size_t n, size_t lt, size_t tt)
+{
+	double d = 0;
+	size_t i;
+
+	if (!lt || !tt)
+		return 0;
+	for (i = 0; i < n; i++)
+		d += absd((double)l[i] / (double)lt - (double)t[i] / (double)tt);
+	return 50.0 * d;
+}
+
+/* A file's owners: the most tokens first, then the most lines, then by name. */
+static int cmp_owner(const void *a, const void *b)
+{
+	const struct owner *x = a, *y = b;
+
+	if (x->tokens != y->tokens)
+		return x->tokens < y->tokens ? 1 : -1;
+	if (x->lines != y->lines)
+		return x->lines < y->lines ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+size_t file_owners(struct report *rep, struct rfile *f, struct owner **out)
+{
+	struct owner *o = NULL;
+	size_t nr = 0, alloc = 0, i, j;
+
+	for (i = 0; i < f->nr_c; i++) {
+		size_t a = rep->commits[f->c[i].commit].author_idx;
+
+		for (j = 0; j < nr && o[j].author != a; j++)
+			;
+		if (j == nr) {
+			ALLOC_GROW(o, nr + 1, alloc);
+			o[nr].author = a;
+			o[nr].name = rep->authors[a].name;
+			o[nr].lines = o[nr].tokens = 0;
+			nr++;
+		}
+		o[j].lines += f->c[i].lines;
+		o[j].tokens += f->c[i].tokens;
+	}
+	if (nr)
+		qsort(o, nr, sizeof(*o), cmp_owner);
+	*out = o;
+	return nr;
+}
+
+void file_distances(struct report *rep)
+{
+	size_t i, j;
+
+	for (i = 0; i < rep->nr_files; i++) {
+		struct owner *o;
+		size_t nr = file_owners(rep, &rep->files[i], &o);
+		size_t *l = xcalloc(nr + 1, sizeof(*l)), *t = xcalloc(nr + 1, sizeof(*t));
+
+		for (j = 0; j < nr; j++) {
+			l[j] = o[j].lines;
+			t[j] = o[j].tokens;
+		}
+		rep->files[i].distance = distance(l, t, nr, rep->files[i].lines, rep->files[i].tokens);
+		free(l);
+		free(t);
+		free(o);
+	}
+}
+
+
+void commit_subjects(struct report *rep, char (*ids)[41], size_t n, struct detail *d)
+{
+	const char *argv[] = { "git", "log", "--no-walk=unsorted", "--stdin", "-z",
+			       rep->opt.no_mailmap ? "--format=%H %at %an%n%s" : "--format=%H %at %aN%n%s", NULL };
+	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+	char *p, *next;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		d[i].author = d[i].subject = NULL;
+		d[i].time = 0;
+		strbuf_addf(&in, "%s\n", ids[i]);
+	}
+	if (!n)
+		return;
+	if (run_capture_input(argv, rep->line_repo.buf, &in, &out))
+		die("git log failed in '%s'", rep->line_repo.buf);
+	for (p = out.buf; p < out.buf + out.len; p = next) {
+		char *nl = strchr(p, '\n'), *end;
+
+		next = p + strlen(p) + 1;
+
+		if (!nl || strlen(p) < 42 || p[40] != ' ')
+			continue;
+		*nl = '\0';
+		for (i = 0; i < n; i++)
+			if (!strncmp(ids[i], p, 40) && !d[i].author) {
+				d[i].time = strtoll(p + 41, &end, 10);
+				d[i].author = xstrdup(*end == ' ' ? end + 1 : "");
+				d[i].subject = xstrdup(nl + 1);
+			}
+	}
+	strbuf_release(&in);
+	strbuf_release(&out);
+}

@@ -1,0 +1,310 @@
+/*
+ * tokstream report: what its files share (report.c, the command;
+ * report-cache.c, report-blame.c, report-stats.c, report-table.c,
+ * report-sections.c, report-page.c).
+ *
+ * Everything one report knows is in one struct report, made by
+ * cmd_report() and passed to every step, so that a step says in its
+ * parameters what it reads and the steps can live in files of their own.
+ */
+#ifndef REPORT_H
+#define REPORT_H
+
+#include "age.h"
+#include "blame.h"
+#include "../tokenize/smap.h"
+#include "../tokenize/strbuf.h"
+
+#include <time.h>
+
+#define CACHE_VERSION "tokstream-report 2"
+
+enum replay_mode { REPLAY_AUTO, REPLAY_ALWAYS, REPLAY_NEVER };
+
+struct report_options {
+	int top, jobs, stats, move, ignore_ws, no_mailmap, progress;
+	const char *since, *until;  /* the commit sizes' window, as git log takes it */
+	size_t min_tokens;
+	enum replay_mode replay;
+	enum age_every every;
+	int include_vendored;
+	const char **exclude;  /* --exclude */
+	int nr_exclude;
+	const char *out_dir, *rev;
+	const char **pathspec;
+	int nr_pathspec;
+};
+
+/* A source of DEST, oldest first, and the tip DEST converted of it. */
+struct source {
+	char *path;
+	char tip[41];
+};
+
+/* ---- the files and what their blames depend on ---- */
+
+struct fcount {
+	size_t commit;          /* index in commits[] */
+	size_t lines, tokens;
+};
+
+struct ffunc {
+	char *name;
+	size_t line, tokens, nr;
+	size_t *commit, *count; /* tokens of the function by commit */
+};
+
+struct rfile {
+	char *path;
+	char blob[41], view_blob[41], key[41], tok_last[41], line_last[41];
+	int fresh, skipped;
+	char *lang;
+	size_t lines, code_lines, tokens, comment_tokens;
+	struct fcount *c;
+	size_t nr_c;
+	struct ffunc *fn;
+	size_t nr_fn;
+	double distance;
+};
+
+/* ---- the cache's packs of entries (report-cache.c) ---- */
+
+struct entry_loc {
+	char key[41];
+	size_t pack, off, len;
+};
+
+struct report_cache {
+	struct strbuf dir;       /* DEST/tokstream/report-cache */
+	struct strbuf *data;     /* the packs' contents */
+	char **names;
+	size_t nr, alloc;
+	struct smap index;       /* key -> index in entries */
+	struct entry_loc *entries;
+	size_t nr_entries, alloc_entries;
+};
+
+/* A pack being written: under a temporary name until pack_finish(). */
+struct pack_writer {
+	struct strbuf tmp, buf;
+	int fd;
+};
+
+/* ---- commit sizes ---- */
+
+struct csize {
+	char token[41];
+	size_t added, removed;
+};
+
+/* the tokens a commit added to and removed from a file */
+struct file_change {
+	size_t added, removed;
+};
+
+/* ---- everything together ---- */
+
+struct gcommit {
+	char id[41];
+	char *author;
+	long long time;
+	int era, known;
+	size_t lines, tokens, author_idx;
+};
+
+struct author {
+	char *name;
+	size_t lines, tokens;
+	size_t rank_lines, rank_tokens;  /* 1-based; 0: none */
+};
+
+/* A file's owners, by lines and by tokens. */
+struct owner {
+	size_t author, lines, tokens;
+	const char *name;  /* the author's, for the order */
+};
+
+/* Author, date and subject of some original commits, for the largest-commits table. */
+struct detail {
+	char *author, *subject;
+	long long time;
+};
+
+/* ---- the tables (report-table.c) ---- */
+
+enum cell_type { CELL_TEXT, CELL_INTEGER, CELL_NUMBER, CELL_NONE };
+
+struct cell {
+	enum cell_type type;
+	char *text;  /* unescaped; of CELL_NONE what the TSV shows ("" or "-"), null in JSON */
+};
+
+struct table {
+	const char *file;          /* in OUTDIR; report.json names the table by it, less ".tsv" */
+	const char *const *cols;   /* NULL-terminated */
+	size_t nr_cols;
+	struct cell *cells;
+	size_t nr_cells, alloc_cells;
+	int written;
+};
+
+struct report {
+	/*
+	 * First, so that the engine's callbacks, which are handed the
+	 * blame_ctx, find the report around it (report_of_ctx(), report-blame.c).
+	 */
+	struct blame_ctx ctx;
+	struct report_options opt;
+	const char *engine_key;  /* the attribution engine's options (blame.h) */
+	int whole_tree_selected;
+	struct replay *line_replay;  /* the line blame of every file, when the history is replayed */
+	const char *blamed_by;
+
+	/* what DEST records: its sources, their tips, the filter options */
+	struct source *sources;
+	int nr_sources, keep_other;
+	struct strbuf line_repo;    /* where the line blame runs */
+	struct strbuf line_grafts;  /* " ROOT PARENT" for each seam it has */
+	struct smap token_to_orig;  /* token id -> index in ctx.map */
+
+	struct rfile *files;
+	size_t nr_files, alloc_files, nr_no_view;
+	/* the files a pathspec selects (blame_select_paths); with none given, every file */
+	struct smap selected_paths;
+	int paths_selected;
+	/*
+	 * The files the figures leave out (blame_left_out: --exclude, vendored,
+	 * generated), and how many files and tokens of the tree each reason took.
+	 */
+	struct smap left_out, left_out_files;
+	struct {
+		size_t files, tokens;
+	} left_out_total[NR_LEFT_OUT];
+
+	struct report_cache cache;
+
+	struct csize *csizes;
+	size_t nr_csizes, alloc_csizes;
+	/*
+	 * The tokens each commit added to and removed from each file, as the
+	 * attribution engine's diff found them (its on_change), by "COMMIT PATH".
+	 */
+	struct smap change_index;
+	struct file_change *file_changes;
+	size_t nr_file_changes, alloc_file_changes;
+	int sizes_from_cache, changes_recorded;
+	/* --since and --until as git log's --max-age=T and --min-age=T */
+	struct {
+		char since[64], until[64];
+	} window;
+
+	/* code age over time: the points are counted in the replays */
+	const struct age_sample *age_samples;
+	size_t nr_age_samples;
+	int age_lines;  /* the lines are counted too */
+	int age_shared, age_own;  /* points were counted in the report's replays, in replays of their own */
+
+	struct gcommit *commits;
+	size_t nr_commits, alloc_commits;
+	struct smap commit_index;
+	struct author *authors;
+	size_t nr_authors, alloc_authors;
+	struct smap author_index;
+	size_t total_lines, total_tokens;
+	struct author **by_tokens, **by_lines;
+	size_t nr_by_tokens, nr_by_lines;
+
+	/* the tables written so far, for report.json */
+	struct table **tables;
+	size_t nr_tables, alloc_tables;
+
+	/* --stats: the wall time of each step, so that a slow report says where */
+	struct strbuf step_times;
+	struct timespec last_step;
+};
+
+/* ---- the command (report.c) ---- */
+
+void step_done(struct report *rep, const char *name);
+
+/* ---- the sources, the line repository, the files (report-files.c) ---- */
+
+void read_config(struct report *rep, const char *gitdir, const char *source_opt);
+const char *orig_of(struct report *rep, const char *token);
+void setup_line_repo(struct report *rep);
+int is_token_path(struct report *rep, const char *path);
+void list_files(struct report *rep);
+
+/* ---- the cache (report-cache.c) ---- */
+
+void report_cache_open(struct report *rep);
+void read_source_tips(struct report *rep);
+void report_cache_file(struct report *rep, const char *kind, const struct strbuf *key, struct strbuf *path);
+void last_touch(struct report *rep, const char *dir, const char *tip, const char *name, const char **pathspec, int nr_pathspec, size_t field);
+void file_keys(struct report *rep);
+void read_packs(struct report *rep);
+const struct entry_loc *find_entry(struct report *rep, const char *key);
+void pack_start(struct report *rep, struct pack_writer *w);
+void pack_add(struct pack_writer *w, const char *key, const char *data, size_t len);
+void pack_finish(struct report *rep, struct pack_writer *w);
+void merge_packs(struct report *rep);
+void sizes_cache_path(struct report *rep, const char **pathspec, int nr_pathspec, struct strbuf *path);
+int read_sizes_cache(struct report *rep, const char **pathspec, int nr_pathspec);
+void read_entry(struct report *rep, struct rfile *f);
+
+/* ---- the blames (report-blame.c) ---- */
+
+void commit_sizes(struct report *rep, const char **pathspec, int nr_pathspec);
+void blame_fresh(struct report *rep);
+void age_start(struct report *rep, const char **pathspec, int nr_pathspec);
+void age_replays(struct report *rep);
+
+/* ---- the figures (report-stats.c) ---- */
+
+const char *pct(double n, double total);
+double absd(double x);
+int year_of(long long t);
+void day_of(long long t, char *buf, size_t size);
+size_t commit_of(struct report *rep, const char *id);
+void commit_details(struct report *rep);
+void commit_eras(struct report *rep);
+int cmp_all(const void *a, const void *b);
+void rank_authors(struct report *rep);
+double distance(const size_t *l, const size_t *t, size_t n, size_t lt, size_t tt);
+size_t file_owners(struct report *rep, struct rfile *f, struct owner **out);
+void file_distances(struct report *rep);
+void commit_subjects(struct report *rep, char (*ids)[41], size_t n, struct detail *d);
+
+/* ---- the tables: TSV, report.json (report-table.c) ---- */
+
+struct table *table_begin(struct report *rep, const char *file, const char *const *cols);
+void table_text(struct table *t, const char *s);
+void table_count(struct table *t, size_t n);
+void table_int(struct table *t, long long n);
+void table_number(struct table *t, const char *text);
+void table_fixed(struct table *t, double v, int decimals);
+void table_none(struct table *t, const char *shown);
+void table_rank(struct table *t, size_t rank);
+size_t table_rows(const struct table *t);
+void table_end(struct report *rep, struct table *t);
+void write_report_json(struct report *rep);
+void table_html_cells(struct strbuf *pg, const struct table *t, size_t row, size_t first_col);
+void table_html_row(struct strbuf *pg, const struct table *t, size_t row, size_t first_col, const char *tr);
+void table_html(struct strbuf *pg, const struct table *t, const char *last_tr);
+
+/* ---- the page and its charts (report-page.c) ---- */
+
+void svg_bars(struct strbuf *pg, const char *title, size_t n, char **labels, const double *a, const double *b, const char *name_a, const char *name_b);
+void th_row(struct strbuf *pg, const char *const *cols);
+void td(struct strbuf *pg, const char *s);
+void tdn(struct strbuf *pg, const char *s);
+void tdz(struct strbuf *pg, size_t n);
+void write_page(struct report *rep, const struct strbuf *story, const struct strbuf *sections,
+		size_t files, size_t lines, size_t tokens);
+void svg_areas(struct strbuf *pg, const char *title, size_t nr_x, char **xlabels, size_t nr_s, char **slabels, const double *v);
+
+/* ---- the sections (report-sections.c) ---- */
+
+void write_report(struct report *rep);
+
+#endif
