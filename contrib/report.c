@@ -43,18 +43,22 @@ static const char report_usage[] =
 	"    -M                 passed to the line blame: moved lines (tokens: see --no-moves)\n"
 	"    -w                 passed to the line blame: ignore whitespace\n"
 	"    --no-moves         the token attribution does not look for moved and copied tokens\n"
+	"                       (--moves: it does, the default)\n"
+	"    --min-move=N       a moved or copied run is at least N tokens long (default: 12)\n"
 	"    --ignore-rev REV, --ignore-revs-file FILE   attribute those revisions' changes, by lines\n"
 	"                       and by tokens, as if they had not made them\n"
-	"    --replay=auto|always|never   blame every file in one pass over the history (default: auto)\n"
+	"    --replay=auto|always|never   blame every file in one pass over the history (default: auto;\n"
+	"                       --replay is always, --no-replay never)\n"
 	"    --every=tag|year   the code age at each tag of REV's history (default), or at the end of each year\n"
 	"    --stats            on stderr: files blamed, files from the cache, the time of each step\n"
 	"    --exclude=PATHSPEC leave the files PATHSPEC selects out of every figure (repeatable)\n"
-	"    --since=DATE, --until=DATE   the commit-size figures count only the commits\n"
+	"    --since=DATE, --until=DATE   (or --after, --before) the commit-size figures count only the commits\n"
 	"                       git log --since/--until selects (dates as git log takes them)\n"
 	"    --progress, --no-progress   progress on stderr (default: when it is a terminal)\n"
 	"    --no-mailmap       identities as the commits write them, not through .mailmap\n"
 	"    --include-vendored count the files .gitattributes marks linguist-vendored or\n"
-	"                       linguist-generated (default: left out, and counted apart)\n";
+	"                       linguist-generated (default: left out, and counted apart;\n"
+	"                       --no-include-vendored says so)\n";
 
 void step_done(struct report *rep, const char *name)
 {
