@@ -627,34 +627,29 @@ class Generator:
         return at
 
     def move_function(self, f, g):
-        """A function of f taken out and put into g: (its start, its
-        tokens, where it went), or None."""
+        """A function of f taken out and put into g (f itself or another
+        file): what was done, or None."""
         taken = self.take_function(f)
         if not taken:
             return None
         s, moved = taken
         at = self.put_function(g, moved)
-        return None if at is None else (s, moved, at)
+        if at is None:
+            return None
+        if g is f:
+            return "%s: function (%d tokens) moved from token %d to %d" % (
+                f.name, len(moved), s + 1, at + 1)
+        return "%s: function (%d tokens) at token %d moved to %s token %d" % (
+            f.name, len(moved), s + 1, g.name, at + 1)
 
     def edit_func_move(self, f):
-        done = self.move_function(f, f)
-        if not done:
-            return None
-        s, moved, at = done
-        return "%s: function (%d tokens) moved from token %d to %d" % (
-            f.name, len(moved), s + 1, at + 1)
+        return self.move_function(f, f)
 
     def edit_func_move_file(self, f):
         others = [n for n in sorted(self.files) if n != f.name]
         if not others:
             return None
-        g = self.files[self.rng.choice(others)]
-        done = self.move_function(f, g)
-        if not done:
-            return None
-        s, moved, at = done
-        return "%s: function (%d tokens) at token %d moved to %s token %d" % (
-            f.name, len(moved), s + 1, g.name, at + 1)
+        return self.move_function(f, self.files[self.rng.choice(others)])
 
     # -- the history -----------------------------------------------------------
 
