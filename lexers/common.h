@@ -2,7 +2,7 @@
  * What the lexers share: the definition of a lexer from its token
  * function, and the scanners for the constructs that recur across
  * languages (lexers/common.c).  Lexers depend on this file and on
- * tokenize/lexer.h, the interface they implement; see lexers/README.
+ * tokenize/lexer.h, the interface they implement; see lexers/README.md.
  */
 #ifndef LEXERS_COMMON_H
 #define LEXERS_COMMON_H
