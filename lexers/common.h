@@ -23,6 +23,27 @@
 #define LEX_TOKEN_FN LEX_INLINE int
 
 /*
+ * The ends of a token function: lex_emit gives the token s[b..e) of class
+ * cls and moves the lexer past it (returns 1); lex_end, at the end of the
+ * input, gives none (returns 0).
+ */
+LEX_INLINE int lex_emit(struct lexer_state *ls, struct token *tok, size_t b, size_t e,
+			enum token_class cls)
+{
+	ls->pos = e;
+	tok->start = b;
+	tok->len = e - b;
+	tok->cls = cls;
+	return 1;
+}
+
+LEX_INLINE int lex_end(struct lexer_state *ls)
+{
+	ls->pos = ls->len;
+	return 0;
+}
+
+/*
  * What a token function returns but 0 (the end of the input) and 1:
  * the token holds no line break and is no comment, so the view writes it
  * as it is, without looking at its bytes.  For the lexers that know it
