@@ -224,6 +224,16 @@ static inline size_t lex_punct(const char *const ops[128], const unsigned char *
 /* The bytes that start an identifier in most languages: A-Z a-z _, and every byte >= 0x80, so that UTF-8 is never split. */
 #define LEX_IS_IDENT(c) (LEX_IS_LETTER(c) || (c) == '_' || (c) >= 0x80)
 
+static inline int lex_is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline int lex_is_hex(unsigned char c)
+{
+	return lex_is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+
 /*
  * Is c one of the bytes that follow it (up to 24 of them)?  A 25th is a
  * compile error (the size of a negative array), not a byte left out.
@@ -343,5 +353,165 @@ static inline int lex_starts(const unsigned char *s, size_t p, size_t n, const c
 
 	return n - p >= l && !memcmp(s + p, lit, l);
 }
+
+/*
+ * The comment a '/' at p opens: "//" to the end of its line, or a block
+ * comment to its star-slash (LEX_SLASH_NESTING: whose openers nest, as
+ * Rust's do).  Its end, or 0 when the '/' opens no comment (an operator,
+ * or in some languages a regular expression).
+ */
+#define LEX_SLASH_NESTING 1u
+static inline size_t lex_slash_comment(const unsigned char *s, size_t p, size_t n, unsigned flags)
+{
+	if (p + 1 < n && s[p + 1] == '/')
+		return lex_line_comment(s, p, n, 0);
+	if (p + 1 < n && s[p + 1] == '*')
+		return flags & LEX_SLASH_NESTING ? lex_nested_comment(s, p, n, "/*", "*/") :
+			lex_block_comment(s, p, n, "*/", 2);
+	return 0;
+}
+
+/*
+ * The C family (Java, Go, C#, Rust): one token function, lex_cfamily_token,
+ * configured by a const struct lex_cfamily that says where the languages
+ * differ.  Its class table (LEX_TABLE of LEX_CFAMILY_CLASS) gives each byte
+ * one of the classes below; LEX_C_SPECIAL bytes start the constructs only
+ * the language has (Go's raw strings, C#'s @ and $ strings, Rust's
+ * lifetimes), which its special function reads.
+ */
+enum {
+	LEX_C_OTHER,  /* a byte that is a token by itself */
+	LEX_C_SPACE,
+	LEX_C_IDENT,  /* A-Z a-z _ and every byte >= 0x80 (UTF-8 is never split), and the language's */
+	LEX_C_DIGIT,
+	LEX_C_DQUOTE,
+	LEX_C_SQUOTE,
+	LEX_C_SLASH,
+	LEX_C_DOT,
+	LEX_C_PUNCT,
+	LEX_C_SPECIAL
+};
+
+/* The punctuators that Java, Go, C# and Rust share; each adds its own. */
+#define LEX_IS_C_PUNCT(c) LEX_IN(c, '!', '%', '&', '(', ')', '*', '+', ',', '-', ':', ';', \
+				 '<', '=', '>', '[', ']', '^', '{', '|', '}', '~')
+
+/*
+ * The class of byte c, where ident, special and punct are constant
+ * expressions of c: the language's extra identifier bytes, its special
+ * bytes (which take precedence over all but whitespace) and its
+ * punctuators.
+ */
+#define LEX_CFAMILY_CLASS(c, ident, special, punct) (LEX_IS_SPACE(c) ? LEX_C_SPACE : \
+	(special) ? LEX_C_SPECIAL : LEX_IS_IDENT(c) || (ident) ? LEX_C_IDENT : \
+	LEX_IS_DIGIT(c) ? LEX_C_DIGIT : (c) == '"' ? LEX_C_DQUOTE : (c) == '\'' ? LEX_C_SQUOTE : \
+	(c) == '/' ? LEX_C_SLASH : (c) == '.' ? LEX_C_DOT : (punct) ? LEX_C_PUNCT : LEX_C_OTHER)
+
+/* Where the languages of lex_cfamily_token differ, besides their tables. */
+enum {
+	LEX_CF_DOLLAR = 1 << 0,      /* '$' is an identifier byte (ident of the class table) */
+	LEX_CF_BOM = 1 << 1,         /* a byte order mark at the start is a token of its own */
+	LEX_CF_DOT_NUMBERS = 1 << 2, /* a '.' before a digit starts a number */
+	LEX_CF_TEXT_BLOCKS = 1 << 3, /* """...""" is one string over its lines (Java) */
+	LEX_CF_MULTILINE = 1 << 4,   /* unterminated, "..." and '...' run to the end of the input */
+	LEX_CF_NESTING = 1 << 5,     /* block comments nest (Rust) */
+	LEX_CF_QDOT_DIGIT = 1 << 6   /* "?." before a digit is '?' ("a?.5:b") */
+};
+
+struct lex_cfamily {
+	const unsigned char *cclass;  /* 256 LEX_C_ classes */
+	const unsigned char *punct2;  /* if not NULL: may byte c be the second of a punctuator? */
+	const char *const *puncts;    /* those of several bytes, for lex_punct */
+	size_t (*number)(const unsigned char *s, size_t p, size_t n);  /* from a digit or ".digit" */
+	/* the token from the LEX_C_SPECIAL byte at p: its end, and its class in *cls */
+	size_t (*special)(const unsigned char *s, size_t p, size_t n, enum token_class *cls);
+	/* if not NULL: the word s[p..e) may go on as another token (Rust's r"...") */
+	size_t (*word)(const unsigned char *s, size_t p, size_t e, size_t n, enum token_class *cls);
+	unsigned flags;
+};
+
+/* End of the longest punctuator at p (p < n). */
+LEX_INLINE size_t lex_cfamily_punct(const struct lex_cfamily *lang, const unsigned char *s,
+				    size_t p, size_t n)
+{
+	size_t e;
+
+	if (lang->punct2 && n - p >= 2 && !lang->punct2[s[p + 1]])
+		return p + 1;
+	e = lex_punct(lang->puncts, s, p, n);
+	if ((lang->flags & LEX_CF_QDOT_DIGIT) && e - p == 2 && s[p] == '?' && s[p + 1] == '.' &&
+	    e < n && lex_is_digit(s[e]))
+		return p + 1;
+	return e;
+}
+
+/* The token at p (p < n, not whitespace): its end, and its class in *cls. */
+LEX_INLINE size_t lex_cfamily_scan(const struct lex_cfamily *lang, const unsigned char *s,
+				   size_t p, size_t n, enum token_class *cls)
+{
+	size_t e;
+
+	switch (lang->cclass[s[p]]) {
+	case LEX_C_IDENT:
+		if ((lang->flags & LEX_CF_BOM) && (e = lex_bom(s, p, n))) {
+			*cls = TOKEN_OTHER;
+			return e;
+		}
+		*cls = TOKEN_WORD;
+		e = lex_span_idents(s, p + 1, n, lang->flags & LEX_CF_DOLLAR, lang->cclass,
+				    LEX_C_IDENT, LEX_C_DIGIT);
+		return lang->word && e < n ? lang->word(s, p, e, n, cls) : e;
+	case LEX_C_DOT:
+		if (!(lang->flags & LEX_CF_DOT_NUMBERS) || p + 1 >= n || !lex_is_digit(s[p + 1]))
+			break;
+		/* fall through */
+	case LEX_C_DIGIT:
+		*cls = TOKEN_NUMBER;
+		return lang->number(s, p, n);
+	case LEX_C_DQUOTE:
+		*cls = TOKEN_STRING;
+		if ((lang->flags & LEX_CF_TEXT_BLOCKS) && lex_starts(s, p, n, "\"\"\""))
+			return lex_triple_quoted(s, p, n, '"');
+		return lex_quoted(s, p, n, lang->flags & LEX_CF_MULTILINE);
+	case LEX_C_SQUOTE:
+		*cls = TOKEN_STRING;
+		return lex_quoted(s, p, n, lang->flags & LEX_CF_MULTILINE);
+	case LEX_C_SLASH:
+		*cls = TOKEN_COMMENT;
+		if ((e = lex_slash_comment(s, p, n, lang->flags & LEX_CF_NESTING ? LEX_SLASH_NESTING : 0)))
+			return e;
+		break;
+	case LEX_C_PUNCT:
+		break;
+	case LEX_C_SPECIAL:
+		return lang->special(s, p, n, cls);
+	default:
+		*cls = TOKEN_OTHER;
+		return p + 1;
+	}
+	*cls = TOKEN_PUNCT;
+	return lex_cfamily_punct(lang, s, p, n);
+}
+
+LEX_INLINE int lex_cfamily_token(struct lexer_state *ls, struct token *tok,
+				 const struct lex_cfamily *lang)
+{
+	const unsigned char *s = ls->src;
+	size_t n = ls->len, p = lex_span(s, ls->pos, n, lang->cclass, LEX_C_SPACE, LEX_C_SPACE), e;
+	enum token_class cls;
+
+	if (p >= n)
+		return lex_end(ls);
+	e = lex_cfamily_scan(lang, s, p, n, &cls);
+	return lex_emit(ls, tok, p, e, cls);
+}
+
+/* The lexer var named name of the C family language lang, as LEX_DEFINE_BREAKS. */
+#define LEX_DEFINE_CFAMILY(var, name, lang, breaks)					\
+	LEX_TOKEN_FN lang##_token(struct lexer_state *ls, struct token *tok)		\
+	{										\
+		return lex_cfamily_token(ls, tok, &lang);				\
+	}										\
+	LEX_DEFINE_BREAKS(var, name, lang##_token, breaks)
 
 #endif
