@@ -109,9 +109,59 @@ size_t lex_block_comment_from(const unsigned char *s, size_t p, size_t n,
  * End of a literal quoted by the byte at p (" or ' or any other), in which
  * a backslash escapes the next byte (so an escaped newline continues it):
  * just past the closing quote.  Unterminated, it ends before the end of its
- * line (before a CR that precedes the LF), or, when multiline, at n.
+ * line (before a CR that precedes the LF), or, LEX_QUOTED_MULTILINE, at n.
+ * LEX_QUOTED_SPLICES, as C has it: a line splice (lex_splice_len) goes on
+ * anywhere, even between a backslash and the byte it escapes, and a lone
+ * CR ends a line too.
  */
-size_t lex_quoted(const unsigned char *s, size_t p, size_t n, int multiline);
+#define LEX_QUOTED_MULTILINE 1u
+#define LEX_QUOTED_SPLICES   2u
+size_t lex_quoted(const unsigned char *s, size_t p, size_t n, unsigned flags);
+
+/* Blanks but line breaks: SP HT VT FF. */
+static inline int lex_is_hspace(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\v' || c == '\f';
+}
+
+/*
+ * Length of the line splice at the backslash at p, or 0: a backslash,
+ * horizontal whitespace (which compilers tolerate), and a newline (LF,
+ * CR LF, LF CR or CR).  A function of its own, called only at a
+ * backslash, so that its loop does not take registers in a lexer's loop.
+ */
+size_t lex_splice_len_at(const unsigned char *s, size_t p, size_t n);
+
+/* Length of a line splice at p, or 0. */
+static inline size_t lex_splice_len(const unsigned char *s, size_t p, size_t n)
+{
+	return p < n && s[p] == '\\' ? lex_splice_len_at(s, p, n) : 0;
+}
+
+/* p moved past the line splices at p: where the next character really is. */
+static inline size_t lex_skip_splices(const unsigned char *s, size_t p, size_t n)
+{
+	size_t l;
+
+	while ((l = lex_splice_len(s, p, n)))
+		p += l;
+	return p;
+}
+
+/*
+ * Length of a line continuation at p, or 0: a backslash right before a
+ * newline (LF or CR LF), as Python and the shell have it.
+ */
+static inline size_t lex_continuation_len(const unsigned char *s, size_t p, size_t n)
+{
+	if (p + 1 < n && s[p] == '\\') {
+		if (s[p + 1] == '\n')
+			return 2;
+		if (p + 2 < n && s[p + 1] == '\r' && s[p + 2] == '\n')
+			return 3;
+	}
+	return 0;
+}
 
 /*
  * End of a triple-quoted literal (Python's strings, Java's text blocks)
@@ -472,10 +522,10 @@ LEX_INLINE size_t lex_cfamily_scan(const struct lex_cfamily *lang, const unsigne
 		*cls = TOKEN_STRING;
 		if ((lang->flags & LEX_CF_TEXT_BLOCKS) && lex_starts(s, p, n, "\"\"\""))
 			return lex_triple_quoted(s, p, n, '"');
-		return lex_quoted(s, p, n, lang->flags & LEX_CF_MULTILINE);
+		return lex_quoted(s, p, n, lang->flags & LEX_CF_MULTILINE ? LEX_QUOTED_MULTILINE : 0);
 	case LEX_C_SQUOTE:
 		*cls = TOKEN_STRING;
-		return lex_quoted(s, p, n, lang->flags & LEX_CF_MULTILINE);
+		return lex_quoted(s, p, n, lang->flags & LEX_CF_MULTILINE ? LEX_QUOTED_MULTILINE : 0);
 	case LEX_C_SLASH:
 		*cls = TOKEN_COMMENT;
 		if ((e = lex_slash_comment(s, p, n, lang->flags & LEX_CF_NESTING ? LEX_SLASH_NESTING : 0)))

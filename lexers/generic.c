@@ -232,10 +232,8 @@ LEX_TOKEN_FN generic_token(struct lexer_state *ls, struct token *tok)
 
 	while (p < n && lex_is_space(s[p]))
 		p++;
-	if (p >= n) {
-		ls->pos = n;
-		return 0;
-	}
+	if (p >= n)
+		return lex_end(ls);
 	c = s[p];
 	for (i = 0; (syn->bytes[c] & GB_OPEN) && i < GENERIC_MAX_COMMENTS && syn->comments[i].open; i++)
 		if ((unsigned char)syn->comments[i].open[0] == c &&
@@ -281,11 +279,7 @@ LEX_TOKEN_FN generic_token(struct lexer_state *ls, struct token *tok)
 			ls->u.generic_in_tag = 0;
 	}
 done:
-	ls->pos = e;
-	tok->start = p;
-	tok->len = e - p;
-	tok->cls = cls;
-	return 1;
+	return lex_emit(ls, tok, p, e, cls);
 }
 
 LEX_DEFINE(lexer_generic, "generic", generic_token);

@@ -712,7 +712,7 @@ static size_t scan_token(struct lexer_state *ls, size_t p, enum token_class *cls
 		return sigil_token(ls, p, cls);
 	case L_QUOTE:
 		*cls = TOKEN_STRING;
-		return lex_quoted(s, p, n, 1);
+		return lex_quoted(s, p, n, LEX_QUOTED_MULTILINE);
 	case L_HASH:
 		*cls = TOKEN_COMMENT;
 		return lex_line_comment(s, p, n, 0);

@@ -265,10 +265,8 @@ LEX_TOKEN_FN php_token(struct lexer_state *ls, struct token *tok)
 
 	while (p < n && cclass[s[p]] == P_SPACE)
 		p++;
-	if (p >= n) {
-		ls->pos = n;
-		return 0;
-	}
+	if (p >= n)
+		return lex_end(ls);
 	if (!ls->u.php_in_code) {
 		size_t t = open_tag(s, p, n);
 
@@ -285,7 +283,8 @@ LEX_TOKEN_FN php_token(struct lexer_state *ls, struct token *tok)
 	case P_IDENT:
 		if ((s[p] == 'b' || s[p] == 'B') && p + 1 < n &&
 		    (s[p + 1] == '\'' || s[p + 1] == '"')) {
-			e = s[p + 1] == '"' ? scan_interpolated(s, p + 1, n) : lex_quoted(s, p + 1, n, 1);
+			e = s[p + 1] == '"' ? scan_interpolated(s, p + 1, n) :
+				lex_quoted(s, p + 1, n, LEX_QUOTED_MULTILINE);
 			cls = TOKEN_STRING;
 		} else {
 			e = scan_name(s, p, n);
@@ -327,7 +326,7 @@ LEX_TOKEN_FN php_token(struct lexer_state *ls, struct token *tok)
 		}
 		break;
 	case P_SQUOTE:
-		e = lex_quoted(s, p, n, 1);
+		e = lex_quoted(s, p, n, LEX_QUOTED_MULTILINE);
 		cls = TOKEN_STRING;
 		break;
 	case P_DQUOTE:
@@ -379,11 +378,7 @@ LEX_TOKEN_FN php_token(struct lexer_state *ls, struct token *tok)
 		break;
 	}
 done:
-	ls->pos = e;
-	tok->start = p;
-	tok->len = e - p;
-	tok->cls = cls;
-	return 1;
+	return lex_emit(ls, tok, p, e, cls);
 }
 
 LEX_DEFINE(lexer_php, "php", php_token);

@@ -432,18 +432,6 @@ LEX_INLINE size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 	return lex_punct(puncts, s, p, n);
 }
 
-/* Length of a backslash-newline (line continuation) at p, or 0. */
-static inline size_t continuation_len(const unsigned char *s, size_t p, size_t n)
-{
-	if (p + 1 < n && s[p] == '\\') {
-		if (s[p + 1] == '\n')
-			return 2;
-		if (p + 2 < n && s[p + 1] == '\r' && s[p + 2] == '\n')
-			return 3;
-	}
-	return 0;
-}
-
 LEX_TOKEN_FN python_token(struct lexer_state *ls, struct token *tok)
 {
 	const unsigned char *s = ls->src;
@@ -453,10 +441,8 @@ LEX_TOKEN_FN python_token(struct lexer_state *ls, struct token *tok)
 again:	/* past whitespace and line continuations (case P_BACKSLASH) */
 	if (p < n && cclass[s[p]] == P_SPACE)
 		p = lex_span(s, p + 1, n, cclass, P_SPACE, P_SPACE);
-	if (p >= n) {
-		ls->pos = n;
-		return 0;
-	}
+	if (p >= n)
+		return lex_end(ls);
 	b = p;
 	switch (cclass[s[p]]) {
 	case P_IDENT: {
@@ -499,7 +485,7 @@ again:	/* past whitespace and line continuations (case P_BACKSLASH) */
 		cls = TOKEN_PUNCT;
 		break;
 	case P_BACKSLASH:
-		if ((e = continuation_len(s, p, n))) {
+		if ((e = lex_continuation_len(s, p, n))) {
 			p += e;
 			goto again;
 		}
@@ -511,10 +497,7 @@ again:	/* past whitespace and line continuations (case P_BACKSLASH) */
 		cls = TOKEN_OTHER;
 		break;
 	}
-	ls->pos = e;
-	tok->start = b;
-	tok->len = e - b;
-	tok->cls = cls;
+	lex_emit(ls, tok, b, e, cls);
 	return cls == TOKEN_STRING || cls == TOKEN_COMMENT ? 1 : LEX_TOKEN_PLAIN;
 }
 

@@ -155,7 +155,7 @@ static size_t scan_prefixed(const unsigned char *s, size_t p, size_t e, size_t n
 			return scan_ident(s, e + 2, n);  /* r#match */
 	} else if (e - p == 1 && (s[p] == 'b' || s[p] == 'c') && s[e] == '"') {
 		*cls = TOKEN_STRING;
-		return lex_quoted(s, e, n, 1);
+		return lex_quoted(s, e, n, LEX_QUOTED_MULTILINE);
 	} else if (e - p == 1 && s[p] == 'b' && s[e] == '\'' && (r = scan_char(s, e, n))) {
 		*cls = TOKEN_STRING;
 		return r;

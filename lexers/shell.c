@@ -69,18 +69,6 @@ static inline int is_name(unsigned char c)
 
 #define NEST_FLAGS (LEX_NEST_ESCAPES | LEX_NEST_QUOTES | LEX_NEST_SQ_RAW)
 
-/* Length of a backslash-newline at p, or 0. */
-static inline size_t continuation(const unsigned char *s, size_t p, size_t n)
-{
-	if (p + 1 < n && s[p] == '\\') {
-		if (s[p + 1] == '\n')
-			return 2;
-		if (s[p + 1] == '\r' && p + 2 < n && s[p + 2] == '\n')
-			return 3;
-	}
-	return 0;
-}
-
 /* Does the '$' at p start an expansion (a token of its own)? */
 static int starts_expansion(const unsigned char *s, size_t p, size_t n)
 {
@@ -142,7 +130,7 @@ static size_t scan_dollar(const unsigned char *s, size_t p, size_t n)
 	unsigned char c = s[p + 1];
 
 	if (c == '\'')
-		return lex_quoted(s, p + 1, n, 1);
+		return lex_quoted(s, p + 1, n, LEX_QUOTED_MULTILINE);
 	if (c == '"')
 		return scan_dquoted(s, p + 1, n);
 	if (c == '(')
@@ -168,7 +156,7 @@ static size_t scan_word(const unsigned char *s, size_t p, size_t n)
 		if (k == S_WORD || k == S_HASH) {
 			p++;
 		} else if (k == S_BACKSLASH) {
-			if (continuation(s, p, n))
+			if (lex_continuation_len(s, p, n))
 				break;
 			p += p + 1 < n ? 2 : 1;
 		} else if (k == S_DOLLAR && !starts_expansion(s, p, n)) {
@@ -281,14 +269,12 @@ LEX_TOKEN_FN shell_token(struct lexer_state *ls, struct token *tok)
 			p = e;
 			continue;
 		}
-		if (!(k = continuation(s, p, n)))
+		if (!(k = lex_continuation_len(s, p, n)))
 			break;
 		p += k;
 	}
-	if (p >= n) {
-		ls->pos = n;
-		return 0;
-	}
+	if (p >= n)
+		return lex_end(ls);
 	switch (cclass[s[p]]) {
 	case S_OP:
 		e = lex_punct(operators, s, p, n);
@@ -345,11 +331,7 @@ LEX_TOKEN_FN shell_token(struct lexer_state *ls, struct token *tok)
 		break;
 	}
 done:
-	ls->pos = e;
-	tok->start = p;
-	tok->len = e - p;
-	tok->cls = cls;
-	return 1;
+	return lex_emit(ls, tok, p, e, cls);
 }
 
 LEX_DEFINE(lexer_shell, "shell", shell_token);
