@@ -286,6 +286,18 @@ static size_t scan_line_comment(const unsigned char *s, size_t p, size_t n)
 	}
 }
 
+/* The comment the '/' at p opens, line splices after it allowed: its end, or 0. */
+static size_t scan_comment(const unsigned char *s, size_t p, size_t n)
+{
+	size_t e = lex_skip_splices(s, p + 1, n);
+
+	if (e < n && s[e] == '/')
+		return scan_line_comment(s, e + 1, n);
+	if (e < n && s[e] == '*')
+		return scan_block_comment(s, e + 1, n);
+	return 0;
+}
+
 /*
  * The rest of a token that starts with the identifier characters s[b..e)
  * and goes on with a line splice or a quote: more identifier characters,
@@ -349,13 +361,10 @@ again:	/* past whitespace and line splices (case C_BACKSLASH) */
 		break;
 	case C_DOT:
 		e = lex_skip_splices(s, p + 1, n);
-		if (e < n && cclass[s[e]] == C_DIGIT) {
-			e = scan_number(s, p, n);
-			cls = TOKEN_NUMBER;
-		} else {
-			e = scan_punct(s, p, n, &plain);
-			cls = TOKEN_PUNCT;
-		}
+		if (e >= n || cclass[s[e]] != C_DIGIT)
+			goto punct;
+		e = scan_number(s, p, n);
+		cls = TOKEN_NUMBER;
 		break;
 	case C_DQUOTE:
 	case C_SQUOTE:
@@ -365,26 +374,20 @@ again:	/* past whitespace and line splices (case C_BACKSLASH) */
 		cls = TOKEN_STRING;
 		break;
 	case C_SLASH:
-		e = lex_skip_splices(s, p + 1, n);
-		if (e < n && s[e] == '/') {
-			e = scan_line_comment(s, e + 1, n);
+		if ((e = scan_comment(s, p, n))) {
 			cls = TOKEN_COMMENT;
-		} else if (e < n && s[e] == '*') {
-			e = scan_block_comment(s, e + 1, n);
-			cls = TOKEN_COMMENT;
-		} else {
-			e = scan_punct(s, p, n, &plain);
-			cls = TOKEN_PUNCT;
+			break;
 		}
+		/* fall through */
+	case C_PUNCT:
+	punct:
+		e = scan_punct(s, p, n, &plain);
+		cls = TOKEN_PUNCT;
 		break;
 	case C_PUNCT1:
 		e = p + 1;
 		cls = TOKEN_PUNCT;
 		plain = 1;
-		break;
-	case C_PUNCT:
-		e = scan_punct(s, p, n, &plain);
-		cls = TOKEN_PUNCT;
 		break;
 	case C_BACKSLASH:
 		if ((e = lex_splice_len(s, p, n))) {

@@ -432,72 +432,74 @@ LEX_INLINE size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 	return lex_punct(puncts, s, p, n);
 }
 
+/* A word from the identifier byte at p, or a string with a prefix, or a byte order mark. */
+LEX_INLINE size_t word_token(struct lexer_state *ls, size_t p, enum token_class *cls)
+{
+	const unsigned char *s = ls->src;
+	size_t n = ls->len, e = lex_span_idents(s, p + 1, n, 0, cclass, P_IDENT, P_DIGIT);
+	unsigned flags;
+
+	*cls = TOKEN_WORD;
+	if (p == 0 && lex_starts(s, 0, n, "\xef\xbb\xbf")) {
+		*cls = TOKEN_OTHER;
+		return 3;  /* a byte order mark is not part of the first word */
+	}
+	if (e < n && cclass[s[e]] == P_QUOTE && (flags = string_prefix(s, p, e))) {
+		*cls = TOKEN_STRING;
+		return string_token(ls, e, flags);
+	}
+	return e;
+}
+
+/* The token at p, the first byte of one, decided by its class. */
+LEX_INLINE size_t scan_token(struct lexer_state *ls, size_t p, enum token_class *cls)
+{
+	const unsigned char *s = ls->src;
+	size_t n = ls->len;
+
+	switch (cclass[s[p]]) {
+	case P_IDENT:
+		return word_token(ls, p, cls);
+	case P_DOT:
+		if (!is_digit(s, p + 1, n))
+			break;
+		/* fall through */
+	case P_DIGIT:
+		*cls = TOKEN_NUMBER;
+		return scan_number(s, p, n);
+	case P_QUOTE:
+		*cls = TOKEN_STRING;
+		return string_token(ls, p, PY_STR);
+	case P_PUNCT:
+		break;
+	case P_HASH:
+		*cls = TOKEN_COMMENT;
+		return lex_line_comment(s, p, n, 0);
+	default: /* P_OTHER, and a backslash that continues no line */
+		*cls = TOKEN_OTHER;
+		return p + 1;
+	}
+	*cls = TOKEN_PUNCT;
+	return scan_punct(s, p, n);
+}
+
 LEX_TOKEN_FN python_token(struct lexer_state *ls, struct token *tok)
 {
 	const unsigned char *s = ls->src;
-	size_t n = ls->len, p = ls->pos, b, e;
+	size_t n = ls->len, p = ls->pos, e;
 	enum token_class cls;
 
-again:	/* past whitespace and line continuations (case P_BACKSLASH) */
-	if (p < n && cclass[s[p]] == P_SPACE)
-		p = lex_span(s, p + 1, n, cclass, P_SPACE, P_SPACE);
-	if (p >= n)
-		return lex_end(ls);
-	b = p;
-	switch (cclass[s[p]]) {
-	case P_IDENT: {
-		unsigned flags;
-
-		e = lex_span_idents(s, p + 1, n, 0, cclass, P_IDENT, P_DIGIT);
-		cls = TOKEN_WORD;
-		if (b == 0 && lex_starts(s, 0, n, "\xef\xbb\xbf")) {
-			e = 3;  /* a byte order mark is not part of the first word */
-			cls = TOKEN_OTHER;
-		} else if (e < n && cclass[s[e]] == P_QUOTE && (flags = string_prefix(s, b, e))) {
-			e = string_token(ls, e, flags);
-			cls = TOKEN_STRING;
-		}
-		break;
+	for (;;) {	/* past whitespace and line continuations */
+		if (p < n && cclass[s[p]] == P_SPACE)
+			p = lex_span(s, p + 1, n, cclass, P_SPACE, P_SPACE);
+		if (p >= n)
+			return lex_end(ls);
+		if (cclass[s[p]] != P_BACKSLASH || !(e = lex_continuation_len(s, p, n)))
+			break;
+		p += e;
 	}
-	case P_DIGIT:
-		e = scan_number(s, p, n);
-		cls = TOKEN_NUMBER;
-		break;
-	case P_DOT:
-		if (is_digit(s, p + 1, n)) {
-			e = scan_number(s, p, n);
-			cls = TOKEN_NUMBER;
-		} else {
-			e = scan_punct(s, p, n);
-			cls = TOKEN_PUNCT;
-		}
-		break;
-	case P_QUOTE:
-		e = string_token(ls, p, PY_STR);
-		cls = TOKEN_STRING;
-		break;
-	case P_HASH:
-		e = lex_line_comment(s, p, n, 0);
-		cls = TOKEN_COMMENT;
-		break;
-	case P_PUNCT:
-		e = scan_punct(s, p, n);
-		cls = TOKEN_PUNCT;
-		break;
-	case P_BACKSLASH:
-		if ((e = lex_continuation_len(s, p, n))) {
-			p += e;
-			goto again;
-		}
-		e = p + 1;	/* a backslash by itself */
-		cls = TOKEN_OTHER;
-		break;
-	default: /* P_OTHER */
-		e = p + 1;
-		cls = TOKEN_OTHER;
-		break;
-	}
-	lex_emit(ls, tok, b, e, cls);
+	e = scan_token(ls, p, &cls);
+	lex_emit(ls, tok, p, e, cls);
 	return cls == TOKEN_STRING || cls == TOKEN_COMMENT ? 1 : LEX_TOKEN_PLAIN;
 }
 

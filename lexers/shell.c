@@ -40,9 +40,7 @@ enum {
 	S_WORD,
 	S_SPACE,
 	S_OP,        /* | & ; ( ) < > */
-	S_SQUOTE,
-	S_DQUOTE,
-	S_BACKQUOTE,
+	S_QUOTE,     /* ' " ` */
 	S_DOLLAR,
 	S_HASH,
 	S_BACKSLASH
@@ -53,7 +51,7 @@ enum {
 
 #define SH_CLASS(c) (LEX_IS_SPACE(c) ? S_SPACE : \
 	LEX_IN(c, '|', '&', ';', '(', ')', '<', '>') ? S_OP : \
-	(c) == '\'' ? S_SQUOTE : (c) == '"' ? S_DQUOTE : (c) == '`' ? S_BACKQUOTE : \
+	LEX_IN(c, '\'', '"', '`') ? S_QUOTE : \
 	(c) == '$' ? S_DOLLAR : (c) == '#' ? S_HASH : (c) == '\\' ? S_BACKSLASH : S_WORD)
 static const unsigned char cclass[256] = { LEX_TABLE(SH_CLASS) };
 
@@ -122,6 +120,14 @@ static size_t scan_squoted(const unsigned char *s, size_t p, size_t n)
 	const unsigned char *q = p + 1 < n ? memchr(s + p + 1, '\'', n - p - 1) : NULL;
 
 	return q ? (size_t)(q - s) + 1 : n;
+}
+
+/* A string from the quote at p: '...', "..." or `...`. */
+static size_t scan_string(const unsigned char *s, size_t p, size_t n)
+{
+	if (s[p] == '\'')
+		return scan_squoted(s, p, n);
+	return s[p] == '"' ? scan_dquoted(s, p, n) : scan_backquoted(s, p, n);
 }
 
 /* The end of the expansion or quoted string at the '$' at p (starts_expansion holds). */
@@ -282,16 +288,8 @@ LEX_TOKEN_FN shell_token(struct lexer_state *ls, struct token *tok)
 		if (s[p] == '<' && e - p >= 2 && s[p + 1] == '<' && !(e - p == 3 && s[p + 2] == '<'))
 			queue_heredoc(ls, e, e - p == 3);
 		break;
-	case S_SQUOTE:
-		e = scan_squoted(s, p, n);
-		cls = TOKEN_STRING;
-		break;
-	case S_DQUOTE:
-		e = scan_dquoted(s, p, n);
-		cls = TOKEN_STRING;
-		break;
-	case S_BACKQUOTE:
-		e = scan_backquoted(s, p, n);
+	case S_QUOTE:
+		e = scan_string(s, p, n);
 		cls = TOKEN_STRING;
 		break;
 	case S_DOLLAR:
