@@ -63,74 +63,38 @@ static size_t scan_raw(const unsigned char *s, size_t p, size_t n, size_t k)
 }
 
 /*
- * A verbatim string from its opening quote at p: "" is a quote, there are
- * no escapes, it may span lines.  Interpolated, {{ and }} are braces and a
- * { opens a hole.  Unterminated, it ends at n.
+ * A string from its opening quote at p, verbatim (CS_VERBATIM: "" is a
+ * quote, there are no escapes, it may span lines) or regular, with holes
+ * when interpolated (CS_HOLES: {{ and }} are braces, a { opens a hole).
+ * Unterminated, a regular one ends at the end of its line, even inside a
+ * hole, and a verbatim one at n.
  */
-static size_t scan_verbatim(const unsigned char *s, size_t p, size_t n, int interp)
+#define CS_VERBATIM 1u
+#define CS_HOLES    2u
+static size_t scan_quoted_holes(const unsigned char *s, size_t p, size_t n, unsigned flags)
 {
-	p++;
-	while (p < n) {
-		unsigned char c = s[p];
+	int verbatim = flags & CS_VERBATIM, closed;
 
-		if (c == '"') {
-			if (p + 1 < n && s[p + 1] == '"') {
-				p += 2;
-				continue;
-			}
+	for (p++; p < n;) {
+		unsigned char c = s[p], d = p + 1 < n ? s[p + 1] : 0;
+
+		if (c == '"' && !(verbatim && d == '"'))
 			return p + 1;
-		}
-		if (interp && c == '{') {
-			int closed;
-
-			if (p + 1 < n && s[p + 1] == '{') {
-				p += 2;
-				continue;
-			}
-			p = lex_nested(s, p, n, '{', '}', LEX_NEST_ESCAPES | LEX_NEST_QUOTES, &closed);
-			if (!closed)
-				return n;
-			continue;
-		}
-		p++;
-	}
-	return n;
-}
-
-/*
- * A regular interpolated string from its opening quote at p: backslash
- * escapes, {{ and }}, holes; it ends at the end of its line when
- * unterminated, even inside a hole.
- */
-static size_t scan_interpolated(const unsigned char *s, size_t p, size_t n)
-{
-	p++;
-	while (p < n) {
-		unsigned char c = s[p];
-
-		if (c == '"')
-			return p + 1;
-		if (c == '\n')
+		if (c == '\n' && !verbatim)
 			return p > 0 && s[p - 1] == '\r' ? p - 1 : p;
-		if (c == '\\' && p + 1 < n && s[p + 1] != '\n' &&
-		    !(s[p + 1] == '\r' && p + 2 < n && s[p + 2] == '\n')) {
+		if ((c == '"' || (c == '{' && (flags & CS_HOLES))) && d == c) {
+			p += 2;	/* "" in a verbatim string, {{ */
+		} else if (c == '\\' && !verbatim && p + 1 < n && d != '\n' &&
+			   !(d == '\r' && p + 2 < n && s[p + 2] == '\n')) {
 			p += 2;
-			continue;
-		}
-		if (c == '{') {
-			int closed;
-
-			if (p + 1 < n && s[p + 1] == '{') {
-				p += 2;
-				continue;
-			}
-			p = lex_nested(s, p, n, '{', '}',
-				       LEX_NEST_ESCAPES | LEX_NEST_QUOTES | LEX_NEST_LINE, &closed);
+		} else if (c == '{' && (flags & CS_HOLES)) {
+			p = lex_nested(s, p, n, '{', '}', LEX_NEST_ESCAPES | LEX_NEST_QUOTES |
+				       (verbatim ? 0 : LEX_NEST_LINE), &closed);
 			if (!closed)
 				return p;
-			continue;
+		} else {
+			p++;
 		}
-		p++;
 	}
 	return n;
 }
@@ -161,10 +125,8 @@ static size_t scan_string(const unsigned char *s, size_t p, size_t n)
 		return scan_raw(s, q, n, k);
 	if (dollars > 1)
 		return 0;
-	if (at)
-		return scan_verbatim(s, q, n, dollars == 1);
-	if (dollars)
-		return scan_interpolated(s, q, n);
+	if (at || dollars)
+		return scan_quoted_holes(s, q, n, (at ? CS_VERBATIM : 0) | (dollars ? CS_HOLES : 0));
 	return lex_quoted(s, q, n, 0);
 }
 

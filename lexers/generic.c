@@ -510,8 +510,8 @@ const struct generic_syntax syntax_m4 = {
 	.name = "m4",
 	.comments = { { "dnl", NULL, 0 }, { "#", NULL, 0 } },
 	.strings = { { "\"", NULL, GS_BACKSLASH }, { "'", NULL, GS_NOT_IN_WORD } },
-	.operators = { ['$'] = "$# $@ $*", ['&'] = "&&", ['|'] = "||", ['='] = "==",
-			['!'] = "!=", ['<'] = "<=", ['>'] = ">=" },
+	.operators = { ['$'] = "$# $@ $*", ['&'] = "&&", ['|'] = "||",
+			['='] = "==", ['!'] = "!=", ['<'] = "<=", ['>'] = ">=" },
 	.bytes = { LEX_TABLE(M4_BYTES) },
 	.flags = GEN_BACKSLASH_ESCAPE,
 };

@@ -453,10 +453,13 @@ static size_t scan_prototype(const unsigned char *s, size_t p, size_t n)
 
 /* The operators of several bytes, for lex_punct. */
 static const char *const puncts[128] = {
-	['<'] = "<=> <<= <= <<", ['>'] = ">>= >> >=", ['='] = "== => =~", ['!'] = "!= !~",
+	/* comparison and matching */
+	['<'] = "<=> <<= <= <<", ['>'] = ">>= >> >=", ['='] = "== => =~", ['!'] = "!= !~", ['~'] = "~~",
+	/* arithmetic and logic, and their assignments */
 	['*'] = "**= ** *=", ['/'] = "//= // /=", ['|'] = "||= || |=", ['&'] = "&&= && &=",
-	['.'] = "... .. .=", ['-'] = "-> -- -=", ['+'] = "++ +=", ['^'] = "^=", ['%'] = "%=",
-	[':'] = "::", ['~'] = "~~",
+	['-'] = "-> -- -=", ['+'] = "++ +=", ['^'] = "^=", ['%'] = "%=",
+	/* ranges, concatenation and packages */
+	['.'] = "... .. .=", [':'] = "::",
 };
 
 /*

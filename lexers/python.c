@@ -452,12 +452,13 @@ LEX_INLINE size_t word_token(struct lexer_state *ls, size_t p, enum token_class 
 }
 
 /* The token at p, the first byte of one, decided by its class. */
-LEX_INLINE size_t scan_token(struct lexer_state *ls, size_t p, enum token_class *cls)
+LEX_INLINE size_t scan_token(struct lexer_state *ls, const unsigned char *s, size_t p, size_t n,
+			     enum token_class *cls)
 {
-	const unsigned char *s = ls->src;
-	size_t n = ls->len;
-
 	switch (cclass[s[p]]) {
+	case P_QUOTE:
+		*cls = TOKEN_STRING;
+		return string_token(ls, p, PY_STR);
 	case P_IDENT:
 		return word_token(ls, p, cls);
 	case P_DOT:
@@ -467,9 +468,6 @@ LEX_INLINE size_t scan_token(struct lexer_state *ls, size_t p, enum token_class 
 	case P_DIGIT:
 		*cls = TOKEN_NUMBER;
 		return scan_number(s, p, n);
-	case P_QUOTE:
-		*cls = TOKEN_STRING;
-		return string_token(ls, p, PY_STR);
 	case P_PUNCT:
 		break;
 	case P_HASH:
@@ -498,7 +496,7 @@ LEX_TOKEN_FN python_token(struct lexer_state *ls, struct token *tok)
 			break;
 		p += e;
 	}
-	e = scan_token(ls, p, &cls);
+	e = scan_token(ls, s, p, n, &cls);
 	lex_emit(ls, tok, p, e, cls);
 	return cls == TOKEN_STRING || cls == TOKEN_COMMENT ? 1 : LEX_TOKEN_PLAIN;
 }
