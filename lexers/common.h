@@ -253,6 +253,19 @@ static inline size_t lex_punct(const char *const ops[128], const unsigned char *
 }
 
 /*
+ * lex_punct, first asking second[] (a LEX_TABLE of the bytes that may be
+ * the second of a punctuator of several): a punctuator followed by none of
+ * them is one byte, known without a search of the table.
+ */
+static inline size_t lex_punct_fast(const unsigned char second[256], const char *const ops[128],
+				    const unsigned char *s, size_t p, size_t n)
+{
+	if (n - p >= 2 && !second[s[p + 1]])
+		return p + 1;
+	return lex_punct(ops, s, p, n);
+}
+
+/*
  * A lexer's class table, written out by the compiler: LEX_TABLE(F) is the
  * 256 initializers F(0) ... F(255) of a table indexed by byte, where F(c)
  * is a constant expression of the byte c, a chain of the tests below, most
@@ -282,6 +295,19 @@ static inline int lex_is_digit(unsigned char c)
 static inline int lex_is_hex(unsigned char c)
 {
 	return lex_is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+
+/*
+ * Past the digits of radix (2, 8, 10 or 16) and the '_' separators among
+ * them from p, as most languages write a number's digits (without a check
+ * of where the separators stand: that is the compiler's).
+ */
+static inline size_t lex_digits(const unsigned char *s, size_t p, size_t n, unsigned radix)
+{
+	while (p < n && (s[p] == '_' ||
+			 (radix == 16 ? lex_is_hex(s[p]) : s[p] >= '0' && s[p] < '0' + radix)))
+		p++;
+	return p;
 }
 
 /*
@@ -486,9 +512,8 @@ LEX_INLINE size_t lex_cfamily_punct(const struct lex_cfamily *lang, const unsign
 {
 	size_t e;
 
-	if (lang->punct2 && n - p >= 2 && !lang->punct2[s[p + 1]])
-		return p + 1;
-	e = lex_punct(lang->puncts, s, p, n);
+	e = lang->punct2 ? lex_punct_fast(lang->punct2, lang->puncts, s, p, n) :
+		lex_punct(lang->puncts, s, p, n);
 	if ((lang->flags & LEX_CF_QDOT_DIGIT) && e - p == 2 && s[p] == '?' && s[p + 1] == '.' &&
 	    e < n && lex_is_digit(s[e]))
 		return p + 1;

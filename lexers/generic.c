@@ -13,11 +13,6 @@ static const struct generic_syntax syntax_plain = {
 	.bytes = { LEX_TABLE(GENERIC_PLAIN_BYTES) },
 };
 
-static inline int is_digit(unsigned char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 /*
  * A long bracket opener "[", "=" * level, "[" at p: returns level + 1, or
  * 0 when there is none.
@@ -208,11 +203,11 @@ static size_t scan_word(const struct generic_syntax *syn, const unsigned char *s
 		unsigned char c = s[e];
 
 		if (number && (c == 'e' || c == 'E') && e + 2 < n &&
-		    (s[e + 1] == '+' || s[e + 1] == '-') && is_digit(s[e + 2]))
+		    (s[e + 1] == '+' || s[e + 1] == '-') && lex_is_digit(s[e + 2]))
 			e += 3;
 		else if (syn->bytes[c] & GB_WORD)
 			e++;
-		else if (number && c == '.' && e + 1 < n && is_digit(s[e + 1]))
+		else if (number && c == '.' && e + 1 < n && lex_is_digit(s[e + 1]))
 			e += 2;
 		else
 			break;

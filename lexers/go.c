@@ -15,14 +15,6 @@
 #define GO_CLASS(c) LEX_CFAMILY_CLASS(c, 0, (c) == '`', LEX_IS_C_PUNCT(c))
 static const unsigned char cclass[256] = { LEX_TABLE(GO_CLASS) };
 
-/* Digits (of the kind is_digit accepts) and `_` separators from p. */
-static size_t scan_digits(const unsigned char *s, size_t p, size_t n, int hex)
-{
-	while (p < n && (s[p] == '_' || (hex ? lex_is_hex(s[p]) : lex_is_digit(s[p]))))
-		p++;
-	return p;
-}
-
 /*
  * A number from p (a digit, or a dot before one).  In hex, the exponent
  * is p/P; otherwise e/E.  Binary and octal digits are scanned as decimal
@@ -40,20 +32,20 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 			hex = 1;
 			p += 2;
 		} else if (x == 'o' || x == 'b') {
-			p = scan_digits(s, p + 2, n, 0);
+			p = lex_digits(s, p + 2, n, 10);
 			return p < n && s[p] == 'i' ? p + 1 : p;
 		}
 	}
-	p = scan_digits(s, p, n, hex);
+	p = lex_digits(s, p, n, hex ? 16 : 10);
 	if (p < n && s[p] == '.')
-		p = scan_digits(s, p + 1, n, hex);
+		p = lex_digits(s, p + 1, n, hex ? 16 : 10);
 	if (p < n && ((s[p] | 0x20) == (hex ? 'p' : 'e'))) {
 		size_t q = p + 1;
 
 		if (q < n && (s[q] == '+' || s[q] == '-'))
 			q++;
 		if (q < n && lex_is_digit(s[q]))
-			p = scan_digits(s, q, n, 0);
+			p = lex_digits(s, q, n, 10);
 	}
 	if (p < n && s[p] == 'i')
 		p++;

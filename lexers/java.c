@@ -28,16 +28,6 @@ static const unsigned char cclass[256] = { LEX_TABLE(JAVA_CLASS) };
 #define JAVA_PUNCT2(c) LEX_IN(c, '>', '=', '<', '-', '+', '&', '|', ':', '.')
 static const unsigned char punct2[256] = { LEX_TABLE(JAVA_PUNCT2) };
 
-/* Digits of the radix (16, 10 or 2) and underscores from p. */
-static size_t digits(const unsigned char *s, size_t p, size_t n, int radix)
-{
-	while (p < n && (s[p] == '_' ||
-			 (radix == 16 ? lex_is_hex(s[p]) : radix == 2 ? s[p] == '0' || s[p] == '1' :
-			  lex_is_digit(s[p]))))
-		p++;
-	return p;
-}
-
 /* An exponent marker (e or p) at p and its signed digits, then a float suffix. */
 static size_t exponent_and_suffix(const unsigned char *s, size_t p, size_t n, unsigned char marker)
 {
@@ -45,7 +35,7 @@ static size_t exponent_and_suffix(const unsigned char *s, size_t p, size_t n, un
 		p++;
 		if (p < n && (s[p] == '+' || s[p] == '-'))
 			p++;
-		p = digits(s, p, n, 10);
+		p = lex_digits(s, p, n, 10);
 	}
 	if (p < n && ((s[p] | 0x20) == 'f' || (s[p] | 0x20) == 'd'))
 		p++;
@@ -61,20 +51,20 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 	unsigned char r = p + 1 < n ? s[p + 1] | 0x20 : 0;
 
 	if (s[p] == '.')
-		return exponent_and_suffix(s, digits(s, p + 1, n, 10), n, 'e');
+		return exponent_and_suffix(s, lex_digits(s, p + 1, n, 10), n, 'e');
 	if (s[p] == '0' && r == 'x') {
-		p = digits(s, p + 2, n, 16);
+		p = lex_digits(s, p + 2, n, 16);
 		if (p < n && s[p] == '.')
-			return exponent_and_suffix(s, digits(s, p + 1, n, 16), n, 'p');
+			return exponent_and_suffix(s, lex_digits(s, p + 1, n, 16), n, 'p');
 		if (p < n && (s[p] | 0x20) == 'p')
 			return exponent_and_suffix(s, p, n, 'p');
 	} else if (s[p] == '0' && r == 'b') {
-		p = digits(s, p + 2, n, 2);
+		p = lex_digits(s, p + 2, n, 2);
 	} else {
 		/* decimal, and octal (javac reads its digits as decimal ones) */
-		p = digits(s, p, n, 10);
+		p = lex_digits(s, p, n, 10);
 		if (p < n && s[p] == '.')
-			return exponent_and_suffix(s, digits(s, p + 1, n, 10), n, 'e');
+			return exponent_and_suffix(s, lex_digits(s, p + 1, n, 10), n, 'e');
 		if (p < n && ((s[p] | 0x20) == 'e' || (s[p] | 0x20) == 'f' || (s[p] | 0x20) == 'd'))
 			return exponent_and_suffix(s, p, n, 'e');
 	}

@@ -239,11 +239,9 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 	if (s[p] == '0' && p + 1 < n && s[p + 1] && strchr("xXoObB", s[p + 1])) {
 		p += 2;
 	} else {
-		while (p < n && (cclass[s[p]] == J_DIGIT || s[p] == '_'))
-			p++;
+		p = lex_digits(s, p, n, 10);
 		if (p < n && s[p] == '.')
-			for (p++; p < n && (cclass[s[p]] == J_DIGIT || s[p] == '_'); p++)
-				;
+			p = lex_digits(s, p + 1, n, 10);
 		if (p < n && (s[p] == 'e' || s[p] == 'E')) {
 			size_t q = p + 1;
 
@@ -318,9 +316,7 @@ static inline size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 {
 	size_t e;
 
-	if (n - p >= 2 && !punct2[s[p + 1]])
-		return p + 1;
-	e = lex_punct(puncts, s, p, n);
+	e = lex_punct_fast(punct2, puncts, s, p, n);
 	return e - p == 2 && s[p] == '?' && s[p + 1] == '.' && e < n && cclass[s[e]] == J_DIGIT ?
 		p + 1 : e;
 }

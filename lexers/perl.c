@@ -87,11 +87,6 @@ static inline int is_ident(unsigned char c)
 	return cclass[c] == L_IDENT || cclass[c] == L_DIGIT;
 }
 
-static inline int is_digit(unsigned char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 static inline int is_alpha(unsigned char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
@@ -349,19 +344,16 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 			;
 		return p;
 	}
-	while (p < n && (is_digit(s[p]) || s[p] == '_'))
-		p++;
-	while (p + 1 < n && s[p] == '.' && is_digit(s[p + 1]))  /* 1.5, 1.2.3 */
-		for (p++; p < n && (is_digit(s[p]) || s[p] == '_'); p++)
-			;
+	p = lex_digits(s, p, n, 10);
+	while (p + 1 < n && s[p] == '.' && lex_is_digit(s[p + 1]))  /* 1.5, 1.2.3 */
+		p = lex_digits(s, p + 1, n, 10);
 	if (p + 1 < n && (s[p] == 'e' || s[p] == 'E')) {
 		size_t q = p + 1;
 
 		if (q + 1 < n && (s[q] == '+' || s[q] == '-'))
 			q++;
-		if (q < n && is_digit(s[q]))
-			for (p = q; p < n && (is_digit(s[p]) || s[p] == '_'); p++)
-				;
+		if (q < n && lex_is_digit(s[q]))
+			p = lex_digits(s, q, n, 10);
 	}
 	return p;
 }
@@ -411,8 +403,8 @@ static size_t scan_variable(const unsigned char *s, size_t p, size_t n)
 		return p + 3;
 	if (cclass[c] == L_IDENT || (c == ':' && p + 2 < n && s[p + 2] == ':'))
 		return scan_name(s, p + 1, n);
-	if (is_digit(c)) {
-		for (q = p + 1; q < n && is_digit(s[q]); q++)
+	if (lex_is_digit(c)) {
+		for (q = p + 1; q < n && lex_is_digit(s[q]); q++)
 			;
 		return sigil == '$' ? q : p + 1;
 	}
@@ -519,7 +511,7 @@ static size_t scan_postfix_deref(const struct lexer_state *ls, size_t p)
 /* Is s[b..e) all digits? */
 static int all_digits(const unsigned char *s, size_t b, size_t e)
 {
-	while (b < e && is_digit(s[b]))
+	while (b < e && lex_is_digit(s[b]))
 		b++;
 	return b == e;
 }
@@ -554,8 +546,8 @@ static size_t scan_bareword(const unsigned char *s, size_t p, size_t e, size_t n
 		*cls = s[p + 2] == 'E' ? TOKEN_COMMENT : TOKEN_STRING;
 		for (e = n; e > p && lex_is_space(s[e - 1]); e--)
 			;
-	} else if (s[p] == 'v' && e - p >= 2 && is_digit(s[p + 1]) && all_digits(s, p + 1, e) &&
-		   e + 1 < n && s[e] == '.' && is_digit(s[e + 1])) {
+	} else if (s[p] == 'v' && e - p >= 2 && lex_is_digit(s[p + 1]) && all_digits(s, p + 1, e) &&
+		   e + 1 < n && s[e] == '.' && lex_is_digit(s[e + 1])) {
 		e = scan_number(s, p + 1, n);  /* v5.36.0 */
 		*cls = TOKEN_NUMBER;
 	}
@@ -667,7 +659,7 @@ static size_t minus_token(const struct lexer_state *ls, size_t p, enum token_cla
 	    (p + 2 >= n || !is_ident(s[p + 2])) &&
 	    !(p + 2 < n && (s[p + 2] == '>' || s[p + 2] == '=')))
 		return p + 2;  /* a file test */
-	if (is_digit(s[p + 1])) {
+	if (lex_is_digit(s[p + 1])) {
 		*cls = TOKEN_NUMBER;
 		return scan_number(s, p + 1, n);
 	}
@@ -702,7 +694,7 @@ static size_t scan_token(struct lexer_state *ls, size_t p, enum token_class *cls
 	case L_IDENT:
 		return word_token(ls, p, cls);
 	case L_DOT:
-		if (!(p + 1 < n && is_digit(s[p + 1]) && expecting(ls, p) != OPERATOR))
+		if (!(p + 1 < n && lex_is_digit(s[p + 1]) && expecting(ls, p) != OPERATOR))
 			return punct_token(s, p, n, cls);
 		/* fall through */
 	case L_DIGIT:

@@ -50,23 +50,19 @@ static inline int is_ident(unsigned char c)
 	return cclass[c] == P_IDENT || cclass[c] == P_DIGIT;
 }
 
-static inline int is_digit(const unsigned char *s, size_t p, size_t n)
+/* Is there a digit at p? */
+static inline int digit_at(const unsigned char *s, size_t p, size_t n)
 {
-	return p < n && s[p] >= '0' && s[p] <= '9';
-}
-
-static inline int is_hex(unsigned char c)
-{
-	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+	return p < n && lex_is_digit(s[p]);
 }
 
 /* [0-9](?:_?[0-9])* from a digit at p. */
 static size_t digitpart(const unsigned char *s, size_t p, size_t n)
 {
 	for (p++; p < n; p++) {
-		if (s[p] == '_' && is_digit(s, p + 1, n))
+		if (s[p] == '_' && digit_at(s, p + 1, n))
 			p++;
-		else if (!is_digit(s, p, n))
+		else if (!digit_at(s, p, n))
 			break;
 	}
 	return p;
@@ -81,14 +77,14 @@ static size_t exponent(const unsigned char *s, size_t p, size_t n)
 		return p;
 	if (q < n && (s[q] == '+' || s[q] == '-'))
 		q++;
-	return is_digit(s, q, n) ? digitpart(s, q, n) : p;
+	return digit_at(s, q, n) ? digitpart(s, q, n) : p;
 }
 
 /* A float's fraction, exponent and imaginary suffix, from the '.' at p. */
 static size_t fraction(const unsigned char *s, size_t p, size_t n)
 {
 	p++;
-	if (is_digit(s, p, n))
+	if (digit_at(s, p, n))
 		p = digitpart(s, p, n);
 	p = exponent(s, p, n);
 	return p < n && (s[p] | 0x20) == 'j' ? p + 1 : p;
@@ -106,7 +102,7 @@ static size_t radix_number(const unsigned char *s, size_t p, size_t n)
 		size_t d = q + (s[q] == '_');
 		unsigned char c = d < n ? s[d] : 0;
 
-		if (r == 'x' ? !is_hex(c) : r == 'o' ? c < '0' || c > '7' : c != '0' && c != '1')
+		if (r == 'x' ? !lex_is_hex(c) : r == 'o' ? c < '0' || c > '7' : c != '0' && c != '1')
 			break;
 		q = d;
 		e = q + 1;
@@ -427,9 +423,7 @@ static const char *const puncts[128] = {
 /* End of the longest operator at p (p < n). */
 LEX_INLINE size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 {
-	if (n - p >= 2 && !punct2[s[p + 1]])
-		return p + 1;
-	return lex_punct(puncts, s, p, n);
+	return lex_punct_fast(punct2, puncts, s, p, n);
 }
 
 /* A word from the identifier byte at p, or a string with a prefix, or a byte order mark. */
@@ -462,7 +456,7 @@ LEX_INLINE size_t scan_token(struct lexer_state *ls, const unsigned char *s, siz
 	case P_IDENT:
 		return word_token(ls, p, cls);
 	case P_DOT:
-		if (!is_digit(s, p + 1, n))
+		if (!digit_at(s, p + 1, n))
 			break;
 		/* fall through */
 	case P_DIGIT:

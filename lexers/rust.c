@@ -89,13 +89,11 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 {
 	if (s[p] == '0' && p + 1 < n && (s[p + 1] == 'x' || s[p + 1] == 'o' || s[p + 1] == 'b'))
 		return scan_ident(s, p + 2, n);
-	while (p < n && (lex_is_digit(s[p]) || s[p] == '_'))
-		p++;
+	p = lex_digits(s, p, n, 10);
 	if (p < n && s[p] == '.' && !(p + 1 < n && (s[p + 1] == '.' || cclass[s[p + 1]] == LEX_C_IDENT))) {
 		p++;
 		if (p < n && lex_is_digit(s[p]))
-			while (p < n && (lex_is_digit(s[p]) || s[p] == '_'))
-				p++;
+			p = lex_digits(s, p, n, 10);
 	}
 	if (p < n && (s[p] == 'e' || s[p] == 'E')) {
 		size_t q = p + 1;
@@ -105,8 +103,7 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 		while (q < n && s[q] == '_')
 			q++;
 		if (q < n && lex_is_digit(s[q]))
-			while (q < n && (lex_is_digit(s[q]) || s[q] == '_'))
-				p = ++q;
+			p = lex_digits(s, q, n, 10);
 	}
 	return scan_ident(s, p, n);
 }
