@@ -1,8 +1,30 @@
 /*
  * What the lexers share: the definition of a lexer from its token
- * function, and the scanners for the constructs that recur across
- * languages (lexers/common.c).  Lexers depend on this file and on
- * tokenize/lexer.h, the interface they implement; see lexers/README.md.
+ * function, the scanners for the constructs that recur across languages
+ * (comments, quoted literals, digits, punctuators by maximal munch, here-
+ * documents, line splices; lexers/common.c), and the C family's token
+ * function, configured by a struct (lex_cfamily_token).  Lexers depend on
+ * this file and on tokenize/lexer.h, the interface they implement; see
+ * lexers/README.md.
+ *
+ * Why the lexers look the way they do, each as SQLite's tokenizer and
+ * Lua's llex.c do it:
+ *
+ *  - a const class table, written out by the compiler (LEX_TABLE), says
+ *    what each byte may start; nothing is filled in at run time, so a
+ *    table costs no start-up and no lock, and reads as a list of bytes;
+ *  - one switch on the class of its first byte decides each token, and a
+ *    case that needs more than a line or two calls a small helper named
+ *    for what it reads, so that every decision is written once;
+ *  - the work is linear in the input on any input, however malformed: a
+ *    scanner does not go back over what it passed (an unterminated
+ *    literal ends at its line or at the end of the input; a guess that
+ *    failed, such as JavaScript's regular expression that does not close
+ *    on its line, is not tried again there), since a history holds every
+ *    broken file ever written;
+ *  - a scanner never reads outside [src, src + len): every look ahead is
+ *    bounded by n first (p + 1 < n, n - p >= 8), so the input needs no
+ *    terminator and no padding.
  */
 #ifndef LEXERS_COMMON_H
 #define LEXERS_COMMON_H
