@@ -90,7 +90,8 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 	if (s[p] == '0' && p + 1 < n && (s[p + 1] == 'x' || s[p + 1] == 'o' || s[p + 1] == 'b'))
 		return scan_ident(s, p + 2, n);
 	p = lex_digits(s, p, n, 10);
-	if (p < n && s[p] == '.' && !(p + 1 < n && (s[p + 1] == '.' || cclass[s[p + 1]] == LEX_C_IDENT))) {
+	if (p < n && s[p] == '.' &&
+	    !(p + 1 < n && (s[p + 1] == '.' || cclass[s[p + 1]] == LEX_C_IDENT))) {
 		p++;
 		if (p < n && lex_is_digit(s[p]))
 			p = lex_digits(s, p, n, 10);
