@@ -58,48 +58,6 @@ static inline int is_ident(unsigned char c)
 	return cclass[c] == C_IDENT || cclass[c] == C_DIGIT;
 }
 
-static inline int is_hspace(unsigned char c)
-{
-	return c == ' ' || c == '\t' || c == '\v' || c == '\f';
-}
-
-/*
- * splice_len of the backslash at p: a function of its own, called only at
- * a backslash, so that its loop and constants do not take registers in the
- * lexer's hot loop.
- */
-static size_t splice_len_at(const unsigned char *s, size_t p, size_t n)
-{
-	size_t q;
-
-	for (q = p + 1; q < n && is_hspace(s[q]); q++)
-		;
-	if (q >= n || (s[q] != '\n' && s[q] != '\r'))
-		return 0;
-	if (q + 1 < n && (s[q + 1] == '\n' || s[q + 1] == '\r') && s[q + 1] != s[q])
-		q++;
-	return q + 1 - p;
-}
-
-/*
- * Length of a line splice at p, or 0: a backslash, horizontal whitespace
- * (which compilers tolerate), and a newline (LF, CR LF, LF CR or CR).
- */
-static inline size_t splice_len(const unsigned char *s, size_t p, size_t n)
-{
-	return p < n && s[p] == '\\' ? splice_len_at(s, p, n) : 0;
-}
-
-/* p moved past the line splices at p: where the next character really is. */
-static inline size_t skip_splices(const unsigned char *s, size_t p, size_t n)
-{
-	size_t l;
-
-	while ((l = splice_len(s, p, n)))
-		p += l;
-	return p;
-}
-
 /* End of the identifier characters from p, line splices among them included. */
 static size_t scan_ident(const unsigned char *s, size_t p, size_t n)
 {
@@ -108,7 +66,7 @@ static size_t scan_ident(const unsigned char *s, size_t p, size_t n)
 
 		while (p < n && is_ident(s[p]))
 			p++;
-		q = skip_splices(s, p, n);
+		q = lex_skip_splices(s, p, n);
 		if (q == p || q >= n || !is_ident(s[q]))
 			return p;
 		p = q;
@@ -132,63 +90,25 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 		p = lex_span(s, p, n, numclass, NUM_PLAIN, NUM_PLAIN);
 		if (p >= n || numclass[s[p]] == NUM_END)
 			break;
-		q = skip_splices(s, p, n);
+		q = lex_skip_splices(s, p, n);
 		if (q >= n)
 			break;
 		c = s[q];
 		if ((is_ident(c) && c != '$') || c == '.') {
 			p = q + 1;
 			if (c == 'e' || c == 'E' || c == 'p' || c == 'P') {
-				r = skip_splices(s, p, n);
+				r = lex_skip_splices(s, p, n);
 				if (r < n && (s[r] == '+' || s[r] == '-'))
 					p = r + 1;
 			}
 		} else if (c == '\'') {
-			r = skip_splices(s, q + 1, n);
+			r = lex_skip_splices(s, q + 1, n);
 			if (r >= n || !is_ident(s[r]) || s[r] == '$')
 				break;
 			p = r + 1;
 		} else {
 			break;
 		}
-	}
-	return p;
-}
-
-/*
- * A quoted literal from the opening quote at p: backslash escapes the next
- * character, line splices continue the literal.  Unterminated, it ends
- * before the end of its line (LF or CR), so that the apostrophe in
- * `#error don't` does not swallow the rest of the file.
- */
-static size_t scan_quoted(const unsigned char *s, size_t p, size_t n)
-{
-	unsigned char q = s[p++];
-
-	while (p < n) {
-		unsigned char c;
-
-		p = lex_word_skip_quoted(s, p, n, q);
-		if (p >= n)
-			break;
-		c = s[p];
-		if (c == q)
-			return p + 1;
-		if (c == '\n' || c == '\r')
-			return p;
-		if (c == '\\') {
-			size_t l = splice_len(s, p, n);
-
-			if (l) {
-				p += l;
-				continue;
-			}
-			p = skip_splices(s, p + 1, n);  /* the escaped character */
-			if (p < n && s[p] != '\n' && s[p] != '\r')
-				p++;
-			continue;
-		}
-		p++;
 	}
 	return p;
 }
@@ -201,7 +121,7 @@ static size_t scan_quoted(const unsigned char *s, size_t p, size_t n)
  */
 static size_t scan_ud_suffix(const unsigned char *s, size_t p, size_t n)
 {
-	size_t q = skip_splices(s, p, n), e;
+	size_t q = lex_skip_splices(s, p, n), e;
 	char word[8];
 
 	if (q >= n || cclass[s[q]] != C_IDENT || s[q] == '$' || s[q] == '_' || s[q] >= 0x80)
@@ -282,8 +202,8 @@ LEX_INLINE size_t punct_len(const unsigned char c[4])
 /* End of the longest punctuator at p (p < n), line splices inside it included. */
 static size_t scan_punct_spliced(const unsigned char *s, size_t p, size_t n)
 {
-	size_t p1 = skip_splices(s, p + 1, n), p2 = skip_splices(s, p1 + 1, n),
-		p3 = skip_splices(s, p2 + 1, n);
+	size_t p1 = lex_skip_splices(s, p + 1, n), p2 = lex_skip_splices(s, p1 + 1, n),
+		p3 = lex_skip_splices(s, p2 + 1, n);
 	size_t end[4] = { p + 1, p1 + 1, p2 + 1, p3 + 1 };
 
 	unsigned char c[4] = { s[p], p1 < n ? s[p1] : 0, p2 < n ? s[p2] : 0, p3 < n ? s[p3] : 0 };
@@ -319,7 +239,7 @@ static int star_before(const unsigned char *s, size_t b, size_t p)
 		p--;	/* back over a splice's newline, blanks and backslash */
 		if (p > b && (s[p - 1] == '\n' || s[p - 1] == '\r') && s[p - 1] != s[p])
 			p--;
-		while (p > b && is_hspace(s[p - 1]))
+		while (p > b && lex_is_hspace(s[p - 1]))
 			p--;
 		if (p == b || s[p - 1] != '\\')
 			return 0;
@@ -358,12 +278,24 @@ static size_t scan_line_comment(const unsigned char *s, size_t p, size_t n)
 		if (e > p && s[e - 1] == '\r')
 			e--;
 		end = k = e;
-		while (k > p && is_hspace(s[k - 1]))
+		while (k > p && lex_is_hspace(s[k - 1]))
 			k--;
 		if (!nl || k == p || s[k - 1] != '\\')
 			return end;
 		p = (size_t)(nl - s) + 1;
 	}
+}
+
+/* The comment the '/' at p opens, line splices after it allowed: its end, or 0. */
+static size_t scan_comment(const unsigned char *s, size_t p, size_t n)
+{
+	size_t e = lex_skip_splices(s, p + 1, n);
+
+	if (e < n && s[e] == '/')
+		return scan_line_comment(s, e + 1, n);
+	if (e < n && s[e] == '*')
+		return scan_block_comment(s, e + 1, n);
+	return 0;
 }
 
 /*
@@ -378,11 +310,11 @@ static size_t scan_word_or_literal(const unsigned char *s, size_t b, size_t e, s
 	int raw;
 
 	e = scan_ident(s, e, n);
-	q = skip_splices(s, e, n);	/* the quote of a prefixed literal */
+	q = lex_skip_splices(s, e, n);	/* the quote of a prefixed literal */
 	if (q < n && (s[q] == '"' || s[q] == '\'') && string_prefix(s, b, e, &raw)) {
 		if (!raw) {
-			e = s[q] == '"' ? scan_ud_suffix(s, scan_quoted(s, q, n), n)
-					: scan_quoted(s, q, n);
+			e = s[q] == '"' ? scan_ud_suffix(s, lex_quoted(s, q, n, LEX_QUOTED_SPLICES), n)
+					: lex_quoted(s, q, n, LEX_QUOTED_SPLICES);
 			*cls = TOKEN_STRING;
 		} else if (s[q] == '"') {
 			size_t r = scan_raw_string(s, q, n);
@@ -406,10 +338,8 @@ LEX_TOKEN_FN c_token(struct lexer_state *ls, struct token *tok)
 again:	/* past whitespace and line splices (case C_BACKSLASH) */
 	if (p < n && cclass[s[p]] == C_SPACE)
 		p = lex_span(s, p + 1, n, cclass, C_SPACE, C_SPACE);
-	if (p >= n) {
-		ls->pos = n;
-		return 0;
-	}
+	if (p >= n)
+		return lex_end(ls);
 	b = p;
 	switch (cclass[s[p]]) {
 	case C_IDENT:
@@ -430,46 +360,37 @@ again:	/* past whitespace and line splices (case C_BACKSLASH) */
 		cls = TOKEN_NUMBER;
 		break;
 	case C_DOT:
-		e = skip_splices(s, p + 1, n);
-		if (e < n && cclass[s[e]] == C_DIGIT) {
-			e = scan_number(s, p, n);
-			cls = TOKEN_NUMBER;
-		} else {
-			e = scan_punct(s, p, n, &plain);
-			cls = TOKEN_PUNCT;
-		}
+		e = lex_skip_splices(s, p + 1, n);
+		if (e >= n || cclass[s[e]] != C_DIGIT)
+			goto punct;
+		e = scan_number(s, p, n);
+		cls = TOKEN_NUMBER;
 		break;
 	case C_DQUOTE:
 	case C_SQUOTE:
-		e = scan_quoted(s, p, n);
+		e = lex_quoted(s, p, n, LEX_QUOTED_SPLICES);
 		if (s[p] == '"')
 			e = scan_ud_suffix(s, e, n);
 		cls = TOKEN_STRING;
 		break;
 	case C_SLASH:
-		e = skip_splices(s, p + 1, n);
-		if (e < n && s[e] == '/') {
-			e = scan_line_comment(s, e + 1, n);
+		if ((e = scan_comment(s, p, n))) {
 			cls = TOKEN_COMMENT;
-		} else if (e < n && s[e] == '*') {
-			e = scan_block_comment(s, e + 1, n);
-			cls = TOKEN_COMMENT;
-		} else {
-			e = scan_punct(s, p, n, &plain);
-			cls = TOKEN_PUNCT;
+			break;
 		}
+		/* fall through */
+	case C_PUNCT:
+	punct:
+		e = scan_punct(s, p, n, &plain);
+		cls = TOKEN_PUNCT;
 		break;
 	case C_PUNCT1:
 		e = p + 1;
 		cls = TOKEN_PUNCT;
 		plain = 1;
 		break;
-	case C_PUNCT:
-		e = scan_punct(s, p, n, &plain);
-		cls = TOKEN_PUNCT;
-		break;
 	case C_BACKSLASH:
-		if ((e = splice_len(s, p, n))) {
+		if ((e = lex_splice_len(s, p, n))) {
 			p += e;
 			goto again;
 		}
@@ -483,10 +404,7 @@ again:	/* past whitespace and line splices (case C_BACKSLASH) */
 		plain = 1;
 		break;
 	}
-	ls->pos = e;
-	tok->start = b;
-	tok->len = e - b;
-	tok->cls = cls;
+	lex_emit(ls, tok, b, e, cls);
 	return plain ? LEX_TOKEN_PLAIN : 1;
 }
 

@@ -48,7 +48,39 @@ size_t lex_block_comment(const unsigned char *s, size_t p, size_t n,
 	return lex_block_comment_from(s, p, n, closelen, close, closelen);
 }
 
-size_t lex_quoted(const unsigned char *s, size_t p, size_t n, int multiline)
+size_t lex_splice_len_at(const unsigned char *s, size_t p, size_t n)
+{
+	size_t q;
+
+	for (q = p + 1; q < n && lex_is_hspace(s[q]); q++)
+		;
+	if (q >= n || (s[q] != '\n' && s[q] != '\r'))
+		return 0;
+	if (q + 1 < n && (s[q + 1] == '\n' || s[q + 1] == '\r') && s[q + 1] != s[q])
+		q++;
+	return q + 1 - p;
+}
+
+/* Past the escape at the backslash at p in a quoted literal of C, splices and all. */
+static size_t escape_spliced(const unsigned char *s, size_t p, size_t n)
+{
+	size_t l = lex_splice_len(s, p, n);
+
+	if (l)
+		return p + l;
+	p = lex_skip_splices(s, p + 1, n);  /* the escaped character */
+	return p < n && s[p] != '\n' && s[p] != '\r' ? p + 1 : p;
+}
+
+/* Does the line break at p (LF, or CR) end a one-line literal? */
+static inline int ends_line(const unsigned char *s, size_t p, size_t n, unsigned flags)
+{
+	if (s[p] == '\n')
+		return 1;
+	return s[p] == '\r' && ((flags & LEX_QUOTED_SPLICES) || (p + 1 < n && s[p + 1] == '\n'));
+}
+
+size_t lex_quoted(const unsigned char *s, size_t p, size_t n, unsigned flags)
 {
 	unsigned char q = s[p++];
 
@@ -59,16 +91,16 @@ size_t lex_quoted(const unsigned char *s, size_t p, size_t n, int multiline)
 		if (p >= n)
 			break;
 		c = s[p];
-
 		if (c == q)
 			return p + 1;
-		if (!multiline && (c == '\n' || (c == '\r' && p + 1 < n && s[p + 1] == '\n')))
+		if (!(flags & LEX_QUOTED_MULTILINE) && ends_line(s, p, n, flags))
 			return p;
-		if (c == '\\' && p + 1 < n) {
+		if (c == '\\' && (flags & LEX_QUOTED_SPLICES))
+			p = escape_spliced(s, p, n);
+		else if (c == '\\' && p + 1 < n)
 			p += s[p + 1] == '\r' && p + 2 < n && s[p + 2] == '\n' ? 3 : 2;
-			continue;
-		}
-		p++;
+		else
+			p++;
 	}
 	return n;
 }

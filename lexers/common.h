@@ -1,8 +1,30 @@
 /*
  * What the lexers share: the definition of a lexer from its token
- * function, and the scanners for the constructs that recur across
- * languages (lexers/common.c).  Lexers depend on this file and on
- * tokenize/lexer.h, the interface they implement; see lexers/README.
+ * function, the scanners for the constructs that recur across languages
+ * (comments, quoted literals, digits, punctuators by maximal munch, here-
+ * documents, line splices; lexers/common.c), and the C family's token
+ * function, configured by a struct (lex_cfamily_token).  Lexers depend on
+ * this file and on tokenize/lexer.h, the interface they implement; see
+ * lexers/README.md.
+ *
+ * Why the lexers look the way they do, each as SQLite's tokenizer and
+ * Lua's llex.c do it:
+ *
+ *  - a const class table, written out by the compiler (LEX_TABLE), says
+ *    what each byte may start; nothing is filled in at run time, so a
+ *    table costs no start-up and no lock, and reads as a list of bytes;
+ *  - one switch on the class of its first byte decides each token, and a
+ *    case that needs more than a line or two calls a small helper named
+ *    for what it reads, so that every decision is written once;
+ *  - the work is linear in the input on any input, however malformed: a
+ *    scanner does not go back over what it passed (an unterminated
+ *    literal ends at its line or at the end of the input; a guess that
+ *    failed, such as JavaScript's regular expression that does not close
+ *    on its line, is not tried again there), since a history holds every
+ *    broken file ever written;
+ *  - a scanner never reads outside [src, src + len): every look ahead is
+ *    bounded by n first (p + 1 < n, n - p >= 8), so the input needs no
+ *    terminator and no padding.
  */
 #ifndef LEXERS_COMMON_H
 #define LEXERS_COMMON_H
@@ -21,6 +43,27 @@
  * a register from one token to the next.
  */
 #define LEX_TOKEN_FN LEX_INLINE int
+
+/*
+ * The ends of a token function: lex_emit gives the token s[b..e) of class
+ * cls and moves the lexer past it (returns 1); lex_end, at the end of the
+ * input, gives none (returns 0).
+ */
+LEX_INLINE int lex_emit(struct lexer_state *ls, struct token *tok, size_t b, size_t e,
+			enum token_class cls)
+{
+	ls->pos = e;
+	tok->start = b;
+	tok->len = e - b;
+	tok->cls = cls;
+	return 1;
+}
+
+LEX_INLINE int lex_end(struct lexer_state *ls)
+{
+	ls->pos = ls->len;
+	return 0;
+}
 
 /*
  * What a token function returns but 0 (the end of the input) and 1:
@@ -88,9 +131,59 @@ size_t lex_block_comment_from(const unsigned char *s, size_t p, size_t n,
  * End of a literal quoted by the byte at p (" or ' or any other), in which
  * a backslash escapes the next byte (so an escaped newline continues it):
  * just past the closing quote.  Unterminated, it ends before the end of its
- * line (before a CR that precedes the LF), or, when multiline, at n.
+ * line (before a CR that precedes the LF), or, LEX_QUOTED_MULTILINE, at n.
+ * LEX_QUOTED_SPLICES, as C has it: a line splice (lex_splice_len) goes on
+ * anywhere, even between a backslash and the byte it escapes, and a lone
+ * CR ends a line too.
  */
-size_t lex_quoted(const unsigned char *s, size_t p, size_t n, int multiline);
+#define LEX_QUOTED_MULTILINE 1u
+#define LEX_QUOTED_SPLICES   2u
+size_t lex_quoted(const unsigned char *s, size_t p, size_t n, unsigned flags);
+
+/* Blanks but line breaks: SP HT VT FF. */
+static inline int lex_is_hspace(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\v' || c == '\f';
+}
+
+/*
+ * Length of the line splice at the backslash at p, or 0: a backslash,
+ * horizontal whitespace (which compilers tolerate), and a newline (LF,
+ * CR LF, LF CR or CR).  A function of its own, called only at a
+ * backslash, so that its loop does not take registers in a lexer's loop.
+ */
+size_t lex_splice_len_at(const unsigned char *s, size_t p, size_t n);
+
+/* Length of a line splice at p, or 0. */
+static inline size_t lex_splice_len(const unsigned char *s, size_t p, size_t n)
+{
+	return p < n && s[p] == '\\' ? lex_splice_len_at(s, p, n) : 0;
+}
+
+/* p moved past the line splices at p: where the next character really is. */
+static inline size_t lex_skip_splices(const unsigned char *s, size_t p, size_t n)
+{
+	size_t l;
+
+	while ((l = lex_splice_len(s, p, n)))
+		p += l;
+	return p;
+}
+
+/*
+ * Length of a line continuation at p, or 0: a backslash right before a
+ * newline (LF or CR LF), as Python and the shell have it.
+ */
+static inline size_t lex_continuation_len(const unsigned char *s, size_t p, size_t n)
+{
+	if (p + 1 < n && s[p] == '\\') {
+		if (s[p + 1] == '\n')
+			return 2;
+		if (p + 2 < n && s[p + 1] == '\r' && s[p + 2] == '\n')
+			return 3;
+	}
+	return 0;
+}
 
 /*
  * End of a triple-quoted literal (Python's strings, Java's text blocks)
@@ -182,6 +275,19 @@ static inline size_t lex_punct(const char *const ops[128], const unsigned char *
 }
 
 /*
+ * lex_punct, first asking second[] (a LEX_TABLE of the bytes that may be
+ * the second of a punctuator of several): a punctuator followed by none of
+ * them is one byte, known without a search of the table.
+ */
+static inline size_t lex_punct_fast(const unsigned char second[256], const char *const ops[128],
+				    const unsigned char *s, size_t p, size_t n)
+{
+	if (n - p >= 2 && !second[s[p + 1]])
+		return p + 1;
+	return lex_punct(ops, s, p, n);
+}
+
+/*
  * A lexer's class table, written out by the compiler: LEX_TABLE(F) is the
  * 256 initializers F(0) ... F(255) of a table indexed by byte, where F(c)
  * is a constant expression of the byte c, a chain of the tests below, most
@@ -202,6 +308,29 @@ static inline size_t lex_punct(const char *const ops[128], const unsigned char *
 #define LEX_IS_DIGIT(c) ((c) >= '0' && (c) <= '9')
 /* The bytes that start an identifier in most languages: A-Z a-z _, and every byte >= 0x80, so that UTF-8 is never split. */
 #define LEX_IS_IDENT(c) (LEX_IS_LETTER(c) || (c) == '_' || (c) >= 0x80)
+
+static inline int lex_is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline int lex_is_hex(unsigned char c)
+{
+	return lex_is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+
+/*
+ * Past the digits of radix (2, 8, 10 or 16) and the '_' separators among
+ * them from p, as most languages write a number's digits (without a check
+ * of where the separators stand: that is the compiler's).
+ */
+static inline size_t lex_digits(const unsigned char *s, size_t p, size_t n, unsigned radix)
+{
+	while (p < n && (s[p] == '_' ||
+			 (radix == 16 ? lex_is_hex(s[p]) : s[p] >= '0' && s[p] < '0' + radix)))
+		p++;
+	return p;
+}
 
 /*
  * Is c one of the bytes that follow it (up to 24 of them)?  A 25th is a
@@ -322,5 +451,164 @@ static inline int lex_starts(const unsigned char *s, size_t p, size_t n, const c
 
 	return n - p >= l && !memcmp(s + p, lit, l);
 }
+
+/*
+ * The comment a '/' at p opens: "//" to the end of its line, or a block
+ * comment to its star-slash (LEX_SLASH_NESTING: whose openers nest, as
+ * Rust's do).  Its end, or 0 when the '/' opens no comment (an operator,
+ * or in some languages a regular expression).
+ */
+#define LEX_SLASH_NESTING 1u
+static inline size_t lex_slash_comment(const unsigned char *s, size_t p, size_t n, unsigned flags)
+{
+	if (p + 1 < n && s[p + 1] == '/')
+		return lex_line_comment(s, p, n, 0);
+	if (p + 1 < n && s[p + 1] == '*')
+		return flags & LEX_SLASH_NESTING ? lex_nested_comment(s, p, n, "/*", "*/") :
+			lex_block_comment(s, p, n, "*/", 2);
+	return 0;
+}
+
+/*
+ * The C family (Java, Go, C#, Rust): one token function, lex_cfamily_token,
+ * configured by a const struct lex_cfamily that says where the languages
+ * differ.  Its class table (LEX_TABLE of LEX_CFAMILY_CLASS) gives each byte
+ * one of the classes below; LEX_C_SPECIAL bytes start the constructs only
+ * the language has (Go's raw strings, C#'s @ and $ strings, Rust's
+ * lifetimes), which its special function reads.
+ */
+enum {
+	LEX_C_OTHER,  /* a byte that is a token by itself */
+	LEX_C_SPACE,
+	LEX_C_IDENT,  /* A-Z a-z _ and every byte >= 0x80 (UTF-8 is never split), and the language's */
+	LEX_C_DIGIT,
+	LEX_C_DQUOTE,
+	LEX_C_SQUOTE,
+	LEX_C_SLASH,
+	LEX_C_DOT,
+	LEX_C_PUNCT,
+	LEX_C_SPECIAL
+};
+
+/* The punctuators that Java, Go, C# and Rust share; each adds its own. */
+#define LEX_IS_C_PUNCT(c) LEX_IN(c, '!', '%', '&', '(', ')', '*', '+', ',', '-', ':', ';', \
+				 '<', '=', '>', '[', ']', '^', '{', '|', '}', '~')
+
+/*
+ * The class of byte c, where ident, special and punct are constant
+ * expressions of c: the language's extra identifier bytes, its special
+ * bytes (which take precedence over all but whitespace) and its
+ * punctuators.
+ */
+#define LEX_CFAMILY_CLASS(c, ident, special, punct) (LEX_IS_SPACE(c) ? LEX_C_SPACE : \
+	(special) ? LEX_C_SPECIAL : LEX_IS_IDENT(c) || (ident) ? LEX_C_IDENT : \
+	LEX_IS_DIGIT(c) ? LEX_C_DIGIT : (c) == '"' ? LEX_C_DQUOTE : (c) == '\'' ? LEX_C_SQUOTE : \
+	(c) == '/' ? LEX_C_SLASH : (c) == '.' ? LEX_C_DOT : (punct) ? LEX_C_PUNCT : LEX_C_OTHER)
+
+/* Where the languages of lex_cfamily_token differ, besides their tables. */
+enum {
+	LEX_CF_DOLLAR = 1 << 0,      /* '$' is an identifier byte (ident of the class table) */
+	LEX_CF_BOM = 1 << 1,         /* a byte order mark at the start is a token of its own */
+	LEX_CF_DOT_NUMBERS = 1 << 2, /* a '.' before a digit starts a number */
+	LEX_CF_TEXT_BLOCKS = 1 << 3, /* """...""" is one string over its lines (Java) */
+	LEX_CF_MULTILINE = 1 << 4,   /* unterminated, "..." and '...' run to the end of the input */
+	LEX_CF_NESTING = 1 << 5,     /* block comments nest (Rust) */
+	LEX_CF_QDOT_DIGIT = 1 << 6   /* "?." before a digit is '?' ("a?.5:b") */
+};
+
+struct lex_cfamily {
+	const unsigned char *cclass;  /* 256 LEX_C_ classes */
+	const unsigned char *punct2;  /* if not NULL: may byte c be the second of a punctuator? */
+	const char *const *puncts;    /* those of several bytes, for lex_punct */
+	size_t (*number)(const unsigned char *s, size_t p, size_t n);  /* from a digit or ".digit" */
+	/* the token from the LEX_C_SPECIAL byte at p: its end, and its class in *cls */
+	size_t (*special)(const unsigned char *s, size_t p, size_t n, enum token_class *cls);
+	/* if not NULL: the word s[p..e) may go on as another token (Rust's r"...") */
+	size_t (*word)(const unsigned char *s, size_t p, size_t e, size_t n, enum token_class *cls);
+	unsigned flags;
+};
+
+/* End of the longest punctuator at p (p < n). */
+LEX_INLINE size_t lex_cfamily_punct(const struct lex_cfamily *lang, const unsigned char *s,
+				    size_t p, size_t n)
+{
+	size_t e;
+
+	e = lang->punct2 ? lex_punct_fast(lang->punct2, lang->puncts, s, p, n) :
+		lex_punct(lang->puncts, s, p, n);
+	if ((lang->flags & LEX_CF_QDOT_DIGIT) && e - p == 2 && s[p] == '?' && s[p + 1] == '.' &&
+	    e < n && lex_is_digit(s[e]))
+		return p + 1;
+	return e;
+}
+
+/* The token at p (p < n, not whitespace): its end, and its class in *cls. */
+LEX_INLINE size_t lex_cfamily_scan(const struct lex_cfamily *lang, const unsigned char *s,
+				   size_t p, size_t n, enum token_class *cls)
+{
+	size_t e;
+
+	switch (lang->cclass[s[p]]) {
+	case LEX_C_IDENT:
+		if ((lang->flags & LEX_CF_BOM) && (e = lex_bom(s, p, n))) {
+			*cls = TOKEN_OTHER;
+			return e;
+		}
+		*cls = TOKEN_WORD;
+		e = lex_span_idents(s, p + 1, n, lang->flags & LEX_CF_DOLLAR, lang->cclass,
+				    LEX_C_IDENT, LEX_C_DIGIT);
+		return lang->word && e < n ? lang->word(s, p, e, n, cls) : e;
+	case LEX_C_DOT:
+		if (!(lang->flags & LEX_CF_DOT_NUMBERS) || p + 1 >= n || !lex_is_digit(s[p + 1]))
+			break;
+		/* fall through */
+	case LEX_C_DIGIT:
+		*cls = TOKEN_NUMBER;
+		return lang->number(s, p, n);
+	case LEX_C_DQUOTE:
+		*cls = TOKEN_STRING;
+		if ((lang->flags & LEX_CF_TEXT_BLOCKS) && lex_starts(s, p, n, "\"\"\""))
+			return lex_triple_quoted(s, p, n, '"');
+		return lex_quoted(s, p, n, lang->flags & LEX_CF_MULTILINE ? LEX_QUOTED_MULTILINE : 0);
+	case LEX_C_SQUOTE:
+		*cls = TOKEN_STRING;
+		return lex_quoted(s, p, n, lang->flags & LEX_CF_MULTILINE ? LEX_QUOTED_MULTILINE : 0);
+	case LEX_C_SLASH:
+		*cls = TOKEN_COMMENT;
+		if ((e = lex_slash_comment(s, p, n, lang->flags & LEX_CF_NESTING ? LEX_SLASH_NESTING : 0)))
+			return e;
+		break;
+	case LEX_C_PUNCT:
+		break;
+	case LEX_C_SPECIAL:
+		return lang->special(s, p, n, cls);
+	default:
+		*cls = TOKEN_OTHER;
+		return p + 1;
+	}
+	*cls = TOKEN_PUNCT;
+	return lex_cfamily_punct(lang, s, p, n);
+}
+
+LEX_INLINE int lex_cfamily_token(struct lexer_state *ls, struct token *tok,
+				 const struct lex_cfamily *lang)
+{
+	const unsigned char *s = ls->src;
+	size_t n = ls->len, p = lex_span(s, ls->pos, n, lang->cclass, LEX_C_SPACE, LEX_C_SPACE), e;
+	enum token_class cls;
+
+	if (p >= n)
+		return lex_end(ls);
+	e = lex_cfamily_scan(lang, s, p, n, &cls);
+	return lex_emit(ls, tok, p, e, cls);
+}
+
+/* The lexer var named name of the C family language lang, as LEX_DEFINE_BREAKS. */
+#define LEX_DEFINE_CFAMILY(var, name, lang, breaks)					\
+	LEX_TOKEN_FN lang##_token(struct lexer_state *ls, struct token *tok)		\
+	{										\
+		return lex_cfamily_token(ls, tok, &lang);				\
+	}										\
+	LEX_DEFINE_BREAKS(var, name, lang##_token, breaks)
 
 #endif

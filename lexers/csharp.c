@@ -18,36 +18,14 @@
 #include "common.h"
 #include "lexers.h"
 
-enum {
-	K_OTHER,   /* a byte that is a token by itself */
-	K_SPACE,
-	K_IDENT,   /* A-Z a-z _ and every byte >= 0x80 */
-	K_DIGIT,
-	K_DQUOTE,
-	K_SQUOTE,
-	K_AT,
-	K_DOLLAR,
-	K_SLASH,
-	K_DOT,
-	K_PUNCT
-};
-
-#define CS_CLASS(c) (LEX_IS_SPACE(c) ? K_SPACE : \
-	LEX_IS_IDENT(c) ? K_IDENT : LEX_IS_DIGIT(c) ? K_DIGIT : \
-	(c) == '"' ? K_DQUOTE : (c) == '\'' ? K_SQUOTE : (c) == '@' ? K_AT : (c) == '$' ? K_DOLLAR : \
-	(c) == '/' ? K_SLASH : (c) == '.' ? K_DOT : \
-	LEX_IN(c, '!', '%', '&', '(', ')', '*', '+', ',', '-', ':', ';', '<', '=', '>', '?', \
-	       '[', ']', '^', '{', '|', '}', '~', '#') ? K_PUNCT : K_OTHER)
+/* '"', '$' and '@' start the strings of many kinds (and '@' verbatim identifiers). */
+#define CS_CLASS(c) LEX_CFAMILY_CLASS(c, 0, LEX_IN(c, '"', '$', '@'), \
+				      LEX_IS_C_PUNCT(c) || LEX_IN(c, '?', '#'))
 static const unsigned char cclass[256] = { LEX_TABLE(CS_CLASS) };
 
 static inline int is_ident(unsigned char c)
 {
-	return cclass[c] == K_IDENT || cclass[c] == K_DIGIT;
-}
-
-static inline int is_digit(unsigned char c)
-{
-	return c >= '0' && c <= '9';
+	return cclass[c] == LEX_C_IDENT || cclass[c] == LEX_C_DIGIT;
 }
 
 /* Number of consecutive quotes at p. */
@@ -85,74 +63,38 @@ static size_t scan_raw(const unsigned char *s, size_t p, size_t n, size_t k)
 }
 
 /*
- * A verbatim string from its opening quote at p: "" is a quote, there are
- * no escapes, it may span lines.  Interpolated, {{ and }} are braces and a
- * { opens a hole.  Unterminated, it ends at n.
+ * A string from its opening quote at p, verbatim (CS_VERBATIM: "" is a
+ * quote, there are no escapes, it may span lines) or regular, with holes
+ * when interpolated (CS_HOLES: {{ and }} are braces, a { opens a hole).
+ * Unterminated, a regular one ends at the end of its line, even inside a
+ * hole, and a verbatim one at n.
  */
-static size_t scan_verbatim(const unsigned char *s, size_t p, size_t n, int interp)
+#define CS_VERBATIM 1u
+#define CS_HOLES    2u
+static size_t scan_quoted_holes(const unsigned char *s, size_t p, size_t n, unsigned flags)
 {
-	p++;
-	while (p < n) {
-		unsigned char c = s[p];
+	int verbatim = flags & CS_VERBATIM, closed;
 
-		if (c == '"') {
-			if (p + 1 < n && s[p + 1] == '"') {
-				p += 2;
-				continue;
-			}
+	for (p++; p < n;) {
+		unsigned char c = s[p], d = p + 1 < n ? s[p + 1] : 0;
+
+		if (c == '"' && !(verbatim && d == '"'))
 			return p + 1;
-		}
-		if (interp && c == '{') {
-			int closed;
-
-			if (p + 1 < n && s[p + 1] == '{') {
-				p += 2;
-				continue;
-			}
-			p = lex_nested(s, p, n, '{', '}', LEX_NEST_ESCAPES | LEX_NEST_QUOTES, &closed);
-			if (!closed)
-				return n;
-			continue;
-		}
-		p++;
-	}
-	return n;
-}
-
-/*
- * A regular interpolated string from its opening quote at p: backslash
- * escapes, {{ and }}, holes; it ends at the end of its line when
- * unterminated, even inside a hole.
- */
-static size_t scan_interpolated(const unsigned char *s, size_t p, size_t n)
-{
-	p++;
-	while (p < n) {
-		unsigned char c = s[p];
-
-		if (c == '"')
-			return p + 1;
-		if (c == '\n')
+		if (c == '\n' && !verbatim)
 			return p > 0 && s[p - 1] == '\r' ? p - 1 : p;
-		if (c == '\\' && p + 1 < n && s[p + 1] != '\n' &&
-		    !(s[p + 1] == '\r' && p + 2 < n && s[p + 2] == '\n')) {
+		if ((c == '"' || (c == '{' && (flags & CS_HOLES))) && d == c) {
+			p += 2;	/* "" in a verbatim string, {{ */
+		} else if (c == '\\' && !verbatim && p + 1 < n && d != '\n' &&
+			   !(d == '\r' && p + 2 < n && s[p + 2] == '\n')) {
 			p += 2;
-			continue;
-		}
-		if (c == '{') {
-			int closed;
-
-			if (p + 1 < n && s[p + 1] == '{') {
-				p += 2;
-				continue;
-			}
-			p = lex_nested(s, p, n, '{', '}',
-				       LEX_NEST_ESCAPES | LEX_NEST_QUOTES | LEX_NEST_LINE, &closed);
+		} else if (c == '{' && (flags & CS_HOLES)) {
+			p = lex_nested(s, p, n, '{', '}', LEX_NEST_ESCAPES | LEX_NEST_QUOTES |
+				       (verbatim ? 0 : LEX_NEST_LINE), &closed);
 			if (!closed)
 				return p;
-			continue;
+		} else {
+			p++;
 		}
-		p++;
 	}
 	return n;
 }
@@ -183,10 +125,8 @@ static size_t scan_string(const unsigned char *s, size_t p, size_t n)
 		return scan_raw(s, q, n, k);
 	if (dollars > 1)
 		return 0;
-	if (at)
-		return scan_verbatim(s, q, n, dollars == 1);
-	if (dollars)
-		return scan_interpolated(s, q, n);
+	if (at || dollars)
+		return scan_quoted_holes(s, q, n, (at ? CS_VERBATIM : 0) | (dollars ? CS_HOLES : 0));
 	return lex_quoted(s, q, n, 0);
 }
 
@@ -206,11 +146,11 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 
 		if (is_ident(c)) {
 			if (!hex && (c == 'e' || c == 'E') && p + 2 < n &&
-			    (s[p + 1] == '+' || s[p + 1] == '-') && is_digit(s[p + 2]))
+			    (s[p + 1] == '+' || s[p + 1] == '-') && lex_is_digit(s[p + 2]))
 				p += 2;
 			else
 				p++;
-		} else if (c == '.' && !hex && p + 1 < n && is_digit(s[p + 1])) {
+		} else if (c == '.' && !hex && p + 1 < n && lex_is_digit(s[p + 1])) {
 			p++;
 		} else {
 			break;
@@ -227,96 +167,26 @@ static const char *const puncts[128] = {
 	['.'] = "..",
 };
 
-/* The longest operator at p (p < n): "?." is not one before a digit ("a?.5:b"). */
-static size_t scan_punct(const unsigned char *s, size_t p, size_t n)
+/* The token from the '"', '$' or '@' at p: a string, a verbatim identifier, or the byte alone. */
+static size_t scan_special(const unsigned char *s, size_t p, size_t n, enum token_class *cls)
 {
-	size_t e = lex_punct(puncts, s, p, n);
+	size_t e;
 
-	return e - p == 2 && s[p] == '?' && s[p + 1] == '.' && e < n && is_digit(s[e]) ? p + 1 : e;
+	if (s[p] == '@' && p + 1 < n && cclass[s[p + 1]] == LEX_C_IDENT) {
+		*cls = TOKEN_WORD;
+		return lex_span_idents(s, p + 2, n, 0, cclass, LEX_C_IDENT, LEX_C_DIGIT);
+	}
+	if ((e = scan_string(s, p, n))) {
+		*cls = TOKEN_STRING;
+		return e;
+	}
+	*cls = TOKEN_OTHER;
+	return p + 1;
 }
 
-LEX_TOKEN_FN csharp_token(struct lexer_state *ls, struct token *tok)
-{
-	const unsigned char *s = ls->src;
-	size_t n = ls->len, p = ls->pos, e;
-	enum token_class cls;
+static const struct lex_cfamily csharp = {
+	.cclass = cclass, .puncts = puncts, .number = scan_number, .special = scan_special,
+	.flags = LEX_CF_DOT_NUMBERS | LEX_CF_QDOT_DIGIT,
+};
 
-	while (p < n && cclass[s[p]] == K_SPACE)
-		p++;
-	if (p >= n) {
-		ls->pos = n;
-		return 0;
-	}
-	switch (cclass[s[p]]) {
-	case K_IDENT:
-		for (e = p + 1; e < n && is_ident(s[e]); e++)
-			;
-		cls = TOKEN_WORD;
-		break;
-	case K_DIGIT:
-		e = scan_number(s, p, n);
-		cls = TOKEN_NUMBER;
-		break;
-	case K_DOT:
-		if (p + 1 < n && is_digit(s[p + 1])) {
-			e = scan_number(s, p, n);
-			cls = TOKEN_NUMBER;
-		} else {
-			e = scan_punct(s, p, n);
-			cls = TOKEN_PUNCT;
-		}
-		break;
-	case K_DQUOTE:
-	case K_DOLLAR:
-		e = scan_string(s, p, n);
-		cls = TOKEN_STRING;
-		if (!e) {
-			e = p + 1;
-			cls = TOKEN_OTHER;
-		}
-		break;
-	case K_AT:
-		if (p + 1 < n && cclass[s[p + 1]] == K_IDENT) {
-			for (e = p + 2; e < n && is_ident(s[e]); e++)
-				;
-			cls = TOKEN_WORD;
-		} else if ((e = scan_string(s, p, n))) {
-			cls = TOKEN_STRING;
-		} else {
-			e = p + 1;
-			cls = TOKEN_OTHER;
-		}
-		break;
-	case K_SQUOTE:
-		e = lex_quoted(s, p, n, 0);
-		cls = TOKEN_STRING;
-		break;
-	case K_SLASH:
-		if (p + 1 < n && s[p + 1] == '/') {
-			e = lex_line_comment(s, p, n, 0);
-			cls = TOKEN_COMMENT;
-		} else if (p + 1 < n && s[p + 1] == '*') {
-			e = lex_block_comment(s, p, n, "*/", 2);
-			cls = TOKEN_COMMENT;
-		} else {
-			e = scan_punct(s, p, n);
-			cls = TOKEN_PUNCT;
-		}
-		break;
-	case K_PUNCT:
-		e = scan_punct(s, p, n);
-		cls = TOKEN_PUNCT;
-		break;
-	default:
-		e = p + 1;
-		cls = TOKEN_OTHER;
-		break;
-	}
-	ls->pos = e;
-	tok->start = p;
-	tok->len = e - p;
-	tok->cls = cls;
-	return 1;
-}
-
-LEX_DEFINE(lexer_csharp, "csharp", csharp_token);
+LEX_DEFINE_CFAMILY(lexer_csharp, "csharp", csharp, LEX_BREAKS_ALL);

@@ -13,11 +13,6 @@ static const struct generic_syntax syntax_plain = {
 	.bytes = { LEX_TABLE(GENERIC_PLAIN_BYTES) },
 };
 
-static inline int is_digit(unsigned char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 /*
  * A long bracket opener "[", "=" * level, "[" at p: returns level + 1, or
  * 0 when there is none.
@@ -208,11 +203,11 @@ static size_t scan_word(const struct generic_syntax *syn, const unsigned char *s
 		unsigned char c = s[e];
 
 		if (number && (c == 'e' || c == 'E') && e + 2 < n &&
-		    (s[e + 1] == '+' || s[e + 1] == '-') && is_digit(s[e + 2]))
+		    (s[e + 1] == '+' || s[e + 1] == '-') && lex_is_digit(s[e + 2]))
 			e += 3;
 		else if (syn->bytes[c] & GB_WORD)
 			e++;
-		else if (number && c == '.' && e + 1 < n && is_digit(s[e + 1]))
+		else if (number && c == '.' && e + 1 < n && lex_is_digit(s[e + 1]))
 			e += 2;
 		else
 			break;
@@ -232,10 +227,8 @@ LEX_TOKEN_FN generic_token(struct lexer_state *ls, struct token *tok)
 
 	while (p < n && lex_is_space(s[p]))
 		p++;
-	if (p >= n) {
-		ls->pos = n;
-		return 0;
-	}
+	if (p >= n)
+		return lex_end(ls);
 	c = s[p];
 	for (i = 0; (syn->bytes[c] & GB_OPEN) && i < GENERIC_MAX_COMMENTS && syn->comments[i].open; i++)
 		if ((unsigned char)syn->comments[i].open[0] == c &&
@@ -281,11 +274,7 @@ LEX_TOKEN_FN generic_token(struct lexer_state *ls, struct token *tok)
 			ls->u.generic_in_tag = 0;
 	}
 done:
-	ls->pos = e;
-	tok->start = p;
-	tok->len = e - p;
-	tok->cls = cls;
-	return 1;
+	return lex_emit(ls, tok, p, e, cls);
 }
 
 LEX_DEFINE(lexer_generic, "generic", generic_token);
@@ -516,8 +505,8 @@ const struct generic_syntax syntax_m4 = {
 	.name = "m4",
 	.comments = { { "dnl", NULL, 0 }, { "#", NULL, 0 } },
 	.strings = { { "\"", NULL, GS_BACKSLASH }, { "'", NULL, GS_NOT_IN_WORD } },
-	.operators = { ['$'] = "$# $@ $*", ['&'] = "&&", ['|'] = "||", ['='] = "==",
-			['!'] = "!=", ['<'] = "<=", ['>'] = ">=" },
+	.operators = { ['$'] = "$# $@ $*", ['&'] = "&&", ['|'] = "||",
+			['='] = "==", ['!'] = "!=", ['<'] = "<=", ['>'] = ">=" },
 	.bytes = { LEX_TABLE(M4_BYTES) },
 	.flags = GEN_BACKSLASH_ESCAPE,
 };

@@ -3,7 +3,7 @@
  * by a table that names the language's comments, strings, operators and
  * extra word characters.  A language joins with a `const struct
  * generic_syntax` in lexers/generic.c, an extern line in lexers/lexers.h
- * and a row in tokenize/language.c naming &lexer_generic and the syntax.
+ * and a row in lexers/languages.c naming &lexer_generic and the syntax.
  *
  * At each position, the first rule that applies makes the token:
  *

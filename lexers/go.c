@@ -11,43 +11,9 @@
 #include "common.h"
 #include "lexers.h"
 
-enum {
-	G_OTHER,  /* a byte that is a token by itself */
-	G_SPACE,
-	G_IDENT,  /* A-Z a-z _ and every byte >= 0x80 (UTF-8 is never split) */
-	G_DIGIT,
-	G_QUOTE,  /* ' " */
-	G_BACKQUOTE,
-	G_SLASH,
-	G_DOT,
-	G_PUNCT
-};
-
-#define GO_CLASS(c) (LEX_IS_SPACE(c) ? G_SPACE : \
-	LEX_IS_IDENT(c) ? G_IDENT : LEX_IS_DIGIT(c) ? G_DIGIT : \
-	(c) == '"' || (c) == '\'' ? G_QUOTE : (c) == '`' ? G_BACKQUOTE : \
-	(c) == '/' ? G_SLASH : (c) == '.' ? G_DOT : \
-	LEX_IN(c, '!', '%', '&', '(', ')', '*', '+', ',', '-', ':', ';', '<', '=', '>', \
-	       '[', ']', '^', '{', '|', '}', '~') ? G_PUNCT : G_OTHER)
+/* '`' opens a raw string. */
+#define GO_CLASS(c) LEX_CFAMILY_CLASS(c, 0, (c) == '`', LEX_IS_C_PUNCT(c))
 static const unsigned char cclass[256] = { LEX_TABLE(GO_CLASS) };
-
-static inline int is_ident(unsigned char c)
-{
-	return cclass[c] == G_IDENT || cclass[c] == G_DIGIT;
-}
-
-static inline int is_hex(unsigned char c)
-{
-	return cclass[c] == G_DIGIT || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
-}
-
-/* Digits (of the kind is_digit accepts) and `_` separators from p. */
-static size_t scan_digits(const unsigned char *s, size_t p, size_t n, int hex)
-{
-	while (p < n && (s[p] == '_' || (hex ? is_hex(s[p]) : cclass[s[p]] == G_DIGIT)))
-		p++;
-	return p;
-}
 
 /*
  * A number from p (a digit, or a dot before one).  In hex, the exponent
@@ -66,20 +32,20 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 			hex = 1;
 			p += 2;
 		} else if (x == 'o' || x == 'b') {
-			p = scan_digits(s, p + 2, n, 0);
+			p = lex_digits(s, p + 2, n, 10);
 			return p < n && s[p] == 'i' ? p + 1 : p;
 		}
 	}
-	p = scan_digits(s, p, n, hex);
+	p = lex_digits(s, p, n, hex ? 16 : 10);
 	if (p < n && s[p] == '.')
-		p = scan_digits(s, p + 1, n, hex);
+		p = lex_digits(s, p + 1, n, hex ? 16 : 10);
 	if (p < n && ((s[p] | 0x20) == (hex ? 'p' : 'e'))) {
 		size_t q = p + 1;
 
 		if (q < n && (s[q] == '+' || s[q] == '-'))
 			q++;
-		if (q < n && cclass[s[q]] == G_DIGIT)
-			p = scan_digits(s, q, n, 0);
+		if (q < n && lex_is_digit(s[q]))
+			p = lex_digits(s, q, n, 10);
 	}
 	if (p < n && s[p] == 'i')
 		p++;
@@ -93,78 +59,18 @@ static const char *const puncts[128] = {
 	['^'] = "^=", ['='] = "==", ['!'] = "!=", [':'] = ":=", ['.'] = "...",
 };
 
-LEX_TOKEN_FN go_token(struct lexer_state *ls, struct token *tok)
+/* A raw string from the backquote at p: to the next backquote, lines and all. */
+static size_t scan_raw_string(const unsigned char *s, size_t p, size_t n, enum token_class *cls)
 {
-	const unsigned char *s = ls->src;
-	size_t n = ls->len, p = ls->pos, e;
-	enum token_class cls;
+	const unsigned char *q = p + 1 < n ? memchr(s + p + 1, '`', n - p - 1) : NULL;
 
-	while (p < n && cclass[s[p]] == G_SPACE)
-		p++;
-	if (p >= n) {
-		ls->pos = n;
-		return 0;
-	}
-	switch (cclass[s[p]]) {
-	case G_IDENT:
-		if ((e = lex_bom(s, p, n))) {
-			cls = TOKEN_OTHER;
-			break;
-		}
-		for (e = p + 1; e < n && is_ident(s[e]); e++)
-			;
-		cls = TOKEN_WORD;
-		break;
-	case G_DIGIT:
-		e = scan_number(s, p, n);
-		cls = TOKEN_NUMBER;
-		break;
-	case G_DOT:
-		if (p + 1 < n && cclass[s[p + 1]] == G_DIGIT) {
-			e = scan_number(s, p, n);
-			cls = TOKEN_NUMBER;
-		} else {
-			e = lex_punct(puncts, s, p, n);
-			cls = TOKEN_PUNCT;
-		}
-		break;
-	case G_QUOTE:
-		e = lex_quoted(s, p, n, 0);
-		cls = TOKEN_STRING;
-		break;
-	case G_BACKQUOTE: {
-		const unsigned char *q = p + 1 < n ? memchr(s + p + 1, '`', n - p - 1) : NULL;
-
-		e = q ? (size_t)(q - s) + 1 : n;
-		cls = TOKEN_STRING;
-		break;
-	}
-	case G_SLASH:
-		if (p + 1 < n && s[p + 1] == '/') {
-			e = lex_line_comment(s, p, n, 0);
-			cls = TOKEN_COMMENT;
-		} else if (p + 1 < n && s[p + 1] == '*') {
-			e = lex_block_comment(s, p, n, "*/", 2);
-			cls = TOKEN_COMMENT;
-		} else {
-			e = lex_punct(puncts, s, p, n);
-			cls = TOKEN_PUNCT;
-		}
-		break;
-	case G_PUNCT:
-		e = lex_punct(puncts, s, p, n);
-		cls = TOKEN_PUNCT;
-		break;
-	default:
-		e = p + 1;
-		cls = TOKEN_OTHER;
-		break;
-	}
-	ls->pos = e;
-	tok->start = p;
-	tok->len = e - p;
-	tok->cls = cls;
-	return 1;
+	*cls = TOKEN_STRING;
+	return q ? (size_t)(q - s) + 1 : n;
 }
 
-LEX_DEFINE(lexer_go, "go", go_token);
+static const struct lex_cfamily go = {
+	.cclass = cclass, .puncts = puncts, .number = scan_number, .special = scan_raw_string,
+	.flags = LEX_CF_BOM | LEX_CF_DOT_NUMBERS,
+};
+
+LEX_DEFINE_CFAMILY(lexer_go, "go", go, LEX_BREAKS_ALL);

@@ -16,23 +16,8 @@
 #include "common.h"
 #include "lexers.h"
 
-enum {
-	J_OTHER,  /* a byte that is a token by itself: # ` \ and controls */
-	J_SPACE,
-	J_IDENT,  /* A-Z a-z _ $ and every byte >= 0x80 (UTF-8 is never split) */
-	J_DIGIT,
-	J_DQUOTE,
-	J_SQUOTE,
-	J_PUNCT,
-	J_SLASH,
-	J_DOT
-};
-
-#define JAVA_CLASS(c) (LEX_IS_SPACE(c) ? J_SPACE : \
-	LEX_IS_IDENT(c) || (c) == '$' ? J_IDENT : LEX_IS_DIGIT(c) ? J_DIGIT : \
-	(c) == '"' ? J_DQUOTE : (c) == '\'' ? J_SQUOTE : (c) == '/' ? J_SLASH : (c) == '.' ? J_DOT : \
-	LEX_IN(c, '!', '%', '&', '(', ')', '*', '+', ',', '-', ':', ';', '<', '=', '>', '?', \
-	       '@', '[', ']', '^', '{', '|', '}', '~') ? J_PUNCT : J_OTHER)
+/* '$' is an identifier byte; '#', '`', '\\' and the controls are tokens by themselves. */
+#define JAVA_CLASS(c) LEX_CFAMILY_CLASS(c, (c) == '$', 0, LEX_IS_C_PUNCT(c) || LEX_IN(c, '?', '@'))
 static const unsigned char cclass[256] = { LEX_TABLE(JAVA_CLASS) };
 
 /*
@@ -43,26 +28,6 @@ static const unsigned char cclass[256] = { LEX_TABLE(JAVA_CLASS) };
 #define JAVA_PUNCT2(c) LEX_IN(c, '>', '=', '<', '-', '+', '&', '|', ':', '.')
 static const unsigned char punct2[256] = { LEX_TABLE(JAVA_PUNCT2) };
 
-static inline int is_digit(unsigned char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static inline int is_hex(unsigned char c)
-{
-	return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
-}
-
-/* Digits of the radix (16, 10 or 2) and underscores from p. */
-static size_t digits(const unsigned char *s, size_t p, size_t n, int radix)
-{
-	while (p < n && (s[p] == '_' ||
-			 (radix == 16 ? is_hex(s[p]) : radix == 2 ? s[p] == '0' || s[p] == '1' :
-			  is_digit(s[p]))))
-		p++;
-	return p;
-}
-
 /* An exponent marker (e or p) at p and its signed digits, then a float suffix. */
 static size_t exponent_and_suffix(const unsigned char *s, size_t p, size_t n, unsigned char marker)
 {
@@ -70,7 +35,7 @@ static size_t exponent_and_suffix(const unsigned char *s, size_t p, size_t n, un
 		p++;
 		if (p < n && (s[p] == '+' || s[p] == '-'))
 			p++;
-		p = digits(s, p, n, 10);
+		p = lex_digits(s, p, n, 10);
 	}
 	if (p < n && ((s[p] | 0x20) == 'f' || (s[p] | 0x20) == 'd'))
 		p++;
@@ -86,20 +51,20 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 	unsigned char r = p + 1 < n ? s[p + 1] | 0x20 : 0;
 
 	if (s[p] == '.')
-		return exponent_and_suffix(s, digits(s, p + 1, n, 10), n, 'e');
+		return exponent_and_suffix(s, lex_digits(s, p + 1, n, 10), n, 'e');
 	if (s[p] == '0' && r == 'x') {
-		p = digits(s, p + 2, n, 16);
+		p = lex_digits(s, p + 2, n, 16);
 		if (p < n && s[p] == '.')
-			return exponent_and_suffix(s, digits(s, p + 1, n, 16), n, 'p');
+			return exponent_and_suffix(s, lex_digits(s, p + 1, n, 16), n, 'p');
 		if (p < n && (s[p] | 0x20) == 'p')
 			return exponent_and_suffix(s, p, n, 'p');
 	} else if (s[p] == '0' && r == 'b') {
-		p = digits(s, p + 2, n, 2);
+		p = lex_digits(s, p + 2, n, 2);
 	} else {
 		/* decimal, and octal (javac reads its digits as decimal ones) */
-		p = digits(s, p, n, 10);
+		p = lex_digits(s, p, n, 10);
 		if (p < n && s[p] == '.')
-			return exponent_and_suffix(s, digits(s, p + 1, n, 10), n, 'e');
+			return exponent_and_suffix(s, lex_digits(s, p + 1, n, 10), n, 'e');
 		if (p < n && ((s[p] | 0x20) == 'e' || (s[p] | 0x20) == 'f' || (s[p] | 0x20) == 'd'))
 			return exponent_and_suffix(s, p, n, 'e');
 	}
@@ -113,82 +78,10 @@ static const char *const puncts[128] = {
 	['/'] = "/=", ['%'] = "%=", ['^'] = "^=", ['.'] = "...",
 };
 
-/* End of the longest operator or separator at p (p < n). */
-static inline size_t scan_punct(const unsigned char *s, size_t p, size_t n)
-{
-	if (n - p >= 2 && !punct2[s[p + 1]])
-		return p + 1;
-	return lex_punct(puncts, s, p, n);
-}
-
-LEX_TOKEN_FN java_token(struct lexer_state *ls, struct token *tok)
-{
-	const unsigned char *s = ls->src;
-	size_t n = ls->len, p = ls->pos, b, e;
-	enum token_class cls;
-
-	p = lex_span(s, p, n, cclass, J_SPACE, J_SPACE);
-	if (p >= n) {
-		ls->pos = n;
-		return 0;
-	}
-	b = p;
-	switch (cclass[s[p]]) {
-	case J_IDENT:
-		e = lex_span_idents(s, p + 1, n, 1, cclass, J_IDENT, J_DIGIT);
-		cls = TOKEN_WORD;
-		break;
-	case J_DIGIT:
-		e = scan_number(s, p, n);
-		cls = TOKEN_NUMBER;
-		break;
-	case J_DOT:
-		if (p + 1 < n && is_digit(s[p + 1])) {
-			e = scan_number(s, p, n);
-			cls = TOKEN_NUMBER;
-		} else {
-			e = scan_punct(s, p, n);
-			cls = TOKEN_PUNCT;
-		}
-		break;
-	case J_DQUOTE:
-		if (lex_starts(s, p, n, "\"\"\""))
-			e = lex_triple_quoted(s, p, n, '"');
-		else
-			e = lex_quoted(s, p, n, 0);
-		cls = TOKEN_STRING;
-		break;
-	case J_SQUOTE:
-		e = lex_quoted(s, p, n, 0);
-		cls = TOKEN_STRING;
-		break;
-	case J_SLASH:
-		if (p + 1 < n && s[p + 1] == '/') {
-			e = lex_line_comment(s, p, n, 0);
-			cls = TOKEN_COMMENT;
-		} else if (p + 1 < n && s[p + 1] == '*') {
-			e = lex_block_comment(s, p, n, "*/", 2);
-			cls = TOKEN_COMMENT;
-		} else {
-			e = scan_punct(s, p, n);
-			cls = TOKEN_PUNCT;
-		}
-		break;
-	case J_PUNCT:
-		e = scan_punct(s, p, n);
-		cls = TOKEN_PUNCT;
-		break;
-	default: /* J_OTHER */
-		e = p + 1;
-		cls = TOKEN_OTHER;
-		break;
-	}
-	ls->pos = e;
-	tok->start = b;
-	tok->len = e - b;
-	tok->cls = cls;
-	return 1;
-}
+static const struct lex_cfamily java = {
+	.cclass = cclass, .punct2 = punct2, .puncts = puncts, .number = scan_number,
+	.flags = LEX_CF_DOLLAR | LEX_CF_DOT_NUMBERS | LEX_CF_TEXT_BLOCKS,
+};
 
 /* Unicode escapes are not translated: only literals and comments hold line breaks. */
-LEX_DEFINE_BREAKS(lexer_java, "java", java_token, LEX_BREAKS_STRINGS);
+LEX_DEFINE_CFAMILY(lexer_java, "java", java, LEX_BREAKS_STRINGS);

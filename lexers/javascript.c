@@ -239,11 +239,9 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 	if (s[p] == '0' && p + 1 < n && s[p + 1] && strchr("xXoObB", s[p + 1])) {
 		p += 2;
 	} else {
-		while (p < n && (cclass[s[p]] == J_DIGIT || s[p] == '_'))
-			p++;
+		p = lex_digits(s, p, n, 10);
 		if (p < n && s[p] == '.')
-			for (p++; p < n && (cclass[s[p]] == J_DIGIT || s[p] == '_'); p++)
-				;
+			p = lex_digits(s, p + 1, n, 10);
 		if (p < n && (s[p] == 'e' || s[p] == 'E')) {
 			size_t q = p + 1;
 
@@ -318,9 +316,7 @@ static inline size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 {
 	size_t e;
 
-	if (n - p >= 2 && !punct2[s[p + 1]])
-		return p + 1;
-	e = lex_punct(puncts, s, p, n);
+	e = lex_punct_fast(punct2, puncts, s, p, n);
 	return e - p == 2 && s[p] == '?' && s[p + 1] == '.' && e < n && cclass[s[e]] == J_DIGIT ?
 		p + 1 : e;
 }
@@ -391,12 +387,11 @@ LEX_INLINE size_t scan_token(const unsigned char *s, size_t *start, size_t n, un
 			     struct lex_js_prev *pv, size_t *horizon, enum token_class *cls,
 			     struct js_sink *o)
 {
-	size_t p = *start, e;
+	size_t p = *start + k / J_SPACED, e;
 
-	switch (k) {
-	case J_SPACED + J_IDENT:
-		*start = ++p;
-		/* fall through */
+	/* the token after a single space starts one byte on: an add, not a branch */
+	*start = p;
+	switch (k % J_SPACED) {
 	case J_IDENT:
 		if (!p && (e = lex_bom(s, p, n))) {
 			/* not significant: the start of the input it remains */
@@ -407,16 +402,10 @@ LEX_INLINE size_t scan_token(const unsigned char *s, size_t *start, size_t n, un
 		e = scan_ident(s, p + 1, n);
 		prev_name(pv, p, e);
 		return emit(o, s, p, e, TOKEN_WORD, 1);
-	case J_SPACED + J_SINGLE:
-		*start = ++p;
-		/* fall through */
 	case J_SINGLE:
 		*cls = TOKEN_PUNCT;
 		pv->kind = PREV_OPERATOR;
 		return emit_byte(o, s, p);
-	case J_SPACED + J_OPEN:
-		*start = ++p;
-		/* fall through */
 	case J_OPEN:
 		*cls = TOKEN_PUNCT;
 		open_paren(pv, s, n);
@@ -425,16 +414,10 @@ LEX_INLINE size_t scan_token(const unsigned char *s, size_t *start, size_t n, un
 		*cls = TOKEN_PUNCT;
 		close_paren(pv);
 		return emit_byte(o, s, p);
-	case J_SPACED + J_CLOSER:
-		*start = ++p;
-		/* fall through */
 	case J_CLOSER:
 		*cls = TOKEN_PUNCT;
 		pv->kind = PREV_OPERAND;
 		return emit_byte(o, s, p);
-	case J_SPACED + J_PUNCT:
-		*start = ++p;
-		/* fall through */
 	case J_PUNCT:
 		*cls = TOKEN_PUNCT;
 		e = scan_punct(s, p, n);
@@ -444,9 +427,6 @@ LEX_INLINE size_t scan_token(const unsigned char *s, size_t *start, size_t n, un
 		else
 			pv->kind = e - p == 2 && s[p + 1] == '.' ? PREV_DOT : PREV_OPERATOR;
 		return emit(o, s, p, e, TOKEN_PUNCT, 1);
-	case J_SPACED + J_DIGIT:
-		*start = ++p;
-		/* fall through */
 	case J_DIGIT:
 		*cls = TOKEN_NUMBER;
 		pv->kind = PREV_OPERAND;
@@ -461,16 +441,10 @@ LEX_INLINE size_t scan_token(const unsigned char *s, size_t *start, size_t n, un
 		e = scan_punct(s, p, n);
 		pv->kind = e - p == 1 ? PREV_DOT : PREV_OPERATOR;
 		return emit(o, s, p, e, TOKEN_PUNCT, 1);
-	case J_SPACED + J_QUOTE:
-		*start = ++p;
-		/* fall through */
 	case J_QUOTE:
 		*cls = TOKEN_STRING;
 		pv->kind = PREV_OPERAND;
 		return emit(o, s, p, lex_quoted(s, p, n, 0), TOKEN_STRING, 0);
-	case J_SPACED + J_BACKQUOTE:
-		*start = ++p;
-		/* fall through */
 	case J_BACKQUOTE:
 		*cls = TOKEN_STRING;
 		pv->kind = PREV_OPERAND;

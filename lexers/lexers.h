@@ -1,7 +1,7 @@
 /*
- * The lexers, for the language table in tokenize/language.c: the one
- * thing outside lexers/ that names them.  What lexers share is in
- * lexers/common.h; see lexers/README.
+ * The lexers, for the language table (lexers/languages.c): nothing
+ * outside lexers/ names them.  What lexers share is in lexers/common.h;
+ * see lexers/README.md.
  */
 #ifndef LEXERS_H
 #define LEXERS_H

@@ -87,11 +87,6 @@ static inline int is_ident(unsigned char c)
 	return cclass[c] == L_IDENT || cclass[c] == L_DIGIT;
 }
 
-static inline int is_digit(unsigned char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 static inline int is_alpha(unsigned char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
@@ -349,19 +344,16 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 			;
 		return p;
 	}
-	while (p < n && (is_digit(s[p]) || s[p] == '_'))
-		p++;
-	while (p + 1 < n && s[p] == '.' && is_digit(s[p + 1]))  /* 1.5, 1.2.3 */
-		for (p++; p < n && (is_digit(s[p]) || s[p] == '_'); p++)
-			;
+	p = lex_digits(s, p, n, 10);
+	while (p + 1 < n && s[p] == '.' && lex_is_digit(s[p + 1]))  /* 1.5, 1.2.3 */
+		p = lex_digits(s, p + 1, n, 10);
 	if (p + 1 < n && (s[p] == 'e' || s[p] == 'E')) {
 		size_t q = p + 1;
 
 		if (q + 1 < n && (s[q] == '+' || s[q] == '-'))
 			q++;
-		if (q < n && is_digit(s[q]))
-			for (p = q; p < n && (is_digit(s[p]) || s[p] == '_'); p++)
-				;
+		if (q < n && lex_is_digit(s[q]))
+			p = lex_digits(s, q, n, 10);
 	}
 	return p;
 }
@@ -411,8 +403,8 @@ static size_t scan_variable(const unsigned char *s, size_t p, size_t n)
 		return p + 3;
 	if (cclass[c] == L_IDENT || (c == ':' && p + 2 < n && s[p + 2] == ':'))
 		return scan_name(s, p + 1, n);
-	if (is_digit(c)) {
-		for (q = p + 1; q < n && is_digit(s[q]); q++)
+	if (lex_is_digit(c)) {
+		for (q = p + 1; q < n && lex_is_digit(s[q]); q++)
 			;
 		return sigil == '$' ? q : p + 1;
 	}
@@ -453,230 +445,318 @@ static size_t scan_prototype(const unsigned char *s, size_t p, size_t n)
 
 /* The operators of several bytes, for lex_punct. */
 static const char *const puncts[128] = {
-	['<'] = "<=> <<= <= <<", ['>'] = ">>= >> >=", ['='] = "== => =~", ['!'] = "!= !~",
+	/* comparison and matching */
+	['<'] = "<=> <<= <= <<", ['>'] = ">>= >> >=", ['='] = "== => =~", ['!'] = "!= !~", ['~'] = "~~",
+	/* arithmetic and logic, and their assignments */
 	['*'] = "**= ** *=", ['/'] = "//= // /=", ['|'] = "||= || |=", ['&'] = "&&= && &=",
-	['.'] = "... .. .=", ['-'] = "-> -- -=", ['+'] = "++ +=", ['^'] = "^=", ['%'] = "%=",
-	[':'] = "::", ['~'] = "~~",
+	['-'] = "-> -- -=", ['+'] = "++ +=", ['^'] = "^=", ['%'] = "%=",
+	/* ranges, concatenation and packages */
+	['.'] = "... .. .=", [':'] = "::",
 };
+
+/*
+ * Past the whitespace at *p, and past the bodies of the pending
+ * here-documents at the line break that starts them: 1 when one of those
+ * bodies is the next token (s[*p..*end)), else 0.
+ */
+static int skip_space(struct lexer_state *ls, size_t *p, size_t *end)
+{
+	const unsigned char *s = ls->src;
+	size_t n = ls->len, q = *p;
+
+	for (;;) {
+		size_t b, e;
+
+		while (q < n && cclass[s[q]] == L_SPACE && !(s[q] == '\n' && ls->u.perl.heredocs.count))
+			q++;
+		if (q >= n || s[q] != '\n')
+			break;
+		b = q + 1;
+		e = heredoc_body(ls, b);
+		while (b < e && lex_is_space(s[b]))
+			b++;
+		if (b < e) {
+			*p = b;
+			*end = e;
+			return 1;
+		}
+		q = e;
+	}
+	*p = q;
+	return 0;
+}
+
+/* Was the previous significant token the two bytes a b? */
+static int prev_is_pair(const struct lexer_state *ls, unsigned char a, unsigned char b)
+{
+	const struct lex_perl_state *pv = &ls->u.perl;
+
+	return pv->prev == TOKEN_PUNCT && pv->prev_len == 2 &&
+		ls->src[pv->prev_start] == a && ls->src[pv->prev_start + 1] == b;
+}
+
+/* A postfix dereference after "->" at p (->@* ->$#* ->%*): its end, or 0. */
+static size_t scan_postfix_deref(const struct lexer_state *ls, size_t p)
+{
+	const unsigned char *s = ls->src;
+	size_t n = ls->len, e = p + 1;
+
+	if (!prev_is_pair(ls, '-', '>') || !strchr("$@%&*", s[p]) || !s[p])
+		return 0;
+	if (s[p] == '$' && e < n && s[e] == '#')
+		e++;
+	return e < n && s[e] == '*' ? e + 1 : 0;
+}
+
+/* Is s[b..e) all digits? */
+static int all_digits(const unsigned char *s, size_t b, size_t e)
+{
+	while (b < e && lex_is_digit(s[b]))
+		b++;
+	return b == e;
+}
+
+/*
+ * The operator x where an operator is expected at p, the start of the
+ * word s[p..e): "x4" (x and 4) and "x=": its end, or 0.
+ */
+static size_t scan_repetition(const struct lexer_state *ls, size_t p, size_t e)
+{
+	const unsigned char *s = ls->src;
+	size_t n = ls->len;
+
+	if (s[p] != 'x')
+		return 0;
+	if (e > p + 1 && all_digits(s, p + 1, e) && expecting(ls, p) == OPERATOR)
+		return p + 1;
+	if (e == p + 1 && e < n && s[e] == '=' &&
+	    !(e + 1 < n && (s[e + 1] == '=' || s[e + 1] == '~' || s[e + 1] == '>')) &&
+	    expecting(ls, p) == OPERATOR)
+		return e + 1;
+	return 0;
+}
+
+/* A bareword at p: a name, __END__ or __DATA__ and the rest of the file, a v-string. */
+static size_t scan_bareword(const unsigned char *s, size_t p, size_t e, size_t n,
+			    enum token_class *cls)
+{
+	e = scan_name(s, e, n);
+	*cls = TOKEN_WORD;
+	if (word_is(s, p, e - p, "__END__") || word_is(s, p, e - p, "__DATA__")) {
+		*cls = s[p + 2] == 'E' ? TOKEN_COMMENT : TOKEN_STRING;
+		for (e = n; e > p && lex_is_space(s[e - 1]); e--)
+			;
+	} else if (s[p] == 'v' && e - p >= 2 && lex_is_digit(s[p + 1]) && all_digits(s, p + 1, e) &&
+		   e + 1 < n && s[e] == '.' && lex_is_digit(s[e + 1])) {
+		e = scan_number(s, p + 1, n);  /* v5.36.0 */
+		*cls = TOKEN_NUMBER;
+	}
+	return e;
+}
+
+/* The token from the identifier byte at p. */
+static size_t word_token(const struct lexer_state *ls, size_t p, enum token_class *cls)
+{
+	const unsigned char *s = ls->src;
+	size_t n = ls->len, e, q;
+
+	for (e = p + 1; e < n && is_ident(s[e]); e++)
+		;
+	if ((q = scan_repetition(ls, p, e))) {
+		*cls = q == p + 1 ? TOKEN_WORD : TOKEN_PUNCT;
+		return q;
+	}
+	if (in_words(s, p, e - p, quote_words) && !(e + 1 < n && s[e] == ':' && s[e + 1] == ':') &&
+	    (q = scan_quote_like(ls, p, e))) {
+		*cls = TOKEN_STRING;
+		return q;
+	}
+	return scan_bareword(s, p, e, n, cls);
+}
+
+/* A variable from the sigil at p: a word, or the sigil alone (a cast) as a punctuator. */
+static size_t variable_token(const unsigned char *s, size_t p, size_t n, enum token_class *cls)
+{
+	size_t e = scan_variable(s, p, n);
+
+	*cls = e - p == 1 ? TOKEN_PUNCT : TOKEN_WORD;
+	return e;
+}
+
+/* An operator at p. */
+static size_t punct_token(const unsigned char *s, size_t p, size_t n, enum token_class *cls)
+{
+	*cls = TOKEN_PUNCT;
+	return lex_punct(puncts, s, p, n);
+}
+
+/* % & * at p: the sigil of a variable where a term is expected, else an operator. */
+static size_t sigil_token(const struct lexer_state *ls, size_t p, enum token_class *cls)
+{
+	const unsigned char *s = ls->src;
+	size_t n = ls->len;
+	unsigned char c = p + 1 < n ? s[p + 1] : 0;
+
+	if (expecting(ls, p) != OPERATOR && p + 1 < n && c != s[p] &&
+	    (cclass[c] == L_IDENT || c == '{' || c == '$' || c == ':' || c == '^' ||
+	     (s[p] == '%' && (c == '+' || c == '-' || c == '!'))))
+		return variable_token(s, p, n, cls);
+	return punct_token(s, p, n, cls);
+}
+
+/* '=' at p: POD at the start of a line, else an operator. */
+static size_t equals_token(const unsigned char *s, size_t p, size_t n, enum token_class *cls)
+{
+	if ((p == 0 || s[p - 1] == '\n') && p + 1 < n && is_alpha(s[p + 1])) {
+		*cls = TOKEN_COMMENT;
+		return scan_pod(s, p, n);
+	}
+	return punct_token(s, p, n, cls);
+}
+
+/* '/' at p: a regular expression where a term is expected, else an operator. */
+static size_t slash_token(const struct lexer_state *ls, size_t p, enum token_class *cls)
+{
+	const unsigned char *s = ls->src;
+	size_t n = ls->len, e;
+
+	if (expecting(ls, p) != TERM)
+		return punct_token(s, p, n, cls);
+	for (e = scan_delimited(s, p, n); e < n && is_alpha(s[e]); e++)
+		;
+	*cls = TOKEN_STRING;
+	return e;
+}
+
+/* '<' at p: a here-document operator (queued), a readline <FH>, or an operator. */
+static size_t lt_token(struct lexer_state *ls, size_t p, enum token_class *cls)
+{
+	const unsigned char *s = ls->src;
+	size_t n = ls->len, e, dstart, dlen;
+	int indent;
+
+	*cls = TOKEN_STRING;
+	if (p + 1 < n && s[p + 1] == '<' && heredoc_allowed(ls, p) &&
+	    heredoc_operator(s, p, n, &e, &dstart, &dlen, &indent)) {
+		lex_heredoc_push(&ls->u.perl.heredocs, p, 0, MAX_PENDING);
+		return e;
+	}
+	if (expecting(ls, p) != OPERATOR && (e = scan_readline(s, p, n)))
+		return e;
+	return punct_token(s, p, n, cls);
+}
+
+/* '-' at p: where a term is expected a file test, a negative number or a -bareword; else minus. */
+static size_t minus_token(const struct lexer_state *ls, size_t p, enum token_class *cls)
+{
+	const unsigned char *s = ls->src;
+	size_t n = ls->len;
+
+	if (expecting(ls, p) == OPERATOR || p + 1 >= n)
+		return punct_token(s, p, n, cls);
+	*cls = TOKEN_PUNCT;
+	if (strchr("rwxoRWXOezsfdlpSbcugktTBAMC", s[p + 1]) && s[p + 1] &&
+	    (p + 2 >= n || !is_ident(s[p + 2])) &&
+	    !(p + 2 < n && (s[p + 2] == '>' || s[p + 2] == '=')))
+		return p + 2;  /* a file test */
+	if (lex_is_digit(s[p + 1])) {
+		*cls = TOKEN_NUMBER;
+		return scan_number(s, p + 1, n);
+	}
+	if (cclass[s[p + 1]] == L_IDENT) {
+		*cls = TOKEN_WORD;
+		return scan_name(s, p + 1, n);  /* -bareword, a string */
+	}
+	return punct_token(s, p, n, cls);
+}
+
+/* '(' at p: a prototype after "sub NAME" or "sub", else a parenthesis. */
+static size_t lparen_token(const struct lexer_state *ls, size_t p, enum token_class *cls)
+{
+	const struct lex_perl_state *pv = &ls->u.perl;
+	size_t r;
+
+	*cls = TOKEN_PUNCT;
+	if (pv->prev == TOKEN_WORD &&
+	    (word_is(ls->src, pv->prev_start, pv->prev_len, "sub") || pv->after_sub) &&
+	    (r = scan_prototype(ls->src, p, ls->len)))
+		return r;
+	return p + 1;
+}
+
+/* The token at p, the first byte of one, decided by its class. */
+static size_t scan_token(struct lexer_state *ls, size_t p, enum token_class *cls)
+{
+	const unsigned char *s = ls->src;
+	size_t n = ls->len;
+
+	switch (cclass[s[p]]) {
+	case L_IDENT:
+		return word_token(ls, p, cls);
+	case L_DOT:
+		if (!(p + 1 < n && lex_is_digit(s[p + 1]) && expecting(ls, p) != OPERATOR))
+			return punct_token(s, p, n, cls);
+		/* fall through */
+	case L_DIGIT:
+		*cls = TOKEN_NUMBER;
+		return scan_number(s, p, n);
+	case L_DOLLAR:
+	case L_AT:
+		return variable_token(s, p, n, cls);
+	case L_SIGIL:
+		return sigil_token(ls, p, cls);
+	case L_QUOTE:
+		*cls = TOKEN_STRING;
+		return lex_quoted(s, p, n, LEX_QUOTED_MULTILINE);
+	case L_HASH:
+		*cls = TOKEN_COMMENT;
+		return lex_line_comment(s, p, n, 0);
+	case L_EQUALS:
+		return equals_token(s, p, n, cls);
+	case L_SLASH:
+		return slash_token(ls, p, cls);
+	case L_LT:
+		return lt_token(ls, p, cls);
+	case L_MINUS:
+		return minus_token(ls, p, cls);
+	case L_LPAREN:
+		return lparen_token(ls, p, cls);
+	case L_PUNCT:
+		return punct_token(s, p, n, cls);
+	default:
+		*cls = TOKEN_OTHER;
+		return p + 1;
+	}
+}
+
+/* s[p..e) of class cls is the previous significant token from now on. */
+static void remember(struct lexer_state *ls, size_t p, size_t e, enum token_class cls)
+{
+	struct lex_perl_state *pv = &ls->u.perl;
+
+	pv->after_sub = pv->prev == TOKEN_WORD && word_is(ls->src, pv->prev_start, pv->prev_len, "sub");
+	pv->prev = cls;
+	pv->prev_start = p;
+	pv->prev_len = e - p;
+}
 
 LEX_TOKEN_FN perl_token(struct lexer_state *ls, struct token *tok)
 {
-	const unsigned char *s = ls->src;
-	size_t n = ls->len, p = ls->pos, e;
+	size_t p = ls->pos, e;
 	enum token_class cls;
-	int significant = 1;
 
-	for (;;) {
-		while (p < n && cclass[s[p]] == L_SPACE && !(s[p] == '\n' && ls->u.perl.heredocs.count))
-			p++;
-		if (p < n && s[p] == '\n') {
-			size_t b = p + 1;
-
-			e = heredoc_body(ls, b);
-			while (b < e && lex_is_space(s[b]))
-				b++;
-			if (b < e) {
-				p = b;
-				cls = TOKEN_STRING;
-				significant = 0;
-				goto done;
-			}
-			p = e;
-			continue;
-		}
-		break;
-	}
-	if (p >= n) {
-		ls->pos = n;
-		return 0;
-	}
-	if (ls->u.perl.prev == TOKEN_PUNCT && ls->u.perl.prev_len == 2 &&
-	    s[ls->u.perl.prev_start] == '-' && s[ls->u.perl.prev_start + 1] == '>' &&
-	    strchr("$@%&*", s[p]) && s[p]) {
-		e = p + 1;
-		if (s[p] == '$' && e < n && s[e] == '#')
-			e++;
-		if (e < n && s[e] == '*') {  /* postfix dereference: ->@* */
-			e++;
-			cls = TOKEN_PUNCT;
-			goto done;
-		}
-	}
-	switch (cclass[s[p]]) {
-	case L_IDENT: {
-		size_t q;
-
-		for (e = p + 1; e < n && is_ident(s[e]); e++)
-			;
-		cls = TOKEN_WORD;
-		if (s[p] == 'x' && e > p + 1 && is_digit(s[p + 1]) && expecting(ls, p) == OPERATOR) {
-			for (q = p + 1; q < e && is_digit(s[q]); q++)
-				;
-			if (q == e) {  /* "-" x4: repetition */
-				e = p + 1;
-				break;
-			}
-		}
-		if (e == p + 1 && s[p] == 'x' && e < n && s[e] == '=' &&
-		    !(e + 1 < n && (s[e + 1] == '=' || s[e + 1] == '~' || s[e + 1] == '>')) &&
-		    expecting(ls, p) == OPERATOR) {
-			e++;  /* x= */
-			cls = TOKEN_PUNCT;
-			break;
-		}
-		if (in_words(s, p, e - p, quote_words) &&
-		    !(e + 1 < n && s[e] == ':' && s[e + 1] == ':') &&
-		    (q = scan_quote_like(ls, p, e))) {
-			e = q;
-			cls = TOKEN_STRING;
-			break;
-		}
-		e = scan_name(s, e, n);
-		if (word_is(s, p, e - p, "__END__") || word_is(s, p, e - p, "__DATA__")) {
-			cls = s[p + 2] == 'E' ? TOKEN_COMMENT : TOKEN_STRING;
-			for (e = n; e > p && lex_is_space(s[e - 1]); e--)
-				;
-		} else if (s[p] == 'v' && e - p >= 2 && is_digit(s[p + 1])) {
-			for (q = p + 1; q < e && is_digit(s[q]); q++)
-				;
-			if (q == e && e + 1 < n && s[e] == '.' && is_digit(s[e + 1])) {
-				e = scan_number(s, p + 1, n);  /* v5.36.0 */
-				cls = TOKEN_NUMBER;
-			}
-		}
-		break;
-	}
-	case L_DIGIT:
-		e = scan_number(s, p, n);
-		cls = TOKEN_NUMBER;
-		break;
-	case L_DOT:
-		if (p + 1 < n && is_digit(s[p + 1]) && expecting(ls, p) != OPERATOR) {
-			e = scan_number(s, p, n);
-			cls = TOKEN_NUMBER;
-		} else {
-			e = lex_punct(puncts, s, p, n);
-			cls = TOKEN_PUNCT;
-		}
-		break;
-	case L_DOLLAR:
-	case L_AT:
-		e = scan_variable(s, p, n);
-		cls = e - p == 1 ? TOKEN_PUNCT : TOKEN_WORD;
-		break;
-	case L_SIGIL:
-		if (expecting(ls, p) != OPERATOR && p + 1 < n && s[p + 1] != s[p] &&
-		    (cclass[s[p + 1]] == L_IDENT || s[p + 1] == '{' || s[p + 1] == '$' ||
-		     s[p + 1] == ':' || s[p + 1] == '^' ||
-		     (s[p] == '%' && (s[p + 1] == '+' || s[p + 1] == '-' || s[p + 1] == '!')))) {
-			e = scan_variable(s, p, n);
-			cls = e - p == 1 ? TOKEN_PUNCT : TOKEN_WORD;
-		} else {
-			e = lex_punct(puncts, s, p, n);
-			cls = TOKEN_PUNCT;
-		}
-		break;
-	case L_QUOTE:
-		e = lex_quoted(s, p, n, 1);
-		cls = TOKEN_STRING;
-		break;
-	case L_HASH:
-		e = lex_line_comment(s, p, n, 0);
-		cls = TOKEN_COMMENT;
-		significant = 0;
-		break;
-	case L_EQUALS:
-		if ((p == 0 || s[p - 1] == '\n') && p + 1 < n && is_alpha(s[p + 1])) {
-			e = scan_pod(s, p, n);
-			cls = TOKEN_COMMENT;
-			significant = 0;
-		} else {
-			e = lex_punct(puncts, s, p, n);
-			cls = TOKEN_PUNCT;
-		}
-		break;
-	case L_SLASH:
-		if (expecting(ls, p) == TERM) {
-			e = scan_delimited(s, p, n);
-			while (e < n && is_alpha(s[e]))
-				e++;
-			cls = TOKEN_STRING;
-		} else {
-			e = lex_punct(puncts, s, p, n);
-			cls = TOKEN_PUNCT;
-		}
-		break;
-	case L_LT: {
-		size_t dstart, dlen, r;
-		int indent;
-
+	if (skip_space(ls, &p, &e))  /* a here-document body: not significant */
+		return lex_emit(ls, tok, p, e, TOKEN_STRING);
+	if (p >= ls->len)
+		return lex_end(ls);
+	if ((e = scan_postfix_deref(ls, p)))
 		cls = TOKEN_PUNCT;
-		if (p + 1 < n && s[p + 1] == '<' && heredoc_allowed(ls, p) &&
-		    heredoc_operator(s, p, n, &e, &dstart, &dlen, &indent)) {
-			cls = TOKEN_STRING;
-			lex_heredoc_push(&ls->u.perl.heredocs, p, 0, MAX_PENDING);
-		} else if (expecting(ls, p) != OPERATOR && (r = scan_readline(s, p, n))) {
-			e = r;
-			cls = TOKEN_STRING;
-		} else {
-			e = lex_punct(puncts, s, p, n);
-		}
-		break;
-	}
-	case L_MINUS: {
-		int term = expecting(ls, p) != OPERATOR;
-
-		cls = TOKEN_PUNCT;
-		if (term && p + 1 < n && strchr("rwxoRWXOezsfdlpSbcugktTBAMC", s[p + 1]) &&
-		    s[p + 1] && (p + 2 >= n || !is_ident(s[p + 2])) &&
-		    !(p + 2 < n && (s[p + 2] == '>' || s[p + 2] == '='))) {
-			e = p + 2;  /* a file test */
-		} else if (term && p + 1 < n && is_digit(s[p + 1])) {
-			e = scan_number(s, p + 1, n);
-			cls = TOKEN_NUMBER;
-		} else if (term && p + 1 < n && cclass[s[p + 1]] == L_IDENT) {
-			e = scan_name(s, p + 1, n);  /* -bareword, a string */
-			cls = TOKEN_WORD;
-		} else {
-			e = lex_punct(puncts, s, p, n);
-		}
-		break;
-	}
-	case L_LPAREN: {
-		size_t pb = ls->u.perl.prev_start, pl = ls->u.perl.prev_len, r;
-
-		e = p + 1;
-		cls = TOKEN_PUNCT;
-		if (ls->u.perl.prev == TOKEN_WORD &&
-		    (word_is(s, pb, pl, "sub") || ls->u.perl.after_sub) &&
-		    (r = scan_prototype(s, p, n)))
-			e = r;
-		break;
-	}
-	case L_PUNCT:
-		e = lex_punct(puncts, s, p, n);
-		cls = TOKEN_PUNCT;
-		break;
-	default:
-		e = p + 1;
-		cls = TOKEN_OTHER;
-		break;
-	}
-done:
-	if (significant) {
-		struct lex_perl_state *pv = &ls->u.perl;
-
-		pv->after_sub = pv->prev == TOKEN_WORD &&
-			word_is(s, pv->prev_start, pv->prev_len, "sub");
-		pv->prev = cls;
-		pv->prev_start = p;
-		pv->prev_len = e - p;
-	}
-	ls->pos = e;
-	tok->start = p;
-	tok->len = e - p;
-	tok->cls = cls;
-	return 1;
+	else
+		e = scan_token(ls, p, &cls);
+	/* comments and POD are not significant; __END__ is */
+	if (cls != TOKEN_COMMENT || ls->src[p] == '_')
+		remember(ls, p, e, cls);
+	return lex_emit(ls, tok, p, e, cls);
 }
 
 LEX_DEFINE(lexer_perl, "perl", perl_token);

@@ -57,11 +57,6 @@ static inline int is_ident(unsigned char c)
 	return cclass[c] == P_IDENT || cclass[c] == P_DIGIT;
 }
 
-static inline int is_digit(unsigned char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 /* Length of the open tag at p ("<?php", "<?=", "<?"), or 0. */
 static size_t open_tag(const unsigned char *s, size_t p, size_t n)
 {
@@ -77,7 +72,10 @@ static size_t open_tag(const unsigned char *s, size_t p, size_t n)
 	return 2;
 }
 
-/* A '#' or '//' comment from p: to the end of its line, or before "?>" and the blanks before it. */
+/*
+ * A '#' or '//' comment from p: to the end of its line, or before "?>" and
+ * the blanks before it.
+ */
 static size_t scan_line_comment(const unsigned char *s, size_t p, size_t n)
 {
 	size_t e = lex_line_comment(s, p, n, 0), q;
@@ -154,7 +152,7 @@ static size_t scan_heredoc(const unsigned char *s, size_t p, size_t n)
 static inline int is_kdigit(unsigned char c, int kind)
 {
 	if (kind == 16)
-		return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+		return lex_is_hex(c);
 	return c >= '0' && c < '0' + kind;
 }
 
@@ -183,10 +181,10 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 		if (kind && (q = scan_digits(s, p + 2, n, kind)) > p + 2)
 			return q;
 	}
-	if (is_digit(s[p])) {
+	if (lex_is_digit(s[p])) {
 		p = scan_digits(s, p, n, 10);
 		if (p < n && s[p] == '.')
-			p = p + 1 < n && is_digit(s[p + 1]) ? scan_digits(s, p + 1, n, 10) : p + 1;
+			p = p + 1 < n && lex_is_digit(s[p + 1]) ? scan_digits(s, p + 1, n, 10) : p + 1;
 	} else {
 		p = scan_digits(s, p + 1, n, 10);  /* ".5" */
 	}
@@ -194,7 +192,7 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 		q = p + 1;
 		if (q + 1 < n && (s[q] == '+' || s[q] == '-'))
 			q++;
-		if (is_digit(s[q]))
+		if (lex_is_digit(s[q]))
 			p = scan_digits(s, q, n, 10);
 	}
 	return p;
@@ -257,133 +255,150 @@ static size_t scan_html(const unsigned char *s, size_t p, size_t n, enum token_c
 	return p + 1;
 }
 
-LEX_TOKEN_FN php_token(struct lexer_state *ls, struct token *tok)
+/* A '...' or "..." or `...` string from its quote at p. */
+static size_t scan_string(const unsigned char *s, size_t p, size_t n)
+{
+	if (s[p] == '\'')
+		return lex_quoted(s, p, n, LEX_QUOTED_MULTILINE);
+	return scan_interpolated(s, p, n);
+}
+
+/* From the identifier byte at p: a binary string b'...' b"...", or a name. */
+static size_t word_token(const unsigned char *s, size_t p, size_t n, enum token_class *cls)
+{
+	if ((s[p] == 'b' || s[p] == 'B') && p + 1 < n && (s[p + 1] == '\'' || s[p + 1] == '"')) {
+		*cls = TOKEN_STRING;
+		return scan_string(s, p + 1, n);
+	}
+	*cls = TOKEN_WORD;
+	return scan_name(s, p, n);
+}
+
+/* From the '$' or '\\' at p: a variable ($x, $$x) or a name (\Foo\Bar), or the byte alone. */
+static size_t sigil_token(const unsigned char *s, size_t p, size_t n, enum token_class *cls)
+{
+	size_t e = p + 1;
+
+	if (s[p] == '$')
+		while (e < n && s[e] == '$')
+			e++;
+	if (e >= n || cclass[s[e]] != P_IDENT) {
+		*cls = TOKEN_PUNCT;
+		return p + 1;
+	}
+	*cls = TOKEN_WORD;
+	if (s[p] == '\\')
+		return scan_name(s, e, n);
+	while (e < n && is_ident(s[e]))
+		e++;
+	return e;
+}
+
+/* From the '#' at p: the attribute opener "#[", or a comment. */
+static size_t hash_token(const unsigned char *s, size_t p, size_t n, enum token_class *cls)
+{
+	if (p + 1 < n && s[p + 1] == '[') {
+		*cls = TOKEN_PUNCT;
+		return p + 2;
+	}
+	*cls = TOKEN_COMMENT;
+	return scan_line_comment(s, p, n);
+}
+
+/* The comment the '/' at p opens (a line comment ends before "?>"), or 0. */
+static size_t slash_comment(const unsigned char *s, size_t p, size_t n)
+{
+	size_t e = lex_slash_comment(s, p, n, 0);
+
+	return e && s[p + 1] == '/' ? scan_line_comment(s, p, n) : e;
+}
+
+/* From an operator byte at p: "?>", which leaves PHP, a heredoc, or an operator. */
+static size_t operator_token(struct lexer_state *ls, size_t p, enum token_class *cls)
 {
 	const unsigned char *s = ls->src;
-	size_t n = ls->len, p = ls->pos, e;
-	enum token_class cls;
+	size_t n = ls->len, e;
 
-	while (p < n && cclass[s[p]] == P_SPACE)
-		p++;
-	if (p >= n) {
-		ls->pos = n;
-		return 0;
+	*cls = TOKEN_PUNCT;
+	if (s[p] == '?' && p + 1 < n && s[p + 1] == '>') {
+		ls->u.php_in_code = 0;
+		return p + 2;
 	}
-	if (!ls->u.php_in_code) {
-		size_t t = open_tag(s, p, n);
+	if (s[p] == '<' && lex_starts(s, p, n, "<<<") && (e = scan_heredoc(s, p, n))) {
+		*cls = TOKEN_STRING;
+		return e;
+	}
+	return lex_punct(puncts, s, p, n);
+}
 
-		if (t) {
-			e = p + t;
-			cls = TOKEN_PUNCT;
-			ls->u.php_in_code = 1;
-		} else {
-			e = scan_html(s, p, n, &cls);
-		}
-		goto done;
-	}
+/* The token at p between the tags, decided by the class of its first byte. */
+LEX_INLINE size_t scan_code(struct lexer_state *ls, size_t p, enum token_class *cls)
+{
+	const unsigned char *s = ls->src;
+	size_t n = ls->len, e;
+
 	switch (cclass[s[p]]) {
 	case P_IDENT:
-		if ((s[p] == 'b' || s[p] == 'B') && p + 1 < n &&
-		    (s[p + 1] == '\'' || s[p + 1] == '"')) {
-			e = s[p + 1] == '"' ? scan_interpolated(s, p + 1, n) : lex_quoted(s, p + 1, n, 1);
-			cls = TOKEN_STRING;
-		} else {
-			e = scan_name(s, p, n);
-			cls = TOKEN_WORD;
-		}
-		break;
+		return word_token(s, p, n, cls);
 	case P_BACKSLASH:
-		if (p + 1 < n && cclass[s[p + 1]] == P_IDENT) {
-			e = scan_name(s, p + 1, n);
-			cls = TOKEN_WORD;
-		} else {
-			e = p + 1;
-			cls = TOKEN_PUNCT;
-		}
-		break;
 	case P_DOLLAR:
-		for (e = p + 1; e < n && s[e] == '$'; e++)
-			;
-		if (e < n && cclass[s[e]] == P_IDENT) {
-			while (e < n && is_ident(s[e]))
-				e++;
-			cls = TOKEN_WORD;
-		} else {
-			e = p + 1;
-			cls = TOKEN_PUNCT;
-		}
-		break;
-	case P_DIGIT:
-		e = scan_number(s, p, n);
-		cls = TOKEN_NUMBER;
-		break;
+		return sigil_token(s, p, n, cls);
 	case P_DOT:
-		if (p + 1 < n && is_digit(s[p + 1])) {
-			e = scan_number(s, p, n);
-			cls = TOKEN_NUMBER;
-		} else {
-			e = lex_punct(puncts, s, p, n);
-			cls = TOKEN_PUNCT;
-		}
-		break;
+		if (p + 1 >= n || !lex_is_digit(s[p + 1]))
+			break;
+		/* fall through */
+	case P_DIGIT:
+		*cls = TOKEN_NUMBER;
+		return scan_number(s, p, n);
 	case P_SQUOTE:
-		e = lex_quoted(s, p, n, 1);
-		cls = TOKEN_STRING;
-		break;
 	case P_DQUOTE:
-		e = scan_interpolated(s, p, n);
-		cls = TOKEN_STRING;
-		break;
+		*cls = TOKEN_STRING;
+		return scan_string(s, p, n);
 	case P_HASH:
-		if (p + 1 < n && s[p + 1] == '[') {
-			e = p + 2;
-			cls = TOKEN_PUNCT;
-		} else {
-			e = scan_line_comment(s, p, n);
-			cls = TOKEN_COMMENT;
-		}
-		break;
+		return hash_token(s, p, n, cls);
 	case P_SLASH:
-		if (p + 1 < n && s[p + 1] == '/') {
-			e = scan_line_comment(s, p, n);
-			cls = TOKEN_COMMENT;
-		} else if (p + 1 < n && s[p + 1] == '*') {
-			e = lex_block_comment(s, p, n, "*/", 2);
-			cls = TOKEN_COMMENT;
-		} else {
-			e = lex_punct(puncts, s, p, n);
-			cls = TOKEN_PUNCT;
-		}
+		*cls = TOKEN_COMMENT;
+		if ((e = slash_comment(s, p, n)))
+			return e;
 		break;
-	case P_LPAREN: {
-		size_t c = scan_cast(s, p, n);
-
-		e = p + (c ? c : 1);
-		cls = TOKEN_PUNCT;
-		break;
-	}
+	case P_LPAREN:
+		*cls = TOKEN_PUNCT;
+		e = scan_cast(s, p, n);
+		return p + (e ? e : 1);
 	case P_PUNCT:
-		cls = TOKEN_PUNCT;
-		if (s[p] == '?' && p + 1 < n && s[p + 1] == '>') {
-			e = p + 2;
-			ls->u.php_in_code = 0;
-		} else if (s[p] == '<' && lex_starts(s, p, n, "<<<") && (e = scan_heredoc(s, p, n))) {
-			cls = TOKEN_STRING;
-		} else {
-			e = lex_punct(puncts, s, p, n);
-		}
-		break;
+		return operator_token(ls, p, cls);
 	default:
-		e = p + 1;
-		cls = TOKEN_OTHER;
-		break;
+		*cls = TOKEN_OTHER;
+		return p + 1;
 	}
-done:
-	ls->pos = e;
-	tok->start = p;
-	tok->len = e - p;
-	tok->cls = cls;
-	return 1;
+	*cls = TOKEN_PUNCT;
+	return lex_punct(puncts, s, p, n);
+}
+
+/* The token at p outside the tags: an open tag, which enters PHP, or the markup's. */
+static size_t scan_markup(struct lexer_state *ls, size_t p, enum token_class *cls)
+{
+	size_t t = open_tag(ls->src, p, ls->len);
+
+	if (!t)
+		return scan_html(ls->src, p, ls->len, cls);
+	*cls = TOKEN_PUNCT;
+	ls->u.php_in_code = 1;
+	return p + t;
+}
+
+LEX_TOKEN_FN php_token(struct lexer_state *ls, struct token *tok)
+{
+	size_t p = lex_span(ls->src, ls->pos, ls->len, cclass, P_SPACE, P_SPACE), e;
+	enum token_class cls;
+
+	if (p >= ls->len)
+		return lex_end(ls);
+	if (ls->u.php_in_code)
+		e = scan_code(ls, p, &cls);
+	else
+		e = scan_markup(ls, p, &cls);
+	return lex_emit(ls, tok, p, e, cls);
 }
 
 LEX_DEFINE(lexer_php, "php", php_token);

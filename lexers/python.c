@@ -50,23 +50,19 @@ static inline int is_ident(unsigned char c)
 	return cclass[c] == P_IDENT || cclass[c] == P_DIGIT;
 }
 
-static inline int is_digit(const unsigned char *s, size_t p, size_t n)
+/* Is there a digit at p? */
+static inline int digit_at(const unsigned char *s, size_t p, size_t n)
 {
-	return p < n && s[p] >= '0' && s[p] <= '9';
-}
-
-static inline int is_hex(unsigned char c)
-{
-	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+	return p < n && lex_is_digit(s[p]);
 }
 
 /* [0-9](?:_?[0-9])* from a digit at p. */
 static size_t digitpart(const unsigned char *s, size_t p, size_t n)
 {
 	for (p++; p < n; p++) {
-		if (s[p] == '_' && is_digit(s, p + 1, n))
+		if (s[p] == '_' && digit_at(s, p + 1, n))
 			p++;
-		else if (!is_digit(s, p, n))
+		else if (!digit_at(s, p, n))
 			break;
 	}
 	return p;
@@ -81,14 +77,14 @@ static size_t exponent(const unsigned char *s, size_t p, size_t n)
 		return p;
 	if (q < n && (s[q] == '+' || s[q] == '-'))
 		q++;
-	return is_digit(s, q, n) ? digitpart(s, q, n) : p;
+	return digit_at(s, q, n) ? digitpart(s, q, n) : p;
 }
 
 /* A float's fraction, exponent and imaginary suffix, from the '.' at p. */
 static size_t fraction(const unsigned char *s, size_t p, size_t n)
 {
 	p++;
-	if (is_digit(s, p, n))
+	if (digit_at(s, p, n))
 		p = digitpart(s, p, n);
 	p = exponent(s, p, n);
 	return p < n && (s[p] | 0x20) == 'j' ? p + 1 : p;
@@ -106,7 +102,7 @@ static size_t radix_number(const unsigned char *s, size_t p, size_t n)
 		size_t d = q + (s[q] == '_');
 		unsigned char c = d < n ? s[d] : 0;
 
-		if (r == 'x' ? !is_hex(c) : r == 'o' ? c < '0' || c > '7' : c != '0' && c != '1')
+		if (r == 'x' ? !lex_is_hex(c) : r == 'o' ? c < '0' || c > '7' : c != '0' && c != '1')
 			break;
 		q = d;
 		e = q + 1;
@@ -427,94 +423,75 @@ static const char *const puncts[128] = {
 /* End of the longest operator at p (p < n). */
 LEX_INLINE size_t scan_punct(const unsigned char *s, size_t p, size_t n)
 {
-	if (n - p >= 2 && !punct2[s[p + 1]])
-		return p + 1;
-	return lex_punct(puncts, s, p, n);
+	return lex_punct_fast(punct2, puncts, s, p, n);
 }
 
-/* Length of a backslash-newline (line continuation) at p, or 0. */
-static inline size_t continuation_len(const unsigned char *s, size_t p, size_t n)
+/* A word from the identifier byte at p, or a string with a prefix, or a byte order mark. */
+LEX_INLINE size_t word_token(struct lexer_state *ls, size_t p, enum token_class *cls)
 {
-	if (p + 1 < n && s[p] == '\\') {
-		if (s[p + 1] == '\n')
-			return 2;
-		if (p + 2 < n && s[p + 1] == '\r' && s[p + 2] == '\n')
-			return 3;
+	const unsigned char *s = ls->src;
+	size_t n = ls->len, e = lex_span_idents(s, p + 1, n, 0, cclass, P_IDENT, P_DIGIT);
+	unsigned flags;
+
+	*cls = TOKEN_WORD;
+	if (p == 0 && lex_starts(s, 0, n, "\xef\xbb\xbf")) {
+		*cls = TOKEN_OTHER;
+		return 3;  /* a byte order mark is not part of the first word */
 	}
-	return 0;
+	if (e < n && cclass[s[e]] == P_QUOTE && (flags = string_prefix(s, p, e))) {
+		*cls = TOKEN_STRING;
+		return string_token(ls, e, flags);
+	}
+	return e;
+}
+
+/* The token at p, the first byte of one, decided by its class. */
+LEX_INLINE size_t scan_token(struct lexer_state *ls, const unsigned char *s, size_t p, size_t n,
+			     enum token_class *cls)
+{
+	switch (cclass[s[p]]) {
+	case P_QUOTE:
+		*cls = TOKEN_STRING;
+		return string_token(ls, p, PY_STR);
+	case P_IDENT:
+		return word_token(ls, p, cls);
+	case P_DOT:
+		if (!digit_at(s, p + 1, n))
+			break;
+		/* fall through */
+	case P_DIGIT:
+		*cls = TOKEN_NUMBER;
+		return scan_number(s, p, n);
+	case P_PUNCT:
+		break;
+	case P_HASH:
+		*cls = TOKEN_COMMENT;
+		return lex_line_comment(s, p, n, 0);
+	default: /* P_OTHER, and a backslash that continues no line */
+		*cls = TOKEN_OTHER;
+		return p + 1;
+	}
+	*cls = TOKEN_PUNCT;
+	return scan_punct(s, p, n);
 }
 
 LEX_TOKEN_FN python_token(struct lexer_state *ls, struct token *tok)
 {
 	const unsigned char *s = ls->src;
-	size_t n = ls->len, p = ls->pos, b, e;
+	size_t n = ls->len, p = ls->pos, e;
 	enum token_class cls;
 
-again:	/* past whitespace and line continuations (case P_BACKSLASH) */
-	if (p < n && cclass[s[p]] == P_SPACE)
-		p = lex_span(s, p + 1, n, cclass, P_SPACE, P_SPACE);
-	if (p >= n) {
-		ls->pos = n;
-		return 0;
+	for (;;) {	/* past whitespace and line continuations */
+		if (p < n && cclass[s[p]] == P_SPACE)
+			p = lex_span(s, p + 1, n, cclass, P_SPACE, P_SPACE);
+		if (p >= n)
+			return lex_end(ls);
+		if (cclass[s[p]] != P_BACKSLASH || !(e = lex_continuation_len(s, p, n)))
+			break;
+		p += e;
 	}
-	b = p;
-	switch (cclass[s[p]]) {
-	case P_IDENT: {
-		unsigned flags;
-
-		e = lex_span_idents(s, p + 1, n, 0, cclass, P_IDENT, P_DIGIT);
-		cls = TOKEN_WORD;
-		if (b == 0 && lex_starts(s, 0, n, "\xef\xbb\xbf")) {
-			e = 3;  /* a byte order mark is not part of the first word */
-			cls = TOKEN_OTHER;
-		} else if (e < n && cclass[s[e]] == P_QUOTE && (flags = string_prefix(s, b, e))) {
-			e = string_token(ls, e, flags);
-			cls = TOKEN_STRING;
-		}
-		break;
-	}
-	case P_DIGIT:
-		e = scan_number(s, p, n);
-		cls = TOKEN_NUMBER;
-		break;
-	case P_DOT:
-		if (is_digit(s, p + 1, n)) {
-			e = scan_number(s, p, n);
-			cls = TOKEN_NUMBER;
-		} else {
-			e = scan_punct(s, p, n);
-			cls = TOKEN_PUNCT;
-		}
-		break;
-	case P_QUOTE:
-		e = string_token(ls, p, PY_STR);
-		cls = TOKEN_STRING;
-		break;
-	case P_HASH:
-		e = lex_line_comment(s, p, n, 0);
-		cls = TOKEN_COMMENT;
-		break;
-	case P_PUNCT:
-		e = scan_punct(s, p, n);
-		cls = TOKEN_PUNCT;
-		break;
-	case P_BACKSLASH:
-		if ((e = continuation_len(s, p, n))) {
-			p += e;
-			goto again;
-		}
-		e = p + 1;	/* a backslash by itself */
-		cls = TOKEN_OTHER;
-		break;
-	default: /* P_OTHER */
-		e = p + 1;
-		cls = TOKEN_OTHER;
-		break;
-	}
-	ls->pos = e;
-	tok->start = b;
-	tok->len = e - b;
-	tok->cls = cls;
+	e = scan_token(ls, s, p, n, &cls);
+	lex_emit(ls, tok, p, e, cls);
 	return cls == TOKEN_STRING || cls == TOKEN_COMMENT ? 1 : LEX_TOKEN_PLAIN;
 }
 

@@ -14,37 +14,14 @@
 #include "common.h"
 #include "lexers.h"
 
-enum {
-	R_OTHER,  /* a byte that is a token by itself */
-	R_SPACE,
-	R_IDENT,  /* A-Z a-z _ and every byte >= 0x80 (UTF-8 is never split) */
-	R_DIGIT,
-	R_DQUOTE,
-	R_SQUOTE,
-	R_SLASH,
-	R_DOT,
-	R_HASH,
-	R_PUNCT
-};
-
-#define RUST_CLASS(c) (LEX_IS_SPACE(c) ? R_SPACE : \
-	LEX_IS_IDENT(c) ? R_IDENT : LEX_IS_DIGIT(c) ? R_DIGIT : \
-	(c) == '"' ? R_DQUOTE : (c) == '\'' ? R_SQUOTE : (c) == '/' ? R_SLASH : \
-	(c) == '.' ? R_DOT : (c) == '#' ? R_HASH : \
-	LEX_IN(c, '!', '$', '%', '&', '(', ')', '*', '+', ',', '-', ':', ';', '<', '=', '>', \
-	       '?', '@', '[', ']', '^', '{', '|', '}', '~') ? R_PUNCT : R_OTHER)
+/* '\'' starts a character or a lifetime, '#' maybe a "#!" line. */
+#define RUST_CLASS(c) LEX_CFAMILY_CLASS(c, 0, (c) == '\'' || (c) == '#', \
+					LEX_IS_C_PUNCT(c) || LEX_IN(c, '$', '?', '@'))
 static const unsigned char cclass[256] = { LEX_TABLE(RUST_CLASS) };
-
-static inline int is_ident(unsigned char c)
-{
-	return cclass[c] == R_IDENT || cclass[c] == R_DIGIT;
-}
 
 static size_t scan_ident(const unsigned char *s, size_t p, size_t n)
 {
-	while (p < n && is_ident(s[p]))
-		p++;
-	return p;
+	return lex_span_idents(s, p, n, 0, cclass, LEX_C_IDENT, LEX_C_DIGIT);
 }
 
 /*
@@ -112,13 +89,12 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 {
 	if (s[p] == '0' && p + 1 < n && (s[p + 1] == 'x' || s[p + 1] == 'o' || s[p + 1] == 'b'))
 		return scan_ident(s, p + 2, n);
-	while (p < n && (cclass[s[p]] == R_DIGIT || s[p] == '_'))
+	p = lex_digits(s, p, n, 10);
+	if (p < n && s[p] == '.' &&
+	    !(p + 1 < n && (s[p + 1] == '.' || cclass[s[p + 1]] == LEX_C_IDENT))) {
 		p++;
-	if (p < n && s[p] == '.' && !(p + 1 < n && (s[p + 1] == '.' || cclass[s[p + 1]] == R_IDENT))) {
-		p++;
-		if (p < n && cclass[s[p]] == R_DIGIT)
-			while (p < n && (cclass[s[p]] == R_DIGIT || s[p] == '_'))
-				p++;
+		if (p < n && lex_is_digit(s[p]))
+			p = lex_digits(s, p, n, 10);
 	}
 	if (p < n && (s[p] == 'e' || s[p] == 'E')) {
 		size_t q = p + 1;
@@ -127,9 +103,8 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 			q++;
 		while (q < n && s[q] == '_')
 			q++;
-		if (q < n && cclass[s[q]] == R_DIGIT)
-			while (q < n && (cclass[s[q]] == R_DIGIT || s[q] == '_'))
-				p = ++q;
+		if (q < n && lex_is_digit(s[q]))
+			p = lex_digits(s, q, n, 10);
 	}
 	return scan_ident(s, p, n);
 }
@@ -159,101 +134,66 @@ static const char *const puncts[128] = {
 	['/'] = "/=", ['%'] = "%=", ['^'] = "^=", ['!'] = "!=",
 };
 
-LEX_TOKEN_FN rust_token(struct lexer_state *ls, struct token *tok)
+/*
+ * After the word s[p..e) (e < n): r"..." r#"..."# br"..." cr#"..."#, b"..."
+ * c"...", b'x', or a raw identifier r#match; else the word.
+ */
+static size_t scan_prefixed(const unsigned char *s, size_t p, size_t e, size_t n,
+			    enum token_class *cls)
 {
-	const unsigned char *s = ls->src;
-	size_t n = ls->len, p = ls->pos, e, r;
-	enum token_class cls;
+	size_t r;
 
-	while (p < n && cclass[s[p]] == R_SPACE)
-		p++;
-	if (p >= n) {
-		ls->pos = n;
-		return 0;
+	if (e - p <= 2 && s[e - 1] == 'r' && (e - p == 1 || s[p] == 'b' || s[p] == 'c') &&
+	    (s[e] == '"' || s[e] == '#')) {
+		if ((r = scan_raw_string(s, e, n))) {
+			*cls = TOKEN_STRING;
+			return r;
+		}
+		if (e - p == 1 && s[e] == '#' && e + 1 < n && cclass[s[e + 1]] == LEX_C_IDENT)
+			return scan_ident(s, e + 2, n);  /* r#match */
+	} else if (e - p == 1 && (s[p] == 'b' || s[p] == 'c') && s[e] == '"') {
+		*cls = TOKEN_STRING;
+		return lex_quoted(s, e, n, LEX_QUOTED_MULTILINE);
+	} else if (e - p == 1 && s[p] == 'b' && s[e] == '\'' && (r = scan_char(s, e, n))) {
+		*cls = TOKEN_STRING;
+		return r;
 	}
-	switch (cclass[s[p]]) {
-	case R_IDENT:
-		if ((e = lex_bom(s, p, n))) {
-			cls = TOKEN_OTHER;
-			break;
-		}
-		e = scan_ident(s, p + 1, n);
-		cls = TOKEN_WORD;
-		if (e >= n)
-			break;
-		if (e - p <= 2 && s[e - 1] == 'r' && (e - p == 1 || s[p] == 'b' || s[p] == 'c') &&
-		    (s[e] == '"' || s[e] == '#')) {
-			/* r"..." r#"..."# br"..." cr#"..."# */
-			if ((r = scan_raw_string(s, e, n))) {
-				e = r;
-				cls = TOKEN_STRING;
-			} else if (e - p == 1 && s[e] == '#' && e + 1 < n &&
-				   cclass[s[e + 1]] == R_IDENT) {
-				e = scan_ident(s, e + 2, n);  /* r#match */
-			}
-		} else if (e - p == 1 && (s[p] == 'b' || s[p] == 'c') && s[e] == '"') {
-			e = lex_quoted(s, e, n, 1);
-			cls = TOKEN_STRING;
-		} else if (e - p == 1 && s[p] == 'b' && s[e] == '\'' && (r = scan_char(s, e, n))) {
-			e = r;
-			cls = TOKEN_STRING;
-		}
-		break;
-	case R_DIGIT:
-		e = scan_number(s, p, n);
-		cls = TOKEN_NUMBER;
-		break;
-	case R_DQUOTE:
-		e = lex_quoted(s, p, n, 1);
-		cls = TOKEN_STRING;
-		break;
-	case R_SQUOTE:
-		if ((e = scan_char(s, p, n))) {
-			cls = TOKEN_STRING;
-		} else if (p + 1 < n && cclass[s[p + 1]] == R_IDENT) {
-			e = scan_ident(s, p + 2, n);  /* 'a 'static 'outer */
-			cls = TOKEN_WORD;
-		} else {
-			e = p + 1;
-			cls = TOKEN_OTHER;
-		}
-		break;
-	case R_SLASH:
-		if (p + 1 < n && s[p + 1] == '/') {
-			e = lex_line_comment(s, p, n, 0);
-			cls = TOKEN_COMMENT;
-		} else if (p + 1 < n && s[p + 1] == '*') {
-			e = lex_nested_comment(s, p, n, "/*", "*/");
-			cls = TOKEN_COMMENT;
-		} else {
-			e = lex_punct(puncts, s, p, n);
-			cls = TOKEN_PUNCT;
-		}
-		break;
-	case R_HASH:
-		if (p == lex_bom(s, 0, n) && is_shebang(s, p, n)) {
-			e = lex_line_comment(s, p, n, 0);
-			cls = TOKEN_COMMENT;
-		} else {
-			e = p + 1;
-			cls = TOKEN_PUNCT;
-		}
-		break;
-	case R_DOT:
-	case R_PUNCT:
-		e = lex_punct(puncts, s, p, n);
-		cls = TOKEN_PUNCT;
-		break;
-	default:
-		e = p + 1;
-		cls = TOKEN_OTHER;
-		break;
-	}
-	ls->pos = e;
-	tok->start = p;
-	tok->len = e - p;
-	tok->cls = cls;
-	return 1;
+	return e;
 }
 
-LEX_DEFINE(lexer_rust, "rust", rust_token);
+/* A quote at p: a character literal, a lifetime or label, or the quote alone. */
+static size_t scan_quote(const unsigned char *s, size_t p, size_t n, enum token_class *cls)
+{
+	size_t e;
+
+	if ((e = scan_char(s, p, n))) {
+		*cls = TOKEN_STRING;
+		return e;
+	}
+	if (p + 1 < n && cclass[s[p + 1]] == LEX_C_IDENT) {
+		*cls = TOKEN_WORD;
+		return scan_ident(s, p + 2, n);  /* 'a 'static 'outer */
+	}
+	*cls = TOKEN_OTHER;
+	return p + 1;
+}
+
+/* A '\'' or '#' at p: the first line as a comment when it is a shebang line, else '#'. */
+static size_t scan_special(const unsigned char *s, size_t p, size_t n, enum token_class *cls)
+{
+	if (s[p] == '\'')
+		return scan_quote(s, p, n, cls);
+	if (p == lex_bom(s, 0, n) && is_shebang(s, p, n)) {
+		*cls = TOKEN_COMMENT;
+		return lex_line_comment(s, p, n, 0);
+	}
+	*cls = TOKEN_PUNCT;
+	return p + 1;
+}
+
+static const struct lex_cfamily rust = {
+	.cclass = cclass, .puncts = puncts, .number = scan_number, .special = scan_special,
+	.word = scan_prefixed, .flags = LEX_CF_BOM | LEX_CF_MULTILINE | LEX_CF_NESTING,
+};
+
+LEX_DEFINE_CFAMILY(lexer_rust, "rust", rust, LEX_BREAKS_ALL);

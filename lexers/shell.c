@@ -40,9 +40,7 @@ enum {
 	S_WORD,
 	S_SPACE,
 	S_OP,        /* | & ; ( ) < > */
-	S_SQUOTE,
-	S_DQUOTE,
-	S_BACKQUOTE,
+	S_QUOTE,     /* ' " ` */
 	S_DOLLAR,
 	S_HASH,
 	S_BACKSLASH
@@ -53,7 +51,7 @@ enum {
 
 #define SH_CLASS(c) (LEX_IS_SPACE(c) ? S_SPACE : \
 	LEX_IN(c, '|', '&', ';', '(', ')', '<', '>') ? S_OP : \
-	(c) == '\'' ? S_SQUOTE : (c) == '"' ? S_DQUOTE : (c) == '`' ? S_BACKQUOTE : \
+	LEX_IN(c, '\'', '"', '`') ? S_QUOTE : \
 	(c) == '$' ? S_DOLLAR : (c) == '#' ? S_HASH : (c) == '\\' ? S_BACKSLASH : S_WORD)
 static const unsigned char cclass[256] = { LEX_TABLE(SH_CLASS) };
 
@@ -68,18 +66,6 @@ static inline int is_name(unsigned char c)
 }
 
 #define NEST_FLAGS (LEX_NEST_ESCAPES | LEX_NEST_QUOTES | LEX_NEST_SQ_RAW)
-
-/* Length of a backslash-newline at p, or 0. */
-static inline size_t continuation(const unsigned char *s, size_t p, size_t n)
-{
-	if (p + 1 < n && s[p] == '\\') {
-		if (s[p + 1] == '\n')
-			return 2;
-		if (s[p + 1] == '\r' && p + 2 < n && s[p + 2] == '\n')
-			return 3;
-	}
-	return 0;
-}
 
 /* Does the '$' at p start an expansion (a token of its own)? */
 static int starts_expansion(const unsigned char *s, size_t p, size_t n)
@@ -136,13 +122,21 @@ static size_t scan_squoted(const unsigned char *s, size_t p, size_t n)
 	return q ? (size_t)(q - s) + 1 : n;
 }
 
+/* A string from the quote at p: '...', "..." or `...`. */
+static size_t scan_string(const unsigned char *s, size_t p, size_t n)
+{
+	if (s[p] == '\'')
+		return scan_squoted(s, p, n);
+	return s[p] == '"' ? scan_dquoted(s, p, n) : scan_backquoted(s, p, n);
+}
+
 /* The end of the expansion or quoted string at the '$' at p (starts_expansion holds). */
 static size_t scan_dollar(const unsigned char *s, size_t p, size_t n)
 {
 	unsigned char c = s[p + 1];
 
 	if (c == '\'')
-		return lex_quoted(s, p + 1, n, 1);
+		return lex_quoted(s, p + 1, n, LEX_QUOTED_MULTILINE);
 	if (c == '"')
 		return scan_dquoted(s, p + 1, n);
 	if (c == '(')
@@ -168,7 +162,7 @@ static size_t scan_word(const unsigned char *s, size_t p, size_t n)
 		if (k == S_WORD || k == S_HASH) {
 			p++;
 		} else if (k == S_BACKSLASH) {
-			if (continuation(s, p, n))
+			if (lex_continuation_len(s, p, n))
 				break;
 			p += p + 1 < n ? 2 : 1;
 		} else if (k == S_DOLLAR && !starts_expansion(s, p, n)) {
@@ -281,14 +275,12 @@ LEX_TOKEN_FN shell_token(struct lexer_state *ls, struct token *tok)
 			p = e;
 			continue;
 		}
-		if (!(k = continuation(s, p, n)))
+		if (!(k = lex_continuation_len(s, p, n)))
 			break;
 		p += k;
 	}
-	if (p >= n) {
-		ls->pos = n;
-		return 0;
-	}
+	if (p >= n)
+		return lex_end(ls);
 	switch (cclass[s[p]]) {
 	case S_OP:
 		e = lex_punct(operators, s, p, n);
@@ -296,16 +288,8 @@ LEX_TOKEN_FN shell_token(struct lexer_state *ls, struct token *tok)
 		if (s[p] == '<' && e - p >= 2 && s[p + 1] == '<' && !(e - p == 3 && s[p + 2] == '<'))
 			queue_heredoc(ls, e, e - p == 3);
 		break;
-	case S_SQUOTE:
-		e = scan_squoted(s, p, n);
-		cls = TOKEN_STRING;
-		break;
-	case S_DQUOTE:
-		e = scan_dquoted(s, p, n);
-		cls = TOKEN_STRING;
-		break;
-	case S_BACKQUOTE:
-		e = scan_backquoted(s, p, n);
+	case S_QUOTE:
+		e = scan_string(s, p, n);
 		cls = TOKEN_STRING;
 		break;
 	case S_DOLLAR:
@@ -345,11 +329,7 @@ LEX_TOKEN_FN shell_token(struct lexer_state *ls, struct token *tok)
 		break;
 	}
 done:
-	ls->pos = e;
-	tok->start = p;
-	tok->len = e - p;
-	tok->cls = cls;
-	return 1;
+	return lex_emit(ls, tok, p, e, cls);
 }
 
 LEX_DEFINE(lexer_shell, "shell", shell_token);

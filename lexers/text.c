@@ -48,10 +48,8 @@ LEX_INLINE int lex_prose(struct lexer_state *ls, struct token *tok, int tex)
 	enum token_class cls = TOKEN_PUNCT;
 
 	p = lex_span(s, p, n, cclass, X_SPACE, X_SPACE);
-	if (p >= n) {
-		ls->pos = n;
-		return 0;
-	}
+	if (p >= n)
+		return lex_end(ls);
 	e = p + 1;
 	switch (cclass[s[p]]) {
 	case X_WORD:
@@ -79,11 +77,7 @@ LEX_INLINE int lex_prose(struct lexer_state *ls, struct token *tok, int tex)
 		cls = TOKEN_OTHER;
 		break;
 	}
-	ls->pos = e;
-	tok->start = p;
-	tok->len = e - p;
-	tok->cls = cls;
-	return 1;
+	return lex_emit(ls, tok, p, e, cls);
 }
 
 LEX_TOKEN_FN text_token(struct lexer_state *ls, struct token *tok)

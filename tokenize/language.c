@@ -1,59 +1,14 @@
 /*
- * The language table: one row per language.  A language joins by adding a
- * row here (and, unless the generic lexer serves it, a file in lexers/).
+ * Which language a path is in: lookup by name, path, "#!" line and
+ * --lang override, in the language table (language_table, which
+ * lexers/languages.c defines: the lexers are named there, not here).
  */
 #include "language.h"
 #include "usage.h"
-#include "../lexers/lexers.h"
 
 #include <fnmatch.h>
 #include <string.h>
 #include <strings.h>
-
-static const struct language languages[] = {
-	{ "c", &lexer_c, NULL, ".c .h", NULL, NULL, NULL },
-	{ "c++", &lexer_c, NULL,
-	  ".cc .cpp .cxx .c++ .hh .hpp .hxx .h++ .ipp .tcc .inl .C .H",
-	  NULL, NULL, NULL },
-	{ "asm-cpp", &lexer_c, NULL, ".S", NULL, NULL, NULL },
-	{ "devicetree", &lexer_c, NULL, ".dts .dtsi", NULL, NULL, NULL },
-	{ "javascript", &lexer_javascript, NULL, ".js .mjs .cjs .jsx", NULL, NULL, "node" },
-	{ "typescript", &lexer_javascript, NULL, ".ts .tsx .mts .cts", NULL, NULL, NULL },
-	{ "csharp", &lexer_csharp, NULL, ".cs", NULL, NULL, NULL },
-	{ "php", &lexer_php, NULL, ".php .phtml .php3 .php4 .php5 .phps", NULL, NULL, "php" },
-	{ "python", &lexer_python, NULL, ".py .pyi", NULL, NULL, "python" },
-	{ "java", &lexer_java, NULL, ".java", NULL, NULL, NULL },
-	{ "shell", &lexer_shell, NULL, ".sh .bash .zsh .ksh", ".bashrc .bash_profile .profile .zshrc", NULL,
-	  "sh bash dash zsh ksh ash" },
-	{ "perl", &lexer_perl, NULL, ".pl .pm .t .pod", NULL, NULL, "perl" },
-	{ "text", &lexer_text, NULL, ".txt .md .markdown .rst .adoc .asciidoc .bib",
-	  "README* COPYING* LICENSE* CHANGES* NEWS* AUTHORS* CONTRIBUTING* INSTALL* TODO* "
-	  "ChangeLog* MAINTAINERS CREDITS COMMIT_EDITMSG *.msg", "Documentation/*", NULL },
-	{ "tex", &lexer_tex, NULL, ".tex .sty .cls .ltx", NULL, NULL, NULL },
-	{ "makefile", &lexer_generic, &syntax_makefile, ".mk .make .am",
-	  "Makefile makefile GNUmakefile Kbuild Makefile.* Kbuild.*", NULL, "make" },
-	{ "kconfig", &lexer_generic, &syntax_kconfig, NULL, "Kconfig Kconfig.*", NULL, NULL },
-	{ "tcl", &lexer_generic, &syntax_tcl, ".tcl .tk", NULL, NULL, "tclsh wish" },
-	{ "ruby", &lexer_generic, &syntax_ruby, ".rb .rake .gemspec", "Rakefile Gemfile", NULL, "ruby" },
-	{ "lua", &lexer_generic, &syntax_lua, ".lua", NULL, NULL, "lua" },
-	{ "sql", &lexer_generic, &syntax_sql, ".sql", NULL, NULL, NULL },
-	{ "yaml", &lexer_generic, &syntax_yaml, ".yml .yaml", NULL, NULL, NULL },
-	{ "toml", &lexer_generic, &syntax_toml, ".toml", NULL, NULL, NULL },
-	{ "ini", &lexer_generic, &syntax_ini, ".ini .cfg .conf",
-	  ".gitconfig .gitmodules .editorconfig gitconfig", NULL, NULL },
-	{ "json", &lexer_generic, &syntax_json, ".json", NULL, NULL, NULL },
-	{ "css", &lexer_generic, &syntax_css, ".css .scss .less", NULL, NULL, NULL },
-	{ "html", &lexer_generic, &syntax_html, ".html .htm .xml .xsl .xslt .svg .xhtml", NULL, NULL, NULL },
-	{ "asm", &lexer_generic, &syntax_asm, ".s .asm", NULL, NULL, NULL },
-	{ "awk", &lexer_generic, &syntax_awk, ".awk", NULL, NULL, "awk gawk mawk nawk" },
-	{ "m4", &lexer_generic, &syntax_m4, ".ac .m4", "configure.ac configure.in", NULL, NULL },
-	{ "cmake", &lexer_generic, &syntax_cmake, ".cmake", "CMakeLists.txt", NULL, NULL },
-	{ "go", &lexer_go, NULL, ".go", NULL, NULL, NULL },
-	{ "rust", &lexer_rust, NULL, ".rs", NULL, NULL, NULL },
-	/* new languages above this line */
-};
-
-#define NR_LANGUAGES (sizeof(languages) / sizeof(languages[0]))
 
 const struct language language_none = { "none", NULL, NULL, NULL, NULL, NULL, NULL };
 
@@ -80,15 +35,15 @@ const struct language *language_by_name(const char *name)
 
 	if (!strcmp(name, "none"))
 		return &language_none;
-	for (i = 0; i < NR_LANGUAGES; i++)
-		if (!strcmp(languages[i].name, name))
-			return &languages[i];
+	for (i = 0; i < language_table_size; i++)
+		if (!strcmp(language_table[i].name, name))
+			return &language_table[i];
 	return NULL;
 }
 
 const struct language *language_by_index(size_t i)
 {
-	return i < NR_LANGUAGES ? &languages[i] : NULL;
+	return i < language_table_size ? &language_table[i] : NULL;
 }
 
 /* Is word (of length wlen) one of the space-separated items of list? */
@@ -173,21 +128,21 @@ const struct language *language_for_path(const char *path)
 	 * is CMake, not text); a name glob is a loose one, so a real
 	 * language's extension beats it (README.c is C, README is text).
 	 */
-	for (i = 0; i < NR_LANGUAGES; i++)
-		if (glob_in_list(languages[i].filenames, base, PLAIN_NAMES))
-			return &languages[i];
+	for (i = 0; i < language_table_size; i++)
+		if (glob_in_list(language_table[i].filenames, base, PLAIN_NAMES))
+			return &language_table[i];
 	if (dot && dot != base) {
 		for (pass = 0; pass < 2; pass++)
-			for (i = 0; i < NR_LANGUAGES; i++)
-				if (in_list(languages[i].extensions, dot, strlen(dot), pass))
-					return &languages[i];
+			for (i = 0; i < language_table_size; i++)
+				if (in_list(language_table[i].extensions, dot, strlen(dot), pass))
+					return &language_table[i];
 	}
-	for (i = 0; i < NR_LANGUAGES; i++)
-		if (glob_in_list(languages[i].filenames, base, NAME_GLOBS))
-			return &languages[i];
-	for (i = 0; i < NR_LANGUAGES; i++)
-		if (glob_in_list(languages[i].paths, path, ALL_GLOBS))
-			return &languages[i];
+	for (i = 0; i < language_table_size; i++)
+		if (glob_in_list(language_table[i].filenames, base, NAME_GLOBS))
+			return &language_table[i];
+	for (i = 0; i < language_table_size; i++)
+		if (glob_in_list(language_table[i].paths, path, ALL_GLOBS))
+			return &language_table[i];
 	return NULL;
 }
 
@@ -246,9 +201,9 @@ const struct language *language_for_shebang(const void *buf, size_t len)
 			w = we; /* env's options and VAR=value assignments */
 			continue;
 		}
-		for (i = 0; i < NR_LANGUAGES; i++)
-			if (interpreter_matches(languages[i].interpreters, base, (size_t)(we - base)))
-				return &languages[i];
+		for (i = 0; i < language_table_size; i++)
+			if (interpreter_matches(language_table[i].interpreters, base, (size_t)(we - base)))
+				return &language_table[i];
 		return NULL;
 	}
 }
@@ -307,8 +262,8 @@ void language_list(FILE *out)
 {
 	size_t i;
 
-	for (i = 0; i < NR_LANGUAGES; i++) {
-		const struct language *l = &languages[i];
+	for (i = 0; i < language_table_size; i++) {
+		const struct language *l = &language_table[i];
 
 		fprintf(out, "%s\t", l->name);
 		list_field(out, "extensions", l->extensions);

@@ -10,17 +10,6 @@
 
 #include "lexer.h"
 
-struct language {
-	const char *name;
-	const struct lexer *lexer;
-	const struct generic_syntax *syntax; /* for the configured lexers */
-	/* Space-separated lists; any may be NULL. */
-	const char *extensions;   /* ".c .h": matched exactly, then ignoring case */
-	const char *filenames;    /* globs on the file name: "Makefile *.mk" */
-	const char *paths;        /* globs on the whole path: "Documentation/..." */
-	const char *interpreters; /* "#!" interpreters: "python" claims python3.11 too */
-};
-
 /* The pseudo-language of --lang=none:GLOB: such paths are dropped. */
 extern const struct language language_none;
 

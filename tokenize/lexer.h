@@ -127,6 +127,25 @@ struct lexer {
 #define LEX_BREAKS_ALL (~0u)
 #define LEX_BREAKS_STRINGS ((1u << TOKEN_STRING) | (1u << TOKEN_COMMENT))
 
+/*
+ * A row of the language table: a language, its lexer and what it claims.
+ * The table is the lexers' (lexers/languages.c, which alone names them);
+ * tokenize/language.c looks a file's language up in it.
+ */
+struct language {
+	const char *name;
+	const struct lexer *lexer;
+	const struct generic_syntax *syntax; /* for the configured lexers */
+	/* Space-separated lists; any may be NULL. */
+	const char *extensions;   /* ".c .h": matched exactly, then ignoring case */
+	const char *filenames;    /* globs on the file name: "Makefile *.mk" */
+	const char *paths;        /* globs on the whole path: "Documentation/..." */
+	const char *interpreters; /* "#!" interpreters: "python" claims python3.11 too */
+};
+
+extern const struct language language_table[];
+extern const size_t language_table_size;
+
 void lexer_init(struct lexer_state *ls, const void *src, size_t len,
 		const struct generic_syntax *syntax);
 
