@@ -167,39 +167,16 @@ static void recorded_langs(const struct dest_config *cfg, const char *gitdir)
 	if (done++)
 		return;
 	for (i = 0; i < cfg->nr_options; i++) {
+		struct strbuf path = STRBUF_INIT;
 		const char *err;
 
 		if (strncmp(cfg->options[i], "--lang=", 7))
 			continue;
-		if (language_add_override(cfg->options[i] + 7, &err))
-			die("%s/tokstream/current/config: option %s: %s", gitdir, cfg->options[i], err);
+		if (language_add_override(cfg->options[i] + 7, &err)) {
+			state_path(&path, gitdir, STATE_CONFIG);
+			die("%s: option %s: %s", path.buf, cfg->options[i], err);
+		}
 	}
-}
-
-/* The original id of a token commit, from a copy of the map sorted by token ids. */
-static int cmp_token(const void *a, const void *b)
-{
-	return strcmp(((const struct oid_pair *)a)->token, ((const struct oid_pair *)b)->token);
-}
-
-static const char *orig_of_token(struct oid_map *m, const char *token)
-{
-	static struct oid_map *sorted_for;
-	static struct oid_pair *sorted;
-	static size_t sorted_nr;
-	struct oid_pair key, *hit;
-
-	if (sorted_for != m || sorted_nr != m->nr) {
-		free(sorted);
-		sorted = xmalloc((m->nr ? m->nr : 1) * sizeof(*sorted));
-		memcpy(sorted, m->pairs, m->nr * sizeof(*sorted));
-		qsort(sorted, m->nr, sizeof(*sorted), cmp_token);
-		sorted_for = m;
-		sorted_nr = m->nr;
-	}
-	snprintf(key.token, sizeof(key.token), "%s", token);
-	hit = bsearch(&key, sorted, sorted_nr, sizeof(*sorted), cmp_token);
-	return hit ? hit->orig : NULL;
 }
 
 static int cmp_string(const void *a, const void *b)
@@ -756,7 +733,7 @@ void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, con
 		const struct attribution_options *o)
 {
 	const char *argv_rev[] = { "git", "rev-parse", "--verify", "-q", NULL, NULL };
-	struct strbuf tmp = STRBUF_INIT, out = STRBUF_INIT, mp = STRBUF_INIT;
+	struct strbuf tmp = STRBUF_INIT, out = STRBUF_INIT;
 	struct dest_config cfg;
 
 	memset(ctx, 0, sizeof(*ctx));
@@ -784,8 +761,7 @@ void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, con
 	if (out.len != 40)
 		die("'%s' is not a commit of '%s'", rev, ctx->src.buf);
 	memcpy(ctx->orig, out.buf, 41);
-	strbuf_addf(&mp, "%s/tokstream/commit-map", ctx->gitdir.buf);
-	oid_map_read(&ctx->map, mp.buf);
+	commit_map_read(&ctx->map, ctx->gitdir.buf);
 	ctx->token = oid_map_token(&ctx->map, ctx->orig);
 	if (!ctx->token)
 		die("commit %s of '%s' is not in the token repository: run tokstream convert",
@@ -793,21 +769,11 @@ void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, con
 	setup_engine(ctx, o);
 	strbuf_release(&tmp);
 	strbuf_release(&out);
-	strbuf_release(&mp);
 }
 
-/*
- * Where a whole tree's replay keeps its state, DEST/tokstream/replay/NAME
- * (NAME: tokens, lines), so that a replay of a later revision only goes
- * through the commits since.
- */
 void blame_checkpoint_path(const char *gitdir, const char *name, int to_write, struct strbuf *path)
 {
-	strbuf_reset(path);
-	strbuf_addf(path, "%s/tokstream/replay", gitdir);
-	if (to_write)
-		make_dir(path->buf);
-	strbuf_addf(path, "/%s", name);
+	state_replay_path(path, gitdir, name, to_write);
 }
 
 /* The files of ctx's revision that the pathspec selects, into selected (each with val): as many. */
@@ -889,7 +855,7 @@ static void attribute_left_out(struct blame_ctx *ctx, struct smap *left_out)
 
 	if (run_capture(ls, ctx->src.buf, &in))
 		die("git ls-tree failed in '%s'", ctx->src.buf);
-	strbuf_addf(&idx, "%s/tokstream/attributes-index-%ld", ctx->gitdir.buf, (long)getpid());
+	state_attributes_index_path(&idx, ctx->gitdir.buf);
 	strbuf_addf(&env, "GIT_INDEX_FILE=%s", idx.buf);
 	read_tree[1] = check[1] = env.buf;
 	if (run_capture(read_tree, ctx->src.buf, NULL) || run_capture_input(check, ctx->src.buf, &in, &out)) {
@@ -935,7 +901,7 @@ static struct replay *replay_with_state(struct blame_ctx *ctx, int only_from_sta
 	struct replay *r;
 
 	/* a replay from the state rewrites it, which is then there: its directory too */
-	blame_checkpoint_path(ctx->gitdir.buf, "tokens", !only_from_state, &path);
+	state_replay_path(&path, ctx->gitdir.buf, "tokens", !only_from_state);
 	o.checkpoint = path.buf;
 	o.checkpoint_key = ctx->key.buf;
 	r = only_from_state ? replay_tokens_from_checkpoint(ctx->gitdir.buf, ctx->token, &o)
@@ -1049,7 +1015,7 @@ static int original_token_lines(const char *commit, const char *path, size_t nr,
 {
 	static struct strbuf content = STRBUF_INIT;
 	struct blame_ctx *ctx = data;
-	const char *orig = orig_of_token(&ctx->map, commit);
+	const char *orig = oid_map_orig(&ctx->map, commit);
 	const struct language *lang;
 	struct lexer_state ls;
 	struct token tok;
@@ -1190,7 +1156,7 @@ int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, con
 	/* original ids for the token commits */
 	for (k = 0; k < res->commits.nr; k++) {
 		struct commit_info *c = res->commits.v[k];
-		const char *orig = orig_of_token(&ctx->map, c->token);
+		const char *orig = oid_map_orig(&ctx->map, c->token);
 
 		if (!orig)
 			die("token commit %s is not in the commit map", c->token);

@@ -133,7 +133,8 @@ void blame_left_out(struct blame_ctx *ctx, const char **exclude, int nr_exclude,
 
 /*
  * The checkpoint file NAME of whole-tree replays in DEST (at gitdir), in
- * path; with to_write, its directory is made.
+ * path; with to_write, its directory is made.  state_replay_path() is
+ * this; the name stays while report.c calls it.
  */
 void blame_checkpoint_path(const char *gitdir, const char *name, int to_write, struct strbuf *path);
 
