@@ -62,9 +62,30 @@ static struct commit_info *commit_by_token(struct commit_table *t, const char *t
 	return t->v[t->nr++];
 }
 
-static char *dup_field(const char *s)
+/*
+ * A header line of git blame --porcelain about a person, ROLE, ROLE-mail,
+ * ROLE-time or ROLE-tz (ROLE: author or committer), into its field;
+ * 1 if it was one.
+ */
+static int porcelain_person(const char *line, const char *role, char **name, char **mail,
+			    long long *time, char **tz)
 {
-	return xstrdup(s);
+	size_t n = strlen(role);
+
+	if (strncmp(line, role, n))
+		return 0;
+	line += n;
+	if (*line == ' ')
+		*name = xstrdup(line + 1);
+	else if (!strncmp(line, "-mail ", 6))
+		*mail = xstrdup(line + 6);
+	else if (!strncmp(line, "-time ", 6))
+		*time = strtoll(line + 6, NULL, 10);
+	else if (!strncmp(line, "-tz ", 4))
+		*tz = xstrdup(line + 4);
+	else
+		return 0;
+	return 1;
 }
 
 /*
@@ -99,26 +120,15 @@ struct commit_info **parse_porcelain(struct commit_table *t, char *buf, size_t *
 		}
 		if (!cur)
 			continue;
-		if (!strncmp(p, "author ", 7))
-			cur->author = dup_field(p + 7);
-		else if (!strncmp(p, "author-mail ", 12))
-			cur->author_mail = dup_field(p + 12);
-		else if (!strncmp(p, "author-time ", 12))
-			cur->author_time = strtoll(p + 12, NULL, 10);
-		else if (!strncmp(p, "author-tz ", 10))
-			cur->author_tz = dup_field(p + 10);
-		else if (!strncmp(p, "committer ", 10))
-			cur->committer = dup_field(p + 10);
-		else if (!strncmp(p, "committer-mail ", 15))
-			cur->committer_mail = dup_field(p + 15);
-		else if (!strncmp(p, "committer-time ", 15))
-			cur->committer_time = strtoll(p + 15, NULL, 10);
-		else if (!strncmp(p, "committer-tz ", 13))
-			cur->committer_tz = dup_field(p + 13);
-		else if (!strncmp(p, "summary ", 8))
-			cur->summary = dup_field(p + 8);
+		if (porcelain_person(p, "author", &cur->author, &cur->author_mail,
+				     &cur->author_time, &cur->author_tz) ||
+		    porcelain_person(p, "committer", &cur->committer, &cur->committer_mail,
+				     &cur->committer_time, &cur->committer_tz))
+			continue;
+		if (!strncmp(p, "summary ", 8))
+			cur->summary = xstrdup(p + 8);
 		else if (!strncmp(p, "filename ", 9) && !cur->filename)
-			cur->filename = dup_field(p + 9);
+			cur->filename = xstrdup(p + 9);
 	}
 	*nr_lines = n;
 	return line_commit;
@@ -1193,12 +1203,12 @@ int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, con
 	return 0;
 }
 
-void blame_result_release(struct blame_result *res)
+void commit_table_release(struct commit_table *t)
 {
 	size_t i;
 
-	for (i = 0; i < res->commits.nr; i++) {
-		struct commit_info *c = res->commits.v[i];
+	for (i = 0; i < t->nr; i++) {
+		struct commit_info *c = t->v[i];
 
 		free(c->author);
 		free(c->author_mail);
@@ -1210,7 +1220,13 @@ void blame_result_release(struct blame_result *res)
 		free(c->filename);
 		free(c);
 	}
-	free(res->commits.v);
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}
+
+void blame_result_release(struct blame_result *res)
+{
+	commit_table_release(&res->commits);
 	free(res->toks);
 	strbuf_release(&res->content);
 	memset(res, 0, sizeof(*res));
@@ -1302,7 +1318,7 @@ int cmd_blame(int argc, char **argv)
 		setup_pager();
 	{
 		char **line_blame = NULL;
-		size_t nr_line_blame = 0;
+		size_t nr_line_blame = 0, k;
 
 		if (show_line) {
 			const char *argv_lb[] = { "git", "blame", "--porcelain", ctx.orig, "--", path, NULL };
@@ -1316,10 +1332,14 @@ int cmd_blame(int argc, char **argv)
 			lc = parse_porcelain(&line_commits, out.buf, &nr_line_blame);
 			line_blame = xcalloc(nr_line_blame ? nr_line_blame : 1, sizeof(*line_blame));
 			for (j = 0; j < nr_line_blame; j++)
-				line_blame[j] = lc[j] ? lc[j]->token : NULL;
+				line_blame[j] = lc[j] ? xstrdup(lc[j]->token) : NULL;
 			free(lc);
+			commit_table_release(&line_commits);
+			strbuf_release(&out);
 		}
 		print_terminal(&res, by, color, line_blame, nr_line_blame);
+		for (k = 0; k < nr_line_blame; k++)
+			free(line_blame[k]);
 		free(line_blame);
 	}
 	blame_result_release(&res);

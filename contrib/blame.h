@@ -143,10 +143,16 @@ int blame_file(struct blame_ctx *ctx, const char *path, struct blame_result *res
 /* The same, for a file whose blob and view blob the caller knows (NULL: look them up). */
 int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, const char *view_blob,
 		  struct blame_result *res, const char **err);
+/* Frees all a blame returned in res: the content, the tokens and the commits. */
 void blame_result_release(struct blame_result *res);
 
-/* The porcelain parser, shared with line blame. */
+/*
+ * The porcelain parser, shared with line blame: for every line of the
+ * file (1-based, at [line - 1]) its commit, in t.  buf is changed.
+ */
 struct commit_info **parse_porcelain(struct commit_table *t, char *buf, size_t *nr_lines);
+/* Frees the commits of t and what they hold (parse_porcelain, replay_commits fill it). */
+void commit_table_release(struct commit_table *t);
 
 /*
  * The same from a replay (replay.h): the commit of each line of path at
