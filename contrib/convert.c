@@ -360,6 +360,26 @@ static uintmax_t count_state_commits(const char *state_path)
 static const char *max_held_opt;
 
 /*
+ * Starts stage slot (0 to 2) of the three: argv in dir (NULL: here),
+ * reading in and writing out (-1: inherited), closing the pipe ends in
+ * close_fd that are the other stages' (-1: none).
+ */
+static void start_stage(struct child *c, int slot, const char **argv, const char *dir,
+			int in, int out, const int close_fd[3])
+{
+	int i;
+
+	child_init(c, argv);
+	c->dir = dir;
+	c->in = in;
+	c->out = out;
+	for (i = 0; i < 3; i++)
+		c->close_fd[i] = close_fd[i];
+	start_command(c);
+	run.children[slot] = c->pid;
+}
+
+/*
  * fast-export | the filter | fast-import, the three at once; dies naming
  * the stage that failed first.
  */
@@ -371,31 +391,9 @@ static void run_stages(const struct source *src, const char **fe, const char **f
 	if (pipe(p1))
 		die_errno("pipe");
 	make_bulk_channel(p2);
-	child_init(&c_fe, fe);
-	c_fe.dir = src->path.buf;
-	c_fe.out = p1[1];
-	c_fe.close_fd[0] = p1[0];
-	c_fe.close_fd[1] = p2[0];
-	c_fe.close_fd[2] = p2[1];
-	start_command(&c_fe);
-	run.children[0] = c_fe.pid;
-
-	child_init(&c_ft, ft);
-	c_ft.in = p1[0];
-	c_ft.out = p2[1];
-	c_ft.close_fd[0] = p1[1];
-	c_ft.close_fd[1] = p2[0];
-	start_command(&c_ft);
-	run.children[1] = c_ft.pid;
-
-	child_init(&c_fi, fi);
-	c_fi.dir = run.staging.buf;
-	c_fi.in = p2[0];
-	c_fi.close_fd[0] = p1[0];
-	c_fi.close_fd[1] = p1[1];
-	c_fi.close_fd[2] = p2[1];
-	start_command(&c_fi);
-	run.children[2] = c_fi.pid;
+	start_stage(&c_fe, 0, fe, src->path.buf, -1, p1[1], (const int[]){ p1[0], p2[0], p2[1] });
+	start_stage(&c_ft, 1, ft, NULL, p1[0], p2[1], (const int[]){ p1[1], p2[0], -1 });
+	start_stage(&c_fi, 2, fi, run.staging.buf, p2[0], -1, (const int[]){ p1[0], p1[1], p2[1] });
 
 	close(p1[0]);
 	close(p1[1]);
@@ -442,7 +440,9 @@ static void convert_source(struct source *src, int k, const char *self, const ch
 		arg_imp = STRBUF_INIT, arg_exp = STRBUF_INIT, arg_fi_imp = STRBUF_INIT,
 		arg_fi_exp = STRBUF_INIT, arg_state_in = STRBUF_INIT, arg_state_out = STRBUF_INIT,
 		arg_source = STRBUF_INIT, arg_graft = STRBUF_INIT, arg_total = STRBUF_INIT;
-	const char *fe[16], *fi[12], **ft;
+	/* fast-import always writes a pack, never loose objects: packs are what move into DEST */
+	const char *fe[16], **ft, *fi[] = { "git", "-c", "fastimport.unpackLimit=0", "fast-import", "--quiet",
+					   "--force", "--done", NULL, NULL, NULL };
 	int n = 0, i, identity = 0;
 	struct stat st;
 
@@ -507,18 +507,9 @@ static void convert_source(struct source *src, int k, const char *self, const ch
 
 	strbuf_addf(&arg_fi_imp, "--import-marks-if-exists=%s", imp_marks.buf);
 	strbuf_addf(&arg_fi_exp, "--export-marks=%s", imp_marks.buf);
-	n = 0;
-	fi[n++] = "git";
-	/* always a pack, never loose objects: packs are what move into DEST */
-	fi[n++] = "-c";
-	fi[n++] = "fastimport.unpackLimit=0";
-	fi[n++] = "fast-import";
-	fi[n++] = "--quiet";
-	fi[n++] = "--force";
-	fi[n++] = "--done";
-	fi[n++] = arg_fi_imp.buf;
-	fi[n++] = arg_fi_exp.buf;
-	fi[n] = NULL;
+	/* its marks, in the two slots left for them */
+	fi[7] = arg_fi_imp.buf;
+	fi[8] = arg_fi_exp.buf;
 
 	run_stages(src, fe, ft, fi, stats);
 	free(ft);
