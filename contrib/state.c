@@ -461,8 +461,11 @@ static void dest_tips_parse(struct dest_tips *t, const char *text)
 		nl = strchr(p, '\n');
 		if (sscanf(p, "%d %40s", &tip.source, tip.tip) != 2 || !is_hex40(tip.tip))
 			continue;
+		/* REF: the rest of the line (sscanf's spaces may have passed its end) */
 		ref = strstr(p, tip.tip) + 40;
-		if (*ref == ' ')
+		if (nl && ref > nl)
+			ref = nl;
+		else if (*ref == ' ')
 			ref++;
 		tip.ref = xstrfmt("%.*s", (int)((nl ? nl : ref + strlen(ref)) - ref), ref);
 		ALLOC_GROW(t->v, t->nr + 1, t->alloc);
