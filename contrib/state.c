@@ -126,19 +126,13 @@ static const char *const state_names[NR_STATE_FILES] = {
 	[STATE_REPORT_CACHE] = "/report-cache",
 };
 
-static const char *const generation_names[NR_GEN_FILES] = {
-	[GEN_COMMIT_MAP] = "commit-map",
-	[GEN_TAG_MAP] = "tag-map",
-	[GEN_CONFIG] = "config",
-	[GEN_TIPS] = "tips",
-	[GEN_PACKED_REFS] = "packed-refs",
-};
-
-static const char *const source_names[NR_SOURCE_FILES] = {
-	[SRC_EXPORT_MARKS] = "export-marks",
-	[SRC_IMPORT_MARKS] = "import-marks",
-	[SRC_FILTER_STATE] = "filter-state",
-};
+/* in the order of enum generation_file, and of enum source_file */
+static const char *const generation_names[] = { "commit-map", "tag-map", "config", "tips", "packed-refs" };
+static const char *const source_names[] = { "export-marks", "import-marks", "filter-state" };
+_Static_assert(sizeof(generation_names) / sizeof(*generation_names) == NR_GEN_FILES,
+	       "a name for each generation file");
+_Static_assert(sizeof(source_names) / sizeof(*source_names) == NR_SOURCE_FILES,
+	       "a name for each file of a source");
 
 /* relative: to tokstream/, and to DEST's git directory */
 const char commit_map_link[] = "current/commit-map";
