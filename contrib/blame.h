@@ -78,8 +78,11 @@ struct blame_result {
 
 /*
  * Takes argv[*i] (and its argument) when it is an option of the
- * attribution engine: -w, -M and -C (moves and copies, the default),
- * --no-moves, --ignore-rev REV, --ignore-revs-file FILE.  1 if taken.
+ * attribution engine: -w, --moves and -M (moves and copies, the
+ * default), --no-moves, --min-move=N, --ignore-rev REV,
+ * --ignore-revs-file FILE.  1 if taken.  It takes -C as -M too, as git
+ * blame does: a command whose -C names DEST (blame, html, report) takes
+ * that -C before asking here.
  */
 int parse_attribution_option(struct attribution_options *o, int argc, char **argv, int *i);
 /* The lines of usage of those options. */
