@@ -385,27 +385,43 @@ void dest_config_parse(struct dest_config *c, const char *text, size_t len)
 	}
 }
 
-int dest_config_read_file(struct dest_config *c, const char *path)
+/*
+ * The text of the file at path or, when path is NULL, of the state file
+ * f of DEST at gitdir: -1 (and no text) when there is none.
+ */
+static int read_state_text(struct strbuf *text, const char *path, const char *gitdir,
+			   enum state_file f)
+{
+	struct strbuf where = STRBUF_INIT;
+	int ret;
+
+	if (!path) {
+		state_path(&where, gitdir, f);
+		path = where.buf;
+	}
+	ret = strbuf_read_file(text, path) ? -1 : 0;
+	strbuf_release(&where);
+	return ret;
+}
+
+static int read_config(struct dest_config *c, const char *path, const char *gitdir)
 {
 	struct strbuf text = STRBUF_INIT;
-	int ret = 0;
+	int ret = read_state_text(&text, path, gitdir, STATE_CONFIG);
 
-	if (strbuf_read_file(&text, path))
-		ret = -1;
 	dest_config_parse(c, text.buf, text.len);
 	strbuf_release(&text);
 	return ret;
 }
 
+int dest_config_read_file(struct dest_config *c, const char *path)
+{
+	return read_config(c, path, NULL);
+}
+
 int dest_config_read(struct dest_config *c, const char *gitdir)
 {
-	struct strbuf path = STRBUF_INIT;
-	int ret;
-
-	state_path(&path, gitdir, STATE_CONFIG);
-	ret = dest_config_read_file(c, path.buf);
-	strbuf_release(&path);
-	return ret;
+	return read_config(c, NULL, gitdir);
 }
 
 void dest_config_add_views(struct strbuf *text, const char *views)
@@ -467,29 +483,25 @@ static void dest_tips_parse(struct dest_tips *t, const char *text)
 	}
 }
 
-int dest_tips_read_file(struct dest_tips *t, const char *path)
+static int read_tips(struct dest_tips *t, const char *path, const char *gitdir)
 {
 	struct strbuf text = STRBUF_INIT;
-	int ret = 0;
+	int ret = read_state_text(&text, path, gitdir, STATE_TIPS);
 
 	memset(t, 0, sizeof(*t));
-	if (strbuf_read_file(&text, path))
-		ret = -1;
-	else
-		dest_tips_parse(t, text.buf);
+	dest_tips_parse(t, text.buf);
 	strbuf_release(&text);
 	return ret;
 }
 
+int dest_tips_read_file(struct dest_tips *t, const char *path)
+{
+	return read_tips(t, path, NULL);
+}
+
 int dest_tips_read(struct dest_tips *t, const char *gitdir)
 {
-	struct strbuf path = STRBUF_INIT;
-	int ret;
-
-	state_path(&path, gitdir, STATE_TIPS);
-	ret = dest_tips_read_file(t, path.buf);
-	strbuf_release(&path);
-	return ret;
+	return read_tips(t, NULL, gitdir);
 }
 
 const struct dest_tip *dest_tips_find(const struct dest_tips *t, int source)
