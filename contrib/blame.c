@@ -1,19 +1,20 @@
 /*
- * tokstream blame: who wrote each token of a file, shown on the file as
- * it is (its real layout), with the original commit ids.
+ * Token blame as data: the library that `blame`, `html` and `report`
+ * share.  It finds DEST and reads its state (through state.c), turns the
+ * attribution options into the engine's (replay.c runs it), and gives
+ * the blame of a file as its original text with every token's line,
+ * column and commit (struct blame_result), and the files of a revision
+ * that a pathspec selects or a report leaves out.
  *
- * It runs `git blame --porcelain` on the file's view in the token
- * repository, tokenizes the original file with positions, checks that the
- * two token sequences are the same, and lays the attribution back onto
- * the original text.
+ * The command is apart, in cmd-blame.c (options, pager, the terminal,
+ * porcelain and JSON output), as Git keeps blame.c apart from
+ * builtin/blame.c: html and report print what this returns their own way.
  */
-#include "commands.h"
 #include "blame.h"
 #include "../tokenize/language.h"
 #include "../tokenize/lines.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/catfile.h"
-#include "../tokenize/json.h"
 #include "../tokenize/sha1.h"
 #include "../tokenize/usage.h"
 #include "../tokenize/wrapper.h"
@@ -21,33 +22,10 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-static const char blame_usage[] =
-	"usage: tokstream blame [-C DEST] [OPTIONS] PATH [REV]\n"
-	"\n"
-	"    -C DEST            the token repository (default: found from the current directory)\n"
-	"    --source SRC       the original repository (default: the newest source DEST records)\n"
-	"    --porcelain        one record per token: LINE COL LENGTH ORIGINAL-ID, commit details once\n"
-	"    --json             the same as one JSON document (README: \"Output for programs\")\n"
-	"    --by=commit|author|age   what the colours tell (default: commit)\n"
-	"    --line             show git blame's commit for each line beside\n"
-	"    --color=auto|always|never\n"
-	"    --no-pager\n"
-	"    --no-mailmap       identities as the commits write them, not through .mailmap\n"
-	ATTRIBUTION_USAGE;
-
-/*
- * The layout version of blame --json: raised when a member goes, is
- * renamed, or changes its type or meaning; new members leave it as it is.
- */
-#define BLAME_JSON_VERSION 1
 
 static struct commit_info *commit_by_token(struct commit_table *t, const char *token)
 {
@@ -62,9 +40,30 @@ static struct commit_info *commit_by_token(struct commit_table *t, const char *t
 	return t->v[t->nr++];
 }
 
-static char *dup_field(const char *s)
+/*
+ * A header line of git blame --porcelain about a person, ROLE, ROLE-mail,
+ * ROLE-time or ROLE-tz (ROLE: author or committer), into its field;
+ * 1 if it was one.
+ */
+static int porcelain_person(const char *line, const char *role, char **name, char **mail,
+			    long long *time, char **tz)
 {
-	return xstrdup(s);
+	size_t n = strlen(role);
+
+	if (strncmp(line, role, n))
+		return 0;
+	line += n;
+	if (*line == ' ')
+		*name = xstrdup(line + 1);
+	else if (!strncmp(line, "-mail ", 6))
+		*mail = xstrdup(line + 6);
+	else if (!strncmp(line, "-time ", 6))
+		*time = strtoll(line + 6, NULL, 10);
+	else if (!strncmp(line, "-tz ", 4))
+		*tz = xstrdup(line + 4);
+	else
+		return 0;
+	return 1;
 }
 
 /*
@@ -99,26 +98,15 @@ struct commit_info **parse_porcelain(struct commit_table *t, char *buf, size_t *
 		}
 		if (!cur)
 			continue;
-		if (!strncmp(p, "author ", 7))
-			cur->author = dup_field(p + 7);
-		else if (!strncmp(p, "author-mail ", 12))
-			cur->author_mail = dup_field(p + 12);
-		else if (!strncmp(p, "author-time ", 12))
-			cur->author_time = strtoll(p + 12, NULL, 10);
-		else if (!strncmp(p, "author-tz ", 10))
-			cur->author_tz = dup_field(p + 10);
-		else if (!strncmp(p, "committer ", 10))
-			cur->committer = dup_field(p + 10);
-		else if (!strncmp(p, "committer-mail ", 15))
-			cur->committer_mail = dup_field(p + 15);
-		else if (!strncmp(p, "committer-time ", 15))
-			cur->committer_time = strtoll(p + 15, NULL, 10);
-		else if (!strncmp(p, "committer-tz ", 13))
-			cur->committer_tz = dup_field(p + 13);
-		else if (!strncmp(p, "summary ", 8))
-			cur->summary = dup_field(p + 8);
+		if (porcelain_person(p, "author", &cur->author, &cur->author_mail,
+				     &cur->author_time, &cur->author_tz) ||
+		    porcelain_person(p, "committer", &cur->committer, &cur->committer_mail,
+				     &cur->committer_time, &cur->committer_tz))
+			continue;
+		if (!strncmp(p, "summary ", 8))
+			cur->summary = xstrdup(p + 8);
 		else if (!strncmp(p, "filename ", 9) && !cur->filename)
-			cur->filename = dup_field(p + 9);
+			cur->filename = xstrdup(p + 9);
 	}
 	*nr_lines = n;
 	return line_commit;
@@ -167,39 +155,16 @@ static void recorded_langs(const struct dest_config *cfg, const char *gitdir)
 	if (done++)
 		return;
 	for (i = 0; i < cfg->nr_options; i++) {
+		struct strbuf path = STRBUF_INIT;
 		const char *err;
 
 		if (strncmp(cfg->options[i], "--lang=", 7))
 			continue;
-		if (language_add_override(cfg->options[i] + 7, &err))
-			die("%s/tokstream/current/config: option %s: %s", gitdir, cfg->options[i], err);
+		if (language_add_override(cfg->options[i] + 7, &err)) {
+			state_path(&path, gitdir, STATE_CONFIG);
+			die("%s: option %s: %s", path.buf, cfg->options[i], err);
+		}
 	}
-}
-
-/* The original id of a token commit, from a copy of the map sorted by token ids. */
-static int cmp_token(const void *a, const void *b)
-{
-	return strcmp(((const struct oid_pair *)a)->token, ((const struct oid_pair *)b)->token);
-}
-
-static const char *orig_of_token(struct oid_map *m, const char *token)
-{
-	static struct oid_map *sorted_for;
-	static struct oid_pair *sorted;
-	static size_t sorted_nr;
-	struct oid_pair key, *hit;
-
-	if (sorted_for != m || sorted_nr != m->nr) {
-		free(sorted);
-		sorted = xmalloc((m->nr ? m->nr : 1) * sizeof(*sorted));
-		memcpy(sorted, m->pairs, m->nr * sizeof(*sorted));
-		qsort(sorted, m->nr, sizeof(*sorted), cmp_token);
-		sorted_for = m;
-		sorted_nr = m->nr;
-	}
-	snprintf(key.token, sizeof(key.token), "%s", token);
-	hit = bsearch(&key, sorted, sorted_nr, sizeof(*sorted), cmp_token);
-	return hit ? hit->orig : NULL;
 }
 
 static int cmp_string(const void *a, const void *b)
@@ -257,322 +222,6 @@ static void describe_commits(const char *gitdir, struct commit_table *t, int no_
 	}
 	strbuf_release(&in);
 	strbuf_release(&out);
-}
-
-/* ---- output: colours, pager ------------------------------------------- */
-
-static const int palette[] = {
-	33, 166, 34, 162, 37, 136, 61, 160, 28, 129, 31, 172, 64, 125, 25, 94,
-	69, 203, 71, 170, 38, 178, 99, 167, 35, 133, 74, 214, 106, 139
-};
-#define NR_PALETTE (sizeof(palette) / sizeof(palette[0]))
-
-static pid_t pager_pid;
-
-static void wait_for_pager(void)
-{
-	if (!pager_pid)
-		return;
-	fflush(stdout);
-	fclose(stdout);
-	waitpid(pager_pid, NULL, 0);
-	pager_pid = 0;
-}
-
-static void setup_pager(void)
-{
-	const char *pager = getenv("GIT_PAGER");
-	int fd[2];
-
-	if (!pager)
-		pager = getenv("PAGER");
-	if (!pager)
-		pager = "less";
-	if (!*pager || !strcmp(pager, "cat"))
-		return;
-	if (pipe(fd))
-		return;
-	fflush(stdout);
-	pager_pid = fork();
-	if (pager_pid < 0) {
-		pager_pid = 0;
-		return;
-	}
-	if (!pager_pid) {
-		dup2(fd[0], 0);
-		close(fd[0]);
-		close(fd[1]);
-		setenv("LESS", getenv("LESS") ? getenv("LESS") : "FRX", 1);
-		execl("/bin/sh", "sh", "-c", pager, (char *)NULL);
-		_exit(127);
-	}
-	dup2(fd[1], 1);
-	close(fd[0]);
-	close(fd[1]);
-	atexit(wait_for_pager);
-}
-
-static int cmp_share(const void *a, const void *b)
-{
-	const struct commit_info *x = *(const struct commit_info *const *)a;
-	const struct commit_info *y = *(const struct commit_info *const *)b;
-
-	return x->tokens < y->tokens ? 1 : x->tokens > y->tokens ? -1 : strcmp(x->orig, y->orig);
-}
-
-static void format_date(long long t, char *buf, size_t size)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	gmtime_r(&tt, &tm);
-	strftime(buf, size, "%Y-%m-%d", &tm);
-}
-
-enum by { BY_COMMIT, BY_AUTHOR, BY_AGE };
-
-static void print_porcelain(struct token_pos *toks, size_t nr, const char *path)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++) {
-		struct commit_info *c = toks[i].commit;
-
-		printf("%zu %zu %zu %s\n", toks[i].line, toks[i].col, toks[i].len, c->orig);
-		if (c->shown)
-			continue;
-		c->shown = 1;
-		printf("author %s\nauthor-mail %s\nauthor-time %lld\nauthor-tz %s\n",
-		       c->author ? c->author : "", c->author_mail ? c->author_mail : "",
-		       c->author_time, c->author_tz ? c->author_tz : "");
-		printf("committer %s\ncommitter-mail %s\ncommitter-time %lld\ncommitter-tz %s\n",
-		       c->committer ? c->committer : "", c->committer_mail ? c->committer_mail : "",
-		       c->committer_time, c->committer_tz ? c->committer_tz : "");
-		printf("summary %s\nfilename %s\n", c->summary ? c->summary : "",
-		       c->filename ? c->filename : path);
-	}
-}
-
-/*
- * The porcelain's information as one JSON document (contrib/schema/
- * blame.schema.json): the commits described once, keyed by original id,
- * in the order of their first token, then the tokens.
- */
-static void print_json(struct blame_result *res, const char *path, const char *orig)
-{
-	struct strbuf out = STRBUF_INIT;
-	struct json_writer j;
-	size_t i;
-
-	json_init(&j, &out, 2);
-	json_object_begin(&j);
-	json_key(&j, "version");
-	json_int(&j, BLAME_JSON_VERSION);
-	json_key(&j, "path");
-	json_string(&j, path);
-	json_key(&j, "revision");
-	json_string(&j, orig);
-	json_key(&j, "commits");
-	json_object_begin(&j);
-	for (i = 0; i < res->nr_toks; i++) {
-		struct commit_info *c = res->toks[i].commit;
-
-		if (c->shown)
-			continue;
-		c->shown = 1;
-		json_key(&j, c->orig);
-		json_object_begin(&j);
-#define TEXT(name, s) do { json_key(&j, name); json_string(&j, (s) ? (s) : ""); } while (0)
-		TEXT("author", c->author);
-		TEXT("author_mail", c->author_mail);
-		json_key(&j, "author_time");
-		json_int(&j, c->author_time);
-		TEXT("author_tz", c->author_tz);
-		TEXT("committer", c->committer);
-		TEXT("committer_mail", c->committer_mail);
-		json_key(&j, "committer_time");
-		json_int(&j, c->committer_time);
-		TEXT("committer_tz", c->committer_tz);
-		TEXT("summary", c->summary);
-		TEXT("filename", c->filename ? c->filename : path);
-#undef TEXT
-		json_object_end(&j);
-	}
-	json_object_end(&j);
-	json_key(&j, "tokens");
-	json_array_begin(&j);
-	for (i = 0; i < res->nr_toks; i++) {
-		json_object_begin(&j);
-		json_key(&j, "line");
-		json_uint(&j, res->toks[i].line);
-		json_key(&j, "column");
-		json_uint(&j, res->toks[i].col);
-		json_key(&j, "length");
-		json_uint(&j, res->toks[i].len);
-		json_key(&j, "commit");
-		json_string(&j, res->toks[i].commit->orig);
-		json_object_end(&j);
-		/* a large file's document goes out as it is made */
-		if (out.len > 65536) {
-			fwrite(out.buf, 1, out.len, stdout);
-			strbuf_reset(&out);
-		}
-	}
-	json_array_end(&j);
-	json_object_end(&j);
-	json_finish(&j);
-	fwrite(out.buf, 1, out.len, stdout);
-	strbuf_release(&out);
-}
-
-static void print_terminal(struct blame_result *res, enum by by, int color,
-			   char **line_blame, size_t nr_line_blame)
-{
-	const char *src = res->content.buf;
-	size_t len = res->content.len, nr = res->nr_toks;
-	struct token_pos *toks = res->toks;
-	size_t nr_commits = res->commits.nr;
-	struct commit_info **order = xcalloc(nr_commits ? nr_commits : 1, sizeof(*order));
-	size_t i, t = 0, line = 1, pos = 0, total = nr ? nr : 1;
-	long long oldest = 0, newest = 0;
-	int groups = 0;
-
-	for (i = 0; i < nr_commits; i++)
-		order[i] = res->commits.v[i];
-	qsort(order, nr_commits, sizeof(*order), cmp_share);
-	for (i = 0; i < nr_commits; i++) {
-		struct commit_info *c = order[i];
-		size_t j;
-
-		if (!oldest || c->author_time < oldest)
-			oldest = c->author_time;
-		if (c->author_time > newest)
-			newest = c->author_time;
-		c->group = groups;
-		if (by == BY_AUTHOR)
-			for (j = 0; j < i; j++)
-				if (order[j]->author && c->author && !strcmp(order[j]->author, c->author)) {
-					c->group = order[j]->group;
-					break;
-				}
-		if (c->group == groups)
-			groups++;
-		c->color = palette[c->group % NR_PALETTE];
-	}
-	if (by == BY_AGE)
-		for (i = 0; i < nr_commits; i++) {
-			/* old is blue, new is red: the 256-colour ramp 21..196 in six steps */
-			static const int ramp[] = { 21, 27, 33, 39, 45, 51, 50, 226, 214, 208, 202, 196 };
-			double f = newest > oldest ? (double)(order[i]->author_time - oldest) / (double)(newest - oldest) : 1;
-
-			order[i]->color = ramp[(int)(f * 11 + 0.5)];
-		}
-
-	while (pos < len || t < nr) {
-		const char *eol = memchr(src + pos, '\n', len - pos);
-		size_t end = eol ? (size_t)(eol - src) : len, first = t, k;
-		struct commit_info *best = NULL;
-		size_t best_n = 0, others = 0;
-		char gutter[64];
-
-		/* the line's largest contributor, and how many others */
-		for (k = t; k < nr && toks[k].start < end; k++) {
-			size_t n = 0, m;
-			int seen = 0;
-
-			for (m = first; m < k; m++)
-				if (toks[m].commit == toks[k].commit)
-					seen = 1;
-			if (seen)
-				continue;
-			for (m = k; m < nr && toks[m].start < end; m++)
-				n += toks[m].commit == toks[k].commit;
-			if (n > best_n) {
-				if (best)
-					others++;
-				best = toks[k].commit;
-				best_n = n;
-			} else {
-				others++;
-			}
-		}
-		if (best) {
-			char who[13];
-
-			snprintf(who, sizeof(who), "%s", by == BY_AUTHOR || !best->author ? (best->author ? best->author : "") : best->author);
-			if (others)
-				snprintf(gutter, sizeof(gutter), "%.8s %-12s +%zu", best->orig, who, others);
-			else
-				snprintf(gutter, sizeof(gutter), "%.8s %-12s   ", best->orig, who);
-		} else {
-			gutter[0] = '\0';
-		}
-		if (line_blame)
-			printf("%-8.8s ", line - 1 < nr_line_blame && line_blame[line - 1] ? line_blame[line - 1] : "");
-		printf("%-25s %5zu  ", gutter, line);
-		while (pos < end) {
-			if (t < nr && toks[t].start == pos) {
-				/* a token may span lines (comments, raw strings): colour up to the line's end */
-				size_t tend = toks[t].start + toks[t].len, stop = tend < end ? tend : end;
-
-				if (color)
-					printf("\033[38;5;%dm", toks[t].commit->color);
-				fwrite(src + pos, 1, stop - pos, stdout);
-				if (color)
-					fputs("\033[m", stdout);
-				if (tend > end) {
-					/* the rest of this token goes on the following lines */
-					toks[t].len -= end - toks[t].start;
-					toks[t].start = end + 1;
-					if (toks[t].len)
-						toks[t].len--;
-					pos = end;
-					break;
-				}
-				pos = stop;
-				t++;
-			} else {
-				putchar(src[pos]);
-				pos++;
-			}
-		}
-		putchar('\n');
-		if (!eol)
-			break;
-		pos = end + 1;
-		line++;
-	}
-
-	printf("\n");
-	for (i = 0; i < nr_commits; i++) {
-		struct commit_info *c = order[i];
-		char date[16];
-
-		if (by == BY_AUTHOR) {
-			size_t n = 0, j;
-			int first = 1;
-
-			for (j = 0; j < i; j++)
-				if (order[j]->group == c->group)
-					first = 0;
-			if (!first)
-				continue;
-			for (j = 0; j < nr_commits; j++)
-				if (order[j]->group == c->group)
-					n += order[j]->tokens;
-			if (color)
-				printf("\033[38;5;%dm#####\033[m ", c->color);
-			printf("%-30s %6zu tokens %5.1f%%\n", c->author ? c->author : "", n, 100.0 * (double)n / (double)total);
-			continue;
-		}
-		format_date(c->author_time, date, sizeof(date));
-		if (color)
-			printf("\033[38;5;%dm#####\033[m ", c->color);
-		printf("%.10s %s %-20.20s %6zu tokens %5.1f%%  %s\n", c->orig, date,
-		       c->author ? c->author : "", c->tokens, 100.0 * (double)c->tokens / (double)total,
-		       c->summary ? c->summary : "");
-	}
-	free(order);
 }
 
 int parse_attribution_option(struct attribution_options *o, int argc, char **argv, int *i)
@@ -756,7 +405,7 @@ void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, con
 		const struct attribution_options *o)
 {
 	const char *argv_rev[] = { "git", "rev-parse", "--verify", "-q", NULL, NULL };
-	struct strbuf tmp = STRBUF_INIT, out = STRBUF_INIT, mp = STRBUF_INIT;
+	struct strbuf tmp = STRBUF_INIT, out = STRBUF_INIT;
 	struct dest_config cfg;
 
 	memset(ctx, 0, sizeof(*ctx));
@@ -784,8 +433,7 @@ void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, con
 	if (out.len != 40)
 		die("'%s' is not a commit of '%s'", rev, ctx->src.buf);
 	memcpy(ctx->orig, out.buf, 41);
-	strbuf_addf(&mp, "%s/tokstream/commit-map", ctx->gitdir.buf);
-	oid_map_read(&ctx->map, mp.buf);
+	commit_map_read(&ctx->map, ctx->gitdir.buf);
 	ctx->token = oid_map_token(&ctx->map, ctx->orig);
 	if (!ctx->token)
 		die("commit %s of '%s' is not in the token repository: run tokstream convert",
@@ -793,21 +441,11 @@ void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, con
 	setup_engine(ctx, o);
 	strbuf_release(&tmp);
 	strbuf_release(&out);
-	strbuf_release(&mp);
 }
 
-/*
- * Where a whole tree's replay keeps its state, DEST/tokstream/replay/NAME
- * (NAME: tokens, lines), so that a replay of a later revision only goes
- * through the commits since.
- */
 void blame_checkpoint_path(const char *gitdir, const char *name, int to_write, struct strbuf *path)
 {
-	strbuf_reset(path);
-	strbuf_addf(path, "%s/tokstream/replay", gitdir);
-	if (to_write)
-		make_dir(path->buf);
-	strbuf_addf(path, "/%s", name);
+	state_replay_path(path, gitdir, name, to_write);
 }
 
 /* The files of ctx's revision that the pathspec selects, into selected (each with val): as many. */
@@ -889,7 +527,7 @@ static void attribute_left_out(struct blame_ctx *ctx, struct smap *left_out)
 
 	if (run_capture(ls, ctx->src.buf, &in))
 		die("git ls-tree failed in '%s'", ctx->src.buf);
-	strbuf_addf(&idx, "%s/tokstream/attributes-index-%ld", ctx->gitdir.buf, (long)getpid());
+	state_attributes_index_path(&idx, ctx->gitdir.buf);
 	strbuf_addf(&env, "GIT_INDEX_FILE=%s", idx.buf);
 	read_tree[1] = check[1] = env.buf;
 	if (run_capture(read_tree, ctx->src.buf, NULL) || run_capture_input(check, ctx->src.buf, &in, &out)) {
@@ -935,7 +573,7 @@ static struct replay *replay_with_state(struct blame_ctx *ctx, int only_from_sta
 	struct replay *r;
 
 	/* a replay from the state rewrites it, which is then there: its directory too */
-	blame_checkpoint_path(ctx->gitdir.buf, "tokens", !only_from_state, &path);
+	state_replay_path(&path, ctx->gitdir.buf, "tokens", !only_from_state);
 	o.checkpoint = path.buf;
 	o.checkpoint_key = ctx->key.buf;
 	r = only_from_state ? replay_tokens_from_checkpoint(ctx->gitdir.buf, ctx->token, &o)
@@ -1049,7 +687,7 @@ static int original_token_lines(const char *commit, const char *path, size_t nr,
 {
 	static struct strbuf content = STRBUF_INIT;
 	struct blame_ctx *ctx = data;
-	const char *orig = orig_of_token(&ctx->map, commit);
+	const char *orig = oid_map_orig(&ctx->map, commit);
 	const struct language *lang;
 	struct lexer_state ls;
 	struct token tok;
@@ -1190,7 +828,7 @@ int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, con
 	/* original ids for the token commits */
 	for (k = 0; k < res->commits.nr; k++) {
 		struct commit_info *c = res->commits.v[k];
-		const char *orig = orig_of_token(&ctx->map, c->token);
+		const char *orig = oid_map_orig(&ctx->map, c->token);
 
 		if (!orig)
 			die("token commit %s is not in the commit map", c->token);
@@ -1227,12 +865,12 @@ int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, con
 	return 0;
 }
 
-void blame_result_release(struct blame_result *res)
+void commit_table_release(struct commit_table *t)
 {
 	size_t i;
 
-	for (i = 0; i < res->commits.nr; i++) {
-		struct commit_info *c = res->commits.v[i];
+	for (i = 0; i < t->nr; i++) {
+		struct commit_info *c = t->v[i];
 
 		free(c->author);
 		free(c->author_mail);
@@ -1244,118 +882,14 @@ void blame_result_release(struct blame_result *res)
 		free(c->filename);
 		free(c);
 	}
-	free(res->commits.v);
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}
+
+void blame_result_release(struct blame_result *res)
+{
+	commit_table_release(&res->commits);
 	free(res->toks);
 	strbuf_release(&res->content);
 	memset(res, 0, sizeof(*res));
-}
-
-int cmd_blame(int argc, char **argv)
-{
-	const char *dest = NULL, *path = NULL, *rev = "HEAD", *source_opt = NULL, *color_opt = "auto";
-	const char *err;
-	struct attribution_options ao;
-	int porcelain = 0, json = 0, show_line = 0, pager = 1, no_mailmap = 0, i, color;
-	enum by by = BY_COMMIT;
-	struct blame_ctx ctx;
-	struct blame_result res;
-
-	memset(&ao, 0, sizeof(ao));
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-C") && i + 1 < argc && !path) {
-			dest = argv[++i];
-		} else if (!strcmp(a, "-C") && path) {
-			/* git blame's copy detection, kept for old command lines */
-			warning("-C after PATH means --moves (git blame's -C); it is deprecated: "
-				"give --moves, and -C DEST before PATH");
-			ao.no_moves = 0;
-		} else if (!strcmp(a, "--source") && i + 1 < argc) {
-			source_opt = argv[++i];
-		} else if (!strncmp(a, "--source=", 9)) {
-			source_opt = a + 9;
-		} else if (!strcmp(a, "--porcelain")) {
-			porcelain = 1;
-		} else if (!strcmp(a, "--json")) {
-			json = 1;
-		} else if (!strcmp(a, "--line")) {
-			show_line = 1;
-		} else if (!strcmp(a, "--by=commit")) {
-			by = BY_COMMIT;
-		} else if (!strcmp(a, "--by=author")) {
-			by = BY_AUTHOR;
-		} else if (!strcmp(a, "--by=age")) {
-			by = BY_AGE;
-		} else if (!strncmp(a, "--color=", 8)) {
-			color_opt = a + 8;
-			if (strcmp(color_opt, "auto") && strcmp(color_opt, "always") && strcmp(color_opt, "never"))
-				usage_die(blame_usage, "--color takes auto, always or never");
-		} else if (!strcmp(a, "--no-pager")) {
-			pager = 0;
-		} else if (!strcmp(a, "--no-mailmap")) {
-			no_mailmap = 1;
-		} else if (parse_attribution_option(&ao, argc, argv, &i)) {
-			continue;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(blame_usage, stdout);
-			return 0;
-		} else if (!strcmp(a, "--")) {
-			continue;
-		} else if (a[0] == '-' && a[1]) {
-			usage_die(blame_usage, "unknown option '%s'", a);
-		} else if (!path) {
-			path = a;
-		} else if (!strcmp(rev, "HEAD")) {
-			rev = a;
-		} else {
-			usage_die(blame_usage, "too many arguments");
-		}
-	}
-	if (!path)
-		usage_die(blame_usage, "no PATH given");
-	if (json && porcelain)
-		usage_die(blame_usage, "--json and --porcelain cannot be used together");
-	blame_open(&ctx, dest, source_opt, rev, &ao);
-	ctx.no_mailmap = no_mailmap;
-	if (ctx.prefix.len)
-		path = prefix_path(ctx.prefix.buf, path);
-	if (blame_file(&ctx, path, &res, &err))
-		die("'%s': %s", path, err);
-
-	if (porcelain) {
-		print_porcelain(res.toks, res.nr_toks, path);
-		return 0;
-	}
-	if (json) {
-		print_json(&res, path, ctx.orig);
-		return 0;
-	}
-	color = !strcmp(color_opt, "always") || (!strcmp(color_opt, "auto") && isatty(1));
-	if (pager && isatty(1))
-		setup_pager();
-	{
-		char **line_blame = NULL;
-		size_t nr_line_blame = 0;
-
-		if (show_line) {
-			const char *argv_lb[] = { "git", "blame", "--porcelain", ctx.orig, "--", path, NULL };
-			struct commit_table line_commits = { NULL, 0, 0 };
-			struct commit_info **lc;
-			struct strbuf out = STRBUF_INIT;
-			size_t j;
-
-			if (run_capture(argv_lb, ctx.src.buf, &out))
-				die("git blame of '%s' failed in the source repository", path);
-			lc = parse_porcelain(&line_commits, out.buf, &nr_line_blame);
-			line_blame = xcalloc(nr_line_blame ? nr_line_blame : 1, sizeof(*line_blame));
-			for (j = 0; j < nr_line_blame; j++)
-				line_blame[j] = lc[j] ? lc[j]->token : NULL;
-			free(lc);
-		}
-		print_terminal(&res, by, color, line_blame, nr_line_blame);
-		free(line_blame);
-	}
-	blame_result_release(&res);
-	return 0;
 }

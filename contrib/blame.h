@@ -78,8 +78,11 @@ struct blame_result {
 
 /*
  * Takes argv[*i] (and its argument) when it is an option of the
- * attribution engine: -w, -M and -C (moves and copies, the default),
- * --no-moves, --ignore-rev REV, --ignore-revs-file FILE.  1 if taken.
+ * attribution engine: -w, --moves and -M (moves and copies, the
+ * default), --no-moves, --min-move=N, --ignore-rev REV,
+ * --ignore-revs-file FILE.  1 if taken.  It takes -C as -M too, as git
+ * blame does: a command whose -C names DEST (blame, html, report) takes
+ * that -C before asking here.
  */
 int parse_attribution_option(struct attribution_options *o, int argc, char **argv, int *i);
 /* The lines of usage of those options. */
@@ -133,7 +136,8 @@ void blame_left_out(struct blame_ctx *ctx, const char **exclude, int nr_exclude,
 
 /*
  * The checkpoint file NAME of whole-tree replays in DEST (at gitdir), in
- * path; with to_write, its directory is made.
+ * path; with to_write, its directory is made.  state_replay_path() is
+ * this; the name stays while report.c calls it.
  */
 void blame_checkpoint_path(const char *gitdir, const char *name, int to_write, struct strbuf *path);
 
@@ -142,10 +146,16 @@ int blame_file(struct blame_ctx *ctx, const char *path, struct blame_result *res
 /* The same, for a file whose blob and view blob the caller knows (NULL: look them up). */
 int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, const char *view_blob,
 		  struct blame_result *res, const char **err);
+/* Frees all a blame returned in res: the content, the tokens and the commits. */
 void blame_result_release(struct blame_result *res);
 
-/* The porcelain parser, shared with line blame. */
+/*
+ * The porcelain parser, shared with line blame: for every line of the
+ * file (1-based, at [line - 1]) its commit, in t.  buf is changed.
+ */
 struct commit_info **parse_porcelain(struct commit_table *t, char *buf, size_t *nr_lines);
+/* Frees the commits of t and what they hold (parse_porcelain, replay_commits fill it). */
+void commit_table_release(struct commit_table *t);
 
 /*
  * The same from a replay (replay.h): the commit of each line of path at

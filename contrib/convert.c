@@ -148,7 +148,7 @@ static void take_lock(void)
 	char buf[32];
 	int fd, tries;
 
-	strbuf_addf(&run.lock, "%s/lock", run.dir.buf);
+	state_path(&run.lock, run.gitdir.buf, STATE_LOCK);
 	for (tries = 0; tries < 2; tries++) {
 		fd = open(run.lock.buf, O_WRONLY | O_CREAT | O_EXCL, 0644);
 		if (fd >= 0) {
@@ -387,6 +387,26 @@ static uintmax_t count_state_commits(const char *state_path)
 static const char *max_held_opt;
 
 /*
+ * Starts stage slot (0 to 2) of the three: argv in dir (NULL: here),
+ * reading in and writing out (-1: inherited), closing the pipe ends in
+ * close_fd that are the other stages' (-1: none).
+ */
+static void start_stage(struct child *c, int slot, const char **argv, const char *dir,
+			int in, int out, const int close_fd[3])
+{
+	int i;
+
+	child_init(c, argv);
+	c->dir = dir;
+	c->in = in;
+	c->out = out;
+	for (i = 0; i < 3; i++)
+		c->close_fd[i] = close_fd[i];
+	start_command(c);
+	run.children[slot] = c->pid;
+}
+
+/*
  * fast-export | the filter | fast-import, the three at once; dies naming
  * the stage that failed first.
  */
@@ -398,31 +418,9 @@ static void run_stages(const struct source *src, const char **fe, const char **f
 	if (pipe(p1))
 		die_errno("pipe");
 	make_bulk_channel(p2);
-	child_init(&c_fe, fe);
-	c_fe.dir = src->path.buf;
-	c_fe.out = p1[1];
-	c_fe.close_fd[0] = p1[0];
-	c_fe.close_fd[1] = p2[0];
-	c_fe.close_fd[2] = p2[1];
-	start_command(&c_fe);
-	run.children[0] = c_fe.pid;
-
-	child_init(&c_ft, ft);
-	c_ft.in = p1[0];
-	c_ft.out = p2[1];
-	c_ft.close_fd[0] = p1[1];
-	c_ft.close_fd[1] = p2[0];
-	start_command(&c_ft);
-	run.children[1] = c_ft.pid;
-
-	child_init(&c_fi, fi);
-	c_fi.dir = run.staging.buf;
-	c_fi.in = p2[0];
-	c_fi.close_fd[0] = p1[0];
-	c_fi.close_fd[1] = p1[1];
-	c_fi.close_fd[2] = p2[1];
-	start_command(&c_fi);
-	run.children[2] = c_fi.pid;
+	start_stage(&c_fe, 0, fe, src->path.buf, -1, p1[1], (const int[]){ p1[0], p2[0], p2[1] });
+	start_stage(&c_ft, 1, ft, NULL, p1[0], p2[1], (const int[]){ p1[1], p2[0], -1 });
+	start_stage(&c_fi, 2, fi, run.staging.buf, p2[0], -1, (const int[]){ p1[0], p1[1], p2[1] });
 
 	close(p1[0]);
 	close(p1[1]);
@@ -469,15 +467,17 @@ static void convert_source(struct source *src, int k, const char *self, const ch
 		arg_imp = STRBUF_INIT, arg_exp = STRBUF_INIT, arg_fi_imp = STRBUF_INIT,
 		arg_fi_exp = STRBUF_INIT, arg_state_in = STRBUF_INIT, arg_state_out = STRBUF_INIT,
 		arg_source = STRBUF_INIT, arg_graft = STRBUF_INIT, arg_total = STRBUF_INIT;
-	const char *fe[16], *fi[12], **ft;
+	/* fast-import always writes a pack, never loose objects: packs are what move into DEST */
+	const char *fe[16], **ft, *fi[] = { "git", "-c", "fastimport.unpackLimit=0", "fast-import", "--quiet",
+					   "--force", "--done", NULL, NULL, NULL };
 	int n = 0, i, identity = 0;
 	struct stat st;
 
 	for (i = 0; i < nr_filter_opts; i++)
 		identity |= !strcmp(filter_opts[i], "--identity");
-	strbuf_addf(&exp_marks, "%s/src-%d.export-marks", run.next.buf, k);
-	strbuf_addf(&imp_marks, "%s/src-%d.import-marks", run.next.buf, k);
-	strbuf_addf(&state, "%s/src-%d.filter-state", run.next.buf, k);
+	source_file_path(&exp_marks, run.next.buf, k, SRC_EXPORT_MARKS);
+	source_file_path(&imp_marks, run.next.buf, k, SRC_IMPORT_MARKS);
+	source_file_path(&state, run.next.buf, k, SRC_FILTER_STATE);
 	if (stat(exp_marks.buf, &st))
 		write_file(exp_marks.buf, "", 0);
 
@@ -534,10 +534,9 @@ static void convert_source(struct source *src, int k, const char *self, const ch
 
 	strbuf_addf(&arg_fi_imp, "--import-marks-if-exists=%s", imp_marks.buf);
 	strbuf_addf(&arg_fi_exp, "--export-marks=%s", imp_marks.buf);
-	/* always a pack, never loose objects: packs are what move into DEST */
-	n = push_args(fi, 0, "git", "-c", "fastimport.unpackLimit=0", "fast-import", "--quiet", "--force",
-		      "--done", arg_fi_imp.buf, arg_fi_exp.buf, NULL);
-	fi[n] = NULL;
+	/* its marks, in the two slots left for them */
+	fi[7] = arg_fi_imp.buf;
+	fi[8] = arg_fi_exp.buf;
 
 	run_stages(src, fe, ft, fi, stats);
 	free(ft);
@@ -629,10 +628,9 @@ static void append_maps(int k, struct strbuf *commit_map, struct strbuf *tag_map
 	struct marks_file imp;
 	char *p, *nl;
 
-	strbuf_addf(&path, "%s/src-%d.import-marks", run.next.buf, k);
+	source_file_path(&path, run.next.buf, k, SRC_IMPORT_MARKS);
 	marks_read(&imp, path.buf);
-	strbuf_reset(&path);
-	strbuf_addf(&path, "%s/src-%d.filter-state", run.next.buf, k);
+	source_file_path(&path, run.next.buf, k, SRC_FILTER_STATE);
 	if (strbuf_read_file(&st, path.buf))
 		die("missing filter state '%s'", path.buf);
 	for (p = st.buf; (nl = strchr(p, '\n')); p = nl + 1) {
@@ -648,8 +646,7 @@ static void append_maps(int k, struct strbuf *commit_map, struct strbuf *tag_map
 		tok = marks_get(&imp, mark);
 		if (!tok)
 			die("mark :%ju of source %d is missing from fast-import's marks", mark, k + 1);
-		strbuf_add(p[0] == 'c' ? commit_map : tag_map, end + 1, 40);
-		strbuf_addf(p[0] == 'c' ? commit_map : tag_map, " %.40s\n", tok);
+		oid_map_add(p[0] == 'c' ? commit_map : tag_map, end + 1, tok);
 	}
 	marks_release(&imp);
 	strbuf_release(&path);
@@ -702,25 +699,6 @@ static void switch_symlink(const char *target, const char *path)
 	if (rename(tmp.buf, path))
 		die_errno("cannot rename '%s'", tmp.buf);
 	strbuf_release(&tmp);
-}
-
-/* The generation number `current` points to, or 0. */
-static int current_generation(void)
-{
-	struct strbuf path = STRBUF_INIT;
-	char target[256];
-	ssize_t n;
-	int gen = 0;
-
-	strbuf_addf(&path, "%s/current", run.dir.buf);
-	n = readlink(path.buf, target, sizeof(target) - 1);
-	if (n > 0) {
-		target[n] = '\0';
-		if (strncmp(target, "gen-", 4) || (gen = atoi(target + 4)) <= 0)
-			die("'%s' is corrupt", path.buf);
-	}
-	strbuf_release(&path);
-	return gen;
 }
 
 /*
@@ -820,16 +798,6 @@ static void prepare_refs(struct source *srcs, int nr, struct oid_map *commits, s
 	strbuf_release(&script);
 }
 
-/*
- * DEST's refs live in the generation: DEST/packed-refs is a symlink to
- * tokstream/current/packed-refs and DEST keeps no loose refs, so the one
- * rename that switches `current` switches the refs and the maps together.
- * (Git writes packed-refs through the symlink: its lock files follow it.)
- * Made before the switch, with the refs as they are; returns 1 when it can
- * only be made after it (a first conversion into a DEST that has refs).
- */
-#define PACKED_REFS_LINK "tokstream/current/packed-refs"
-
 /* Whether the directory dir (of refs) holds a loose ref. */
 static int has_loose_refs(const char *dir)
 {
@@ -856,6 +824,15 @@ static int has_loose_refs(const char *dir)
 	return found;
 }
 
+/*
+ * DEST's refs live in the generation: DEST/packed-refs is a symlink to
+ * tokstream/current/packed-refs (packed_refs_link) and DEST keeps no
+ * loose refs, so the one rename that switches `current` switches the
+ * refs and the maps together.  (Git writes packed-refs through the
+ * symlink: its lock files follow it.)  Made before the switch, with the
+ * refs as they are; returns 1 when it can only be made after it (a first
+ * conversion into a DEST that has refs).
+ */
 static int link_packed_refs(int fresh, const char *cur)
 {
 	const char *pack[] = { "git", "pack-refs", "--all", "--prune", NULL };
@@ -866,13 +843,13 @@ static int link_packed_refs(int fresh, const char *cur)
 
 	strbuf_addf(&link, "%s/packed-refs", run.gitdir.buf);
 	n = readlink(link.buf, target, sizeof(target) - 1);
-	is_link = n == (ssize_t)strlen(PACKED_REFS_LINK) && !memcmp(target, PACKED_REFS_LINK, (size_t)n);
+	is_link = n == (ssize_t)strlen(packed_refs_link) && !memcmp(target, packed_refs_link, (size_t)n);
 	if (run.took_over) {
 		/* a run killed inside git pack-refs left its lock */
 		strbuf_addf(&to, "%s/packed-refs.lock", run.gitdir.buf);
 		unlink(to.buf);
-		strbuf_reset(&to);
-		strbuf_addf(&to, "%s/packed-refs.lock", cur);
+		generation_file_path(&to, cur, GEN_PACKED_REFS);
+		strbuf_addstr(&to, ".lock");
 		unlink(to.buf);
 		strbuf_reset(&to);
 	}
@@ -886,7 +863,7 @@ static int link_packed_refs(int fresh, const char *cur)
 	if (strbuf_read_file(&sb, link.buf))
 		strbuf_reset(&sb);
 	if (!fresh) {
-		strbuf_addf(&to, "%s/packed-refs", cur);
+		generation_file_path(&to, cur, GEN_PACKED_REFS);
 		write_file(to.buf, sb.buf, sb.len);
 	} else {
 		const char *p = sb.buf;
@@ -901,7 +878,7 @@ static int link_packed_refs(int fresh, const char *cur)
 		if (later)
 			goto done;
 	}
-	switch_symlink(PACKED_REFS_LINK, link.buf);
+	switch_symlink(packed_refs_link, link.buf);
 done:
 	strbuf_release(&link);
 	strbuf_release(&sb);
@@ -1114,7 +1091,7 @@ static void open_dest(const char *dest)
 	if (strncmp(out.buf, "true", 4))
 		die("'%s' is not a bare repository: the token repository must be bare", dest);
 	strbuf_release(&out);
-	strbuf_addf(&run.dir, "%s/tokstream", run.gitdir.buf);
+	state_path(&run.dir, run.gitdir.buf, STATE_DIR);
 	if (mkdir(run.dir.buf, 0755) && errno != EEXIST)
 		die_errno("cannot create '%s'", run.dir.buf);
 	if (access(run.dir.buf, W_OK))
@@ -1136,17 +1113,16 @@ static void open_dest(const char *dest)
 static void check_recorded(const char *dest, const char *cur, int fresh, struct convert_options *o,
 			   const struct source *srcs, int nr_src, struct strbuf *config)
 {
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, views = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, views = STRBUF_INIT;
 	struct dest_config old;
 	size_t k;
 	int j;
 
 	memset(&old, 0, sizeof(old));
 	if (!fresh) {
-		strbuf_addf(&path, "%s/config", cur);
-		if (strbuf_read_file(&text, path.buf))
+		generation_file_path(&path, cur, GEN_CONFIG);
+		if (dest_config_read_file(&old, path.buf))
 			die("'%s' is missing: convert afresh into a new DEST", path.buf);
-		dest_config_parse(&old, text.buf, text.len);
 		/* reuse the recorded options, however many more than argv held */
 		if (!o->nr_filter_opts && old.nr_options) {
 			free(o->filter_opts);
@@ -1170,22 +1146,21 @@ static void check_recorded(const char *dest, const char *cur, int fresh, struct 
 	for (j = 0; !fresh && j < nr_src; j++)
 		if (strcmp(old.sources[j], srcs[j].path.buf))
 			goto other_sources;
-	strbuf_addf(config, "tokstream-config 1\nviews %s\n", views.buf);
+	dest_config_add_views(config, views.buf);
 	for (j = 0; j < o->nr_filter_opts; j++)
-		strbuf_addf(config, "option %s\n", o->filter_opts[j]);
+		dest_config_add_option(config, o->filter_opts[j]);
 	for (j = 0; j < nr_src; j++)
-		strbuf_addf(config, "source %s\n", srcs[j].path.buf);
+		dest_config_add_source(config, srcs[j].path.buf);
 	dest_config_release(&old);
 	strbuf_release(&path);
-	strbuf_release(&text);
 	strbuf_release(&views);
 	return;
 other_options:
-	die("'%s' was converted with other options (recorded in %s/config); "
-	    "convert afresh into a new DEST to change them", dest, cur);
+	die("'%s' was converted with other options (recorded in %s); "
+	    "convert afresh into a new DEST to change them", dest, path.buf);
 other_sources:
-	die("'%s' was converted from other sources (recorded in %s/config); "
-	    "give the same sources, or convert afresh into a new DEST", dest, cur);
+	die("'%s' was converted from other sources (recorded in %s); "
+	    "give the same sources, or convert afresh into a new DEST", dest, path.buf);
 }
 
 /*
@@ -1199,11 +1174,11 @@ static void prepare_generation(int gen, const char *cur, int fresh, int nr_src)
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, dest_config = STRBUF_INIT;
 	int k;
 
-	strbuf_addf(&run.next, "%s/gen-%d.tmp", run.dir.buf, gen + 1);
+	generation_path(&run.next, run.gitdir.buf, gen + 1, 1);
 	remove_tree(run.next.buf);
 	if (mkdir(run.next.buf, 0755))
 		die_errno("cannot create '%s'", run.next.buf);
-	strbuf_addf(&run.staging, "%s/staging.git", run.dir.buf);
+	state_path(&run.staging, run.gitdir.buf, STATE_STAGING);
 	remove_tree(run.staging.buf);
 	init[4] = run.staging.buf;
 	run_git(NULL, init, "git init --bare (staging)");
@@ -1225,14 +1200,13 @@ static void prepare_generation(int gen, const char *cur, int fresh, int nr_src)
 	strbuf_addch(&text, '\n');
 	write_file(path.buf, text.buf, text.len);
 	for (k = 0; !fresh && k < nr_src; k++) {
-		static const char *const files[] = { "export-marks", "import-marks", "filter-state" };
-		size_t f;
+		enum source_file f;
 
-		for (f = 0; f < 3; f++) {
+		for (f = 0; f < NR_SOURCE_FILES; f++) {
 			struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
 
-			strbuf_addf(&a, "%s/src-%d.%s", cur, k, files[f]);
-			strbuf_addf(&b, "%s/src-%d.%s", run.next.buf, k, files[f]);
+			source_file_path(&a, cur, k, f);
+			source_file_path(&b, run.next.buf, k, f);
 			copy_file(a.buf, b.buf);
 			strbuf_release(&a);
 			strbuf_release(&b);
@@ -1252,27 +1226,27 @@ static void convert_sources(struct source *srcs, int nr_src, const char *cur, in
 			    const struct convert_options *o, const char *self, struct oid_map *commits,
 			    struct strbuf *tag_map, struct strbuf *tips)
 {
-	struct strbuf old_tips = STRBUF_INIT, commit_map = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf commit_map = STRBUF_INIT, path = STRBUF_INIT;
+	struct dest_tips old_tips;
 	struct stat st;
 	int i, k;
 
+	memset(&old_tips, 0, sizeof(old_tips));
 	if (!fresh) {
-		strbuf_addf(&path, "%s/tips", cur);
-		strbuf_read_file(&old_tips, path.buf);
+		generation_file_path(&path, cur, GEN_TIPS);
+		dest_tips_read_file(&old_tips, path.buf);
 	}
 	memset(commits, 0, sizeof(*commits));
 	for (k = 0; k < nr_src; k++) {
-		const char *graft = NULL;
-		char line[256];
+		const char *graft = NULL, *ref = srcs[k].head_ref.len ? srcs[k].head_ref.buf : "HEAD";
+		const struct dest_tip *was = dest_tips_find(&old_tips, k + 1);
 
-		snprintf(line, sizeof(line), "%d %s %s\n", k + 1, srcs[k].tip.buf,
-			 srcs[k].head_ref.len ? srcs[k].head_ref.buf : "HEAD");
-		if (!fresh && k < nr_src - 1 && !strstr(old_tips.buf, line))
+		if (!fresh && k < nr_src - 1 &&
+		    (!was || strcmp(was->tip, srcs[k].tip.buf) || strcmp(was->ref, ref)))
 			die("source %d ('%s') is not where it was: only the newest source may "
 			    "gain commits; convert afresh into a new DEST", k + 1, srcs[k].path.buf);
-		strbuf_addstr(tips, line);
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/src-%d.export-marks", run.next.buf, k);
+		dest_tips_add(tips, k + 1, srcs[k].tip.buf, ref);
+		source_file_path(&path, run.next.buf, k, SRC_EXPORT_MARKS);
 		if (k > 0 && stat(path.buf, &st)) {
 			/* the first conversion of a later era: graft it onto the earlier one */
 			graft = oid_map_token(commits, srcs[k - 1].tip.buf);
@@ -1285,29 +1259,27 @@ static void convert_sources(struct source *srcs, int nr_src, const char *cur, in
 		strbuf_reset(tag_map);
 		/* tags that this run did not export again keep their old lines */
 		if (!fresh) {
-			strbuf_reset(&path);
-			strbuf_addf(&path, "%s/tag-map", cur);
+			generation_file_path(&path, cur, GEN_TAG_MAP);
 			strbuf_read_file(tag_map, path.buf);
 		}
 		for (i = 0; i <= k; i++)
 			append_maps(i, &commit_map, tag_map);
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/commit-map", run.next.buf);
+		generation_file_path(&path, run.next.buf, GEN_COMMIT_MAP);
 		write_file(path.buf, commit_map.buf, commit_map.len);
 		oid_map_release(commits);
 		oid_map_read(commits, path.buf);
 	}
-	strbuf_release(&old_tips);
+	dest_tips_release(&old_tips);
 	strbuf_release(&commit_map);
 	strbuf_release(&path);
 }
 
-/* Writes NAME in the new generation. */
-static void write_generation_file(const char *name, const struct strbuf *content)
+/* Writes the file f of the new generation. */
+static void write_generation_file(enum generation_file f, const struct strbuf *content)
 {
 	struct strbuf path = STRBUF_INIT;
 
-	strbuf_addf(&path, "%s/%s", run.next.buf, name);
+	generation_file_path(&path, run.next.buf, f);
 	write_file(path.buf, content->buf, content->len);
 	strbuf_release(&path);
 }
@@ -1326,31 +1298,28 @@ static void switch_generation(int gen, const char *cur, int fresh, struct source
 	int link_later;
 
 	move_packs();
-	write_generation_file("tag-map", tag_map);
-	write_generation_file("config", config);
-	write_generation_file("tips", tips);
+	write_generation_file(GEN_TAG_MAP, tag_map);
+	write_generation_file(GEN_CONFIG, config);
+	write_generation_file(GEN_TIPS, tips);
 	/* the refs too: the switch of current is the switch of the refs */
 	link_later = link_packed_refs(fresh, cur);
-	strbuf_addf(&path, "%s/tag-map", run.next.buf);
+	generation_file_path(&path, run.next.buf, GEN_TAG_MAP);
 	oid_map_read(&tags, path.buf);
 	prepare_refs(srcs, nr_src, commits, &tags, &ref_script);
-	write_generation_file("packed-refs", &ref_script);
-	strbuf_reset(&path);
-	strbuf_addf(&path, "%s/gen-%d", run.dir.buf, gen + 1);
+	write_generation_file(GEN_PACKED_REFS, &ref_script);
+	generation_path(&path, run.gitdir.buf, gen + 1, 0);
 	remove_tree(path.buf);
 	if (rename(run.next.buf, path.buf))
 		die_errno("cannot rename '%s'", run.next.buf);
-	strbuf_addf(gen_name, "gen-%d", gen + 1);
-	strbuf_reset(&path);
-	strbuf_addf(&path, "%s/current", run.dir.buf);
+	generation_name(gen_name, gen + 1);
+	state_path(&path, run.gitdir.buf, STATE_CURRENT);
 	switch_symlink(gen_name->buf, path.buf);
-	strbuf_reset(&path);
-	strbuf_addf(&path, "%s/commit-map", run.dir.buf);
-	switch_symlink("current/commit-map", path.buf);
+	state_path(&path, run.gitdir.buf, STATE_COMMIT_MAP);
+	switch_symlink(commit_map_link, path.buf);
 	if (link_later) {
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/packed-refs", run.gitdir.buf);
-		switch_symlink(PACKED_REFS_LINK, path.buf);
+		switch_symlink(packed_refs_link, path.buf);
 	}
 	set_head(srcs, nr_src);
 	oid_map_release(&tags);
@@ -1366,7 +1335,7 @@ static void remove_old_generations(const char *keep)
 	struct dirent *e;
 
 	while (d && (e = readdir(d))) {
-		if (strncmp(e->d_name, "gen-", 4) || !strcmp(e->d_name, keep))
+		if (!is_generation_name(e->d_name) || !strcmp(e->d_name, keep))
 			continue;
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/%s", run.dir.buf, e->d_name);
@@ -1403,9 +1372,9 @@ int cmd_convert(int argc, char **argv)
 	open_dest(dest);
 
 	/* the recorded options and sources, and what changed */
-	gen = current_generation();
+	gen = current_generation(run.gitdir.buf);
 	fresh = gen == 0;
-	strbuf_addf(&cur, "%s/gen-%d", run.dir.buf, gen);
+	generation_path(&cur, run.gitdir.buf, gen, 0);
 	check_recorded(dest, cur.buf, fresh, &o, srcs, nr_src, &config);
 	prepare_generation(gen, cur.buf, fresh, nr_src);
 	convert_sources(srcs, nr_src, cur.buf, fresh, &o, self.buf, &commits, &tag_map, &tips);
@@ -1421,7 +1390,7 @@ int cmd_convert(int argc, char **argv)
 	 * The whole tree's attribution that a report or html page left in
 	 * DEST follows the new tip, so that blame there reads it at once.
 	 */
-	blame_checkpoint_path(run.gitdir.buf, "tokens", 0, &path);
+	state_replay_path(&path, run.gitdir.buf, "tokens", 0);
 	if ((o.attribute || !access(path.buf, F_OK)) &&
 	    advance_checkpoint(srcs[nr_src - 1].path.buf, o.quiet, o.attribute) && o.attribute)
 		attribute_failed = 1;

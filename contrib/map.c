@@ -34,7 +34,7 @@ int cmd_map(int argc, char **argv)
 {
 	const char *dest = NULL;
 	struct strbuf prefix = STRBUF_INIT;
-	struct strbuf gitdir = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf gitdir = STRBUF_INIT;
 	struct oid_map map;
 	int i;
 
@@ -57,8 +57,7 @@ int cmd_map(int argc, char **argv)
 		usage_die(map_usage, "no id given");
 	dest = find_dest(dest, &prefix);
 	git_dir_of(dest, &gitdir);
-	strbuf_addf(&path, "%s/tokstream/commit-map", gitdir.buf);
-	oid_map_read(&map, path.buf);
+	commit_map_read(&map, gitdir.buf);
 	if (!map.nr)
 		die("'%s' has no commit map: is it a token repository made by 'tokstream convert'?", dest);
 	for (; i < argc; i++) {
@@ -91,6 +90,5 @@ int cmd_map(int argc, char **argv)
 	}
 	oid_map_release(&map);
 	strbuf_release(&gitdir);
-	strbuf_release(&path);
 	return 0;
 }

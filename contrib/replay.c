@@ -2401,16 +2401,10 @@ void replay_free(struct replay *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->nr_commits; i++) {
-		release_files(&r->commits[i]);
-		free(r->commits[i].parents);
-		free(r->commits[i].own_paths);
-	}
-	free(r->commits);
+	forget_commits(r);
 	for (i = 0; i < r->nr_paths; i++)
 		free(r->paths[i]);
 	free(r->paths);
-	smap_release(&r->commit_index);
 	smap_release(&r->path_index);
 	catfile_stop(&r->cf);
 	strbuf_release(&r->content);

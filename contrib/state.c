@@ -18,6 +18,7 @@
 #include "../tokenize/parse.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/usage.h"
+#include "../tokenize/wrapper.h"
 
 #include <errno.h>
 #include <unistd.h>
@@ -52,35 +53,184 @@ void oid_map_read(struct oid_map *m, const char *path)
 	fclose(f);
 }
 
+void commit_map_read(struct oid_map *m, const char *gitdir)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	state_path(&path, gitdir, STATE_COMMIT_MAP);
+	oid_map_read(m, path.buf);
+	strbuf_release(&path);
+}
+
 static int cmp_orig(const void *a, const void *b)
 {
 	return strcmp(((const struct oid_pair *)a)->orig, ((const struct oid_pair *)b)->orig);
 }
 
+static int cmp_token(const void *a, const void *b)
+{
+	return strcmp(((const struct oid_pair *)a)->token, ((const struct oid_pair *)b)->token);
+}
+
+/*
+ * A copy of a map sorted one way, made again when the map is another or
+ * has grown, for lookups by binary search.
+ */
+struct sorted_pairs {
+	const struct oid_map *of;
+	struct oid_pair *v;
+	size_t nr;
+};
+
+static const struct oid_pair *sorted_lookup(struct sorted_pairs *s, const struct oid_map *m,
+					    const struct oid_pair *key,
+					    int (*cmp)(const void *, const void *))
+{
+	if (s->of != m || s->nr != m->nr) {
+		free(s->v);
+		s->v = xmalloc((m->nr ? m->nr : 1) * sizeof(*s->v));
+		memcpy(s->v, m->pairs, m->nr * sizeof(*s->v));
+		qsort(s->v, m->nr, sizeof(*s->v), cmp);
+		s->of = m;
+		s->nr = m->nr;
+	}
+	return bsearch(key, s->v, s->nr, sizeof(*s->v), cmp);
+}
+
 const char *oid_map_token(struct oid_map *m, const char *orig)
 {
-	static struct oid_map *sorted_for;
-	static struct oid_pair *sorted;
-	static size_t sorted_nr;
-	struct oid_pair key, *hit;
+	static struct sorted_pairs by_orig;
+	const struct oid_pair *hit;
+	struct oid_pair key;
 
-	if (sorted_for != m || sorted_nr != m->nr) {
-		free(sorted);
-		sorted = xmalloc((m->nr ? m->nr : 1) * sizeof(*sorted));
-		memcpy(sorted, m->pairs, m->nr * sizeof(*sorted));
-		qsort(sorted, m->nr, sizeof(*sorted), cmp_orig);
-		sorted_for = m;
-		sorted_nr = m->nr;
-	}
 	snprintf(key.orig, sizeof(key.orig), "%s", orig);
-	hit = bsearch(&key, sorted, sorted_nr, sizeof(*sorted), cmp_orig);
+	hit = sorted_lookup(&by_orig, m, &key, cmp_orig);
 	return hit ? hit->token : NULL;
+}
+
+const char *oid_map_orig(struct oid_map *m, const char *token)
+{
+	static struct sorted_pairs by_token;
+	const struct oid_pair *hit;
+	struct oid_pair key;
+
+	snprintf(key.token, sizeof(key.token), "%s", token);
+	hit = sorted_lookup(&by_token, m, &key, cmp_token);
+	return hit ? hit->orig : NULL;
 }
 
 void oid_map_release(struct oid_map *m)
 {
 	free(m->pairs);
 	memset(m, 0, sizeof(*m));
+}
+
+void oid_map_add(struct strbuf *text, const char *orig, const char *token)
+{
+	strbuf_addf(text, "%.40s %.40s\n", orig, token);
+}
+
+/* The names of the layout (state.h), each in one place. */
+static const char *const state_names[NR_STATE_FILES] = {
+	[STATE_DIR] = "",
+	[STATE_LOCK] = "/lock",
+	[STATE_CURRENT] = "/current",
+	[STATE_COMMIT_MAP] = "/commit-map",
+	[STATE_CONFIG] = "/current/config",
+	[STATE_TIPS] = "/current/tips",
+	[STATE_STAGING] = "/staging.git",
+	[STATE_REPORT_CACHE] = "/report-cache",
+};
+
+/* in the order of enum generation_file, and of enum source_file */
+static const char *const generation_names[] = { "commit-map", "tag-map", "config", "tips", "packed-refs" };
+static const char *const source_names[] = { "export-marks", "import-marks", "filter-state" };
+_Static_assert(sizeof(generation_names) / sizeof(*generation_names) == NR_GEN_FILES,
+	       "a name for each generation file");
+_Static_assert(sizeof(source_names) / sizeof(*source_names) == NR_SOURCE_FILES,
+	       "a name for each file of a source");
+
+/* relative: to tokstream/, and to DEST's git directory */
+const char commit_map_link[] = "current/commit-map";
+const char packed_refs_link[] = "tokstream/current/packed-refs";
+
+void state_path(struct strbuf *out, const char *gitdir, enum state_file f)
+{
+	strbuf_reset(out);
+	strbuf_addf(out, "%s/tokstream%s", gitdir, state_names[f]);
+}
+
+void state_replay_path(struct strbuf *out, const char *gitdir, const char *name, int to_write)
+{
+	strbuf_reset(out);
+	strbuf_addf(out, "%s/tokstream/replay", gitdir);
+	if (to_write)
+		make_dir(out->buf);
+	strbuf_addf(out, "/%s", name);
+}
+
+void state_attributes_index_path(struct strbuf *out, const char *gitdir)
+{
+	strbuf_reset(out);
+	strbuf_addf(out, "%s/tokstream/attributes-index-%ld", gitdir, (long)getpid());
+}
+
+void state_report_cache_path(struct strbuf *out, const char *gitdir, int to_write)
+{
+	if (to_write) {
+		state_path(out, gitdir, STATE_DIR);
+		make_dir(out->buf);
+	}
+	state_path(out, gitdir, STATE_REPORT_CACHE);
+	if (to_write)
+		make_dir(out->buf);
+}
+
+void generation_name(struct strbuf *out, int gen)
+{
+	strbuf_reset(out);
+	strbuf_addf(out, "gen-%d", gen);
+}
+
+void generation_path(struct strbuf *out, const char *gitdir, int gen, int building)
+{
+	strbuf_reset(out);
+	strbuf_addf(out, "%s/tokstream/gen-%d%s", gitdir, gen, building ? ".tmp" : "");
+}
+
+int is_generation_name(const char *name)
+{
+	return !strncmp(name, "gen-", 4);
+}
+
+int current_generation(const char *gitdir)
+{
+	struct strbuf path = STRBUF_INIT;
+	char target[256];
+	ssize_t n;
+	int gen = 0;
+
+	state_path(&path, gitdir, STATE_CURRENT);
+	n = readlink(path.buf, target, sizeof(target) - 1);
+	if (n > 0) {
+		target[n] = '\0';
+		if (!is_generation_name(target) || (gen = atoi(target + 4)) <= 0)
+			die("'%s' is corrupt", path.buf);
+	}
+	strbuf_release(&path);
+	return gen;
+}
+
+void generation_file_path(struct strbuf *out, const char *gen_dir, enum generation_file f)
+{
+	strbuf_reset(out);
+	strbuf_addf(out, "%s/%s", gen_dir, generation_names[f]);
+}
+
+void source_file_path(struct strbuf *out, const char *gen_dir, int k, enum source_file f)
+{
+	strbuf_reset(out);
+	strbuf_addf(out, "%s/src-%d.%s", gen_dir, k, source_names[f]);
 }
 
 int git_dir_query(const char *dir, const char **query, struct strbuf *out,
@@ -132,8 +282,7 @@ const char *find_dest(const char *given, struct strbuf *prefix)
 	strbuf_addstr(&path, nl + 1);
 	strbuf_reset(&answers);
 	strbuf_addbuf(&answers, &path);
-	strbuf_reset(&path);
-	strbuf_addf(&path, "%s/tokstream/commit-map", gitdir.buf);
+	state_path(&path, gitdir.buf, STATE_COMMIT_MAP);
 	if (!access(path.buf, F_OK)) {
 		found = ".";
 	} else {
@@ -252,18 +401,58 @@ void dest_config_parse(struct dest_config *c, const char *text, size_t len)
 	}
 }
 
-int dest_config_read(struct dest_config *c, const char *gitdir)
+/*
+ * The text of the file at path or, when path is NULL, of the state file
+ * f of DEST at gitdir: -1 (and no text) when there is none.
+ */
+static int read_state_text(struct strbuf *text, const char *path, const char *gitdir,
+			   enum state_file f)
 {
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
-	int ret = 0;
+	struct strbuf where = STRBUF_INIT;
+	int ret;
 
-	strbuf_addf(&path, "%s/tokstream/current/config", gitdir);
-	if (strbuf_read_file(&text, path.buf))
-		ret = -1;
+	if (!path) {
+		state_path(&where, gitdir, f);
+		path = where.buf;
+	}
+	ret = strbuf_read_file(text, path) ? -1 : 0;
+	strbuf_release(&where);
+	return ret;
+}
+
+static int read_config(struct dest_config *c, const char *path, const char *gitdir)
+{
+	struct strbuf text = STRBUF_INIT;
+	int ret = read_state_text(&text, path, gitdir, STATE_CONFIG);
+
 	dest_config_parse(c, text.buf, text.len);
-	strbuf_release(&path);
 	strbuf_release(&text);
 	return ret;
+}
+
+int dest_config_read_file(struct dest_config *c, const char *path)
+{
+	return read_config(c, path, NULL);
+}
+
+int dest_config_read(struct dest_config *c, const char *gitdir)
+{
+	return read_config(c, NULL, gitdir);
+}
+
+void dest_config_add_views(struct strbuf *text, const char *views)
+{
+	strbuf_addf(text, "tokstream-config 1\nviews %s\n", views);
+}
+
+void dest_config_add_option(struct strbuf *text, const char *option)
+{
+	strbuf_addf(text, "option %s\n", option);
+}
+
+void dest_config_add_source(struct strbuf *text, const char *path)
+{
+	strbuf_addf(text, "source %s\n", path);
 }
 
 void dest_config_release(struct dest_config *c)
@@ -279,4 +468,74 @@ void dest_config_release(struct dest_config *c)
 	free(c->views);
 	strbuf_release(&c->text);
 	memset(c, 0, sizeof(*c));
+}
+
+void dest_tips_add(struct strbuf *text, int source, const char *tip, const char *ref)
+{
+	strbuf_addf(text, "%d %s %s\n", source, tip, ref);
+}
+
+/* "K TIP REF" lines; one that does not start with a number and a full id is passed over */
+static void dest_tips_parse(struct dest_tips *t, const char *text)
+{
+	const char *p, *nl;
+
+	for (p = text; p && *p; p = nl ? nl + 1 : NULL) {
+		struct dest_tip tip;
+		const char *ref;
+
+		nl = strchr(p, '\n');
+		if (sscanf(p, "%d %40s", &tip.source, tip.tip) != 2 || !is_hex40(tip.tip))
+			continue;
+		/* REF: the rest of the line (sscanf's spaces may have passed its end) */
+		ref = strstr(p, tip.tip) + 40;
+		if (nl && ref > nl)
+			ref = nl;
+		else if (*ref == ' ')
+			ref++;
+		tip.ref = xstrfmt("%.*s", (int)((nl ? nl : ref + strlen(ref)) - ref), ref);
+		ALLOC_GROW(t->v, t->nr + 1, t->alloc);
+		t->v[t->nr++] = tip;
+	}
+}
+
+static int read_tips(struct dest_tips *t, const char *path, const char *gitdir)
+{
+	struct strbuf text = STRBUF_INIT;
+	int ret = read_state_text(&text, path, gitdir, STATE_TIPS);
+
+	memset(t, 0, sizeof(*t));
+	dest_tips_parse(t, text.buf);
+	strbuf_release(&text);
+	return ret;
+}
+
+int dest_tips_read_file(struct dest_tips *t, const char *path)
+{
+	return read_tips(t, path, NULL);
+}
+
+int dest_tips_read(struct dest_tips *t, const char *gitdir)
+{
+	return read_tips(t, NULL, gitdir);
+}
+
+const struct dest_tip *dest_tips_find(const struct dest_tips *t, int source)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		if (t->v[i].source == source)
+			return &t->v[i];
+	return NULL;
+}
+
+void dest_tips_release(struct dest_tips *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		free(t->v[i].ref);
+	free(t->v);
+	memset(t, 0, sizeof(*t));
 }

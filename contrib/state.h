@@ -12,11 +12,20 @@
  *                      tokstream/current/packed-refs, DEST has no loose refs
  *   gen-N/src-K.*      per source: fast-export's and fast-import's marks,
  *                      and the filter's state
+ *   gen-N.tmp/         the generation a conversion is building
+ *   staging.git/       the repository fast-import writes into meanwhile
  *   lock               held while a conversion runs
+ *   replay/NAME        the whole tree's attribution, for blame, html, report
+ *   report-cache/      report's cache of each file's figures
+ *   attributes-index-PID  a temporary index, to read .gitattributes
  *
  * A run builds gen-(N+1) beside gen-N and switches `current` to it with
  * one rename: the moment the new conversion, refs and maps together,
  * takes effect.
+ *
+ * This file and state.c are the only places that know this layout:
+ * every other file asks for a path here, and reads the maps, the config
+ * and the tips through the readers here.
  */
 #ifndef STATE_H
 #define STATE_H
@@ -33,9 +42,59 @@ struct oid_map {
 };
 
 void oid_map_read(struct oid_map *m, const char *path);
+/* The commit map of the generation in force in DEST at gitdir (empty when none). */
+void commit_map_read(struct oid_map *m, const char *gitdir);
 /* The token id of orig, or NULL. */
 const char *oid_map_token(struct oid_map *m, const char *orig);
+/* The original id of token, or NULL. */
+const char *oid_map_orig(struct oid_map *m, const char *token);
 void oid_map_release(struct oid_map *m);
+/* Appends the line of a map file that pairs orig with token (each 40 hex digits, no NUL needed). */
+void oid_map_add(struct strbuf *text, const char *orig, const char *token);
+
+/*
+ * The paths of DEST's state (the layout above), gitdir being DEST's git
+ * directory; each into out, which is reset first.
+ */
+enum state_file {
+	STATE_DIR,            /* tokstream itself */
+	STATE_LOCK,
+	STATE_CURRENT,        /* the symlink to the generation in force */
+	STATE_COMMIT_MAP,     /* the symlink to current/commit-map */
+	STATE_CONFIG,         /* current/config */
+	STATE_TIPS,           /* current/tips */
+	STATE_STAGING,
+	STATE_REPORT_CACHE,
+	NR_STATE_FILES
+};
+void state_path(struct strbuf *out, const char *gitdir, enum state_file f);
+/* The state NAME of whole-tree replays (tokens, lines); with to_write, its directory is made. */
+void state_replay_path(struct strbuf *out, const char *gitdir, const char *name, int to_write);
+/* A temporary index of this process's own, for git check-attr. */
+void state_attributes_index_path(struct strbuf *out, const char *gitdir);
+/* The report's cache directory; with to_write, made (and tokstream/ with it). */
+void state_report_cache_path(struct strbuf *out, const char *gitdir, int to_write);
+
+/*
+ * The generations, for the one writer (convert): gen-N, or with
+ * building the one being built (gen-N.tmp); the number `current` points
+ * to (0: none; dies when the link is corrupt); whether a name in
+ * tokstream/ is a generation's.
+ */
+void generation_path(struct strbuf *out, const char *gitdir, int gen, int building);
+int current_generation(const char *gitdir);
+int is_generation_name(const char *name);
+/* What the links current, commit-map and DEST/packed-refs point to. */
+void generation_name(struct strbuf *out, int gen);
+extern const char commit_map_link[];
+extern const char packed_refs_link[];
+
+/* The files of a generation directory gen_dir, into out (reset first). */
+enum generation_file { GEN_COMMIT_MAP, GEN_TAG_MAP, GEN_CONFIG, GEN_TIPS, GEN_PACKED_REFS, NR_GEN_FILES };
+void generation_file_path(struct strbuf *out, const char *gen_dir, enum generation_file f);
+/* Those of source k (from 0): fast-export's and fast-import's marks, the filter's state. */
+enum source_file { SRC_EXPORT_MARKS, SRC_IMPORT_MARKS, SRC_FILTER_STATE, NR_SOURCE_FILES };
+void source_file_path(struct strbuf *out, const char *gen_dir, int k, enum source_file f);
 
 /* The absolute git directory of the repository at dir; dies if it is none. */
 void git_dir_of(const char *dir, struct strbuf *out);
@@ -67,7 +126,37 @@ struct dest_config {
 void dest_config_parse(struct dest_config *c, const char *text, size_t len);
 /* The config of the generation in force in DEST at gitdir: -1 when there is none. */
 int dest_config_read(struct dest_config *c, const char *gitdir);
+/* The same from the file at path (a generation's). */
+int dest_config_read_file(struct dest_config *c, const char *path);
 void dest_config_release(struct dest_config *c);
+/* The lines of a config, for its writer: the first, then the options and the sources in order. */
+void dest_config_add_views(struct strbuf *text, const char *views);
+void dest_config_add_option(struct strbuf *text, const char *option);
+void dest_config_add_source(struct strbuf *text, const char *path);
+
+/*
+ * A generation's tips: "K TIP REF" a line, source K (from 1), the commit
+ * TIP of its default branch REF ("HEAD" when it has none) as that
+ * conversion found it.  This is their only reader and writer.
+ */
+struct dest_tips {
+	struct dest_tip {
+		int source;
+		char tip[41];
+		char *ref;
+	} *v;
+	size_t nr, alloc;
+};
+
+/* The tips of the generation in force in DEST at gitdir: -1 when there are none. */
+int dest_tips_read(struct dest_tips *t, const char *gitdir);
+/* The same from the file at path (a generation's). */
+int dest_tips_read_file(struct dest_tips *t, const char *path);
+/* The tip of source k (from 1), or NULL. */
+const struct dest_tip *dest_tips_find(const struct dest_tips *t, int source);
+/* Appends source k's line to the text of a tips file. */
+void dest_tips_add(struct strbuf *text, int source, const char *tip, const char *ref);
+void dest_tips_release(struct dest_tips *t);
 
 /*
  * Where a command finds its token repository: given (-C DEST), else the

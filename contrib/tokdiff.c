@@ -293,6 +293,36 @@ static void merge_runs(struct tokdiff *out)
 }
 
 /*
+ * The blocks of one side slid down: x holds the side's nx tokens,
+ * other_of[j] the position on the other side matched to its j (or NONE),
+ * own_of the reverse.
+ */
+static void slide_side(const uint64_t *x, size_t nx, size_t *other_of, size_t *own_of)
+{
+	size_t j;
+
+	for (j = 0; j < nx; j++) {
+		size_t j0 = j, j1, before;
+
+		if (other_of[j] != NONE)
+			continue;
+		for (j1 = j0; j1 < nx && other_of[j1] == NONE; j1++)
+			;
+		before = j0 ? other_of[j0 - 1] + 1 : 0;
+		while (j1 < nx && other_of[j1] == before && x[j0] == x[j1] &&
+		       (j1 + 1 == nx || other_of[j1 + 1] != NONE)) {
+			other_of[j0] = other_of[j1];
+			own_of[other_of[j0]] = j0;
+			other_of[j1] = NONE;
+			before++;
+			j0++;
+			j1++;
+		}
+		j = j1;
+	}
+}
+
+/*
  * Slides each block that is only inserted (or only removed) as far down
  * as it goes: "x ; } NEW ; }" inserted after "x ; }" can be aligned
  * either way, and code is added after the end of what precedes it, as
@@ -301,48 +331,10 @@ static void merge_runs(struct tokdiff *out)
  */
 static void slide_down(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, size_t *a_of, size_t *b_of)
 {
-	size_t j, i;
-
 	/* insertions: a run of new tokens whose neighbours are matched to neighbours */
-	for (j = 0; j < nb; j++) {
-		size_t j0 = j, j1, before;
-
-		if (a_of[j] != NONE)
-			continue;
-		for (j1 = j0; j1 < nb && a_of[j1] == NONE; j1++)
-			;
-		before = j0 ? a_of[j0 - 1] + 1 : 0;
-		while (j1 < nb && a_of[j1] == before && b[j0] == b[j1] &&
-		       (j1 + 1 == nb || a_of[j1 + 1] != NONE)) {
-			a_of[j0] = a_of[j1];
-			b_of[a_of[j0]] = j0;
-			a_of[j1] = NONE;
-			before++;
-			j0++;
-			j1++;
-		}
-		j = j1;
-	}
+	slide_side(b, nb, a_of, b_of);
 	/* removals, the same on the old side */
-	for (i = 0; i < na; i++) {
-		size_t i0 = i, i1, before;
-
-		if (b_of[i] != NONE)
-			continue;
-		for (i1 = i0; i1 < na && b_of[i1] == NONE; i1++)
-			;
-		before = i0 ? b_of[i0 - 1] + 1 : 0;
-		while (i1 < na && b_of[i1] == before && a[i0] == a[i1] &&
-		       (i1 + 1 == na || b_of[i1 + 1] != NONE)) {
-			b_of[i0] = b_of[i1];
-			a_of[b_of[i0]] = i0;
-			b_of[i1] = NONE;
-			before++;
-			i0++;
-			i1++;
-		}
-		i = i1;
-	}
+	slide_side(a, na, b_of, a_of);
 }
 
 /* out's runs slid down (slide_down) and made again from the matched positions. */

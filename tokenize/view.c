@@ -181,6 +181,13 @@ static char *put_token(struct lex_out *o, char *d, const unsigned char *tok, siz
 	return copy_token(d, tok, len, v->end, cls, v->flags);
 }
 
+/* Hands a view that has grown to VIEW_FLUSH_SIZE to flush (when there is one). */
+static void flush_if_full(struct strbuf *out, view_flush_fn *flush, void *data)
+{
+	if (flush && out->len >= VIEW_FLUSH_SIZE)
+		flush(out, data);
+}
+
 static size_t add_tokens(struct strbuf *out, const struct language *lang,
 			 struct lexer_state *ls, unsigned flags,
 			 view_flush_fn *flush, void *data)
@@ -203,27 +210,21 @@ static size_t add_tokens(struct strbuf *out, const struct language *lang,
 		if (!got)
 			break;
 		count += got;
-		if (flush && out->len >= VIEW_FLUSH_SIZE)
-			flush(out, data);
+		flush_if_full(out, flush, data);
 	}
-	if (count)
-		out->buf[out->len] = '\0';
 	return count;
 }
 
-size_t view_build_flushing(struct strbuf *out, const struct language *lang,
-			   const void *src, size_t len, unsigned flags,
-			   view_flush_fn *flush, void *data)
+/* The same with each token's LINE:COLUMN before it (VIEW_POSITIONS), one token at a time. */
+static size_t add_positioned_tokens(struct strbuf *out, const struct language *lang,
+				    struct lexer_state *ls, unsigned flags,
+				    view_flush_fn *flush, void *data)
 {
-	struct lexer_state ls;
 	struct token tok;
 	size_t count = 0, line = 1, line_start = 0, scanned = 0;
-	const unsigned char *s = src, *end = s + len;
+	const unsigned char *s = ls->src, *end = s + ls->len;
 
-	lexer_init(&ls, src, len, lang->syntax);
-	if (!(flags & VIEW_POSITIONS))
-		return add_tokens(out, lang, &ls, flags, flush, data);
-	while (language_next_token(lang, &ls, &tok)) {
+	while (language_next_token(lang, ls, &tok)) {
 		const unsigned char *nl;
 
 		while ((nl = memchr(s + scanned, '\n', tok.start - scanned))) {
@@ -234,9 +235,23 @@ size_t view_build_flushing(struct strbuf *out, const struct language *lang,
 		strbuf_addf(out, "%zu:%zu\t", line, tok.start - line_start + 1);
 		add_token(out, s + tok.start, tok.len, end, tok.cls, flags);
 		count++;
-		if (flush && out->len >= VIEW_FLUSH_SIZE)
-			flush(out, data);
+		flush_if_full(out, flush, data);
 	}
+	return count;
+}
+
+size_t view_build_flushing(struct strbuf *out, const struct language *lang,
+			   const void *src, size_t len, unsigned flags,
+			   view_flush_fn *flush, void *data)
+{
+	struct lexer_state ls;
+	size_t count;
+
+	lexer_init(&ls, src, len, lang->syntax);
+	if (flags & VIEW_POSITIONS)
+		count = add_positioned_tokens(out, lang, &ls, flags, flush, data);
+	else
+		count = add_tokens(out, lang, &ls, flags, flush, data);
 	if (count)
 		out->buf[out->len] = '\0';
 	return count;

@@ -1,0 +1,550 @@
+/*
+ * tokstream blame: who wrote each token of a file, shown on the file as
+ * it is (its real layout), with the original commit ids; or the same as
+ * porcelain records or one JSON document, for programs.
+ *
+ * Only the command is here: its options, the pager and the three ways of
+ * printing a blame.  The blame itself is the library in blame.c, which
+ * html and report share, as Git keeps builtin/blame.c apart from
+ * blame.c.
+ */
+#include "commands.h"
+#include "blame.h"
+#include "../tokenize/run-command.h"
+#include "../tokenize/json.h"
+#include "../tokenize/usage.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char blame_usage[] =
+	"usage: tokstream blame [-C DEST] [OPTIONS] PATH [REV]\n"
+	"\n"
+	"    -C DEST            the token repository (default: found from the current directory)\n"
+	"    --source SRC       the original repository (default: the newest source DEST records)\n"
+	"    --porcelain        one record per token: LINE COL LENGTH ORIGINAL-ID, commit details once\n"
+	"    --json             the same as one JSON document (README: \"Output for programs\")\n"
+	"    --by=commit|author|age   what the colours tell (default: commit)\n"
+	"    --line             show git blame's commit for each line beside\n"
+	"    --color=auto|always|never\n"
+	"    --no-pager\n"
+	"    --no-mailmap       identities as the commits write them, not through .mailmap\n"
+	ATTRIBUTION_USAGE;
+
+/*
+ * The layout version of blame --json: raised when a member goes, is
+ * renamed, or changes its type or meaning; new members leave it as it is.
+ */
+#define BLAME_JSON_VERSION 1
+
+/* ---- the pager ---------------------------------------------------------- */
+
+static pid_t pager_pid;
+
+static void wait_for_pager(void)
+{
+	if (!pager_pid)
+		return;
+	fflush(stdout);
+	fclose(stdout);
+	waitpid(pager_pid, NULL, 0);
+	pager_pid = 0;
+}
+
+static void setup_pager(void)
+{
+	const char *pager = getenv("GIT_PAGER");
+	int fd[2];
+
+	if (!pager)
+		pager = getenv("PAGER");
+	if (!pager)
+		pager = "less";
+	if (!*pager || !strcmp(pager, "cat"))
+		return;
+	if (pipe(fd))
+		return;
+	fflush(stdout);
+	pager_pid = fork();
+	if (pager_pid < 0) {
+		pager_pid = 0;
+		return;
+	}
+	if (!pager_pid) {
+		dup2(fd[0], 0);
+		close(fd[0]);
+		close(fd[1]);
+		setenv("LESS", getenv("LESS") ? getenv("LESS") : "FRX", 1);
+		execl("/bin/sh", "sh", "-c", pager, (char *)NULL);
+		_exit(127);
+	}
+	dup2(fd[1], 1);
+	close(fd[0]);
+	close(fd[1]);
+	atexit(wait_for_pager);
+}
+
+/* ---- porcelain and JSON ------------------------------------------------- */
+
+static const char *or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+/* ROLE, ROLE-mail, ROLE-time and ROLE-tz lines, as git blame --porcelain has them */
+static void print_person(const char *role, const char *name, const char *mail, long long time,
+			 const char *tz)
+{
+	printf("%s %s\n%s-mail %s\n%s-time %lld\n%s-tz %s\n", role, or_empty(name),
+	       role, or_empty(mail), role, time, role, or_empty(tz));
+}
+
+static void print_porcelain(struct token_pos *toks, size_t nr, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		struct commit_info *c = toks[i].commit;
+
+		printf("%zu %zu %zu %s\n", toks[i].line, toks[i].col, toks[i].len, c->orig);
+		if (c->shown)
+			continue;
+		c->shown = 1;
+		print_person("author", c->author, c->author_mail, c->author_time, c->author_tz);
+		print_person("committer", c->committer, c->committer_mail, c->committer_time,
+			     c->committer_tz);
+		printf("summary %s\nfilename %s\n", or_empty(c->summary),
+		       c->filename ? c->filename : path);
+	}
+}
+
+static void json_text(struct json_writer *j, const char *key, const char *s)
+{
+	json_key(j, key);
+	json_string(j, or_empty(s));
+}
+
+/* the members ROLE, ROLE_mail, ROLE_time and ROLE_tz of a commit */
+static void json_person(struct json_writer *j, const char *role, const char *name, const char *mail,
+			long long time, const char *tz)
+{
+	struct strbuf key = STRBUF_INIT;
+
+	json_text(j, role, name);
+	strbuf_addf(&key, "%s_mail", role);
+	json_text(j, key.buf, mail);
+	strbuf_reset(&key);
+	strbuf_addf(&key, "%s_time", role);
+	json_key(j, key.buf);
+	json_int(j, time);
+	strbuf_reset(&key);
+	strbuf_addf(&key, "%s_tz", role);
+	json_text(j, key.buf, tz);
+	strbuf_release(&key);
+}
+
+/* The commits, described once, keyed by original id, in the order of their first token. */
+static void json_commits(struct json_writer *j, struct blame_result *res, const char *path)
+{
+	size_t i;
+
+	json_key(j, "commits");
+	json_object_begin(j);
+	for (i = 0; i < res->nr_toks; i++) {
+		struct commit_info *c = res->toks[i].commit;
+
+		if (c->shown)
+			continue;
+		c->shown = 1;
+		json_key(j, c->orig);
+		json_object_begin(j);
+		json_person(j, "author", c->author, c->author_mail, c->author_time, c->author_tz);
+		json_person(j, "committer", c->committer, c->committer_mail, c->committer_time,
+			    c->committer_tz);
+		json_text(j, "summary", c->summary);
+		json_text(j, "filename", c->filename ? c->filename : path);
+		json_object_end(j);
+	}
+	json_object_end(j);
+}
+
+/*
+ * The porcelain's information as one JSON document (contrib/schema/
+ * blame.schema.json): the commits, then the tokens.
+ */
+static void print_json(struct blame_result *res, const char *path, const char *orig)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct json_writer j;
+	size_t i;
+
+	json_init(&j, &out, 2);
+	json_object_begin(&j);
+	json_key(&j, "version");
+	json_int(&j, BLAME_JSON_VERSION);
+	json_key(&j, "path");
+	json_string(&j, path);
+	json_key(&j, "revision");
+	json_string(&j, orig);
+	json_commits(&j, res, path);
+	json_key(&j, "tokens");
+	json_array_begin(&j);
+	for (i = 0; i < res->nr_toks; i++) {
+		json_object_begin(&j);
+		json_key(&j, "line");
+		json_uint(&j, res->toks[i].line);
+		json_key(&j, "column");
+		json_uint(&j, res->toks[i].col);
+		json_key(&j, "length");
+		json_uint(&j, res->toks[i].len);
+		json_key(&j, "commit");
+		json_string(&j, res->toks[i].commit->orig);
+		json_object_end(&j);
+		/* a large file's document goes out as it is made */
+		if (out.len > 65536) {
+			fwrite(out.buf, 1, out.len, stdout);
+			strbuf_reset(&out);
+		}
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+	fwrite(out.buf, 1, out.len, stdout);
+	strbuf_release(&out);
+}
+
+/* ---- the terminal ------------------------------------------------------- */
+
+static const int palette[] = {
+	33, 166, 34, 162, 37, 136, 61, 160, 28, 129, 31, 172, 64, 125, 25, 94,
+	69, 203, 71, 170, 38, 178, 99, 167, 35, 133, 74, 214, 106, 139
+};
+#define NR_PALETTE (sizeof(palette) / sizeof(palette[0]))
+
+enum by { BY_COMMIT, BY_AUTHOR, BY_AGE };
+
+static int cmp_share(const void *a, const void *b)
+{
+	const struct commit_info *x = *(const struct commit_info *const *)a;
+	const struct commit_info *y = *(const struct commit_info *const *)b;
+
+	return x->tokens < y->tokens ? 1 : x->tokens > y->tokens ? -1 : strcmp(x->orig, y->orig);
+}
+
+static void format_date(long long t, char *buf, size_t size)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&tt, &tm);
+	strftime(buf, size, "%Y-%m-%d", &tm);
+}
+
+/*
+ * The commits of res, largest share first, each with its group (the
+ * commit, or with BY_AUTHOR its author) and colour; as many as res has.
+ */
+static struct commit_info **color_commits(struct blame_result *res, enum by by)
+{
+	size_t nr_commits = res->commits.nr, i;
+	struct commit_info **order = xcalloc(nr_commits ? nr_commits : 1, sizeof(*order));
+	long long oldest = 0, newest = 0;
+	int groups = 0;
+
+	for (i = 0; i < nr_commits; i++)
+		order[i] = res->commits.v[i];
+	qsort(order, nr_commits, sizeof(*order), cmp_share);
+	for (i = 0; i < nr_commits; i++) {
+		struct commit_info *c = order[i];
+		size_t j;
+
+		if (!oldest || c->author_time < oldest)
+			oldest = c->author_time;
+		if (c->author_time > newest)
+			newest = c->author_time;
+		c->group = groups;
+		if (by == BY_AUTHOR)
+			for (j = 0; j < i; j++)
+				if (order[j]->author && c->author && !strcmp(order[j]->author, c->author)) {
+					c->group = order[j]->group;
+					break;
+				}
+		if (c->group == groups)
+			groups++;
+		c->color = palette[c->group % NR_PALETTE];
+	}
+	if (by == BY_AGE)
+		for (i = 0; i < nr_commits; i++) {
+			/* old is blue, new is red: the 256-colour ramp 21..196 in six steps */
+			static const int ramp[] = { 21, 27, 33, 39, 45, 51, 50, 226, 214, 208, 202, 196 };
+			double f = newest > oldest ? (double)(order[i]->author_time - oldest) / (double)(newest - oldest) : 1;
+
+			order[i]->color = ramp[(int)(f * 11 + 0.5)];
+		}
+	return order;
+}
+
+/*
+ * The gutter of the line whose tokens are toks[first] up to the first
+ * that starts at or after end: the line's largest contributor, and how
+ * many others.
+ */
+static void line_gutter(const struct token_pos *toks, size_t nr, size_t first, size_t end, enum by by,
+			char *gutter, size_t size)
+{
+	struct commit_info *best = NULL;
+	size_t best_n = 0, others = 0, k;
+
+	for (k = first; k < nr && toks[k].start < end; k++) {
+		size_t n = 0, m;
+		int seen = 0;
+
+		for (m = first; m < k; m++)
+			if (toks[m].commit == toks[k].commit)
+				seen = 1;
+		if (seen)
+			continue;
+		for (m = k; m < nr && toks[m].start < end; m++)
+			n += toks[m].commit == toks[k].commit;
+		if (n > best_n) {
+			if (best)
+				others++;
+			best = toks[k].commit;
+			best_n = n;
+		} else {
+			others++;
+		}
+	}
+	if (best) {
+		char who[13];
+
+		snprintf(who, sizeof(who), "%s", by == BY_AUTHOR || !best->author ? (best->author ? best->author : "") : best->author);
+		if (others)
+			snprintf(gutter, size, "%.8s %-12s +%zu", best->orig, who, others);
+		else
+			snprintf(gutter, size, "%.8s %-12s   ", best->orig, who);
+	} else {
+		gutter[0] = '\0';
+	}
+}
+
+/* The file, each line behind its gutter, each token in its commit's colour. */
+static void print_lines(struct blame_result *res, enum by by, int color,
+			char **line_blame, size_t nr_line_blame)
+{
+	const char *src = res->content.buf;
+	size_t len = res->content.len, nr = res->nr_toks;
+	struct token_pos *toks = res->toks;
+	size_t t = 0, line = 1, pos = 0;
+
+	while (pos < len || t < nr) {
+		const char *eol = memchr(src + pos, '\n', len - pos);
+		size_t end = eol ? (size_t)(eol - src) : len;
+		char gutter[64];
+
+		line_gutter(toks, nr, t, end, by, gutter, sizeof(gutter));
+		if (line_blame)
+			printf("%-8.8s ", line - 1 < nr_line_blame && line_blame[line - 1] ? line_blame[line - 1] : "");
+		printf("%-25s %5zu  ", gutter, line);
+		while (pos < end) {
+			if (t < nr && toks[t].start == pos) {
+				/* a token may span lines (comments, raw strings): colour up to the line's end */
+				size_t tend = toks[t].start + toks[t].len, stop = tend < end ? tend : end;
+
+				if (color)
+					printf("\033[38;5;%dm", toks[t].commit->color);
+				fwrite(src + pos, 1, stop - pos, stdout);
+				if (color)
+					fputs("\033[m", stdout);
+				if (tend > end) {
+					/* the rest of this token goes on the following lines */
+					toks[t].len -= end - toks[t].start;
+					toks[t].start = end + 1;
+					if (toks[t].len)
+						toks[t].len--;
+					pos = end;
+					break;
+				}
+				pos = stop;
+				t++;
+			} else {
+				putchar(src[pos]);
+				pos++;
+			}
+		}
+		putchar('\n');
+		if (!eol)
+			break;
+		pos = end + 1;
+		line++;
+	}
+}
+
+/* The legend: each commit (or author) with its colour and share of the tokens. */
+static void print_legend(struct commit_info **order, size_t nr_commits, size_t total, enum by by, int color)
+{
+	size_t i;
+
+	for (i = 0; i < nr_commits; i++) {
+		struct commit_info *c = order[i];
+		char date[16];
+
+		if (by == BY_AUTHOR) {
+			size_t n = 0, j;
+			int first = 1;
+
+			for (j = 0; j < i; j++)
+				if (order[j]->group == c->group)
+					first = 0;
+			if (!first)
+				continue;
+			for (j = 0; j < nr_commits; j++)
+				if (order[j]->group == c->group)
+					n += order[j]->tokens;
+			if (color)
+				printf("\033[38;5;%dm#####\033[m ", c->color);
+			printf("%-30s %6zu tokens %5.1f%%\n", c->author ? c->author : "", n, 100.0 * (double)n / (double)total);
+			continue;
+		}
+		format_date(c->author_time, date, sizeof(date));
+		if (color)
+			printf("\033[38;5;%dm#####\033[m ", c->color);
+		printf("%.10s %s %-20.20s %6zu tokens %5.1f%%  %s\n", c->orig, date,
+		       c->author ? c->author : "", c->tokens, 100.0 * (double)c->tokens / (double)total,
+		       c->summary ? c->summary : "");
+	}
+}
+
+static void print_terminal(struct blame_result *res, enum by by, int color,
+			   char **line_blame, size_t nr_line_blame)
+{
+	struct commit_info **order = color_commits(res, by);
+
+	print_lines(res, by, color, line_blame, nr_line_blame);
+	printf("\n");
+	print_legend(order, res->commits.nr, res->nr_toks ? res->nr_toks : 1, by, color);
+	free(order);
+}
+
+/* git blame's commit (a token id) of each line of path, for --line; as many lines. */
+static char **git_line_blame(struct blame_ctx *ctx, const char *path, size_t *nr_lines)
+{
+	const char *argv[] = { "git", "blame", "--porcelain", ctx->orig, "--", path, NULL };
+	struct commit_table line_commits = { NULL, 0, 0 };
+	struct commit_info **lc;
+	struct strbuf out = STRBUF_INIT;
+	char **line_blame;
+	size_t j;
+
+	if (run_capture(argv, ctx->src.buf, &out))
+		die("git blame of '%s' failed in the source repository", path);
+	lc = parse_porcelain(&line_commits, out.buf, nr_lines);
+	line_blame = xcalloc(*nr_lines ? *nr_lines : 1, sizeof(*line_blame));
+	for (j = 0; j < *nr_lines; j++)
+		line_blame[j] = lc[j] ? xstrdup(lc[j]->token) : NULL;
+	free(lc);
+	commit_table_release(&line_commits);
+	strbuf_release(&out);
+	return line_blame;
+}
+
+int cmd_blame(int argc, char **argv)
+{
+	const char *dest = NULL, *path = NULL, *rev = "HEAD", *source_opt = NULL, *color_opt = "auto";
+	const char *err;
+	struct attribution_options ao;
+	int porcelain = 0, json = 0, show_line = 0, pager = 1, no_mailmap = 0, i, color;
+	enum by by = BY_COMMIT;
+	struct blame_ctx ctx;
+	struct blame_result res;
+	char **line_blame = NULL;
+	size_t nr_line_blame = 0, k;
+
+	memset(&ao, 0, sizeof(ao));
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-C") && i + 1 < argc && !path) {
+			/* before PATH, -C names DEST; --moves (-M) is the copy detection */
+			dest = argv[++i];
+		} else if (!strcmp(a, "-C") && path) {
+			/* git blame's copy detection, kept for old command lines */
+			warning("-C after PATH means --moves (git blame's -C); it is deprecated: "
+				"give --moves, and -C DEST before PATH");
+			ao.no_moves = 0;
+		} else if (!strcmp(a, "--source") && i + 1 < argc) {
+			source_opt = argv[++i];
+		} else if (!strncmp(a, "--source=", 9)) {
+			source_opt = a + 9;
+		} else if (!strcmp(a, "--porcelain")) {
+			porcelain = 1;
+		} else if (!strcmp(a, "--json")) {
+			json = 1;
+		} else if (!strcmp(a, "--line")) {
+			show_line = 1;
+		} else if (!strcmp(a, "--by=commit")) {
+			by = BY_COMMIT;
+		} else if (!strcmp(a, "--by=author")) {
+			by = BY_AUTHOR;
+		} else if (!strcmp(a, "--by=age")) {
+			by = BY_AGE;
+		} else if (!strncmp(a, "--color=", 8)) {
+			color_opt = a + 8;
+			if (strcmp(color_opt, "auto") && strcmp(color_opt, "always") && strcmp(color_opt, "never"))
+				usage_die(blame_usage, "--color takes auto, always or never");
+		} else if (!strcmp(a, "--no-pager")) {
+			pager = 0;
+		} else if (!strcmp(a, "--no-mailmap")) {
+			no_mailmap = 1;
+		} else if (parse_attribution_option(&ao, argc, argv, &i)) {
+			continue;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(blame_usage, stdout);
+			return 0;
+		} else if (!strcmp(a, "--")) {
+			continue;
+		} else if (a[0] == '-' && a[1]) {
+			usage_die(blame_usage, "unknown option '%s'", a);
+		} else if (!path) {
+			path = a;
+		} else if (!strcmp(rev, "HEAD")) {
+			rev = a;
+		} else {
+			usage_die(blame_usage, "too many arguments");
+		}
+	}
+	if (!path)
+		usage_die(blame_usage, "no PATH given");
+	if (json && porcelain)
+		usage_die(blame_usage, "--json and --porcelain cannot be used together");
+	blame_open(&ctx, dest, source_opt, rev, &ao);
+	ctx.no_mailmap = no_mailmap;
+	if (ctx.prefix.len)
+		path = prefix_path(ctx.prefix.buf, path);
+	if (blame_file(&ctx, path, &res, &err))
+		die("'%s': %s", path, err);
+
+	if (porcelain) {
+		print_porcelain(res.toks, res.nr_toks, path);
+		return 0;
+	}
+	if (json) {
+		print_json(&res, path, ctx.orig);
+		return 0;
+	}
+	color = !strcmp(color_opt, "always") || (!strcmp(color_opt, "auto") && isatty(1));
+	if (pager && isatty(1))
+		setup_pager();
+	if (show_line)
+		line_blame = git_line_blame(&ctx, path, &nr_line_blame);
+	print_terminal(&res, by, color, line_blame, nr_line_blame);
+	for (k = 0; k < nr_line_blame; k++)
+		free(line_blame[k]);
+	free(line_blame);
+	blame_result_release(&res);
+	return 0;
+}
