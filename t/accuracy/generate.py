@@ -107,6 +107,16 @@ class Tokenizer:
         return result
 
 
+def files_of(directory):
+    """(name, text) of each file of a directory, in name order; bytes as
+    latin-1, so that any file reads and writes back unchanged."""
+    for name in sorted(os.listdir(directory)):
+        path = os.path.join(directory, name)
+        if os.path.isfile(path):
+            with open(path, "rb") as fh:
+                yield name, fh.read().decode("latin-1")
+
+
 def line_starts(text):
     starts = [0]
     for i, ch in enumerate(text):
@@ -654,23 +664,13 @@ class Generator:
     # -- the history -----------------------------------------------------------
 
     def load(self):
-        for name in sorted(os.listdir(self.args.seeds)):
-            path = os.path.join(self.args.seeds, name)
-            if not os.path.isfile(path):
-                continue
-            with open(path, "rb") as fh:
-                text = fh.read().decode("latin-1")
+        for name, text in files_of(self.args.seeds):
             tokens, tail = cut(self.tok, text, name, 0)
             self.files[name] = File(name, tokens, tail)
         if not self.files:
             sys.exit("generate.py: no seed files in %s" % self.args.seeds)
         if self.args.donors:
-            for name in sorted(os.listdir(self.args.donors)):
-                path = os.path.join(self.args.donors, name)
-                if not os.path.isfile(path):
-                    continue
-                with open(path, "rb") as fh:
-                    text = fh.read().decode("latin-1")
+            for name, text in files_of(self.args.donors):
                 tokens, _ = cut(self.tok, text, name, 0)
                 for s, e in top_level_functions(tokens):
                     if e - s <= self.args.max_function:
