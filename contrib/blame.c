@@ -443,11 +443,6 @@ void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, con
 	strbuf_release(&out);
 }
 
-void blame_checkpoint_path(const char *gitdir, const char *name, int to_write, struct strbuf *path)
-{
-	state_replay_path(path, gitdir, name, to_write);
-}
-
 /* The files of ctx's revision that the pathspec selects, into selected (each with val): as many. */
 static size_t diff_tree_paths(struct blame_ctx *ctx, const char **pathspec, int nr_pathspec,
 			      struct smap *selected, size_t val)

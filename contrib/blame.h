@@ -134,13 +134,6 @@ extern const char *const left_out_reason[NR_LEFT_OUT];
 void blame_left_out(struct blame_ctx *ctx, const char **exclude, int nr_exclude, int attributes,
 		    struct smap *left_out);
 
-/*
- * The checkpoint file NAME of whole-tree replays in DEST (at gitdir), in
- * path; with to_write, its directory is made.  state_replay_path() is
- * this; the name stays while report.c calls it.
- */
-void blame_checkpoint_path(const char *gitdir, const char *name, int to_write, struct strbuf *path);
-
 /* Returns 0, or -1 with *err set when the file has no view (no lexer claims it). */
 int blame_file(struct blame_ctx *ctx, const char *path, struct blame_result *res, const char **err);
 /* The same, for a file whose blob and view blob the caller knows (NULL: look them up). */

@@ -415,7 +415,7 @@ static void replay_lines(void *data)
 	struct replay_options o = { 0 };
 	struct strbuf path = STRBUF_INIT, key = STRBUF_INIT;
 
-	blame_checkpoint_path(ctx->gitdir.buf, "lines", 1, &path);
+	state_replay_path(&path, ctx->gitdir.buf, "lines", 1);
 	strbuf_addf(&key, "lines ws %d%s", rep->opt.ignore_ws, rep->line_grafts.buf);
 	o.ignore_ws = rep->opt.ignore_ws;
 	o.checkpoint = path.buf;
@@ -436,7 +436,7 @@ static int has_checkpoint(struct report *rep)
 	struct strbuf path = STRBUF_INIT;
 	int ret;
 
-	blame_checkpoint_path(ctx->gitdir.buf, "tokens", 0, &path);
+	state_replay_path(&path, ctx->gitdir.buf, "tokens", 0);
 	ret = !access(path.buf, F_OK);
 	strbuf_release(&path);
 	return ret;

@@ -2,9 +2,8 @@
  * The report's cache, DEST/tokstream/report-cache/: what each file's two
  * blames gave (in packs of entries), the last commit that touched each
  * file (touch-*), the commit sizes (sizes-*).  Every file name in it is
- * built by report_cache_file(), and what the report reads of the rest of
- * DEST/tokstream/ by read_source_tips(), so that both can move to state.c
- * in one place.
+ * built by report_cache_file() in the directory state.c names, and the
+ * report reads the rest of DEST/tokstream/ through state.c alone.
  *
  * Kept apart from the blames so that the format of an entry, which its
  * writer (blame_one) and its reader (read_entry) must agree on, and the
@@ -35,40 +34,29 @@ static void hash_hex(const struct strbuf *sb, char *out)
 	oid_to_hex(h, out);
 }
 
-/* ---- what the report reads and writes of DEST/tokstream/ ---- */
+/* ---- what the report reads and writes of DEST/tokstream/ (through state.c) ---- */
 
-/* DEST/tokstream/report-cache, made if need be: the one place that names it. */
+/* The cache's directory, made if need be. */
 void report_cache_open(struct report *rep)
 {
-	struct strbuf dir = STRBUF_INIT;
-
-	strbuf_addf(&dir, "%s/tokstream", rep->ctx.gitdir.buf);
-	make_dir(dir.buf);
-	strbuf_addstr(&dir, "/report-cache");
-	make_dir(dir.buf);
 	strbuf_reset(&rep->cache.dir);
-	strbuf_addbuf(&rep->cache.dir, &dir);
-	strbuf_release(&dir);
+	state_report_cache_path(&rep->cache.dir, rep->ctx.gitdir.buf, 1);
 }
 
-/* The tip convert last brought each source to (DEST/tokstream/current/tips: "K TIP" lines). */
+/* The tip convert last brought each source to. */
 void read_source_tips(struct report *rep)
 {
-	struct strbuf path = STRBUF_INIT, tips = STRBUF_INIT;
-	char *p, *nl;
+	struct dest_tips tips;
+	size_t i;
 
-	strbuf_addf(&path, "%s/tokstream/current/tips", rep->ctx.gitdir.buf);
-	strbuf_read_file(&tips, path.buf);
-	for (p = tips.buf; p && *p; p = nl ? nl + 1 : NULL) {
-		int k;
-		char tip[41];
+	dest_tips_read(&tips, rep->ctx.gitdir.buf);
+	for (i = 0; i < tips.nr; i++) {
+		int k = tips.v[i].source;
 
-		nl = strchr(p, '\n');
-		if (sscanf(p, "%d %40s", &k, tip) == 2 && k >= 1 && k <= rep->nr_sources && is_hex40(tip))
-			memcpy(rep->sources[k - 1].tip, tip, 41);
+		if (k >= 1 && k <= rep->nr_sources)
+			memcpy(rep->sources[k - 1].tip, tips.v[i].tip, 41);
 	}
-	strbuf_release(&path);
-	strbuf_release(&tips);
+	dest_tips_release(&tips);
 }
 
 /*

@@ -49,17 +49,7 @@ void read_config(struct report *rep, const char *gitdir, const char *source_opt)
 /* Reverse lookups of the commit map: token id -> original id. */
 const char *orig_of(struct report *rep, const char *token)
 {
-	struct blame_ctx *ctx = &rep->ctx;
-	size_t *i;
-
-	if (!rep->token_to_orig.nr) {
-		size_t k;
-
-		for (k = 0; k < ctx->map.nr; k++)
-			smap_put(&rep->token_to_orig, ctx->map.pairs[k].token, k, NULL);
-	}
-	i = smap_get(&rep->token_to_orig, token);
-	return i ? ctx->map.pairs[*i].orig : NULL;
+	return oid_map_orig(&rep->ctx.map, token);
 }
 
 static void git_in(const char *dir, const char **argv, const char *what)

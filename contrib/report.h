@@ -165,7 +165,6 @@ struct report {
 	int nr_sources, keep_other;
 	struct strbuf line_repo;    /* where the line blame runs */
 	struct strbuf line_grafts;  /* " ROOT PARENT" for each seam it has */
-	struct smap token_to_orig;  /* token id -> index in ctx.map */
 
 	struct rfile *files;
 	size_t nr_files, alloc_files, nr_no_view;
