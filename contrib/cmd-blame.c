@@ -454,7 +454,7 @@ static char **git_line_blame(struct blame_ctx *ctx, const char *path, size_t *nr
 
 int cmd_blame(int argc, char **argv)
 {
-	const char *dest = NULL, *path = NULL, *rev = "HEAD", *source_opt = NULL, *color_opt = "auto";
+	const char *dest = NULL, *path = NULL, *rev = NULL, *source_opt = NULL, *color_opt = "auto";
 	const char *err;
 	struct attribution_options ao;
 	int porcelain = 0, json = 0, show_line = 0, pager = 1, no_mailmap = 0, i, color;
@@ -511,12 +511,14 @@ int cmd_blame(int argc, char **argv)
 			usage_die(blame_usage, "unknown option '%s'", a);
 		} else if (!path) {
 			path = a;
-		} else if (!strcmp(rev, "HEAD")) {
+		} else if (!rev) {
 			rev = a;
 		} else {
 			usage_die(blame_usage, "too many arguments");
 		}
 	}
+	if (!rev)
+		rev = "HEAD";
 	if (!path)
 		usage_die(blame_usage, "no PATH given");
 	if (json && porcelain)

@@ -114,6 +114,14 @@ test_expect_success 'errors: unknown revision, file without a view, not a token 
 	test_expect_code 129 "$TOKSTREAM" blame -C tokens.git 2>err
 '
 
+test_expect_success 'a second revision is refused, whatever the first one is' '
+	for first in HEAD HEAD~1
+	do
+		test_expect_code 129 "$TOKSTREAM" blame -C tokens.git add.c $first HEAD~1 2>err &&
+		grep "^tokstream: error: too many arguments" err || return 1
+	done
+'
+
 test_expect_success 'identities go through the source'\''s .mailmap, kept unchanged in the token tree' '
 	printf "Carol Lewis <carol@lewis.example> Carol <Carol@example.org>\n" >src/.mailmap &&
 	git -C src add .mailmap && git -C src commit -qm mailmap &&
