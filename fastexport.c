@@ -3392,9 +3392,7 @@ static void strset_clear(struct strset *set)
 {
 	size_t i;
 
-	for (i = 0; i < set->alloc; i++)
-		free(set->names[i]);
-	free(set->names);
+	free_strings(set->names, set->alloc);
 	memset(set, 0, sizeof(*set));
 }
 

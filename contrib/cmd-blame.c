@@ -13,6 +13,7 @@
 #include "../tokenize/run-command.h"
 #include "../tokenize/json.h"
 #include "../tokenize/usage.h"
+#include "../tokenize/wrapper.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -462,7 +463,7 @@ int cmd_blame(int argc, char **argv)
 	struct blame_ctx ctx;
 	struct blame_result res;
 	char **line_blame = NULL;
-	size_t nr_line_blame = 0, k;
+	size_t nr_line_blame = 0;
 
 	memset(&ao, 0, sizeof(ao));
 	for (i = 1; i < argc; i++) {
@@ -544,9 +545,7 @@ int cmd_blame(int argc, char **argv)
 	if (show_line)
 		line_blame = git_line_blame(&ctx, path, &nr_line_blame);
 	print_terminal(&res, by, color, line_blame, nr_line_blame);
-	for (k = 0; k < nr_line_blame; k++)
-		free(line_blame[k]);
-	free(line_blame);
+	free_strings(line_blame, nr_line_blame);
 	blame_result_release(&res);
 	return 0;
 }

@@ -1092,9 +1092,7 @@ static void build_indexes(void)
 	}
 	for (j = 0; j < nd; j++)
 		build_index(dirv[j], dirv, nd);
-	for (j = 0; j < nd; j++)
-		free(dirv[j]);
-	free(dirv);
+	free_strings(dirv, nd);
 }
 
 /* A worker's pages count on its parent's display, through a pipe: a byte a page. */

@@ -2399,12 +2399,8 @@ size_t replay_nr_commits(const struct replay *r)
 
 void replay_free(struct replay *r)
 {
-	size_t i;
-
 	forget_commits(r);
-	for (i = 0; i < r->nr_paths; i++)
-		free(r->paths[i]);
-	free(r->paths);
+	free_strings(r->paths, r->nr_paths);
 	smap_release(&r->path_index);
 	catfile_stop(&r->cf);
 	strbuf_release(&r->content);

@@ -179,11 +179,7 @@ static size_t file_commit(struct file_commits *fc, const char *id)
 
 static void file_commits_release(struct file_commits *fc)
 {
-	size_t i;
-
-	for (i = 0; i < fc->nr; i++)
-		free(fc->id[i]);
-	free(fc->id);
+	free_strings(fc->id, fc->nr);
 	free(fc->lines);
 	free(fc->tokens);
 	smap_release(&fc->ids);

@@ -8,6 +8,7 @@
 #include "report.h"
 #include "../tokenize/escape.h"
 #include "../tokenize/usage.h"
+#include "../tokenize/wrapper.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,9 +243,7 @@ static void write_age(struct report *rep, struct strbuf *pg)
 		strbuf_addstr(pg, "</tr>\n");
 	}
 	strbuf_addstr(pg, "</table>");
-	for (j = 0; j < nr_y; j++)
-		free(ylabels[j]);
-	free(ylabels);
+	free_strings(ylabels, nr_y);
 	free(xlabels);
 	free(years);
 	free(vl);
@@ -470,9 +469,7 @@ static void section_eras(struct report *rep, struct strbuf *pg, struct figures *
 	if (nr > 1)
 		svg_bars(pg, "Share of the code by era", nr, labels, fig->era_l, fig->era_t,
 			 "by lines", "by tokens");
-	for (i = 0; i < nr; i++)
-		free(labels[i]);
-	free(labels);
+	free_strings(labels, nr);
 	free(el);
 	free(et);
 }
@@ -537,9 +534,7 @@ static void section_years(struct report *rep, struct strbuf *pg, struct figures 
 		fig->ymd_l = yl[j];
 		fig->ymd_t = yt[j];
 	}
-	for (i = 0; i < nr; i++)
-		free(labels[i]);
-	free(labels);
+	free_strings(labels, nr);
 	free(yl);
 	free(yt);
 	free(years);

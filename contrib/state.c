@@ -457,14 +457,8 @@ void dest_config_add_source(struct strbuf *text, const char *path)
 
 void dest_config_release(struct dest_config *c)
 {
-	size_t i;
-
-	for (i = 0; i < c->nr_options; i++)
-		free(c->options[i]);
-	for (i = 0; i < c->nr_sources; i++)
-		free(c->sources[i]);
-	free(c->options);
-	free(c->sources);
+	free_strings(c->options, c->nr_options);
+	free_strings(c->sources, c->nr_sources);
 	free(c->views);
 	strbuf_release(&c->text);
 	memset(c, 0, sizeof(*c));

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,4 +59,13 @@ void make_dir(const char *path)
 	}
 	if (mkdir(path, 0755) && errno != EEXIST)
 		die_errno("cannot create '%s'", path);
+}
+
+void free_strings(char **v, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(v[i]);
+	free(v);
 }

@@ -18,4 +18,7 @@ long write_in_full(int fd, const void *buf, size_t len);
 /* Creates the directory path unless it is one already; dies when it cannot. */
 void make_dir(const char *path);
 
+/* Frees the nr strings of v, then v itself. */
+void free_strings(char **v, size_t nr);
+
 #endif
