@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static struct commit_info *commit_by_token(struct commit_table *t, const char *token)
@@ -887,4 +888,13 @@ void blame_result_release(struct blame_result *res)
 	free(res->toks);
 	strbuf_release(&res->content);
 	memset(res, 0, sizeof(*res));
+}
+
+void day_of(long long t, char *buf, size_t size)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&tt, &tm);
+	strftime(buf, size, "%Y-%m-%d", &tm);
 }

@@ -142,6 +142,9 @@ int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, con
 /* Frees all a blame returned in res: the content, the tokens and the commits. */
 void blame_result_release(struct blame_result *res);
 
+/* A commit's day, as blame, html and report print it: YYYY-MM-DD in UTC. */
+void day_of(long long t, char *buf, size_t size);
+
 /*
  * The porcelain parser, shared with line blame: for every line of the
  * file (1-based, at [line - 1]) its commit, in t.  buf is changed.

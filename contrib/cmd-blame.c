@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 static const char blame_usage[] =
@@ -236,15 +235,6 @@ static int cmp_share(const void *a, const void *b)
 	return x->tokens < y->tokens ? 1 : x->tokens > y->tokens ? -1 : strcmp(x->orig, y->orig);
 }
 
-static void format_date(long long t, char *buf, size_t size)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	gmtime_r(&tt, &tm);
-	strftime(buf, size, "%Y-%m-%d", &tm);
-}
-
 /*
  * The commits of res, largest share first, each with its group (the
  * commit, or with BY_AUTHOR its author) and colour; as many as res has.
@@ -408,10 +398,10 @@ static void print_legend(struct commit_info **order, size_t nr_commits, size_t t
 					n += order[j]->tokens;
 			if (color)
 				printf("\033[38;5;%dm#####\033[m ", c->color);
-			printf("%-30s %6zu tokens %5.1f%%\n", c->author ? c->author : "", n, 100.0 * (double)n / (double)total);
+			printf("%-30s %6zu tokens %5.1f%%\n", or_empty(c->author), n, 100.0 * (double)n / (double)total);
 			continue;
 		}
-		format_date(c->author_time, date, sizeof(date));
+		day_of(c->author_time, date, sizeof(date));
 		if (color)
 			printf("\033[38;5;%dm#####\033[m ", c->color);
 		printf("%.10s %s %-20.20s %6zu tokens %5.1f%%  %s\n", c->orig, date,

@@ -36,7 +36,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 static const char html_usage[] =
@@ -441,15 +440,6 @@ static void add_functions(struct strbuf *pg, struct blame_result *res)
 	free(fn);
 }
 
-static void format_day(long long t, char *buf, size_t size)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	gmtime_r(&tt, &tm);
-	strftime(buf, size, "%Y-%m-%d", &tm);
-}
-
 /* Where --commit-url sends a reader for commit c: %H is its original id. */
 static void add_commit_url(struct strbuf *pg, const struct commit_info *c)
 {
@@ -668,7 +658,7 @@ static void add_script(struct strbuf *pg, struct blame_result *res)
 		struct commit_info *c = res->commits.v[i];
 		char day[16];
 
-		format_day(c->author_time, day, sizeof(day));
+		day_of(c->author_time, day, sizeof(day));
 		strbuf_addstr(pg, i ? ",\n{id:" : "\n{id:");
 		js_string(pg, c->orig);
 		strbuf_addstr(pg, ",a:");

@@ -37,14 +37,6 @@ int year_of(long long t)
 	return tm.tm_year + 1900;
 }
 
-void day_of(long long t, char *buf, size_t size)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	gmtime_r(&tt, &tm);
-	strftime(buf, size, "%Y-%m-%d", &tm);
-}
 
 
 

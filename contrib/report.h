@@ -263,7 +263,6 @@ void age_replays(struct report *rep);
 const char *pct(double n, double total);
 double absd(double x);
 int year_of(long long t);
-void day_of(long long t, char *buf, size_t size);
 size_t commit_of(struct report *rep, const char *id);
 void commit_details(struct report *rep);
 void commit_eras(struct report *rep);
