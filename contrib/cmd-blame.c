@@ -284,7 +284,7 @@ static struct commit_info **color_commits(struct blame_result *res, enum by by)
  * that starts at or after end: the line's largest contributor, and how
  * many others.
  */
-static void line_gutter(const struct token_pos *toks, size_t nr, size_t first, size_t end, enum by by,
+static void line_gutter(const struct token_pos *toks, size_t nr, size_t first, size_t end,
 			char *gutter, size_t size)
 {
 	struct commit_info *best = NULL;
@@ -313,7 +313,7 @@ static void line_gutter(const struct token_pos *toks, size_t nr, size_t first, s
 	if (best) {
 		char who[13];
 
-		snprintf(who, sizeof(who), "%s", by == BY_AUTHOR || !best->author ? (best->author ? best->author : "") : best->author);
+		snprintf(who, sizeof(who), "%s", or_empty(best->author));
 		if (others)
 			snprintf(gutter, size, "%.8s %-12s +%zu", best->orig, who, others);
 		else
@@ -324,7 +324,7 @@ static void line_gutter(const struct token_pos *toks, size_t nr, size_t first, s
 }
 
 /* The file, each line behind its gutter, each token in its commit's colour. */
-static void print_lines(struct blame_result *res, enum by by, int color,
+static void print_lines(struct blame_result *res, int color,
 			char **line_blame, size_t nr_line_blame)
 {
 	const char *src = res->content.buf;
@@ -337,7 +337,7 @@ static void print_lines(struct blame_result *res, enum by by, int color,
 		size_t end = eol ? (size_t)(eol - src) : len;
 		char gutter[64];
 
-		line_gutter(toks, nr, t, end, by, gutter, sizeof(gutter));
+		line_gutter(toks, nr, t, end, gutter, sizeof(gutter));
 		if (line_blame)
 			printf("%-8.8s ", line - 1 < nr_line_blame && line_blame[line - 1] ? line_blame[line - 1] : "");
 		printf("%-25s %5zu  ", gutter, line);
@@ -405,8 +405,8 @@ static void print_legend(struct commit_info **order, size_t nr_commits, size_t t
 		if (color)
 			printf("\033[38;5;%dm#####\033[m ", c->color);
 		printf("%.10s %s %-20.20s %6zu tokens %5.1f%%  %s\n", c->orig, date,
-		       c->author ? c->author : "", c->tokens, 100.0 * (double)c->tokens / (double)total,
-		       c->summary ? c->summary : "");
+		       or_empty(c->author), c->tokens, 100.0 * (double)c->tokens / (double)total,
+		       or_empty(c->summary));
 	}
 }
 
@@ -415,7 +415,7 @@ static void print_terminal(struct blame_result *res, enum by by, int color,
 {
 	struct commit_info **order = color_commits(res, by);
 
-	print_lines(res, by, color, line_blame, nr_line_blame);
+	print_lines(res, color, line_blame, nr_line_blame);
 	printf("\n");
 	print_legend(order, res->commits.nr, res->nr_toks ? res->nr_toks : 1, by, color);
 	free(order);
