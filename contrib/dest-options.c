@@ -3,19 +3,18 @@
  * (dest-options.h): one parser, for html and report alike.
  */
 #include "dest-options.h"
+#include "../tokenize/parse.h"
 
 #include <string.h>
 
 int parse_dest_option(int argc, char **argv, int *i, const char **dest, const char **source, int *progress)
 {
-	const char *a = argv[*i];
+	const char *a = argv[*i], *v;
 
 	if (!strcmp(a, "-C") && *i + 1 < argc)
 		*dest = argv[++*i];
-	else if (!strcmp(a, "--source") && *i + 1 < argc)
-		*source = argv[++*i];
-	else if (!strncmp(a, "--source=", 9))
-		*source = a + 9;
+	else if (option_value("--source", argc, argv, i, &v) && v)
+		*source = v;
 	else if (!strcmp(a, "--progress"))
 		*progress = 1;
 	else if (!strcmp(a, "--no-progress"))

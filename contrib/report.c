@@ -21,14 +21,15 @@
 #include "commands.h"
 #include "report.h"
 #include "dest-options.h"
+#include "../tokenize/parse.h"
 #include "../tokenize/usage.h"
+#include "../tokenize/wrapper.h"
 #include "../tokenize/run-command.h"
 
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -143,7 +144,7 @@ static void report_init(struct report *rep)
 static int parse_report_option(struct report *rep, int argc, char **argv, int *i)
 {
 	struct report_options *o = &rep->opt;
-	const char *a = argv[*i];
+	const char *a = argv[*i], *v;
 
 	if (!strncmp(a, "--top=", 6))
 		o->top = atoi(a + 6);
@@ -159,8 +160,8 @@ static int parse_report_option(struct report *rep, int argc, char **argv, int *i
 		o->ignore_ws = 1;
 	else if (!strcmp(a, "--stats"))
 		o->stats = 1;
-	else if (!strncmp(a, "--exclude=", 10) || (!strcmp(a, "--exclude") && *i + 1 < argc))
-		o->exclude[o->nr_exclude++] = a[9] ? a + 10 : argv[++*i];
+	else if (option_value("--exclude", argc, argv, i, &v) && v)
+		o->exclude[o->nr_exclude++] = v;
 	else if (!strncmp(a, "--since=", 8) || !strncmp(a, "--after=", 8))
 		o->since = a + 8;
 	else if (!strncmp(a, "--until=", 8))
@@ -216,7 +217,6 @@ static void open_report(struct report *rep, const char *dest, const char *source
 			const struct attribution_options *ao)
 {
 	struct report_options *o = &rep->opt;
-	struct stat st;
 
 	blame_open(&rep->ctx, dest, source, o->rev, ao);
 	if (o->nr_pathspec) {
@@ -236,12 +236,7 @@ static void open_report(struct report *rep, const char *dest, const char *source
 		rep->nr_sources = 1;
 	}
 	report_cache_open(rep);
-	if (lstat(o->out_dir, &st)) {
-		if (mkdir(o->out_dir, 0755))
-			die_errno("cannot create '%s'", o->out_dir);
-	} else if (!S_ISDIR(st.st_mode)) {
-		die("'%s' is not a directory", o->out_dir);
-	}
+	make_dir(o->out_dir);
 	setup_line_repo(rep);
 }
 
