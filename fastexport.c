@@ -3334,27 +3334,24 @@ static void parse_options(int argc, char **argv)
 		} else if (option_value("--lang", argc, argv, &i, &value)) {
 			parse_lang_option(value, usage_text);
 		} else if (option_value("--graft", argc, argv, &i, &value)) {
-			const char *spec = value;
-			const char *colon = spec ? strrchr(spec, ':') : NULL;
+			const char *colon = value ? strrchr(value, ':') : NULL;
 
-			if (!spec || !*spec)
+			if (!value || !*value)
 				usage_die(usage_text, "--graft needs [ROOT:]PARENT");
-			if (colon && colon != spec) {
-				opt.graft_root = xstrdup(spec);
-				((char *)opt.graft_root)[colon - spec] = '\0';
+			if (colon && colon != value) {
+				opt.graft_root = xstrdup(value);
+				((char *)opt.graft_root)[colon - value] = '\0';
 				opt.graft_parent = colon + 1;
 			} else {
-				opt.graft_parent = spec;
+				opt.graft_parent = value;
 			}
 			if (!*opt.graft_parent)
 				usage_die(usage_text, "--graft needs a PARENT");
 		} else if (option_value("--max-held", argc, argv, &i, &value)) {
-			const char *size = value;
-
-			if (!size)
+			if (!value)
 				usage_die(usage_text, "--max-held needs a SIZE");
-			if (parse_size(size, &max_held))
-				usage_die(usage_text, "--max-held=%s: not a size (digits, then k, m or g)", size);
+			if (parse_size(value, &max_held))
+				usage_die(usage_text, "--max-held=%s: not a size (digits, then k, m or g)", value);
 			max_held_given = 1;
 		} else if (!strncmp(a, "--import-marks=", 15)) {
 			import_marks(a + 15, 0, 0);
