@@ -13,6 +13,7 @@
 #include "blame.h"
 #include "../tokenize/language.h"
 #include "../tokenize/lines.h"
+#include "../tokenize/parse.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/catfile.h"
 #include "../tokenize/sha1.h"
@@ -81,7 +82,7 @@ struct commit_info **parse_porcelain(struct commit_table *t, char *buf, size_t *
 		*nl = '\0';
 		if (*p == '\t')
 			continue;
-		if (strlen(p) > 41 && p[40] == ' ' && strspn(p, "0123456789abcdef") == 40) {
+		if (strlen(p) > 41 && p[40] == ' ' && is_hex40(p)) {
 			char sha[41];
 			unsigned long final;
 			char *end;
@@ -322,7 +323,7 @@ static void ignore_revs_file(struct blame_ctx *ctx, const char *path, int from_c
 		if (end > p) {
 			char id[41];
 
-			if (end - p != 40 || strspn(p, "0123456789abcdef") < 40)
+			if (end - p != 40 || !is_hex40(p))
 				die("%s: '%.*s' is not a full commit id", full.buf, (int)(end - p), p);
 			memcpy(id, p, 40);
 			id[40] = '\0';
