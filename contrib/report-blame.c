@@ -62,16 +62,6 @@ static void side_job_finish(struct side_job *j)
 
 /* ---- one file: both blames, summed up into a cache entry ---- */
 
-/*
- * The cache entry of a file:
- *   tokstream-report 1
- *   path PATH
- *   lang LANGUAGE                      (or: skip REASON)
- *   size LINES CODE-LINES TOKENS COMMENT-TOKENS
- *   c ORIGINAL-ID LINES TOKENS         one per commit, by lines and by tokens
- *   f LINE TOKENS NAME I:N...          one per function: N of its tokens from the I-th commit
- * (PATH, NAME and REASON %-escaped).
- */
 /* The line blame of a file: from the replay of the lines when there is one, else git blame. */
 static struct commit_info **line_blame(struct report *rep, struct rfile *f, struct commit_table *lt,
 				       size_t *nr_lines)
@@ -217,7 +207,7 @@ static void entry_functions(struct strbuf *entry, struct blame_result *res, size
 
 /*
  * The cache entry of a file:
- *   tokstream-report 1
+ *   CACHE_VERSION (report.h)
  *   path PATH
  *   lang LANGUAGE                      (or: skip REASON)
  *   size LINES CODE-LINES TOKENS COMMENT-TOKENS

@@ -112,7 +112,6 @@ void commit_details(struct report *rep)
 /* The era of each commit: the first source (oldest first) that has it. */
 void commit_eras(struct report *rep)
 {
-	struct blame_ctx *ctx = &rep->ctx;
 	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
 	int k;
 	size_t i;
@@ -147,7 +146,6 @@ void commit_eras(struct report *rep)
 	for (i = 0; i < rep->nr_commits; i++)
 		if (!rep->commits[i].era)
 			rep->commits[i].era = rep->nr_sources;
-	(void)ctx;
 	strbuf_release(&in);
 	strbuf_release(&out);
 }

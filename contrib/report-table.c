@@ -16,12 +16,9 @@
 #include <string.h>
 
 /*
- * The report's tables.  Each is written as OUTDIR/NAME.tsv and kept, cell
- * by cell with its type, for report.json: both outputs come from the same
- * cells, so that report.json can neither miss a table nor differ from the
- * TSV files.  A table is begun with its file and columns, filled a cell
- * at a time in the order of the columns (a row ends after its last
- * column), and written by table_end.
+ * A table is begun with its file and columns, filled a cell at a time in
+ * the order of the columns (a row ends after its last column), and
+ * written by table_end.
  */
 
 struct table *table_begin(struct report *rep, const char *file, const char *const *cols)

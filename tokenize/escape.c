@@ -39,11 +39,6 @@ void html_text(struct strbuf *sb, const char *s)
 		html_escape(sb, s, strlen(s), 0);
 }
 
-void html_attr(struct strbuf *sb, const char *s)
-{
-	html_text(sb, s);
-}
-
 static int percent_keeps(unsigned char c, enum percent_set set)
 {
 	if (set == CACHE_FIELD)

@@ -22,10 +22,8 @@
  */
 #define HTML_KEEP_LAYOUT 1
 void html_escape(struct strbuf *sb, const char *s, size_t len, unsigned flags);
-/* A one-line text (s may be NULL: nothing). */
+/* A one-line text, or the value of a quoted attribute (s may be NULL: nothing). */
 void html_text(struct strbuf *sb, const char *s);
-/* The value of a quoted attribute: the same rules as html_text(). */
-void html_attr(struct strbuf *sb, const char *s);
 
 /*
  * %XX (upper-case hex) for every byte a URL path or a cache field cannot
