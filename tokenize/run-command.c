@@ -145,18 +145,8 @@ static int capture(const char **argv, const char *dir, int in, struct strbuf *ou
 	start_command(&c);
 	if (out) {
 		close(fd[1]);
-		for (;;) {
-			ssize_t n;
-
-			strbuf_grow(out, 65536);
-			n = read(fd[0], out->buf + out->len, strbuf_avail(out));
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break;
-			out->len += (size_t)n;
-			out->buf[out->len] = '\0';
-		}
+		/* a read error ends the output there, as the end of it would */
+		(void)strbuf_read_fd(out, fd[0], 0);
 		close(fd[0]);
 	}
 	status = finish_command(&c);

@@ -149,6 +149,7 @@ int strbuf_read_file(struct strbuf *sb, const char *path)
 int strbuf_read_fd(struct strbuf *sb, int fd, size_t size)
 {
 	size_t start = sb->len;
+	int ret = 0;
 
 	if (size)
 		strbuf_grow(sb, size);
@@ -160,14 +161,16 @@ int strbuf_read_fd(struct strbuf *sb, int fd, size_t size)
 		n = read(fd, sb->buf + sb->len, strbuf_avail(sb));
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
-			return -1;
+		if (n < 0) {
+			ret = -1;	/* what was read stays, terminated */
+			break;
+		}
 		if (!n)
 			break;
 		sb->len += (size_t)n;
 	}
 	sb->buf[sb->len] = '\0';
-	return 0;
+	return ret;
 }
 
 void strbuf_trim_newline(struct strbuf *sb)
