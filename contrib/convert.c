@@ -344,8 +344,7 @@ static void inspect_source(struct source *src, const char *arg)
 		    "convert a full clone (git fetch --unshallow)", arg);
 	check_not_partial(src->path.buf, arg);
 	run_capture(head, src->path.buf, &src->head_ref);
-	while (src->head_ref.len && src->head_ref.buf[src->head_ref.len - 1] == '\n')
-		strbuf_setlen(&src->head_ref, src->head_ref.len - 1);
+	strbuf_trim_newline(&src->head_ref);
 	if (no_tip || answers.len < 6 + 41)
 		die("source '%s' has no commits", arg);
 	strbuf_add(&src->tip, answers.buf + 6, 40);
@@ -1006,12 +1005,8 @@ static int parse_convert_options(int argc, char **argv, struct convert_options *
 			strbuf_addf(&opt, "--lang=%s", argv[i]);
 			o->filter_opts[o->nr_filter_opts++] = strbuf_detach(&opt, NULL);
 		} else if (is_filter_option(a)) {
-			if (!strncmp(a, "--lang=", 7)) {
-				const char *err;
-
-				if (language_add_override(a + 7, &err))
-					usage_die(convert_usage, "%s: %s", a, err);
-			}
+			if (!strncmp(a, "--lang=", 7))
+				parse_lang_option(a + 7, convert_usage);
 			o->filter_opts[o->nr_filter_opts++] = a;
 		} else if (!strncmp(a, "--max-held=", 11)) {
 			uintmax_t size;

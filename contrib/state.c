@@ -292,10 +292,8 @@ const char *find_dest(const char *given, struct strbuf *prefix)
 			die("'%s' is no token repository and records none (tokstream.dest): "
 			    "give -C DEST, or run tokstream convert with this repository as SRC",
 			    gitdir.buf);
-		while (dest.len && dest.buf[dest.len - 1] == '\n')
-			strbuf_setlen(&dest, dest.len - 1);
-		while (answers.len && answers.buf[answers.len - 1] == '\n')
-			strbuf_setlen(&answers, answers.len - 1);
+		strbuf_trim_newline(&dest);
+		strbuf_trim_newline(&answers);
 		strbuf_addbuf(prefix, &answers);
 		found = strbuf_detach(&dest, NULL);
 	}
