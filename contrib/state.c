@@ -73,25 +73,20 @@ static int cmp_token(const void *a, const void *b)
 }
 
 /*
- * A copy of a map sorted one way, made again when the map is another or
- * has grown, for lookups by binary search.
+ * A lookup by binary search in s, a copy of m's pairs sorted one way.  The
+ * copy belongs to the map, so that lookups in two maps by turns (convert's
+ * commits and tags) do not sort one again each time; it is made again when
+ * the map has grown.
  */
-struct sorted_pairs {
-	const struct oid_map *of;
-	struct oid_pair *v;
-	size_t nr;
-};
-
 static const struct oid_pair *sorted_lookup(struct sorted_pairs *s, const struct oid_map *m,
 					    const struct oid_pair *key,
 					    int (*cmp)(const void *, const void *))
 {
-	if (s->of != m || s->nr != m->nr) {
+	if (!s->v || s->nr != m->nr) {
 		free(s->v);
 		s->v = xmalloc((m->nr ? m->nr : 1) * sizeof(*s->v));
 		memcpy(s->v, m->pairs, m->nr * sizeof(*s->v));
 		qsort(s->v, m->nr, sizeof(*s->v), cmp);
-		s->of = m;
 		s->nr = m->nr;
 	}
 	return bsearch(key, s->v, s->nr, sizeof(*s->v), cmp);
@@ -99,29 +94,29 @@ static const struct oid_pair *sorted_lookup(struct sorted_pairs *s, const struct
 
 const char *oid_map_token(struct oid_map *m, const char *orig)
 {
-	static struct sorted_pairs by_orig;
 	const struct oid_pair *hit;
 	struct oid_pair key;
 
 	snprintf(key.orig, sizeof(key.orig), "%s", orig);
-	hit = sorted_lookup(&by_orig, m, &key, cmp_orig);
+	hit = sorted_lookup(&m->by_orig, m, &key, cmp_orig);
 	return hit ? hit->token : NULL;
 }
 
 const char *oid_map_orig(struct oid_map *m, const char *token)
 {
-	static struct sorted_pairs by_token;
 	const struct oid_pair *hit;
 	struct oid_pair key;
 
 	snprintf(key.token, sizeof(key.token), "%s", token);
-	hit = sorted_lookup(&by_token, m, &key, cmp_token);
+	hit = sorted_lookup(&m->by_token, m, &key, cmp_token);
 	return hit ? hit->orig : NULL;
 }
 
 void oid_map_release(struct oid_map *m)
 {
 	free(m->pairs);
+	free(m->by_orig.v);
+	free(m->by_token.v);
 	memset(m, 0, sizeof(*m));
 }
 

@@ -39,6 +39,11 @@ struct oid_map {
 		char orig[41], token[41];
 	} *pairs;
 	size_t nr, alloc;
+	/* the pairs sorted by each side, for lookups; made when first needed */
+	struct sorted_pairs {
+		struct oid_pair *v;
+		size_t nr;
+	} by_orig, by_token;
 };
 
 void oid_map_read(struct oid_map *m, const char *path);
