@@ -459,7 +459,7 @@ static const char *const puncts[128] = {
  * here-documents at the line break that starts them: 1 when one of those
  * bodies is the next token (s[*p..*end)), else 0.
  */
-static int skip_space(struct lexer_state *ls, size_t *p, size_t *end)
+LEX_INLINE int skip_space(struct lexer_state *ls, size_t *p, size_t *end)
 {
 	const unsigned char *s = ls->src;
 	size_t n = ls->len, q = *p;
@@ -496,7 +496,7 @@ static int prev_is_pair(const struct lexer_state *ls, unsigned char a, unsigned 
 }
 
 /* A postfix dereference after "->" at p (->@* ->$#* ->%*): its end, or 0. */
-static size_t scan_postfix_deref(const struct lexer_state *ls, size_t p)
+LEX_INLINE size_t scan_postfix_deref(const struct lexer_state *ls, size_t p)
 {
 	const unsigned char *s = ls->src;
 	size_t n = ls->len, e = p + 1;
@@ -685,7 +685,7 @@ static size_t lparen_token(const struct lexer_state *ls, size_t p, enum token_cl
 }
 
 /* The token at p, the first byte of one, decided by its class. */
-static size_t scan_token(struct lexer_state *ls, size_t p, enum token_class *cls)
+LEX_INLINE size_t scan_token(struct lexer_state *ls, size_t p, enum token_class *cls)
 {
 	const unsigned char *s = ls->src;
 	size_t n = ls->len;

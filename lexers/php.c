@@ -264,7 +264,7 @@ static size_t scan_string(const unsigned char *s, size_t p, size_t n)
 }
 
 /* From the identifier byte at p: a binary string b'...' b"...", or a name. */
-static size_t word_token(const unsigned char *s, size_t p, size_t n, enum token_class *cls)
+LEX_INLINE size_t word_token(const unsigned char *s, size_t p, size_t n, enum token_class *cls)
 {
 	if ((s[p] == 'b' || s[p] == 'B') && p + 1 < n && (s[p + 1] == '\'' || s[p + 1] == '"')) {
 		*cls = TOKEN_STRING;
@@ -275,7 +275,7 @@ static size_t word_token(const unsigned char *s, size_t p, size_t n, enum token_
 }
 
 /* From the '$' or '\\' at p: a variable ($x, $$x) or a name (\Foo\Bar), or the byte alone. */
-static size_t sigil_token(const unsigned char *s, size_t p, size_t n, enum token_class *cls)
+LEX_INLINE size_t sigil_token(const unsigned char *s, size_t p, size_t n, enum token_class *cls)
 {
 	size_t e = p + 1;
 
@@ -308,13 +308,13 @@ static size_t hash_token(const unsigned char *s, size_t p, size_t n, enum token_
 /* The comment the '/' at p opens (a line comment ends before "?>"), or 0. */
 static size_t slash_comment(const unsigned char *s, size_t p, size_t n)
 {
-	size_t e = lex_slash_comment(s, p, n, 0);
-
-	return e && s[p + 1] == '/' ? scan_line_comment(s, p, n) : e;
+	if (p + 1 < n && s[p + 1] == '/')
+		return scan_line_comment(s, p, n);
+	return lex_slash_comment(s, p, n, 0);
 }
 
 /* From an operator byte at p: "?>", which leaves PHP, a heredoc, or an operator. */
-static size_t operator_token(struct lexer_state *ls, size_t p, enum token_class *cls)
+LEX_INLINE size_t operator_token(struct lexer_state *ls, size_t p, enum token_class *cls)
 {
 	const unsigned char *s = ls->src;
 	size_t n = ls->len, e;

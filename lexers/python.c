@@ -434,7 +434,7 @@ LEX_INLINE size_t word_token(struct lexer_state *ls, size_t p, enum token_class 
 	unsigned flags;
 
 	*cls = TOKEN_WORD;
-	if (p == 0 && lex_starts(s, 0, n, "\xef\xbb\xbf")) {
+	if (lex_bom(s, p, n)) {
 		*cls = TOKEN_OTHER;
 		return 3;  /* a byte order mark is not part of the first word */
 	}
