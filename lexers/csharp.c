@@ -76,8 +76,14 @@ static size_t scan_quoted_holes(const unsigned char *s, size_t p, size_t n, unsi
 	int verbatim = flags & CS_VERBATIM, closed;
 
 	for (p++; p < n;) {
-		unsigned char c = s[p], d = p + 1 < n ? s[p + 1] : 0;
+		unsigned char c = s[p], d;
 
+		/* most bytes of a string are none of the four that matter */
+		if (c != '"' && c != '\n' && c != '{' && c != '\\') {
+			p++;
+			continue;
+		}
+		d = p + 1 < n ? s[p + 1] : 0;
 		if (c == '"' && !(verbatim && d == '"'))
 			return p + 1;
 		if (c == '\n' && !verbatim)
