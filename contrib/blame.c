@@ -31,11 +31,11 @@
 
 static struct commit_info *commit_by_token(struct commit_table *t, const char *token)
 {
-	size_t i;
+	int isnew;
+	size_t *at = smap_put(&t->index, token, t->nr, &isnew);
 
-	for (i = 0; i < t->nr; i++)
-		if (!strcmp(t->v[i]->token, token))
-			return t->v[i];
+	if (!isnew)
+		return t->v[*at];
 	ALLOC_GROW(t->v, t->nr + 1, t->alloc);
 	t->v[t->nr] = xcalloc(1, sizeof(struct commit_info));
 	memcpy(t->v[t->nr]->token, token, 41);
@@ -198,7 +198,8 @@ static void describe_commits(const char *gitdir, struct commit_table *t, int no_
 	/* ten NUL-separated fields a commit, the commits NUL-separated too */
 	for (p = out.buf, end = out.buf + out.len; p < end;) {
 		char *f[10];
-		struct commit_info *c = NULL;
+		struct commit_info *c;
+		size_t *at;
 		int n;
 
 		for (n = 0; n < 10 && p < end; n++) {
@@ -207,11 +208,9 @@ static void describe_commits(const char *gitdir, struct commit_table *t, int no_
 		}
 		if (n < 10)
 			die("unexpected output of git log in '%s'", gitdir);
-		for (k = 0; k < t->nr && !c; k++)
-			if (!strcmp(t->v[k]->token, f[0]))
-				c = t->v[k];
-		if (!c)
+		if (!(at = smap_get(&t->index, f[0])))
 			continue;
+		c = t->v[*at];
 		c->author = xstrdup(f[1]);
 		c->author_mail = xstrfmt("<%s>", f[2]);
 		c->author_time = strtoll(f[3], NULL, 10);
@@ -880,6 +879,7 @@ void commit_table_release(struct commit_table *t)
 		free(c);
 	}
 	free(t->v);
+	smap_release(&t->index);
 	memset(t, 0, sizeof(*t));
 }
 

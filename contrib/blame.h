@@ -24,6 +24,7 @@ struct commit_info {
 struct commit_table {
 	struct commit_info **v;  /* each allocated alone: pointers to them stay valid */
 	size_t nr, alloc;
+	struct smap index;       /* token id -> its place in v */
 };
 
 struct token_pos {

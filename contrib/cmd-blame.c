@@ -425,7 +425,7 @@ static void print_terminal(struct blame_result *res, enum by by, int color,
 static char **git_line_blame(struct blame_ctx *ctx, const char *path, size_t *nr_lines)
 {
 	const char *argv[] = { "git", "blame", "--porcelain", ctx->orig, "--", path, NULL };
-	struct commit_table line_commits = { NULL, 0, 0 };
+	struct commit_table line_commits = { 0 };
 	struct commit_info **lc;
 	struct strbuf out = STRBUF_INIT;
 	char **line_blame;
