@@ -1353,9 +1353,12 @@ static size_t catfile_request(const unsigned char *oid, const char *want)
 		source_answer = &source_now;
 	}
 	prefetch_ask();
-	if (catfile_flush(&source_ahead))
-		die("git cat-file in the source repository stopped");
-	a = catfile_get(source_answer, oid, type, &size);
+	/*
+	 * A cat-file that could not start in the source (no repository there)
+	 * exits at once: whether the flush or the answer finds it gone first
+	 * is a race, and both mean the same to the user.
+	 */
+	a = catfile_flush(&source_ahead) ? CATFILE_FAILED : catfile_get(source_answer, oid, type, &size);
 	if (a == CATFILE_FAILED)
 		die("object %s is not in the stream and cannot be read from the source "
 		    "repository (run in it, or give --source=GITDIR)", hex);
