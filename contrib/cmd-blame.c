@@ -323,27 +323,37 @@ static void line_gutter(const struct token_pos *toks, size_t nr, size_t first, s
 	}
 }
 
-/* The file, each line behind its gutter, each token in its commit's colour. */
+/*
+ * The file, each line behind its gutter, each token in its commit's colour.
+ * A token that spans lines (a comment, a docstring, a raw string) stays
+ * toks[t], begun before pos, on every line it covers, empty ones too, and
+ * is passed where it ends.  The tokens are left as they are: a remainder
+ * moved to the next line's start was never reached when that line was
+ * empty, and held every later token back.
+ */
 static void print_lines(struct blame_result *res, int color,
 			char **line_blame, size_t nr_line_blame)
 {
 	const char *src = res->content.buf;
 	size_t len = res->content.len, nr = res->nr_toks;
-	struct token_pos *toks = res->toks;
+	const struct token_pos *toks = res->toks;
 	size_t t = 0, line = 1, pos = 0;
 
-	while (pos < len || t < nr) {
+	while (pos < len) {
 		const char *eol = memchr(src + pos, '\n', len - pos);
 		size_t end = eol ? (size_t)(eol - src) : len;
 		char gutter[64];
 
+		/* a token that ended with the newline before this line */
+		while (t < nr && toks[t].start < pos && toks[t].start + toks[t].len <= pos)
+			t++;
 		line_gutter(toks, nr, t, end, gutter, sizeof(gutter));
 		if (line_blame)
 			printf("%-8.8s ", line - 1 < nr_line_blame && line_blame[line - 1] ? line_blame[line - 1] : "");
 		printf("%-25s %5zu  ", gutter, line);
 		while (pos < end) {
-			if (t < nr && toks[t].start == pos) {
-				/* a token may span lines (comments, raw strings): colour up to the line's end */
+			if (t < nr && toks[t].start <= pos) {
+				/* colour up to the token's end or the line's, whichever comes first */
 				size_t tend = toks[t].start + toks[t].len, stop = tend < end ? tend : end;
 
 				if (color)
@@ -351,17 +361,9 @@ static void print_lines(struct blame_result *res, int color,
 				fwrite(src + pos, 1, stop - pos, stdout);
 				if (color)
 					fputs("\033[m", stdout);
-				if (tend > end) {
-					/* the rest of this token goes on the following lines */
-					toks[t].len -= end - toks[t].start;
-					toks[t].start = end + 1;
-					if (toks[t].len)
-						toks[t].len--;
-					pos = end;
-					break;
-				}
 				pos = stop;
-				t++;
+				if (tend <= end)
+					t++;
 			} else {
 				putchar(src[pos]);
 				pos++;

@@ -144,4 +144,65 @@ test_expect_success '-C after PATH still means --moves, with a deprecation warni
 	test_must_be_empty err
 '
 
+esc=$(printf "\033")
+
+# body <OUT: the file's lines of blame's terminal output, the legend left out
+body () {
+	sed -n "/^\$/q;p"
+}
+
+# uncoloured <OUT: the output without its colours
+uncoloured () {
+	sed "s/$esc\[[0-9;]*m//g"
+}
+
+test_expect_success 'a history with tokens that hold an empty line' '
+	printf "def twice(x):\n    \"\"\"Double x.\n\n    Returns twice x.\n    \"\"\"\n    return x * 2\n" >src/twice.py &&
+	printf "/* Half of x.\n\n   Rounds toward zero. */\nint half(int x)\n{\n\treturn x / 2;\n}\n" >src/half.c &&
+	commit_as Erin -m "twice() and half()" &&
+	printf "def twice(x):\n    \"\"\"Double x.\n\n    Returns twice x.\n    \"\"\"\n    y = x * 2\n    return y\n" >src/twice.py &&
+	sed "s|x / 2|x >> 1|" src/half.c >tmp && mv tmp src/half.c &&
+	commit_as Frank -m "twice(): name the result; half(): shift" &&
+	"$TOKSTREAM" convert -q src tokens.git
+'
+
+test_expect_success 'after a token that holds an empty line, every line is shown once and coloured' '
+	for f in twice.py half.c
+	do
+		"$TOKSTREAM" blame -C tokens.git --no-pager --color=always $f >out &&
+		body <out >lines &&
+		test_line_count = $(wc -l <src/$f) lines &&
+		# past the gutter, nothing but blanks is left out of a colour
+		cut -c34- lines |
+		sed -e "s/$esc\[38;5;[0-9]*m[^$esc]*$esc\[m//g" -e "/^[[:space:]]*\$/d" >uncovered &&
+		test_must_be_empty uncovered || return 1
+	done
+'
+
+test_expect_success 'after a token that holds an empty line, each token has its commit'\''s colour' '
+	"$TOKSTREAM" blame -C tokens.git --no-pager --color=always twice.py >out &&
+	erin=$(sed -n "s/^$esc\[38;5;\([0-9]*\)m#####.* Erin .*/\1/p" out) &&
+	frank=$(sed -n "s/^$esc\[38;5;\([0-9]*\)m#####.* Frank .*/\1/p" out) &&
+	test -n "$erin" && test -n "$frank" && test "$erin" != "$frank" &&
+	body <out >lines &&
+	sed -n 4p lines >line4 &&
+	grep -F "$esc[38;5;${erin}m    Returns twice x.$esc[m" line4 &&
+	sed -n 6p lines >line6 &&
+	grep -F "$esc[38;5;${frank}my$esc[m $esc[38;5;${frank}m=$esc[m $esc[38;5;${erin}mx$esc[m" line6 &&
+	sed -n 7p lines >line7 &&
+	grep -F "$esc[38;5;${frank}mreturn$esc[m $esc[38;5;${frank}my$esc[m" line7
+'
+
+test_expect_success 'after a token that holds an empty line, the gutter names each line'\''s own commits' '
+	"$TOKSTREAM" blame -C tokens.git --no-pager --color=always twice.py >out &&
+	erin=$(git -C src rev-list -1 --author=Erin HEAD | cut -c1-8) &&
+	frank=$(git -C src rev-list -1 --author=Frank HEAD | cut -c1-8) &&
+	body <out | uncoloured >lines &&
+	# the empty line inside the docstring is the docstring'\''s
+	grep "^$erin Erin  *3  \$" lines &&
+	grep "^$erin Erin  *4      Returns twice x.\$" lines &&
+	grep "^$erin Erin  *+1  *6      y = x \* 2\$" lines &&
+	grep "^$frank Frank  *7      return y\$" lines
+'
+
 test_done
