@@ -219,6 +219,130 @@ static void print_json(struct blame_result *res, const char *path, const char *o
 
 /* ---- the terminal ------------------------------------------------------- */
 
+/*
+ * Names go into fixed columns: they are cut and padded by the columns a
+ * terminal gives them, not by bytes, which split UTF-8 ("Hovm\xc3") and
+ * misalign every line whose name is not ASCII.
+ */
+struct code_range {
+	unsigned lo, hi;
+};
+
+/* combining marks and invisible characters: no column of their own */
+static const struct code_range zero_width[] = {
+	{ 0x0300, 0x036F }, { 0x200B, 0x200F }, { 0x302A, 0x302D }, { 0x3099, 0x309A },
+	{ 0xFE00, 0xFE0F }, { 0xFE20, 0xFE2F },
+};
+
+/*
+ * Two columns: the blocks all of whose characters are wide or fullwidth
+ * (East Asian Width W or F, Unicode 14): Hangul, kana, CJK ideographs,
+ * Yi, fullwidth forms.  A character in neither table is taken for one
+ * column: right for the letters of most scripts, too narrow for the
+ * rarer wide characters (emoji among them).
+ */
+static const struct code_range wide[] = {
+	{ 0x1100, 0x115F }, { 0x2E80, 0x303E }, { 0x3041, 0x3247 }, { 0x3250, 0x4DBF },
+	{ 0x4E00, 0xA4CF }, { 0xA960, 0xA97F }, { 0xAC00, 0xD7A3 }, { 0xF900, 0xFAFF },
+	{ 0xFE10, 0xFE19 }, { 0xFE30, 0xFE6F }, { 0xFF00, 0xFF60 }, { 0xFFE0, 0xFFE6 },
+	{ 0x20000, 0x2FFFD }, { 0x30000, 0x3FFFD },
+};
+
+static int in_ranges(unsigned cp, const struct code_range *r, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (cp >= r[i].lo && cp <= r[i].hi)
+			return 1;
+	return 0;
+}
+
+static size_t code_point_width(unsigned cp)
+{
+	if (in_ranges(cp, zero_width, sizeof(zero_width) / sizeof(zero_width[0])))
+		return 0;
+	if (in_ranges(cp, wide, sizeof(wide) / sizeof(wide[0])))
+		return 2;
+	return 1;
+}
+
+/*
+ * The length of the UTF-8 sequence at s (n bytes left), its code point
+ * in *cp; or 0 when none begins there, with *bad the length of its
+ * maximal subpart.  RFC 3629's bounds: no overlong form, surrogate or
+ * code point past U+10FFFF.
+ */
+static size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp, size_t *bad)
+{
+	unsigned char lo = 0x80, hi = 0xBF;
+	size_t need, k;
+
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if (s[0] >= 0xC2 && s[0] <= 0xDF)
+		need = 1;
+	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+		need = 2;
+	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+		need = 3;
+	else {
+		*bad = 1;
+		return 0;
+	}
+	if (s[0] == 0xE0)
+		lo = 0xA0;
+	else if (s[0] == 0xED)
+		hi = 0x9F;
+	else if (s[0] == 0xF0)
+		lo = 0x90;
+	else if (s[0] == 0xF4)
+		hi = 0x8F;
+	*cp = s[0] & (0x3F >> need);
+	for (k = 1; k <= need; k++) {
+		if (k >= n || s[k] < lo || s[k] > hi) {
+			*bad = k;
+			return 0;
+		}
+		*cp = *cp << 6 | (s[k] & 0x3F);
+		lo = 0x80;
+		hi = 0xBF;
+	}
+	return need + 1;
+}
+
+/*
+ * Appends s (NULL: nothing) to sb as width columns, as "%-W.Ws" would
+ * for ASCII: cut, when cut is set, after the last whole character that
+ * fits, then padded with spaces.  What is not UTF-8 goes out as U+FFFD,
+ * so that no broken sequence reaches the terminal, cut or not.
+ */
+static void add_columns(struct strbuf *sb, const char *s, size_t width, int cut)
+{
+	const unsigned char *u = (const unsigned char *)or_empty(s);
+	size_t n = strlen((const char *)u), i = 0, cols = 0;
+
+	while (i < n) {
+		unsigned cp = 0;
+		size_t bad = 0, len = utf8_decode(u + i, n - i, &cp, &bad);
+		size_t w = len ? code_point_width(cp) : 1;
+
+		if (cut && cols + w > width)
+			break;
+		if (len)
+			strbuf_add(sb, u + i, len);
+		else
+			strbuf_addstr(sb, "\xEF\xBF\xBD");
+		i += len ? len : bad;
+		cols += w;
+	}
+	for (; cols < width; cols++)
+		strbuf_addch(sb, ' ');
+}
+
+
 static const int palette[] = {
 	33, 166, 34, 162, 37, 136, 61, 160, 28, 129, 31, 172, 64, 125, 25, 94,
 	69, 203, 71, 170, 38, 178, 99, 167, 35, 133, 74, 214, 106, 139
@@ -279,16 +403,19 @@ static struct commit_info **color_commits(struct blame_result *res, enum by by)
 	return order;
 }
 
+#define GUTTER_WIDTH 25
+
 /*
  * The gutter of the line whose tokens are toks[first] up to the first
- * that starts at or after end: the line's largest contributor, and how
- * many others.
+ * that starts at or after end, appended to sb: the line's largest
+ * contributor, and how many others; GUTTER_WIDTH columns.
  */
 static void line_gutter(const struct token_pos *toks, size_t nr, size_t first, size_t end,
-			char *gutter, size_t size)
+			struct strbuf *sb)
 {
 	struct commit_info *best = NULL;
 	size_t best_n = 0, others = 0, k;
+	struct strbuf field = STRBUF_INIT;
 
 	for (k = first; k < nr && toks[k].start < end; k++) {
 		size_t n = 0, m;
@@ -311,16 +438,15 @@ static void line_gutter(const struct token_pos *toks, size_t nr, size_t first, s
 		}
 	}
 	if (best) {
-		char who[13];
-
-		snprintf(who, sizeof(who), "%s", or_empty(best->author));
+		strbuf_addf(&field, "%.8s ", best->orig);
+		add_columns(&field, best->author, 12, 1);
 		if (others)
-			snprintf(gutter, size, "%.8s %-12s +%zu", best->orig, who, others);
+			strbuf_addf(&field, " +%zu", others);
 		else
-			snprintf(gutter, size, "%.8s %-12s   ", best->orig, who);
-	} else {
-		gutter[0] = '\0';
+			strbuf_addstr(&field, "   ");
 	}
+	add_columns(sb, field.buf, GUTTER_WIDTH, 0);
+	strbuf_release(&field);
 }
 
 /*
@@ -338,19 +464,20 @@ static void print_lines(struct blame_result *res, int color,
 	size_t len = res->content.len, nr = res->nr_toks;
 	const struct token_pos *toks = res->toks;
 	size_t t = 0, line = 1, pos = 0;
+	struct strbuf gutter = STRBUF_INIT;
 
 	while (pos < len) {
 		const char *eol = memchr(src + pos, '\n', len - pos);
 		size_t end = eol ? (size_t)(eol - src) : len;
-		char gutter[64];
 
 		/* a token that ended with the newline before this line */
 		while (t < nr && toks[t].start < pos && toks[t].start + toks[t].len <= pos)
 			t++;
-		line_gutter(toks, nr, t, end, gutter, sizeof(gutter));
+		strbuf_reset(&gutter);
+		line_gutter(toks, nr, t, end, &gutter);
 		if (line_blame)
 			printf("%-8.8s ", line - 1 < nr_line_blame && line_blame[line - 1] ? line_blame[line - 1] : "");
-		printf("%-25s %5zu  ", gutter, line);
+		printf("%s %5zu  ", gutter.buf, line);
 		while (pos < end) {
 			if (t < nr && toks[t].start <= pos) {
 				/* colour up to the token's end or the line's, whichever comes first */
@@ -375,17 +502,20 @@ static void print_lines(struct blame_result *res, int color,
 		pos = end + 1;
 		line++;
 	}
+	strbuf_release(&gutter);
 }
 
 /* The legend: each commit (or author) with its colour and share of the tokens. */
 static void print_legend(struct commit_info **order, size_t nr_commits, size_t total, enum by by, int color)
 {
+	struct strbuf who = STRBUF_INIT;
 	size_t i;
 
 	for (i = 0; i < nr_commits; i++) {
 		struct commit_info *c = order[i];
 		char date[16];
 
+		strbuf_reset(&who);
 		if (by == BY_AUTHOR) {
 			size_t n = 0, j;
 			int first = 1;
@@ -400,16 +530,19 @@ static void print_legend(struct commit_info **order, size_t nr_commits, size_t t
 					n += order[j]->tokens;
 			if (color)
 				printf("\033[38;5;%dm#####\033[m ", c->color);
-			printf("%-30s %6zu tokens %5.1f%%\n", or_empty(c->author), n, 100.0 * (double)n / (double)total);
+			add_columns(&who, c->author, 30, 0);
+			printf("%s %6zu tokens %5.1f%%\n", who.buf, n, 100.0 * (double)n / (double)total);
 			continue;
 		}
 		day_of(c->author_time, date, sizeof(date));
 		if (color)
 			printf("\033[38;5;%dm#####\033[m ", c->color);
-		printf("%.10s %s %-20.20s %6zu tokens %5.1f%%  %s\n", c->orig, date,
-		       or_empty(c->author), c->tokens, 100.0 * (double)c->tokens / (double)total,
+		add_columns(&who, c->author, 20, 1);
+		printf("%.10s %s %s %6zu tokens %5.1f%%  %s\n", c->orig, date,
+		       who.buf, c->tokens, 100.0 * (double)c->tokens / (double)total,
 		       or_empty(c->summary));
 	}
+	strbuf_release(&who);
 }
 
 static void print_terminal(struct blame_result *res, enum by by, int color,

@@ -205,4 +205,70 @@ test_expect_success 'after a token that holds an empty line, the gutter names ea
 	grep "^$frank Frank  *7      return y\$" lines
 '
 
+# commit_by NAME MESSAGE: commit all of src/ with NAME as the author (a
+# name commit_as cannot make an e-mail address of)
+commit_by () {
+	test_tick &&
+	git -C src add -A &&
+	git -C src commit -q --author="$1 <someone@example.org>" -m "$2"
+}
+
+test_expect_success 'a history whose authors'\'' names are not ASCII' '
+	anders="Anders Hovmöller Jönsson" &&
+	hanako="Ms 山田花子さん" &&
+	zoe=$(printf "Zoe\314\210 Faure") &&
+	echo "int a = 1;" >src/names.c &&
+	commit_by "$anders" "a" &&
+	echo "int b = 2;" >>src/names.c &&
+	commit_by "$hanako" "b" &&
+	echo "int c = 3;" >>src/names.c &&
+	commit_by "$zoe" "c" &&
+	"$TOKSTREAM" convert -q src tokens.git
+'
+
+test_expect_success 'the gutter cuts and pads names by columns, not bytes' '
+	a=$(git -C src rev-parse HEAD~2 | cut -c1-8) &&
+	h=$(git -C src rev-parse HEAD~1 | cut -c1-8) &&
+	z=$(git -C src rev-parse HEAD | cut -c1-8) &&
+	"$TOKSTREAM" blame -C tokens.git --no-pager --color=never names.c >out &&
+	body <out >actual &&
+	# twelve columns: ö whole, wide characters two columns each, a wide
+	# one that would reach the thirteenth left out, combining marks none
+	cat >expect <<-EOF &&
+	$a Anders Hovmö         1  int a = 1;
+	$h Ms 山田花子          2  int b = 2;
+	$z $zoe            3  int c = 3;
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success 'the legend cuts and pads names by columns, not bytes' '
+	"$TOKSTREAM" blame -C tokens.git --no-pager --color=never names.c >out &&
+	grep "^[0-9a-f]\{10\} [0-9-]* Anders Hovmöller Jön      5 tokens" out &&
+	grep "^[0-9a-f]\{10\} [0-9-]* Ms 山田花子さん           5 tokens" out &&
+	grep "^[0-9a-f]\{10\} [0-9-]* $zoe                 5 tokens" out &&
+	"$TOKSTREAM" blame -C tokens.git --no-pager --color=never --by=author names.c >out &&
+	grep "^Anders Hovmöller Jönsson            5 tokens" out &&
+	grep "^Ms 山田花子さん                     5 tokens" out &&
+	grep "^$zoe                           5 tokens" out
+'
+
+test_expect_success 'a name that is not UTF-8 is shown with U+FFFD, not as broken UTF-8' '
+	git init -q broken &&
+	echo "int a = 1;" >broken/x.c &&
+	git -C broken add x.c &&
+	tree=$(git -C broken write-tree) &&
+	# git commit would take the name for Latin-1 and convert it
+	printf "tree %s\nauthor Anders Hovm\303 <anders@example.org> 1112911993 +0000\ncommitter Anders Hovm\303 <anders@example.org> 1112911993 +0000\n\nx.c\n" $tree >commit &&
+	c=$(git -C broken hash-object -t commit -w --stdin <commit) &&
+	git -C broken update-ref HEAD $c &&
+	"$TOKSTREAM" convert -q broken broken.git &&
+	"$TOKSTREAM" blame -C broken.git --no-pager --color=never x.c >out &&
+	c=$(echo $c | cut -c1-8) &&
+	replacement=$(printf "\357\277\275") &&
+	grep "^$c Anders Hovm$replacement         1  int a = 1;\$" out &&
+	grep "^$c[0-9a-f]* [0-9-]* Anders Hovm$replacement   " out &&
+	! grep "$(printf "\303")" out
+'
+
 test_done
