@@ -359,9 +359,67 @@ static int cmp_share(const void *a, const void *b)
 	return x->tokens < y->tokens ? 1 : x->tokens > y->tokens ? -1 : strcmp(x->orig, y->orig);
 }
 
+struct author_share {
+	int group;
+	size_t tokens;
+	const char *name;
+};
+
+static int cmp_author_share(const void *a, const void *b)
+{
+	const struct author_share *x = a, *y = b;
+	int cmp;
+
+	if (x->tokens != y->tokens)
+		return x->tokens < y->tokens ? 1 : -1;
+	cmp = strcmp(or_empty(x->name), or_empty(y->name));
+	return cmp ? cmp : x->group - y->group;
+}
+
+static int cmp_group(const void *a, const void *b)
+{
+	const struct commit_info *x = *(const struct commit_info *const *)a;
+	const struct commit_info *y = *(const struct commit_info *const *)b;
+
+	return x->group != y->group ? x->group - y->group : cmp_share(a, b);
+}
+
 /*
- * The commits of res, largest share first, each with its group (the
- * commit, or with BY_AUTHOR its author) and colour; as many as res has.
+ * The groups of BY_AUTHOR, numbered as the commits are ranked: the
+ * author of the most tokens first (ties by name), with the first colour;
+ * order sorted by group, each author's commits together, so that the
+ * legend lists the authors by their share and not by their largest
+ * commit's.
+ */
+static void rank_authors(struct commit_info **order, size_t nr_commits, int groups)
+{
+	struct author_share *share = xcalloc(groups ? (size_t)groups : 1, sizeof(*share));
+	int *rank = xcalloc(groups ? (size_t)groups : 1, sizeof(*rank));
+	size_t i;
+	int g;
+
+	for (g = 0; g < groups; g++)
+		share[g].group = g;
+	for (i = 0; i < nr_commits; i++) {
+		share[order[i]->group].tokens += order[i]->tokens;
+		share[order[i]->group].name = order[i]->author;
+	}
+	qsort(share, (size_t)groups, sizeof(*share), cmp_author_share);
+	for (g = 0; g < groups; g++)
+		rank[share[g].group] = g;
+	for (i = 0; i < nr_commits; i++) {
+		order[i]->group = rank[order[i]->group];
+		order[i]->color = palette[order[i]->group % NR_PALETTE];
+	}
+	qsort(order, nr_commits, sizeof(*order), cmp_group);
+	free(rank);
+	free(share);
+}
+
+/*
+ * The commits of res, largest share first (with BY_AUTHOR, largest
+ * author first), each with its group (the commit, or with BY_AUTHOR its
+ * author) and colour; as many as res has.
  */
 static struct commit_info **color_commits(struct blame_result *res, enum by by)
 {
@@ -392,6 +450,8 @@ static struct commit_info **color_commits(struct blame_result *res, enum by by)
 			groups++;
 		c->color = palette[c->group % NR_PALETTE];
 	}
+	if (by == BY_AUTHOR)
+		rank_authors(order, nr_commits, groups);
 	if (by == BY_AGE)
 		for (i = 0; i < nr_commits; i++) {
 			/* old is blue, new is red: the 256-colour ramp 21..196 in six steps */
@@ -518,16 +578,12 @@ static void print_legend(struct commit_info **order, size_t nr_commits, size_t t
 		strbuf_reset(&who);
 		if (by == BY_AUTHOR) {
 			size_t n = 0, j;
-			int first = 1;
 
-			for (j = 0; j < i; j++)
-				if (order[j]->group == c->group)
-					first = 0;
-			if (!first)
+			/* an author's commits are together in order (rank_authors) */
+			if (i && order[i - 1]->group == c->group)
 				continue;
-			for (j = 0; j < nr_commits; j++)
-				if (order[j]->group == c->group)
-					n += order[j]->tokens;
+			for (j = i; j < nr_commits && order[j]->group == c->group; j++)
+				n += order[j]->tokens;
 			if (color)
 				printf("\033[38;5;%dm#####\033[m ", c->color);
 			add_columns(&who, c->author, 30, 0);

@@ -271,4 +271,26 @@ test_expect_success 'a name that is not UTF-8 is shown with U+FFFD, not as broke
 	! grep "$(printf "\303")" out
 '
 
+test_expect_success '--by=author lists the authors by their tokens, ties by name' '
+	echo "long g = 1 + 2;" >src/sorted.c &&
+	commit_as Gina -m "g" &&
+	echo "int h = 1;" >>src/sorted.c &&
+	commit_as Hal -m "h" &&
+	echo "int i = 2;" >>src/sorted.c &&
+	commit_as Hal -m "i" &&
+	echo "long j = 1 + 2;" >>src/sorted.c &&
+	commit_as Ivy -m "j" &&
+	"$TOKSTREAM" convert -q src tokens.git &&
+	"$TOKSTREAM" blame -C tokens.git --no-pager --color=always --by=author sorted.c >out &&
+	sed "1,/^\$/d" out | uncoloured | awk "{print \$2, \$3}" >actual &&
+	# Hal'\''s commits are the smallest, Hal the largest author
+	test_write_lines "Hal 10" "Gina 7" "Ivy 7" >expect &&
+	test_cmp expect actual &&
+	# the colours still follow the authors
+	hal=$(sed -n "s/^$esc\[38;5;\([0-9]*\)m#####$esc\[m Hal .*/\1/p" out) &&
+	test -n "$hal" &&
+	body <out | sed -n 2p >line2 &&
+	grep -F "$esc[38;5;${hal}mint$esc[m" line2
+'
+
 test_done
