@@ -565,6 +565,12 @@ static void print_lines(struct blame_result *res, int color,
 	strbuf_release(&gutter);
 }
 
+/* "1 token", "2 tokens": the singular padded, so that the shares stay in line */
+static const char *tokens_word(size_t n)
+{
+	return n == 1 ? "token " : "tokens";
+}
+
 /* The legend: each commit (or author) with its colour and share of the tokens. */
 static void print_legend(struct commit_info **order, size_t nr_commits, size_t total, enum by by, int color)
 {
@@ -587,16 +593,17 @@ static void print_legend(struct commit_info **order, size_t nr_commits, size_t t
 			if (color)
 				printf("\033[38;5;%dm#####\033[m ", c->color);
 			add_columns(&who, c->author, 30, 0);
-			printf("%s %6zu tokens %5.1f%%\n", who.buf, n, 100.0 * (double)n / (double)total);
+			printf("%s %6zu %s %5.1f%%\n", who.buf, n, tokens_word(n),
+			       100.0 * (double)n / (double)total);
 			continue;
 		}
 		day_of(c->author_time, date, sizeof(date));
 		if (color)
 			printf("\033[38;5;%dm#####\033[m ", c->color);
 		add_columns(&who, c->author, 20, 1);
-		printf("%.10s %s %s %6zu tokens %5.1f%%  %s\n", c->orig, date,
-		       who.buf, c->tokens, 100.0 * (double)c->tokens / (double)total,
-		       or_empty(c->summary));
+		printf("%.10s %s %s %6zu %s %5.1f%%  %s\n", c->orig, date,
+		       who.buf, c->tokens, tokens_word(c->tokens),
+		       100.0 * (double)c->tokens / (double)total, or_empty(c->summary));
 	}
 	strbuf_release(&who);
 }

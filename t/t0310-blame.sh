@@ -86,7 +86,7 @@ test_expect_success 'the default output shows the file with a gutter and a legen
 	carol=$(git -C src rev-list -1 --author=Carol HEAD | cut -c1-8) &&
 	alice=$(git -C src rev-list -1 --author=Alice HEAD | cut -c1-8) &&
 	grep "^$alice Alice *+1 *2  int add(int a, long b)$" out &&
-	grep "$carol.* 1 tokens" out &&
+	grep "$carol.* 1 token " out &&
 	! grep "$(printf "\033")" out
 '
 
@@ -100,6 +100,19 @@ test_expect_success '--color=always colours tokens; --line shows git blame besid
 test_expect_success '--by=author groups the legend by author' '
 	"$TOKSTREAM" blame -C tokens.git --no-pager --color=never --by=author add.c >out &&
 	grep "^Alice .* 21 tokens" out
+'
+
+test_expect_success 'the legend says "1 token", its share in line with the others' '
+	for by in commit author
+	do
+		"$TOKSTREAM" blame -C tokens.git --no-pager --color=never --by=$by add.c >out &&
+		sed "1,/^\$/d" out >legend &&
+		grep "^[^ ].* 1 token    4\.3%" legend &&
+		! grep "[^0-9]1 tokens" legend &&
+		# the shares end in the same column
+		awk "{ print index(\$0, \"%\") }" legend | sort -u >columns &&
+		test_line_count = 1 columns || return 1
+	done
 '
 
 test_expect_success 'errors: unknown revision, file without a view, not a token repository' '
