@@ -11,6 +11,7 @@
  * builtin/blame.c: html and report print what this returns their own way.
  */
 #include "blame.h"
+#include "walk.h"
 #include "../tokenize/language.h"
 #include "../tokenize/lines.h"
 #include "../tokenize/parse.h"
@@ -761,6 +762,59 @@ done:
 	return ret;
 }
 
+/*
+ * The commit of each token of path's view at ctx's revision, into
+ * res->commits: from the whole tree's replay (made here from the state
+ * an earlier one left in DEST, when it fits the options), else by the
+ * walk back through the file's history, which gives the same answer.
+ * For the tests that compare them, TOKSTREAM_TEST_BLAME=walk takes the
+ * walk always, =state dies where the state does not fit, and =tree makes
+ * the whole tree's pass (leaving its state) when none fits.
+ */
+static struct commit_info **token_commits(struct blame_ctx *ctx, const char *path, struct blame_result *res,
+					  size_t *nr)
+{
+	const char *test = getenv("TOKSTREAM_TEST_BLAME");
+	int walk_only = test && !strcmp(test, "walk");
+	struct commit_info **line_commit;
+	struct file_blame fb;
+	size_t k;
+
+	if (!ctx->replay && !ctx->tried_checkpoint && !walk_only) {
+		ctx->tried_checkpoint = 1;
+		ctx->replay = replay_with_state(ctx, 1);
+	}
+	if (!ctx->replay && test && !strcmp(test, "tree"))
+		blame_replay_tree(ctx);
+	if (!ctx->replay && test && !strcmp(test, "state"))
+		die("TOKSTREAM_TEST_BLAME=state: no attribution state in '%s' fits", ctx->gitdir.buf);
+	if (ctx->replay && !walk_only) {
+		line_commit = replay_commits(&res->commits, ctx->replay, path, nr);
+		if (!line_commit)
+			die("'%s' is not in the token history", path);
+		for (k = 0; k < res->commits.nr; k++) {
+			const char *at = replay_commit_path(ctx->replay, res->commits.v[k]->token, path);
+
+			res->commits.v[k]->filename = xstrdup(at ? at : path);
+		}
+		return line_commit;
+	}
+	if (walk_file(ctx->gitdir.buf, ctx->token, path, &ctx->engine, &fb))
+		die("'%s' is not in the token history", path);
+	line_commit = xcalloc(fb.nr + 1, sizeof(*line_commit));
+	for (k = 0; k < fb.nr; k++) {
+		struct commit_info *c = commit_by_token(&res->commits, fb.ids[fb.commit[k]]);
+
+		/* the path the token had where it was written (renames and moves followed) */
+		if (!c->filename)
+			c->filename = xstrdup(fb.paths[fb.path[k]]);
+		line_commit[k] = c;
+	}
+	*nr = fb.nr;
+	file_blame_release(&fb);
+	return line_commit;
+}
+
 int blame_file(struct blame_ctx *ctx, const char *path, struct blame_result *res, const char **err)
 {
 	return blame_file_at(ctx, path, NULL, NULL, res, err);
@@ -786,40 +840,9 @@ int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, con
 	if (check_view(ctx, path, view_blob, res, err))
 		return -1;
 
-	{
-		/*
-		 * the whole tree's replay (made here from the state an earlier
-		 * one left in DEST, when it fits), or the history of this file
-		 * alone, through its renames
-		 */
-		struct replay *r = ctx->replay;
-
-		if (!r && !ctx->tried_checkpoint) {
-			ctx->tried_checkpoint = 1;
-			r = ctx->replay = replay_with_state(ctx, 1);
-		}
-		if (!r) {
-			struct replay_options o = ctx->engine;
-			const char *paths[1];
-
-			paths[0] = path;
-			o.paths = paths;
-			o.nr_paths = 1;
-			r = replay_tokens(ctx->gitdir.buf, ctx->token, &o);
-		}
-		line_commit = replay_commits(&res->commits, r, path, &nr_lines);
-		if (!line_commit)
-			die("'%s' is not in the token history", path);
-		for (k = 0; k < res->commits.nr; k++) {
-			const char *at = replay_commit_path(r, res->commits.v[k]->token, path);
-
-			res->commits.v[k]->filename = xstrdup(at ? at : path);
-		}
-		if (r != ctx->replay)
-			replay_free(r);
-		if (!ctx->ids_only)
-			describe_commits(ctx->gitdir.buf, &res->commits, ctx->no_mailmap);
-	}
+	line_commit = token_commits(ctx, path, res, &nr_lines);
+	if (!ctx->ids_only)
+		describe_commits(ctx->gitdir.buf, &res->commits, ctx->no_mailmap);
 
 	/* original ids for the token commits */
 	for (k = 0; k < res->commits.nr; k++) {

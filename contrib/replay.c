@@ -47,6 +47,7 @@
  * the same either way, only the time differs.
  */
 #include "replay.h"
+#include "attribute.h"
 #include "../tokenize/smap.h"
 #include "tokdiff.h"
 #include "../tokenize/catfile.h"
@@ -61,24 +62,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define NO_COMMIT UINT32_MAX
-
-/*
- * One version of a file: its blob and the commit of each of its lines
- * (tokens, in a view), and in the token replay the hash of each, which
- * the next version is diffed against.
- */
-struct version {
-	char blob[41];
-	uint32_t *origin;
-	uint64_t *hash;
-	uint32_t *line;     /* the line of the original each token starts on; NULL: not known */
-	size_t nr;
-	unsigned refs;
-	int lazy;           /* from a checkpoint: hash and line not read yet (read_lazy) */
-	size_t lazy_path;   /* its path at the checkpoint's tip */
-};
 
 struct rcommit {
 	char id[41];
@@ -116,17 +99,6 @@ struct fresh {
 	struct tokdiff d;
 };
 
-/*
- * In the replay of some files, a run of at least min_move tokens that a
- * commit wrote as far as those files tell: it may have come from a file
- * the replay does not follow (see add_move_sources).
- */
-struct unexplained {
-	uint32_t commit;
-	uint64_t *hash;
-	size_t nr;
-};
-
 /* The diff of a commit against one of its parents. */
 struct group {
 	size_t first_change, nr_changes;
@@ -156,10 +128,6 @@ struct replay {
 	struct strbuf content;
 	struct fresh *fresh;
 	size_t nr_fresh, alloc_fresh;
-
-	/* the replay of some files: runs a commit wrote, for all it could tell */
-	struct unexplained *unexplained;
-	size_t nr_unexplained, alloc_unexplained;
 
 	/* with a checkpoint: the commits before first_new come from it and are not replayed */
 	size_t first_new;
@@ -200,16 +168,6 @@ static size_t path_id(struct replay *r, const char *path)
 static struct version *file_at(const struct rcommit *c, size_t path)
 {
 	return path < c->nr_files ? c->files[path] : NULL;
-}
-
-static void version_unref(struct version *v)
-{
-	if (v && !--v->refs) {
-		free(v->origin);
-		free(v->hash);
-		free(v->line);
-		free(v);
-	}
 }
 
 static void set_file(struct rcommit *c, size_t path, struct version *v)
@@ -619,20 +577,6 @@ static struct version *replay_file_at(struct replay *r, uint32_t ci, const struc
 
 static struct version *read_view(struct replay *r, const char *commit, const char *blob);
 
-static struct version *new_version(const char *blob, uint64_t *hash, size_t nr, uint32_t origin)
-{
-	struct version *v = xcalloc(1, sizeof(*v));
-	size_t i;
-
-	memcpy(v->blob, blob, 40);
-	v->hash = hash;
-	v->nr = nr;
-	v->origin = xmalloc((nr + 1) * sizeof(*v->origin));
-	for (i = 0; i < nr; i++)
-		v->origin[i] = origin;
-	return v;
-}
-
 /* The lines of the original that v's tokens start on, when the caller can tell them. */
 static void add_lines(struct replay *r, struct version *v, const char *commit, const char *path)
 {
@@ -646,11 +590,13 @@ static void add_lines(struct replay *r, struct version *v, const char *commit, c
 }
 
 /* The tokens of blob (a view: one per line) hashed, in a new version whose origins are unknown. */
-static struct version *read_version(struct replay *r, const char *commit, const char *path, const char *blob)
+static struct version *read_version(struct replay *r, uint32_t ci, size_t path, const char *blob)
 {
-	struct version *v = read_view(r, commit, blob);
+	struct version *v = read_view(r, r->commits[ci].id, blob);
 
-	add_lines(r, v, commit, path);
+	v->maker = ci;
+	v->maker_path = path;
+	add_lines(r, v, r->commits[ci].id, r->paths[path]);
 	return v;
 }
 
@@ -682,21 +628,6 @@ static struct version *read_view(struct replay *r, const char *commit, const cha
 	return new_version(blob, hash, nr, NO_COMMIT);
 }
 
-/* Gives the tokens of nv that the diff against old keeps old's origins (where none is given yet). */
-static void take_unchanged(struct version *nv, const struct version *old, struct tokdiff *d)
-{
-	size_t k, i;
-
-	tokdiff_lines(old->hash, old->line, old->nr, nv->hash, nv->line, nv->nr, d);
-	for (k = 0; k < d->nr; k++) {
-		const struct tokdiff_run *run = &d->runs[k];
-
-		for (i = 0; i < run->len; i++)
-			if (nv->origin[run->b + i] == NO_COMMIT)
-				nv->origin[run->b + i] = old->origin[run->a + i];
-	}
-}
-
 /* Tells on_change, and keeps for the checkpoint, the tokens commit ci added and removed in path. */
 /* Keeps a change for the checkpoint. */
 static void add_record(struct replay *r, uint32_t ci, size_t path, size_t added, size_t removed)
@@ -721,26 +652,24 @@ static void note_change(struct replay *r, uint32_t ci, size_t path, size_t added
 
 /*
  * A version a checkpoint gave has its origins only: its tokens' hashes
- * and lines are read when a diff first needs them, at the checkpoint's
- * tip, where it is the file at path.
+ * and lines are read when a diff first needs them, the lines from the
+ * original file of the commit and path that made it, as when it was made.
  */
 static void read_lazy(struct replay *r, struct version *v)
 {
-	size_t path = v ? v->lazy_path : 0;
-
 	struct version *read;
 
 	if (!v || !v->lazy)
 		return;
-	read = read_view(r, r->commits[r->base].id, v->blob);
+	read = read_view(r, r->commits[v->maker].id, v->blob);
 	if (read->nr != v->nr)
 		die("the replay checkpoint '%s' does not fit %s (%zu tokens, not %zu): remove it",
-		    r->opts.checkpoint, r->paths[path], read->nr, v->nr);
+		    r->opts.checkpoint, r->paths[v->maker_path], read->nr, v->nr);
 	v->hash = read->hash;
 	read->hash = NULL;
 	version_unref(read);
 	v->lazy = 0;
-	add_lines(r, v, r->commits[r->base].id, r->paths[path]);
+	add_lines(r, v, r->commits[v->maker].id, r->paths[v->maker_path]);
 }
 
 static void add_fresh(struct replay *r, struct version *v, size_t path, const struct version *old,
@@ -774,7 +703,7 @@ static struct version *token_version(struct replay *r, uint32_t ci, size_t path,
 	for (pi = 0; pi < nr_parents; pi++)
 		if (parent[pi] && !strcmp(parent[pi]->blob, blob))
 			return parent[pi];
-	nv = read_version(r, r->commits[ci].id, r->paths[path], blob);
+	nv = read_version(r, ci, path, blob);
 	for (pi = 0; pi < nr_parents; pi++) {
 		struct tokdiff d = { NULL, 0, 0 };
 
@@ -813,333 +742,30 @@ static struct version *replay_tokens_at(struct replay *r, uint32_t ci, const str
 	return same;
 }
 
-/* ---- moved and copied tokens ---- */
-
-#define GRAM_MUL 0x9e3779b97f4a7c15ULL
-
-struct gram {
-	uint64_t key;
-	uint32_t src;            /* index in the sources; UINT32_MAX: an empty slot */
-	uint32_t pos;
-};
-
-struct gram_index {
-	struct gram *slots;
-	size_t cap;
-	const struct version **src;
-	size_t nr_src;
-	size_t n;                /* the run length */
-};
-
-/* The hash of the n tokens at h: a polynomial, so that it rolls. */
-static uint64_t gram_hash(const uint64_t *h, size_t n)
-{
-	uint64_t x = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		x = x * GRAM_MUL + h[i];
-	return x;
-}
-
-static void gram_index_build(struct gram_index *gi, const struct version **src, size_t nr_src, size_t n)
-{
-	size_t total = 0, s, p, cap = 16;
-	uint64_t top = 1;
-
-	for (p = 1; p < n; p++)
-		top *= GRAM_MUL;
-	for (s = 0; s < nr_src; s++)
-		if (src[s]->nr >= n)
-			total += src[s]->nr - n + 1;
-	while (cap < total * 2)
-		cap *= 2;
-	gi->slots = xmalloc(cap * sizeof(*gi->slots));
-	for (p = 0; p < cap; p++)
-		gi->slots[p].src = UINT32_MAX;
-	gi->cap = cap;
-	gi->src = src;
-	gi->nr_src = nr_src;
-	gi->n = n;
-	for (s = 0; s < nr_src; s++) {
-		const struct version *v = src[s];
-		uint64_t x;
-
-		if (v->nr < n)
-			continue;
-		x = gram_hash(v->hash, n);
-		for (p = 0; ; p++) {
-			size_t i = (size_t)(x ^ (x >> 29)) & (cap - 1);
-
-			while (gi->slots[i].src != UINT32_MAX)
-				i = (i + 1) & (cap - 1);
-			gi->slots[i].key = x;
-			gi->slots[i].src = (uint32_t)s;
-			gi->slots[i].pos = (uint32_t)p;
-			if (p + n >= v->nr)
-				break;
-			x = (x - v->hash[p] * top) * GRAM_MUL + v->hash[p + n];
-		}
-	}
-}
-
-/* A moved run this long counts wherever it is found; a shorter one only where it is the one place. */
-#ifndef MOVE_ANYWHERE
-#define MOVE_ANYWHERE 30
-#endif
-
-/*
- * The longest run of tokens of v from j (up to end) that a source has,
- * at least gi->n long: its length (0: none), with *src and *pos.  Of the
- * places a run starts in, the first 16 are tried: a run repeated more
- * often than that is boilerplate, which any of them explains.  With used,
- * every source found to hold the first gi->n tokens is marked there: the
- * replay of some files takes them all in, so that it finds a short run
- * as often as the whole tree's pass does.
- */
-static size_t gram_longest(const struct gram_index *gi, const struct version *v, size_t j, size_t end,
-			   size_t *src, size_t *pos, char *used)
-{
-	uint64_t x = gram_hash(v->hash + j, gi->n);
-	size_t i = (size_t)(x ^ (x >> 29)) & (gi->cap - 1), best = 0, tries = 0;
-
-	for (; gi->slots[i].src != UINT32_MAX && tries < 16; i = (i + 1) & (gi->cap - 1)) {
-		const struct gram *g = &gi->slots[i];
-		const struct version *s;
-		size_t len = 0;
-
-		if (g->key != x)
-			continue;
-		tries++;
-		s = gi->src[g->src];
-		while (j + len < end && g->pos + len < s->nr && s->hash[g->pos + len] == v->hash[j + len])
-			len++;
-		if (used && len >= gi->n)
-			used[g->src] = 1;
-		if (len >= gi->n && len > best) {
-			best = len;
-			*src = g->src;
-			*pos = g->pos;
-		}
-	}
-	/*
-	 * A short run found in several places is as likely a repeated idiom
-	 * as moved code: it counts only where it is the one place.
-	 */
-	if (best < MOVE_ANYWHERE && tries > 1)
-		return 0;
-	return best;
-}
-
-/* How far extend_move() looks past a token inserted, removed or replaced, and how many tokens after it must agree. */
-#define MOVE_GAP 4
-#define MOVE_AGREE 3
-
-/*
- * Whether, dir steps (+1 or -1) at a time from j in v and q in s, the
- * next MOVE_AGREE tokens (fewer where v's unclaimed tokens or s end
- * first, but at least one) are the same.
- */
-static int moves_agree(const struct version *v, long j, const struct version *s, long q, int dir)
-{
-	int t;
-
-	for (t = 0; t < MOVE_AGREE; t++, j += dir, q += dir) {
-		if (j < 0 || (size_t)j >= v->nr || v->origin[j] != NO_COMMIT || q < 0 || (size_t)q >= s->nr)
-			return t > 0;
-		if (v->hash[j] != s->hash[q])
-			return 0;
-	}
-	return 1;
-}
-
-/*
- * A moved run (v from j, s from q) goes on, dir steps at a time, past
- * what the move changed: a `const` inserted, an argument removed, a name
- * replaced.  The tokens that agree again after at most MOVE_GAP of them
- * keep their origins in s; those in between are the commit's own.  Stops
- * at a token already claimed or where nothing agrees.
- */
-static void extend_move(struct version *v, long j, const struct version *s, long q, int dir)
-{
-	while (j >= 0 && (size_t)j < v->nr && v->origin[j] == NO_COMMIT && q >= 0 && (size_t)q < s->nr) {
-		long skip, dj = 0, dq = 0;
-
-		if (v->hash[j] == s->hash[q]) {
-			v->origin[j] = s->origin[q];
-			j += dir;
-			q += dir;
-			continue;
-		}
-		for (skip = 1; skip <= MOVE_GAP && !dj && !dq; skip++) {
-			if (moves_agree(v, j + dir * skip, s, q, dir))
-				dj = skip;                   /* tokens inserted */
-			else if (moves_agree(v, j, s, q + dir * skip, dir))
-				dq = skip;                   /* tokens removed */
-			else if (moves_agree(v, j + dir * skip, s, q + dir * skip, dir))
-				dj = dq = skip;              /* tokens replaced */
-		}
-		if (!dj && !dq)
-			break;
-		j += dir * dj;
-		q += dir * dq;
-	}
-}
-
-/*
- * Tokens of the commit's new versions that no parent kept, in runs of at
- * least min_move tokens that a file the commit changed had before it
- * (the same file or another: code moved or copied), keep the origins
- * they had there.  A token inserted into moved code breaks the run
- * there, and stays the commit's own.
- */
-static void find_moves(struct replay *r, const struct version **src, size_t nr_src)
-{
-	size_t n = r->opts.min_move, k;
-	struct gram_index gi;
-	int wanted = 0;
-
-	/* is there a run long enough to look for? */
-	for (k = 0; k < r->nr_fresh && !wanted; k++) {
-		const struct version *v = r->fresh[k].v;
-		size_t i, run = 0;
-
-		for (i = 0; i < v->nr && !wanted; i++) {
-			run = v->origin[i] == NO_COMMIT ? run + 1 : 0;
-			wanted = run >= n;
-		}
-	}
-	if (!wanted)
-		return;
-
-	gram_index_build(&gi, src, nr_src, n);
-	for (k = 0; k < r->nr_fresh; k++) {
-		struct version *v = r->fresh[k].v;
-		size_t i = 0;
-
-		while (i < v->nr) {
-			size_t end = i, s = 0, pos = 0, len, m;
-
-			if (v->origin[i] != NO_COMMIT) {
-				i++;
-				continue;
-			}
-			while (end < v->nr && v->origin[end] == NO_COMMIT)
-				end++;
-			while (i + n <= end) {
-				len = gram_longest(&gi, v, i, end, &s, &pos, NULL);
-				if (!len) {
-					i++;
-					continue;
-				}
-				for (m = 0; m < len; m++)
-					if (v->origin[i + m] == NO_COMMIT)
-						v->origin[i + m] = gi.src[s]->origin[pos + m];
-				extend_move(v, (long)i - 1, gi.src[s], (long)pos - 1, -1);
-				extend_move(v, (long)(i + len), gi.src[s], (long)(pos + len), 1);
-				for (i += len; i < end && v->origin[i] != NO_COMMIT; i++)
-					;
-			}
-			i = end;
-		}
-	}
-	free(gi.slots);
-}
-
-/* Keeps v's runs of at least min_move tokens that nothing explains, for add_move_sources(). */
-static void note_unexplained(struct replay *r, uint32_t ci, const struct version *v)
-{
-	size_t i = 0, end;
-
-	while (i < v->nr) {
-		struct unexplained *u;
-
-		if (v->origin[i] != NO_COMMIT) {
-			i++;
-			continue;
-		}
-		for (end = i; end < v->nr && v->origin[end] == NO_COMMIT; end++)
-			;
-		if (end - i >= r->opts.min_move) {
-			ALLOC_GROW(r->unexplained, r->nr_unexplained + 1, r->alloc_unexplained);
-			u = &r->unexplained[r->nr_unexplained++];
-			u->commit = ci;
-			u->nr = end - i;
-			u->hash = xmalloc(u->nr * sizeof(*u->hash));
-			memcpy(u->hash, v->hash + i, u->nr * sizeof(*u->hash));
-		}
-		i = end;
-	}
-}
-
-static void forget_unexplained(struct replay *r)
-{
-	size_t k;
-
-	for (k = 0; k < r->nr_unexplained; k++)
-		free(r->unexplained[k].hash);
-	r->nr_unexplained = 0;
-}
-
-/*
- * An ignored commit's tokens that nothing else explains take the origins
- * of the tokens they replaced, by position within each changed region
- * (a renamed identifier is the old one's); tokens it only inserted take
- * those of the token before them (or after, at the start of the file),
- * as git blame gives an ignored commit's lines to nearby lines.
- */
-static void pass_over_ignored(struct fresh *f)
-{
-	struct version *v = f->v;
-	size_t pa = 0, pb = 0, k, i;
-
-	if (!f->old)
-		return;
-	for (k = 0; k <= f->d.nr; k++) {
-		size_t a = k < f->d.nr ? f->d.runs[k].a : f->old->nr;
-		size_t b = k < f->d.nr ? f->d.runs[k].b : v->nr;
-		size_t na = a - pa, nb = b - pb;
-
-		for (i = 0; i < nb; i++) {
-			uint32_t *o = &v->origin[pb + i];
-
-			if (*o != NO_COMMIT)
-				continue;
-			if (na)
-				*o = f->old->origin[pa + i * na / nb];
-			else if (pb + i > 0)
-				*o = v->origin[pb + i - 1];
-			else if (b < v->nr)
-				*o = v->origin[b];
-		}
-		if (k < f->d.nr) {
-			pa = a + f->d.runs[k].len;
-			pb = b + f->d.runs[k].len;
-		}
-	}
-}
-
 /*
  * The end of a commit in the token replay: moves (from src, the first
  * parent's versions of the files the commit changed), ignored commits,
  * the rest the commit's own; the tokens each file gained and lost.
  */
-static void finish_commit_tokens(struct replay *r, uint32_t ci, const struct version **src, size_t nr_src)
+static void finish_commit_tokens(struct replay *r, uint32_t ci, struct move_source *src, size_t nr_src)
 {
 	struct rcommit *c = &r->commits[ci];
 	size_t k, i;
 
-	if (r->opts.min_move && c->nr_parents == 1 && nr_src)
-		find_moves(r, src, nr_src);
+	if (r->opts.min_move && c->nr_parents == 1 && nr_src) {
+		struct version **fresh = xcalloc(r->nr_fresh + 1, sizeof(*fresh));
+
+		for (k = 0; k < r->nr_fresh; k++)
+			fresh[k] = r->fresh[k].v;
+		find_moves(fresh, r->nr_fresh, src, nr_src, r->opts.min_move);
+		free(fresh);
+	}
 	for (k = 0; k < r->nr_fresh; k++) {
 		struct fresh *f = &r->fresh[k];
 		size_t same = 0;
 
-		if (r->opts.paths && r->opts.min_move && c->nr_parents <= 1)
-			note_unexplained(r, ci, f->v);
-
-		if (c->ignored)
-			pass_over_ignored(f);
+		if (c->ignored && f->old)
+			pass_over_ignored(f->v, f->old, &f->d);
 		for (i = 0; i < f->v->nr; i++)
 			if (f->v->origin[i] == NO_COMMIT) {
 				f->v->origin[i] = ci;
@@ -1159,7 +785,7 @@ static void finish_tokens(struct replay *r, uint32_t ci, const struct group *g1)
 {
 	const struct rcommit *c = &r->commits[ci];
 	const struct rcommit *p1 = c->nr_parents ? &r->commits[c->parents[0]] : NULL;
-	const struct version **src = xcalloc(g1 ? g1->nr_changes + 1 : 1, sizeof(*src));
+	struct move_source *src = xcalloc(g1 ? g1->nr_changes + 1 : 1, sizeof(*src));
 	size_t k, nr_src = 0;
 
 	for (k = 0; p1 && g1 && k < g1->nr_changes; k++) {
@@ -1167,8 +793,11 @@ static void finish_tokens(struct replay *r, uint32_t ci, const struct group *g1)
 		struct version *v = ch->status != 'A' ? file_at(p1, ch->src) : NULL;
 
 		if (v) {
-			read_lazy(r, v);
-			src[nr_src++] = v;
+			/* the sources are read only when a run is looked for (find_moves) */
+			if (r->opts.min_move && c->nr_parents == 1)
+				read_lazy(r, v);
+			src[nr_src].path = r->paths[ch->src];
+			src[nr_src++].v = v;
 		}
 		/* a deleted file's tokens are removed; a changed file's are counted where it is made */
 		if (v && ch->status == 'D' && v->nr && c->nr_parents == 1)
@@ -1333,6 +962,8 @@ static void add_root_version(const char *path, const char *blob, const char *con
 		hash = hash_lines(content, len, r->opts.ignore_ws, &nr);
 	}
 	v = new_version(blob, hash, nr, rf->ci);
+	v->maker = rf->ci;
+	v->maker_path = path_id(r, path);
 	if (!submodule)
 		add_lines(r, v, r->commits[rf->ci].id, path);
 	set_file(&r->commits[rf->ci], path_id(r, path), v);
@@ -1346,7 +977,7 @@ static void replay_root(struct replay *r, uint32_t ci)
 	struct root_files rf = { r, ci };
 
 	if (r->tokens)
-		tree_blobs(dir_of_replay, r->commits[ci].id, r->opts.paths, r->opts.nr_paths,
+		tree_blobs(dir_of_replay, r->commits[ci].id, NULL, 0,
 			   add_root_version, &rf);
 	else
 		tree_lines(dir_of_replay, r->commits[ci].id, add_root_file, &rf);
@@ -1606,368 +1237,6 @@ static void mark_ignored(struct replay *r)
 		r->commits[k].ignored = smap_get((struct smap *)r->opts.ignore, r->commits[k].id) != NULL;
 }
 
-/* ---- the history of some files only ------------------------------------- */
-
-/* A whole-file rename at a commit, src to dst (path ids). */
-struct rename {
-	char commit[41];
-	size_t src, dst;
-};
-
-struct path_history {
-	struct rename *renames;
-	size_t nr_renames, alloc_renames;
-	struct smap looked_at;   /* the commits whose renames are known */
-};
-
-/* The parents of commit, as git records them (not as a path's history simplifies them). */
-static size_t real_parents(const char *dir, const char *commit, char (**parents)[41])
-{
-	const char *argv[] = { "git", "rev-list", "--parents", "-n", "1", commit, "--", NULL };
-	struct strbuf out = STRBUF_INIT;
-	size_t nr = 0;
-	const char *p;
-
-	if (run_capture(argv, dir, &out) || out.len < 40)
-		die("git rev-list --parents %s failed in '%s'", commit, dir);
-	*parents = NULL;
-	for (p = out.buf + 40; *p == ' ' && strlen(p + 1) >= 40; p += 41) {
-		*parents = xrealloc(*parents, (nr + 1) * sizeof(**parents));
-		memcpy((*parents)[nr], p + 1, 40);
-		(*parents)[nr][40] = '\0';
-		nr++;
-	}
-	strbuf_release(&out);
-	return nr;
-}
-
-/*
- * The files a commit renamed into one of r's paths from one that is not:
- * recorded, and the old path added to r's paths.  git blame follows
- * whole-file renames where a parent lacks the path; so does this.
- */
-static void find_renames_into(struct replay *r, struct path_history *h, const char *dir, const char *commit)
-{
-	char (*parents)[41];
-	size_t nr = real_parents(dir, commit, &parents), k;
-
-	for (k = 0; k < nr; k++) {
-		const char *argv[] = { "git", "-c", "core.quotePath=false", "diff-tree", "-r", "-M", "-z",
-				       "--raw", "--no-abbrev", "--diff-filter=R", parents[k], commit, NULL };
-		struct reader *rd = xmalloc(sizeof(*rd));
-		struct strbuf rec = STRBUF_INIT, src = STRBUF_INIT;
-
-		reader_start(rd, argv, dir);
-		/* ":MODE MODE OLD NEW R086", NUL, SRC, NUL, DST, NUL */
-		while (reader_next(rd, &rec, '\0')) {
-			size_t *dst;
-
-			if (rec.buf[0] != ':')
-				continue;
-			if (!reader_next(rd, &src, '\0') || !reader_next(rd, &rec, '\0'))
-				die("unexpected output of git diff-tree in '%s'", dir);
-			dst = smap_get(&r->path_index, rec.buf);
-			if (dst && !smap_get(&r->path_index, src.buf)) {
-				struct rename *rn;
-
-				ALLOC_GROW(h->renames, h->nr_renames + 1, h->alloc_renames);
-				rn = &h->renames[h->nr_renames++];
-				memcpy(rn->commit, commit, 41);
-				rn->dst = *dst;
-				rn->src = path_id(r, src.buf);
-			}
-		}
-		if (reader_finish(rd))
-			die("git diff-tree %s %s failed in '%s'", parents[k], commit, dir);
-		free(rd);
-		strbuf_release(&rec);
-		strbuf_release(&src);
-	}
-	free(parents);
-}
-
-static void forget_commits(struct replay *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->nr_commits; i++) {
-		release_files(&r->commits[i]);
-		free(r->commits[i].parents);
-		free(r->commits[i].own_paths);
-	}
-	free(r->commits);
-	r->commits = NULL;
-	r->nr_commits = 0;
-	smap_release(&r->commit_index);
-	memset(&r->commit_index, 0, sizeof(r->commit_index));
-}
-
-/* The blob of each path at each commit: blobs[commit * nr_paths + path], "" when none. */
-static char (*path_blobs(struct replay *r, const char *dir))[41]
-{
-	const char *argv[] = { "git", "cat-file", "--batch-check=%(objectname) %(objecttype)", NULL };
-	char (*blobs)[41] = xcalloc(r->nr_commits * r->nr_paths + 1, sizeof(*blobs));
-	struct reader *rd = xmalloc(sizeof(*rd));
-	struct strbuf rec = STRBUF_INIT;
-	FILE *names = tmpfile();
-	size_t k, p;
-
-	if (!names)
-		die_errno("cannot make a temporary file");
-	for (p = 0; p < r->nr_paths; p++)
-		if (strchr(r->paths[p], '\n'))
-			die("cannot follow the history of '%s': a path with a newline", r->paths[p]);
-	for (k = 0; k < r->nr_commits; k++)
-		for (p = 0; p < r->nr_paths; p++)
-			fprintf(names, "%s:%s\n", r->commits[k].id, r->paths[p]);
-	if (fflush(names) || ferror(names))
-		die_errno("cannot write a temporary file");
-	rewind(names);
-	reader_start_fd(rd, argv, dir, fileno(names));
-	for (k = 0; k < r->nr_commits * r->nr_paths; k++) {
-		if (!reader_next(rd, &rec, '\n'))
-			die("unexpected output of git cat-file in '%s'", dir);
-		/* "ID TYPE", or "NAME missing": a file, a submodule, or none */
-		if (rec.len > 41 && rec.buf[40] == ' ' &&
-		    (!strcmp(rec.buf + 41, "blob") || !strcmp(rec.buf + 41, "commit"))) {
-			memcpy(blobs[k], rec.buf, 40);
-			blobs[k][40] = '\0';
-		}
-	}
-	if (reader_finish(rd))
-		die("git cat-file failed in '%s'", dir);
-	fclose(names);
-	free(rd);
-	strbuf_release(&rec);
-	return blobs;
-}
-
-/* The version of path p at a parent: at p, or at the path the commit renamed to p. */
-static struct version *parent_file(const struct path_history *h, const struct rcommit *c,
-				   const struct rcommit *parent, size_t p)
-{
-	struct version *v = file_at(parent, p);
-	size_t k;
-
-	for (k = 0; !v && k < h->nr_renames; k++)
-		if (h->renames[k].dst == p && !strcmp(h->renames[k].commit, c->id))
-			v = file_at(parent, h->renames[k].src);
-	return v;
-}
-
-/* A file a commit changed, as it was before, that the replay does not follow. */
-struct candidate {
-	char *path;
-	char blob[41];
-};
-
-/*
- * Whether the commit at ids's cursor wrote runs (r->unexplained from *u)
- * that the candidates had before it: those that did join the paths.
- * Returns how many joined.
- */
-static size_t take_sources(struct replay *r, const char *commit, size_t *u,
-			   struct candidate *cand, size_t nr_cand)
-{
-	size_t *ci = smap_get(&r->commit_index, commit), k, added = 0;
-	const struct version **src;
-	char *used;
-	struct gram_index gi;
-
-	if (!ci)
-		return 0;
-	while (*u < r->nr_unexplained && r->unexplained[*u].commit != *ci)
-		(*u)++;
-	if (*u == r->nr_unexplained || !nr_cand)
-		return 0;
-	src = xcalloc(nr_cand, sizeof(*src));
-	used = xcalloc(nr_cand, 1);
-	for (k = 0; k < nr_cand; k++)
-		src[k] = read_view(r, commit, cand[k].blob);
-	gram_index_build(&gi, src, nr_cand, r->opts.min_move);
-	for (; *u < r->nr_unexplained && r->unexplained[*u].commit == *ci; (*u)++) {
-		const struct unexplained *x = &r->unexplained[*u];
-		struct version run = { .hash = x->hash, .nr = x->nr };
-		size_t j = 0, len, s = 0, pos;
-
-		while (j + r->opts.min_move <= x->nr) {
-			len = gram_longest(&gi, &run, j, x->nr, &s, &pos, used);
-			j += len ? len : 1;
-		}
-	}
-	for (k = 0; k < nr_cand; k++) {
-		if (used[k] && !smap_get(&r->path_index, cand[k].path)) {
-			path_id(r, cand[k].path);
-			added++;
-		}
-		version_unref((struct version *)src[k]);
-	}
-	free(gi.slots);
-	free(src);
-	free(used);
-	return added;
-}
-
-/*
- * Code moved or copied into the files replayed from one that is not
- * keeps its authors only if that file is replayed too.  git blame -C
- * looks in the files the same commit changed; so does this: for each
- * commit that wrote a run of at least min_move tokens (as far as the
- * files replayed tell), the files it changed that are not replayed are
- * read as they were before it, and those that had a run of it join the
- * replay.  Returns how many joined.
- */
-static size_t add_move_sources(struct replay *r, const char *dir)
-{
-	const char *argv[] = { "git", "-c", "core.quotePath=false", "diff-tree", "--stdin", "-r", "-M",
-			       "-z", "--raw", "--no-abbrev", NULL };
-	struct reader *rd;
-	struct strbuf rec = STRBUF_INIT, path = STRBUF_INIT;
-	struct candidate *cand = NULL;
-	size_t nr_cand = 0, alloc_cand = 0, k, u = 0, added = 0;
-	char commit[41] = "", blob[41], status;
-	int regular;
-	FILE *ids;
-
-	if (!r->nr_unexplained)
-		return 0;
-	if (!(ids = tmpfile()))
-		die_errno("cannot make a temporary file");
-	for (k = 0; k < r->nr_unexplained; k++)
-		if (!k || r->unexplained[k].commit != r->unexplained[k - 1].commit)
-			fprintf(ids, "%s\n", r->commits[r->unexplained[k].commit].id);
-	if (fflush(ids) || ferror(ids))
-		die_errno("cannot write a temporary file");
-	rewind(ids);
-	rd = xmalloc(sizeof(*rd));
-	reader_start_fd(rd, argv, dir, fileno(ids));
-	for (;;) {
-		int more = reader_next(rd, &rec, '\0');
-
-		if (!more || rec.buf[0] != ':') {
-			/* the end of a commit's entries */
-			if (commit[0])
-				added += take_sources(r, commit, &u, cand, nr_cand);
-			for (k = 0; k < nr_cand; k++)
-				free(cand[k].path);
-			nr_cand = 0;
-			if (!more)
-				break;
-			if (rec.len != 40)
-				die("unexpected output of git diff-tree in '%s'", dir);
-			memcpy(commit, rec.buf, 41);
-			continue;
-		}
-		/* ":OLDMODE NEWMODE OLD NEW STATUS", NUL, SRC, NUL, and DST, NUL for R and C */
-		if (rec.len < 98 || rec.buf[55] != ' ' || rec.buf[96] != ' ')
-			die("unexpected output of git diff-tree in '%s'", dir);
-		status = rec.buf[97];
-		regular = !strncmp(rec.buf, ":100", 4);
-		memcpy(blob, rec.buf + 15, 40);
-		blob[40] = '\0';
-		if (!reader_next(rd, &path, '\0') ||
-		    ((status == 'R' || status == 'C') && !reader_next(rd, &rec, '\0')))
-			die("unexpected output of git diff-tree in '%s'", dir);
-		if (status == 'A' || !regular || smap_get(&r->path_index, path.buf))
-			continue;
-		ALLOC_GROW(cand, nr_cand + 1, alloc_cand);
-		cand[nr_cand].path = xstrdup(path.buf);
-		memcpy(cand[nr_cand].blob, blob, 41);
-		nr_cand++;
-	}
-	if (reader_finish(rd))
-		die("git diff-tree --stdin failed in '%s'", dir);
-	fclose(ids);
-	free(rd);
-	free(cand);
-	strbuf_release(&rec);
-	strbuf_release(&path);
-	return added;
-}
-/*
- * The token replay of r->opts.paths only: the history of those files,
- * through whole-file renames, as `git blame` walks it, but forwards.
- * The commits are those rev-list gives for the paths; a commit where a
- * path begins (no parent in that history) is asked for renames, and the
- * old paths join the walk, until no new one is found.  Files that code
- * was moved or copied from join it too (add_move_sources), and the
- * replay starts again, until none joins.
- */
-static void replay_paths(struct replay *r, const char *dir, const char *tip)
-{
-	struct path_history h;
-	char (*blobs)[41];
-	size_t k, p;
-
-	memset(&h, 0, sizeof(h));
-	for (k = 0; k < r->opts.nr_paths; k++)
-		path_id(r, r->opts.paths[k]);
-again:
-	forget_unexplained(r);
-	for (;;) {
-		size_t known = r->nr_paths;
-
-		forget_commits(r);
-		read_commits(r, dir, tip, r->paths, r->nr_paths);
-		for (k = 0; k < r->nr_commits; k++) {
-			int isnew;
-
-			if (r->commits[k].nr_parents)
-				continue;
-			smap_put(&h.looked_at, r->commits[k].id, k, &isnew);
-			if (isnew)
-				find_renames_into(r, &h, dir, r->commits[k].id);
-		}
-		if (r->nr_paths == known)
-			break;
-	}
-	mark_ignored(r);
-	blobs = path_blobs(r, dir);
-
-	for (k = 0; k < r->nr_commits; k++) {
-		struct rcommit *c = &r->commits[k];
-		struct version **made = xcalloc(r->nr_paths + 1, sizeof(*made));
-		struct version **parent = xcalloc(c->nr_parents + 1, sizeof(*parent));
-		const struct version **src = xcalloc(r->nr_paths + 1, sizeof(*src));
-		size_t nr_src = 0;
-		unsigned pi;
-
-		for (p = 0; p < r->nr_paths; p++) {
-			const char *blob = blobs[k * r->nr_paths + p];
-			struct version *old1 = c->nr_parents ? file_at(&r->commits[c->parents[0]], p) : NULL;
-
-			if (old1 && strcmp(old1->blob, blob))
-				src[nr_src++] = old1;
-			if (!*blob)
-				continue;
-			for (pi = 0; pi < c->nr_parents; pi++)
-				parent[pi] = parent_file(&h, c, &r->commits[c->parents[pi]], p);
-			made[p] = token_version(r, (uint32_t)k, p, blob, parent, c->nr_parents);
-			made[p]->refs++;
-		}
-		finish_commit_tokens(r, (uint32_t)k, src, nr_src);
-		for (p = 0; p < r->nr_paths; p++) {
-			set_file(c, p, made[p]);
-			version_unref(made[p]);
-		}
-		for (pi = 0; pi < c->nr_parents; pi++) {
-			struct rcommit *pc = &r->commits[c->parents[pi]];
-
-			if (!--pc->children_left && c->parents[pi] != r->tip)
-				release_files(pc);
-		}
-		free(made);
-		free(parent);
-		free(src);
-	}
-	free(blobs);
-	if (add_move_sources(r, dir))
-		goto again;
-	forget_unexplained(r);
-	free(h.renames);
-	smap_release(&h.looked_at);
-}
-
 /* ---- the checkpoint: the state at the tip, for the next replay ------------ */
 
 /*
@@ -1977,7 +1246,8 @@ again:
  * which commit is the tip.  Hashes and lines are not kept: they are read
  * again from the views when a later diff needs them (read_lazy).
  */
-#define CHECKPOINT_HEADER "tokstream replay checkpoint 1\n"
+#define CHECKPOINT_FORMAT "tokstream replay checkpoint "
+#define CHECKPOINT_HEADER CHECKPOINT_FORMAT "2\n"
 
 static void checkpoint_save(struct replay *r)
 {
@@ -2003,6 +1273,8 @@ static void checkpoint_save(struct replay *r)
 			continue;
 		nr_files++;
 		MARK_PATH(k);
+		MARK_COMMIT(v->maker);
+		MARK_PATH(v->maker_path);
 		for (i = 0; i < v->nr; i++)
 			MARK_COMMIT(v->origin[i]);
 	}
@@ -2040,7 +1312,8 @@ static void checkpoint_save(struct replay *r)
 
 		if (!v)
 			continue;
-		strbuf_addf(&sb, "%zu %s %zu", pnum[k], v->blob, v->nr);
+		strbuf_addf(&sb, "%zu %s %u %zu %zu", pnum[k], v->blob, (unsigned)cnum[v->maker],
+			    pnum[v->maker_path], v->nr);
 		for (i = 0; i < v->nr;) {
 			size_t j = i;
 
@@ -2122,8 +1395,11 @@ static int checkpoint_load(struct replay *r, const char *dir, const char *tip)
 		goto out;
 	p = sb.buf;
 	limit = sb.buf + sb.len;
-	if (strncmp(p, CHECKPOINT_HEADER, strlen(CHECKPOINT_HEADER)))
+	if (strncmp(p, CHECKPOINT_HEADER, strlen(CHECKPOINT_HEADER))) {
+		if (!strncmp(p, CHECKPOINT_FORMAT, strlen(CHECKPOINT_FORMAT)))
+			goto out;  /* another version's: replaced, as a state made with other options */
 		goto damaged;
+	}
 	p += strlen(CHECKPOINT_HEADER);
 	if (strncmp(p, "key ", 4) || strncmp(p + 4, key, strlen(key)) || p[4 + strlen(key)] != '\n')
 		goto out;  /* made with other options: not this replay's */
@@ -2177,7 +1453,7 @@ static int checkpoint_load(struct replay *r, const char *dir, const char *tip)
 		goto damaged;
 	for (k = 0; k < nf; k++) {
 		struct version *v;
-		size_t path, at = 0;
+		size_t path, at = 0, maker, maker_path;
 		char ended;
 
 		if (checkpoint_number(&p, limit, ' ', &path, NULL) || path >= np ||
@@ -2187,12 +1463,15 @@ static int checkpoint_load(struct replay *r, const char *dir, const char *tip)
 		memcpy(v->blob, p, 40);
 		p += 41;
 		v->lazy = r->tokens;
-		v->lazy_path = pid[path];
 		set_file(&r->commits[0], pid[path], v);
-		/* "NR", then " COMMIT COUNT" for each run, then a newline */
-		if (checkpoint_number(&p, limit, 0, &v->nr, &ended) || v->nr >= SIZE_MAX / sizeof(*v->origin) ||
+		/* "MAKER MAKER-PATH NR", then " COMMIT COUNT" for each run, then a newline */
+		if (checkpoint_number(&p, limit, ' ', &maker, NULL) || maker >= nc ||
+		    checkpoint_number(&p, limit, ' ', &maker_path, NULL) || maker_path >= np ||
+		    checkpoint_number(&p, limit, 0, &v->nr, &ended) || v->nr >= SIZE_MAX / sizeof(*v->origin) ||
 		    (ended == '\n') != !v->nr)
 			goto damaged;
+		v->maker = (uint32_t)maker;
+		v->maker_path = pid[maker_path];
 		v->origin = xmalloc((v->nr + 1) * sizeof(*v->origin));
 		while (at < v->nr) {
 			size_t c, n;
@@ -2332,25 +1611,12 @@ struct replay *replay_history(const char *dir, const char *tip, const struct rep
 
 struct replay *replay_tokens(const char *dir, const char *tip, const struct replay_options *opts)
 {
-	struct replay *r;
-
-	if (!opts->paths)
-		return replay_whole(dir, tip, opts, 1, 0);
-	r = replay_new(dir);
-	r->tokens = 1;
-	r->opts = *opts;
-	replay_paths(r, dir, tip);
-	catfile_stop(&r->cf);
-	return r;
+	return replay_whole(dir, tip, opts, 1, 0);
 }
 
 struct replay *replay_tokens_from_checkpoint(const char *dir, const char *tip, const struct replay_options *opts)
 {
-	struct replay_options o = *opts;
-
-	o.paths = NULL;
-	o.nr_paths = 0;
-	return opts->checkpoint ? replay_whole(dir, tip, &o, 1, 1) : NULL;
+	return opts->checkpoint ? replay_whole(dir, tip, opts, 1, 1) : NULL;
 }
 
 const uint32_t *replay_file(const struct replay *r, const char *path, size_t *nr)
@@ -2397,6 +1663,22 @@ size_t replay_nr_commits(const struct replay *r)
 	return r->nr_commits - r->first_new;
 }
 
+static void forget_commits(struct replay *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_commits; i++) {
+		release_files(&r->commits[i]);
+		free(r->commits[i].parents);
+		free(r->commits[i].own_paths);
+	}
+	free(r->commits);
+	r->commits = NULL;
+	r->nr_commits = 0;
+	smap_release(&r->commit_index);
+	memset(&r->commit_index, 0, sizeof(r->commit_index));
+}
+
 void replay_free(struct replay *r)
 {
 	forget_commits(r);
@@ -2405,8 +1687,6 @@ void replay_free(struct replay *r)
 	catfile_stop(&r->cf);
 	strbuf_release(&r->content);
 	free(r->fresh);
-	forget_unexplained(r);
-	free(r->unexplained);
 	free(r->records);
 	free(r->changes);
 	free(r->hunks);

@@ -16,8 +16,6 @@ struct smap;
 struct replay_options {
 	int ignore_ws;          /* tokens that differ only in whitespace are the same */
 	size_t min_move;        /* a run of at least this many tokens moved or copied keeps its origin; 0: none */
-	const char **paths;     /* NULL: the whole tree; else these files (and those they were renamed from) */
-	size_t nr_paths;
 	const struct smap *ignore;  /* commits whose changes are attributed as if they had not happened */
 	/*
 	 * The line of the original file each token of the view of path at
@@ -65,7 +63,7 @@ struct replay *replay_history(const char *dir, const char *tip, const struct rep
  * made by another are not used.  Raise it with every change that can
  * change an attribution.
  */
-#define ENGINE_REVISION 2
+#define ENGINE_REVISION 3
 
 /* The minimum run of a moved or copied token sequence, by default (see README "Moves"). */
 #define REPLAY_MIN_MOVE 12

@@ -4,6 +4,8 @@ test_description='the attribution engine: its diff, merges, renames, moves, igno
 
 . "$TEST_DIRECTORY"/lib-blame.sh
 
+test_lazy_prereq PYTHON 'python3 -c "import sys; sys.exit(sys.version_info < (3, 8))"'
+
 # oct_commit NAME MESSAGE: a commit in the current directory by NAME
 oct_commit () {
 	test_tick &&
@@ -201,8 +203,7 @@ test_expect_success 'blame from the whole tree'"'"'s state in DEST: what the fil
 	for f in a.c c.c
 	do
 		# read from the state at the tip: no walk of the history
-		GIT_TRACE="$PWD/trace.$f" "$TOKSTREAM" blame -C tokens.git --porcelain $f >warm.$f &&
-		! grep "rev-list" trace.$f &&
+		TOKSTREAM_TEST_BLAME=state "$TOKSTREAM" blame -C tokens.git --porcelain $f >warm.$f &&
 		test_cmp cold.$f warm.$f || return 1
 	done
 '
@@ -214,8 +215,7 @@ test_expect_success 'convert brings that state to the new tip' '
 	grep "attribution state in .* follows HEAD" err &&
 	tip=$(git -C tokens.git rev-parse HEAD) &&
 	test "$(sed -n "/^commits /{n;p;q;}" tokens.git/tokstream/replay/tokens | cut -c1-40)" = "$tip" &&
-	GIT_TRACE="$PWD/trace.new" "$TOKSTREAM" blame -C tokens.git --porcelain a.c >warm &&
-	! grep "rev-list" trace.new &&
+	TOKSTREAM_TEST_BLAME=state "$TOKSTREAM" blame -C tokens.git --porcelain a.c >warm &&
 	token_authors src/a.c <warm >actual &&
 	test "$(grep -c " Ivy$" actual)" = 46 &&
 	mv tokens.git/tokstream/replay replay.saved &&
@@ -228,14 +228,64 @@ test_expect_success 'convert --attribute makes that state; a later convert keeps
 	test_path_is_file made.git/tokstream/replay/tokens &&
 	test "$(sed -n "/^commits /{n;p;q;}" made.git/tokstream/replay/tokens | cut -c1-40)" = \
 		"$(git -C made.git rev-parse HEAD)" &&
-	GIT_TRACE="$PWD/trace.made" "$TOKSTREAM" blame -C made.git --porcelain a.c >made &&
-	! grep "rev-list" trace.made &&
+	TOKSTREAM_TEST_BLAME=state "$TOKSTREAM" blame -C made.git --porcelain a.c >made &&
 	test_cmp cold made &&
 	functions 903 903 >>src/a.c &&
 	commit_as Ivy -m "f903" &&
 	"$TOKSTREAM" convert -q src made.git &&
 	test "$(sed -n "/^commits /{n;p;q;}" made.git/tokstream/replay/tokens | cut -c1-40)" = \
 		"$(git -C made.git rev-parse HEAD)"
+'
+
+# tokens FILE: the token records of a blame --porcelain, "LINE COL LENGTH COMMIT"
+tokens () {
+	grep -E "^[0-9]+ [0-9]+ [0-9]+ [0-9a-f]{40}$" "$1"
+}
+
+test_expect_success PYTHON 'setup: moves, copies, renames, topics forked from old commits, merges, a reformatting' '
+	python3 "$TEST_DIRECTORY/helper/mixed-history.py" mix --commits 200 &&
+	test "$(git -C mix rev-list --merges --count HEAD)" -ge 20 &&
+	git -C mix config blame.ignoreRevsFile .git-blame-ignore-revs &&
+	"$TOKSTREAM" convert -q mix mix.git
+'
+
+# one_answer OPTIONS...: for every file, the walk back through its
+# history gives what the whole-tree pass (run for the first file, which
+# leaves its state) and that state (for the others) give
+one_answer () {
+	rm -rf mix.git/tokstream/replay &&
+	files=$(git -C mix ls-tree -r --name-only HEAD | grep "\.c$") &&
+	test -n "$files" &&
+	first=true &&
+	for f in $files
+	do
+		if $first
+		then
+			(cd mix && TOKSTREAM_TEST_BLAME=tree "$TOKSTREAM" blame -C ../mix.git --porcelain "$@" $f) >tree.out
+		else
+			(cd mix && TOKSTREAM_TEST_BLAME=state "$TOKSTREAM" blame -C ../mix.git --porcelain "$@" $f) >tree.out
+		fi &&
+		first=false &&
+		test_path_is_file mix.git/tokstream/replay/tokens &&
+		(cd mix && TOKSTREAM_TEST_BLAME=walk "$TOKSTREAM" blame -C ../mix.git --porcelain "$@" $f) >walk.out &&
+		tokens tree.out >tree.tokens &&
+		tokens walk.out >walk.tokens &&
+		test -s walk.tokens &&
+		test_cmp tree.tokens walk.tokens || return 1
+	done
+}
+
+test_expect_success PYTHON 'one answer: the walk, the whole-tree pass and its state agree, with the ignore file' '
+	one_answer &&
+	grep "^key .* ignore [0-9a-f]" mix.git/tokstream/replay/tokens
+'
+
+test_expect_success PYTHON 'one answer with -w, --no-moves, --min-move, --ignore-rev, and no ignore file' '
+	one_answer -w &&
+	one_answer --no-moves &&
+	one_answer --min-move=5 &&
+	one_answer --ignore-rev HEAD~3 &&
+	one_answer --ignore-revs-file ""
 '
 
 test_done

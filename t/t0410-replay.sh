@@ -328,7 +328,7 @@ test_expect_success 'a branch forked before the checkpoint, an older tip, a dama
 	replay_files random main --checkpoint=cp &&
 	replay_files random main~5 --checkpoint=cp &&
 	test "$(cat count)" = "replayed $(git -C random rev-list --count main~5)" &&
-	printf "tokstream replay checkpoint 1\nkey test\ncommits 1\nnonsense\n" >cp &&
+	printf "tokstream replay checkpoint 2\nkey test\ncommits 1\nnonsense\n" >cp &&
 	replay_files random later --checkpoint=cp &&
 	test_cmp full out &&
 	grep "warning: the replay checkpoint .* is damaged" count &&

@@ -1,0 +1,1015 @@
+/*
+ * Token blame of one file, walking back from the tip (see walk.h).
+ *
+ * The forward pass (replay.c) attributes every file of every commit; a
+ * blame of one file needs only the versions its tokens went through.
+ * As git blame does, this keeps suspects: a version of a file (the
+ * commit that made it and its path there) with the tokens of the blamed
+ * file that are known to be in it, at their places.  The newest suspect
+ * is taken first; the engine's rule (attribute.h) tells where each of
+ * its tokens comes from, and the tokens go on to the parents' versions
+ * or to the files code moved from, or stay, the commit's own.
+ *
+ * The rule is given labels where the forward pass gives commits: the
+ * tokens of the parents' versions and of the move sources are numbered
+ * one after another, and the label a token of the new version takes is
+ * the place it comes from.  Everything the rule reads is the same as in
+ * the forward pass (the versions' hashes and lines, the sources of a
+ * commit, its parents in order), so the answer is the same.
+ *
+ * The version of a file at a commit is made by the nearest commit back
+ * that changed it: a commit whose file is the same blob as a parent's
+ * (the first such parent, through a rename with no change) takes that
+ * parent's version, as git blame passes the whole blame on.  The walk
+ * reads commits and trees from one `git cat-file --batch`, and asks git
+ * diff-tree for renames only where a path is missing in a parent.
+ */
+#include "walk.h"
+#include "attribute.h"
+#include "../tokenize/catfile.h"
+#include "../tokenize/run-command.h"
+#include "../tokenize/sha1.h"
+#include "../tokenize/smap.h"
+#include "../tokenize/strbuf.h"
+#include "../tokenize/usage.h"
+#include "../tokenize/wrapper.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct wcommit {
+	unsigned char oid[20];
+	char id[41];
+	unsigned char tree[20];
+	uint32_t *parents;
+	unsigned nr_parents;
+	long long date;
+	int parsed, ignored;
+};
+
+struct tentry {
+	const char *name;
+	size_t len;
+	unsigned mode;
+	const unsigned char *oid;
+};
+
+struct wtree {
+	char *buf;
+	struct tentry *e;
+	size_t nr;
+};
+
+/* A token of the blamed file known to be at pos in a suspect's version. */
+struct target {
+	uint32_t pos, token;
+};
+
+struct suspect {
+	uint32_t commit;
+	char *path;
+	struct target *t;
+	size_t nr, alloc;
+	int queued;
+	struct version *v;      /* its version, once read (hash and line) */
+};
+
+/* A whole-file rename from a parent to a commit: src there is dst here. */
+struct rename {
+	char *src, *dst;
+	unsigned char old_oid[20], new_oid[20];
+};
+
+struct renames {
+	struct rename *v;
+	size_t nr;
+};
+
+struct walk {
+	const char *dir;
+	const struct replay_options *opts;
+	struct catfile cf;
+	struct strbuf obj, key;
+
+	struct wcommit *commits;
+	size_t nr_commits, alloc_commits;
+	struct smap commit_index;     /* id -> commits[] */
+
+	struct wtree *trees;
+	size_t nr_trees, alloc_trees, tree_bytes;
+	struct smap tree_index;       /* hex -> trees[] */
+
+	struct suspect *suspects;
+	size_t nr_suspects, alloc_suspects;
+	uint32_t *heap;
+	size_t nr_heap, alloc_heap;
+
+	struct smap made;             /* "COMMIT\tPATH" -> the suspect that made that version */
+	struct renames *renames;
+	size_t nr_renames, alloc_renames;
+	struct smap rename_index;     /* "PARENT CHILD" -> renames[] */
+
+	struct file_blame *out;
+	struct smap out_ids, out_paths;
+};
+
+/* ---- objects ------------------------------------------------------------- */
+
+/* The object oid into w->obj: 0, or -1 when the repository has none. */
+static int read_object(struct walk *w, const unsigned char *oid, const char *want)
+{
+	char type[16];
+	size_t size = 0;
+
+	switch (catfile_get(&w->cf, oid, type, &size)) {
+	case CATFILE_FAILED:
+		die("git cat-file --batch failed in '%s'", w->dir);
+	case CATFILE_MISSING:
+		return -1;
+	case CATFILE_FOUND:
+		break;
+	}
+	strbuf_reset(&w->obj);
+	strbuf_grow(&w->obj, size + 1);
+	if (catfile_read(&w->cf, w->obj.buf, size) || catfile_end(&w->cf))
+		die("git cat-file --batch failed in '%s'", w->dir);
+	strbuf_setlen(&w->obj, size);
+	if (want && strcmp(type, want)) {
+		char hex[41];
+
+		oid_to_hex(oid, hex);
+		die("object %s in '%s' is a %s, not a %s", hex, w->dir, type, want);
+	}
+	return 0;
+}
+
+static uint32_t commit_of(struct walk *w, const char *hex)
+{
+	int isnew;
+	size_t *at = smap_put(&w->commit_index, hex, w->nr_commits, &isnew);
+	struct wcommit *c;
+
+	if (!isnew)
+		return (uint32_t)*at;
+	if (w->nr_commits >= NO_COMMIT)
+		die("too many commits to walk in '%s'", w->dir);
+	ALLOC_GROW(w->commits, w->nr_commits + 1, w->alloc_commits);
+	c = &w->commits[w->nr_commits];
+	memset(c, 0, sizeof(*c));
+	memcpy(c->id, hex, 40);
+	if (hex_to_oid(hex, 40, c->oid))
+		die("'%s' is not an object id", hex);
+	return (uint32_t)w->nr_commits++;
+}
+
+/* Its tree, parents and committer date, read once. */
+static struct wcommit *parse_commit(struct walk *w, uint32_t ci)
+{
+	struct wcommit *c = &w->commits[ci];
+	const char *p, *end;
+	unsigned char oid[20];
+
+	if (c->parsed)
+		return c;
+	memcpy(oid, c->oid, 20);
+	if (read_object(w, oid, "commit"))
+		die("commit %s is missing in '%s'", w->commits[ci].id, w->dir);
+	p = w->obj.buf;
+	end = p + w->obj.len;
+	if (strncmp(p, "tree ", 5) || end - p < 46 || hex_to_oid(p + 5, 40, oid))
+		die("commit %s in '%s' has no tree", w->commits[ci].id, w->dir);
+	memcpy(w->commits[ci].tree, oid, 20);
+	p += 46;
+	while (end - p >= 48 && !strncmp(p, "parent ", 7)) {
+		char hex[41];
+		uint32_t pi;
+
+		memcpy(hex, p + 7, 40);
+		hex[40] = '\0';
+		pi = commit_of(w, hex);   /* may move w->commits */
+		c = &w->commits[ci];
+		c->parents = xrealloc(c->parents, (c->nr_parents + 1) * sizeof(*c->parents));
+		c->parents[c->nr_parents++] = pi;
+		p += 48;
+	}
+	c = &w->commits[ci];
+	/* "committer NAME <MAIL> TIME TZ", in the header (up to a blank line) */
+	while (p < end && *p != '\n') {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *gt;
+
+		if (!nl)
+			nl = end;
+		if (!strncmp(p, "committer ", 10)) {
+			for (gt = nl; gt > p && gt[-1] != '>'; gt--)
+				;
+			if (gt > p)
+				c->date = strtoll(gt, NULL, 10);
+			break;
+		}
+		p = nl + (nl < end);
+	}
+	c->ignored = w->opts->ignore && smap_get((struct smap *)w->opts->ignore, c->id) != NULL;
+	c->parsed = 1;
+	return c;
+}
+
+/* A tree's entries, read once while the cache holds (a tree of a commit often is its parent's). */
+static const struct wtree *read_tree(struct walk *w, const unsigned char *oid)
+{
+	char hex[41];
+	size_t *at, k;
+	struct wtree *t;
+	const char *p, *end;
+	int isnew;
+
+	oid_to_hex(oid, hex);
+	if ((at = smap_get(&w->tree_index, hex)))
+		return &w->trees[*at];
+	if (w->tree_bytes > ((size_t)128 << 20)) {
+		/* bounded: start the cache afresh */
+		for (k = 0; k < w->nr_trees; k++) {
+			free(w->trees[k].buf);
+			free(w->trees[k].e);
+		}
+		w->nr_trees = 0;
+		w->tree_bytes = 0;
+		smap_release(&w->tree_index);
+		memset(&w->tree_index, 0, sizeof(w->tree_index));
+	}
+	if (read_object(w, oid, "tree"))
+		die("tree %s is missing in '%s'", hex, w->dir);
+	ALLOC_GROW(w->trees, w->nr_trees + 1, w->alloc_trees);
+	t = &w->trees[w->nr_trees];
+	memset(t, 0, sizeof(*t));
+	t->buf = xmalloc(w->obj.len + 1);
+	memcpy(t->buf, w->obj.buf, w->obj.len);
+	w->tree_bytes += w->obj.len + 64;
+	/* "MODE NAME\0OID" */
+	for (p = t->buf, end = t->buf + w->obj.len; p < end;) {
+		const char *sp = memchr(p, ' ', (size_t)(end - p)), *nul;
+		unsigned mode = 0;
+		struct tentry *e;
+		size_t alloc = t->nr;
+
+		nul = sp ? memchr(sp, '\0', (size_t)(end - sp)) : NULL;
+		if (!sp || !nul || end - nul < 21)
+			die("tree %s in '%s' is damaged", hex, w->dir);
+		for (; p < sp; p++) {
+			if (*p < '0' || *p > '7')
+				die("tree %s in '%s' is damaged", hex, w->dir);
+			mode = mode * 8 + (unsigned)(*p - '0');
+		}
+		ALLOC_GROW(t->e, t->nr + 1, alloc);
+		e = &t->e[t->nr++];
+		e->name = sp + 1;
+		e->len = (size_t)(nul - sp - 1);
+		e->mode = mode;
+		e->oid = (const unsigned char *)nul + 1;
+		p = nul + 21;
+	}
+	w->tree_bytes += t->nr * sizeof(*t->e);
+	smap_put(&w->tree_index, hex, w->nr_trees, &isnew);
+	return &w->trees[w->nr_trees++];
+}
+
+static const struct tentry *tree_entry(const struct wtree *t, const char *name, size_t len)
+{
+	size_t k;
+
+	for (k = 0; k < t->nr; k++)
+		if (t->e[k].len == len && !memcmp(t->e[k].name, name, len))
+			return &t->e[k];
+	return NULL;
+}
+
+/* path's entry in commit ci's tree: 1 with *mode and oid, or 0 when there is none. */
+static int lookup(struct walk *w, uint32_t ci, const char *path, unsigned *mode, unsigned char *oid)
+{
+	unsigned char tree[20];
+	const char *p = path;
+
+	memcpy(tree, parse_commit(w, ci)->tree, 20);
+	for (;;) {
+		const char *slash = strchr(p, '/');
+		size_t len = slash ? (size_t)(slash - p) : strlen(p);
+		const struct tentry *e = tree_entry(read_tree(w, tree), p, len);
+
+		if (!e)
+			return 0;
+		if (!slash) {
+			if (S_ISDIR(e->mode))
+				return 0;
+			*mode = e->mode;
+			memcpy(oid, e->oid, 20);
+			return 1;
+		}
+		if (!S_ISDIR(e->mode))
+			return 0;
+		memcpy(tree, e->oid, 20);
+		p = slash + 1;
+	}
+}
+
+/* Git diff's type change: a file, a symbolic link and a submodule are of different types. */
+static int same_type(unsigned a, unsigned b)
+{
+	return (a & S_IFMT) == (b & S_IFMT);
+}
+
+/* ---- renames --------------------------------------------------------------- */
+
+/* The whole-file renames from parent pi to ci, as git log -m -M finds them. */
+static const struct renames *renames_of(struct walk *w, uint32_t pi, uint32_t ci)
+{
+	const char *argv[] = { "git", "-c", "diff.relative=false", "diff-tree", "-r", "-M", "-z", "--raw",
+			       "--no-abbrev", "--diff-filter=R", w->commits[pi].id, w->commits[ci].id, NULL };
+	struct reader *rd;
+	struct strbuf rec = STRBUF_INIT, src = STRBUF_INIT;
+	struct renames *rn;
+	size_t *at, alloc = 0;
+	int isnew;
+
+	strbuf_reset(&w->key);
+	strbuf_addf(&w->key, "%s %s", w->commits[pi].id, w->commits[ci].id);
+	if ((at = smap_get(&w->rename_index, w->key.buf)))
+		return &w->renames[*at];
+	smap_put(&w->rename_index, w->key.buf, w->nr_renames, &isnew);
+	ALLOC_GROW(w->renames, w->nr_renames + 1, w->alloc_renames);
+	rn = &w->renames[w->nr_renames++];
+	memset(rn, 0, sizeof(*rn));
+	rd = xmalloc(sizeof(*rd));
+	reader_start(rd, argv, w->dir);
+	/* ":MODE MODE OLD NEW R086", NUL, SRC, NUL, DST, NUL */
+	while (reader_next(rd, &rec, '\0')) {
+		struct rename *r;
+
+		if (rec.buf[0] != ':')
+			continue;
+		if (rec.len < 98 || rec.buf[55] != ' ' || rec.buf[96] != ' ' ||
+		    !reader_next(rd, &src, '\0') || !reader_next(rd, &rec, '\0'))
+			die("unexpected output of git diff-tree in '%s'", w->dir);
+		ALLOC_GROW(rn->v, rn->nr + 1, alloc);
+		r = &rn->v[rn->nr++];
+		r->src = xstrdup(src.buf);
+		r->dst = xstrdup(rec.buf);
+	}
+	if (reader_finish(rd))
+		die("git diff-tree %s %s failed in '%s'", w->commits[pi].id, w->commits[ci].id, w->dir);
+	free(rd);
+	strbuf_release(&rec);
+	strbuf_release(&src);
+	return rn;
+}
+
+static const char *renamed_from(struct walk *w, uint32_t pi, uint32_t ci, const char *path)
+{
+	const struct renames *rn = renames_of(w, pi, ci);
+	size_t k;
+
+	for (k = 0; k < rn->nr; k++)
+		if (!strcmp(rn->v[k].dst, path))
+			return rn->v[k].src;
+	return NULL;
+}
+
+/*
+ * The file of parent pi that ci's path comes from: the same path, unless
+ * its type changed; else the path a rename brought it from.  NULL: none
+ * (the commit added it).
+ */
+static const char *parent_path(struct walk *w, uint32_t pi, uint32_t ci, const char *path, unsigned mode,
+			       unsigned char *oid)
+{
+	unsigned pmode;
+	const char *src;
+
+	if (lookup(w, pi, path, &pmode, oid))
+		return same_type(pmode, mode) ? path : NULL;
+	src = renamed_from(w, pi, ci, path);
+	if (src && (!lookup(w, pi, src, &pmode, oid) || !same_type(pmode, mode)))
+		return NULL;
+	return src;
+}
+
+/* ---- the version of a file at a commit ------------------------------------ */
+
+/*
+ * The commit, and the path there, that made the version of path at ci:
+ * back through the parents whose file is the same blob (the first such
+ * parent), as the forward pass passes a file on.  Interned: the same
+ * answer for every commit on the way.
+ */
+static uint32_t made_by(struct walk *w, uint32_t ci, const char *path, const char **made_path)
+{
+	struct strbuf cur = STRBUF_INIT;
+	uint32_t *visited = NULL;
+	char **visited_path = NULL;
+	size_t nr_visited = 0, alloc_visited = 0, alloc_paths = 0, k, *at;
+	uint32_t result;
+	int isnew;
+
+	strbuf_addstr(&cur, path);
+	for (;;) {
+		unsigned mode, pmode, nr_parents;
+		unsigned char oid[20], poid[20];
+		unsigned pi;
+		int next = 0;
+
+		strbuf_reset(&w->key);
+		strbuf_addf(&w->key, "%s\t%s", w->commits[ci].id, cur.buf);
+		if ((at = smap_get(&w->made, w->key.buf))) {
+			result = (uint32_t)*at;
+			break;
+		}
+		ALLOC_GROW(visited, nr_visited + 1, alloc_visited);
+		ALLOC_GROW(visited_path, nr_visited + 1, alloc_paths);
+		visited[nr_visited] = ci;
+		visited_path[nr_visited++] = xstrdup(cur.buf);
+		if (!lookup(w, ci, cur.buf, &mode, oid))
+			die("'%s' is no file at %s in '%s'", cur.buf, w->commits[ci].id, w->dir);
+		nr_parents = parse_commit(w, ci)->nr_parents;
+		for (pi = 0; pi < nr_parents && !next; pi++) {
+			uint32_t p = w->commits[ci].parents[pi];
+			const char *src;
+
+			if (lookup(w, p, cur.buf, &pmode, poid)) {
+				if (!memcmp(oid, poid, 20) && same_type(pmode, mode)) {
+					ci = p;
+					next = 1;
+				}
+				continue;
+			}
+			src = renamed_from(w, p, ci, cur.buf);
+			if (src && lookup(w, p, src, &pmode, poid) && !memcmp(oid, poid, 20) &&
+			    same_type(pmode, mode)) {
+				char *s = xstrdup(src);
+
+				ci = p;
+				strbuf_reset(&cur);
+				strbuf_addstr(&cur, s);
+				free(s);
+				next = 1;
+			}
+		}
+		if (next)
+			continue;
+		/* ci made it: a new suspect, with no tokens yet */
+		{
+			struct suspect *s;
+
+			ALLOC_GROW(w->suspects, w->nr_suspects + 1, w->alloc_suspects);
+			s = &w->suspects[w->nr_suspects];
+			memset(s, 0, sizeof(*s));
+			s->commit = ci;
+			s->path = xstrdup(cur.buf);
+			result = (uint32_t)w->nr_suspects++;
+		}
+		break;
+	}
+	for (k = 0; k < nr_visited; k++) {
+		strbuf_reset(&w->key);
+		strbuf_addf(&w->key, "%s\t%s", w->commits[visited[k]].id, visited_path[k]);
+		smap_put(&w->made, w->key.buf, result, &isnew);
+		free(visited_path[k]);
+	}
+	free(visited);
+	free(visited_path);
+	strbuf_release(&cur);
+	if (made_path)
+		*made_path = w->suspects[result].path;
+	return result;
+}
+
+/* The tokens of blob hashed, as the forward pass reads a view. */
+static uint64_t *read_hashes(struct walk *w, const unsigned char *oid, size_t *nr)
+{
+	if (read_object(w, oid, NULL)) {
+		/* a submodule's commit: one token, as its diff is one line */
+		char hex[41];
+		uint64_t *hash = xmalloc(sizeof(*hash));
+
+		oid_to_hex(oid, hex);
+		hash[0] = token_hash(hex, 40, 0);
+		*nr = 1;
+		return hash;
+	}
+	return hash_lines(w->obj.buf, w->obj.len, w->opts->ignore_ws, nr);
+}
+
+/* The version suspect si stands for: its hashes and lines (origins unset). */
+static struct version *suspect_version(struct walk *w, uint32_t si)
+{
+	struct suspect *s = &w->suspects[si];
+	unsigned mode;
+	unsigned char oid[20];
+	char hex[41];
+	uint64_t *hash;
+	size_t nr;
+
+	if (s->v)
+		return s->v;
+	if (!lookup(w, s->commit, s->path, &mode, oid))
+		die("'%s' is no file at %s in '%s'", s->path, w->commits[s->commit].id, w->dir);
+	oid_to_hex(oid, hex);
+	hash = read_hashes(w, oid, &nr);
+	s = &w->suspects[si];
+	s->v = new_version(hex, hash, nr, NO_COMMIT);
+	if (w->opts->token_lines && nr) {
+		s->v->line = xmalloc(nr * sizeof(*s->v->line));
+		if (w->opts->token_lines(w->commits[s->commit].id, s->path, nr, s->v->line, w->opts->data)) {
+			free(s->v->line);
+			s->v->line = NULL;
+		}
+	}
+	return s->v;
+}
+
+/* ---- the suspects, newest first ------------------------------------------- */
+
+static int heap_before(struct walk *w, uint32_t a, uint32_t b)
+{
+	const struct wcommit *ca = &w->commits[w->suspects[a].commit], *cb = &w->commits[w->suspects[b].commit];
+
+	if (ca->date != cb->date)
+		return ca->date > cb->date;
+	return a < b;
+}
+
+static void heap_push(struct walk *w, uint32_t si)
+{
+	size_t i;
+
+	parse_commit(w, w->suspects[si].commit);
+	ALLOC_GROW(w->heap, w->nr_heap + 1, w->alloc_heap);
+	i = w->nr_heap++;
+	while (i && heap_before(w, si, w->heap[(i - 1) / 2])) {
+		w->heap[i] = w->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	w->heap[i] = si;
+}
+
+static uint32_t heap_pop(struct walk *w)
+{
+	uint32_t top = w->heap[0], last = w->heap[--w->nr_heap];
+	size_t i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= w->nr_heap)
+			break;
+		if (c + 1 < w->nr_heap && heap_before(w, w->heap[c + 1], w->heap[c]))
+			c++;
+		if (!heap_before(w, w->heap[c], last))
+			break;
+		w->heap[i] = w->heap[c];
+		i = c;
+	}
+	if (w->nr_heap)
+		w->heap[i] = last;
+	return top;
+}
+
+static void add_target(struct walk *w, uint32_t si, uint32_t pos, uint32_t token)
+{
+	struct suspect *s = &w->suspects[si];
+
+	ALLOC_GROW(s->t, s->nr + 1, s->alloc);
+	s->t[s->nr].pos = pos;
+	s->t[s->nr++].token = token;
+	if (!s->queued) {
+		s->queued = 1;
+		heap_push(w, si);
+	}
+}
+
+static uint32_t intern(struct smap *m, const char *key, size_t nr)
+{
+	int isnew;
+
+	return (uint32_t)*smap_put(m, key, nr, &isnew);
+}
+
+/* The tokens of targets are the commit's own, at the suspect's path. */
+static void own(struct walk *w, uint32_t si, const struct target *t, size_t nr)
+{
+	struct file_blame *fb = w->out;
+	const struct suspect *s = &w->suspects[si];
+	uint32_t id = intern(&w->out_ids, w->commits[s->commit].id, fb->nr_ids);
+	uint32_t path = intern(&w->out_paths, s->path, fb->nr_paths);
+	size_t k;
+
+	if (id == fb->nr_ids) {
+		ALLOC_GROW(fb->ids, fb->nr_ids + 1, fb->alloc_ids);
+		memcpy(fb->ids[fb->nr_ids++], w->commits[s->commit].id, 41);
+	}
+	if (path == fb->nr_paths) {
+		ALLOC_GROW(fb->paths, fb->nr_paths + 1, fb->alloc_paths);
+		fb->paths[fb->nr_paths++] = xstrdup(s->path);
+	}
+	for (k = 0; k < nr; k++) {
+		fb->commit[t[k].token] = id;
+		fb->path[t[k].token] = path;
+	}
+}
+
+/* ---- one commit: the rule, with labels ------------------------------------- */
+
+/* A version the rule reads, its origins labels: base + the token's place. */
+struct labelled {
+	struct version v;
+	uint32_t base;
+	uint32_t suspect;       /* a parent's version: the suspect that made it */
+	char *path;             /* a move source: its path at the first parent */
+};
+
+static void label(struct labelled *l, const struct version *v, uint32_t *next)
+{
+	size_t k;
+
+	l->v = *v;
+	l->v.origin = xmalloc((v->nr + 1) * sizeof(*l->v.origin));
+	l->base = *next;
+	if ((uint64_t)*next + v->nr >= NO_COMMIT)
+		die("too many tokens in one commit to walk in '%s'", "the token repository");
+	for (k = 0; k < v->nr; k++)
+		l->v.origin[k] = *next + (uint32_t)k;
+	*next += (uint32_t)v->nr;
+}
+
+/* The files of tree a that tree b has not, or has changed: the move sources, at prefix. */
+static void changed_files(struct walk *w, const unsigned char *a_oid, const unsigned char *b_oid,
+			  struct strbuf *prefix, struct move_source **src, size_t *nr, size_t *alloc,
+			  unsigned char (**oids)[20]);
+
+static int entry_cmp(const struct tentry *a, const struct tentry *b)
+{
+	size_t len = a->len < b->len ? a->len : b->len;
+	int c = memcmp(a->name, b->name, len);
+	unsigned char ca, cb;
+
+	if (c)
+		return c;
+	ca = a->len > len ? (unsigned char)a->name[len] : S_ISDIR(a->mode) ? '/' : 0;
+	cb = b->len > len ? (unsigned char)b->name[len] : S_ISDIR(b->mode) ? '/' : 0;
+	return (int)ca - (int)cb;
+}
+
+static void add_source(struct strbuf *prefix, const struct tentry *e, struct move_source **src, size_t *nr,
+		       size_t *alloc, unsigned char (**oids)[20])
+{
+	size_t old = *alloc;
+
+	ALLOC_GROW(*src, *nr + 1, *alloc);
+	if (*alloc != old)
+		*oids = xrealloc(*oids, *alloc * sizeof(**oids));
+	(*src)[*nr].path = xstrfmt("%s%.*s", prefix->buf, (int)e->len, e->name);
+	(*src)[*nr].v = NULL;
+	memcpy((*oids)[*nr], e->oid, 20);
+	(*nr)++;
+}
+
+/* Every file under entry e of a tree that the other side has not (b_oid NULL) or has changed. */
+static void changed_entry(struct walk *w, const struct tentry *e, const unsigned char *b_oid,
+			  struct strbuf *prefix, struct move_source **src, size_t *nr, size_t *alloc,
+			  unsigned char (**oids)[20])
+{
+	size_t len = prefix->len;
+
+	if (!S_ISDIR(e->mode)) {
+		add_source(prefix, e, src, nr, alloc, oids);
+		return;
+	}
+	strbuf_add(prefix, e->name, e->len);
+	strbuf_addch(prefix, '/');
+	changed_files(w, e->oid, b_oid, prefix, src, nr, alloc, oids);
+	strbuf_setlen(prefix, len);
+}
+
+static void copy_tree(const struct wtree *t, struct wtree *out)
+{
+	size_t k, total = 0;
+
+	out->nr = t->nr;
+	out->e = xmalloc((t->nr + 1) * sizeof(*out->e));
+	for (k = 0; k < t->nr; k++)
+		total += t->e[k].len + 20;
+	out->buf = xmalloc(total + 1);
+	for (k = 0, total = 0; k < t->nr; k++) {
+		out->e[k] = t->e[k];
+		memcpy(out->buf + total, t->e[k].name, t->e[k].len);
+		out->e[k].name = out->buf + total;
+		total += t->e[k].len;
+		memcpy(out->buf + total, t->e[k].oid, 20);
+		out->e[k].oid = (unsigned char *)out->buf + total;
+		total += 20;
+	}
+}
+
+static void changed_files(struct walk *w, const unsigned char *a_oid, const unsigned char *b_oid,
+			  struct strbuf *prefix, struct move_source **src, size_t *nr, size_t *alloc,
+			  unsigned char (**oids)[20])
+{
+	struct wtree a, b = { NULL, NULL, 0 };
+	size_t i = 0, j = 0;
+
+	/* copies: reading a subtree may start the cache afresh */
+	copy_tree(read_tree(w, a_oid), &a);
+	if (b_oid)
+		copy_tree(read_tree(w, b_oid), &b);
+	while (i < a.nr) {
+		int c = j < b.nr ? entry_cmp(&a.e[i], &b.e[j]) : -1;
+
+		if (c > 0) {
+			j++;                /* a file the commit added */
+		} else if (c < 0) {
+			changed_entry(w, &a.e[i], NULL, prefix, src, nr, alloc, oids);
+			i++;
+		} else {
+			if (memcmp(a.e[i].oid, b.e[j].oid, 20) || a.e[i].mode != b.e[j].mode)
+				changed_entry(w, &a.e[i], S_ISDIR(b.e[j].mode) ? b.e[j].oid : NULL, prefix, src,
+					      nr, alloc, oids);
+			i++;
+			j++;
+		}
+	}
+	free(a.e);
+	free(a.buf);
+	free(b.e);
+	free(b.buf);
+}
+
+/* Whether v has a run of at least n tokens that nothing gave yet. */
+static int has_unclaimed_run(const struct version *v, size_t n)
+{
+	size_t i, run = 0;
+
+	for (i = 0; i < v->nr; i++) {
+		run = v->origin[i] == NO_COMMIT ? run + 1 : 0;
+		if (run >= n)
+			return 1;
+	}
+	return 0;
+}
+
+static int cmp_target_pos(const void *a, const void *b)
+{
+	const struct target *x = a, *y = b;
+
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* Suspect si's tokens in targets: where each comes from, by the engine's rule. */
+static void blame_suspect(struct walk *w, uint32_t si, struct target *t, size_t nr_t)
+{
+	uint32_t ci = w->suspects[si].commit, next = 0;
+	const struct wcommit *c = parse_commit(w, ci);
+	unsigned nr_parents = c->nr_parents, pi, mode;
+	struct labelled *parent = xcalloc(nr_parents + 1, sizeof(*parent));
+	struct labelled *moved = NULL;
+	struct move_source *src = NULL;
+	unsigned char (*oids)[20] = NULL, oid[20];
+	size_t nr_src = 0, alloc_src = 0, k;
+	struct tokdiff d0 = { NULL, 0, 0 };
+	struct version *made = suspect_version(w, si), *nv;
+	char *path = xstrdup(w->suspects[si].path);
+
+	for (k = 0; k < nr_t; k++)
+		if (t[k].pos >= made->nr)
+			BUG("a token past the end of a version");
+	if (!nr_parents) {
+		own(w, si, t, nr_t);
+		free(parent);
+		free(path);
+		return;
+	}
+	if (!lookup(w, ci, path, &mode, oid))
+		BUG("a suspect whose file is gone");
+	nv = new_version(made->blob, made->hash, made->nr, NO_COMMIT);
+	nv->line = made->line;
+
+	/* the parents' versions, in order: the tokens each diff keeps are theirs */
+	for (pi = 0; pi < nr_parents; pi++) {
+		uint32_t p = w->commits[ci].parents[pi];
+		const char *from = parent_path(w, p, ci, path, mode, oid), *made_path;
+		struct tokdiff d = { NULL, 0, 0 };
+		uint32_t ps;
+
+		parent[pi].suspect = NO_COMMIT;
+		if (!from)
+			continue;
+		ps = made_by(w, p, from, &made_path);
+		parent[pi].suspect = ps;
+		label(&parent[pi], suspect_version(w, ps), &next);
+		take_unchanged(nv, &parent[pi].v, &d);
+		if (pi == 0)
+			d0 = d;
+		else
+			tokdiff_release(&d);
+	}
+
+	/* moved and copied runs, from the files the commit changed */
+	if (w->opts->min_move && nr_parents == 1 && has_unclaimed_run(nv, w->opts->min_move)) {
+		struct strbuf prefix = STRBUF_INIT;
+		struct version **fresh = &nv;
+		unsigned char ptree[20], tree[20];
+
+		memcpy(ptree, parse_commit(w, w->commits[ci].parents[0])->tree, 20);
+		memcpy(tree, parse_commit(w, ci)->tree, 20);
+		changed_files(w, ptree, tree, &prefix, &src, &nr_src, &alloc_src, &oids);
+		moved = xcalloc(nr_src + 1, sizeof(*moved));
+		for (k = 0; k < nr_src; k++) {
+			size_t n;
+			uint64_t *hash = read_hashes(w, oids[k], &n);
+			struct version v = { .hash = hash, .nr = n };
+
+			label(&moved[k], &v, &next);
+			moved[k].path = (char *)src[k].path;
+			src[k].v = &moved[k].v;
+		}
+		find_moves(fresh, 1, src, nr_src, w->opts->min_move);
+		strbuf_release(&prefix);
+	}
+
+	if (w->commits[ci].ignored && parent[0].suspect != NO_COMMIT)
+		pass_over_ignored(nv, &parent[0].v, &d0);
+	tokdiff_release(&d0);
+
+	/* each token on to where it comes from, or the commit's own */
+	qsort(t, nr_t, sizeof(*t), cmp_target_pos);
+	{
+		struct target *mine = xcalloc(nr_t + 1, sizeof(*mine));
+		size_t nr_mine = 0;
+
+		for (k = 0; k < nr_t; k++) {
+			uint32_t o = nv->origin[t[k].pos];
+
+			if (o == NO_COMMIT) {
+				mine[nr_mine++] = t[k];
+				continue;
+			}
+			for (pi = 0; pi < nr_parents; pi++)
+				if (parent[pi].suspect != NO_COMMIT && o >= parent[pi].base &&
+				    o < parent[pi].base + parent[pi].v.nr)
+					break;
+			if (pi < nr_parents) {
+				add_target(w, parent[pi].suspect, o - parent[pi].base, t[k].token);
+				continue;
+			}
+			{
+				/* a moved source: moved[] is in the order of its labels */
+				size_t lo = 0, hi = nr_src;
+
+				while (hi - lo > 1) {
+					size_t mid = (lo + hi) / 2;
+
+					if (moved[mid].base <= o)
+						lo = mid;
+					else
+						hi = mid;
+				}
+				if (!nr_src || o < moved[lo].base || o >= moved[lo].base + moved[lo].v.nr)
+					BUG("a label that names no version");
+				add_target(w, made_by(w, w->commits[ci].parents[0], moved[lo].path, NULL),
+					   o - moved[lo].base, t[k].token);
+			}
+		}
+		own(w, si, mine, nr_mine);
+		free(mine);
+	}
+
+	for (pi = 0; pi < nr_parents; pi++)
+		free(parent[pi].v.origin);
+	for (k = 0; k < nr_src; k++) {
+		free(moved[k].v.origin);
+		free(moved[k].v.hash);
+		free(moved[k].path);
+	}
+	free(moved);
+	free(src);
+	free(oids);
+	free(parent);
+	free(nv->origin);
+	free(nv);
+	free(path);
+}
+
+/* ---- the walk ------------------------------------------------------------- */
+
+static void walk_release(struct walk *w)
+{
+	size_t i, k;
+
+	catfile_stop(&w->cf);
+	for (i = 0; i < w->nr_commits; i++)
+		free(w->commits[i].parents);
+	free(w->commits);
+	smap_release(&w->commit_index);
+	for (i = 0; i < w->nr_trees; i++) {
+		free(w->trees[i].buf);
+		free(w->trees[i].e);
+	}
+	free(w->trees);
+	smap_release(&w->tree_index);
+	for (i = 0; i < w->nr_suspects; i++) {
+		free(w->suspects[i].path);
+		free(w->suspects[i].t);
+		if (w->suspects[i].v) {
+			free(w->suspects[i].v->line);
+			version_unref(w->suspects[i].v);
+		}
+	}
+	free(w->suspects);
+	free(w->heap);
+	smap_release(&w->made);
+	for (i = 0; i < w->nr_renames; i++) {
+		for (k = 0; k < w->renames[i].nr; k++) {
+			free(w->renames[i].v[k].src);
+			free(w->renames[i].v[k].dst);
+		}
+		free(w->renames[i].v);
+	}
+	free(w->renames);
+	smap_release(&w->rename_index);
+	smap_release(&w->out_ids);
+	smap_release(&w->out_paths);
+	strbuf_release(&w->obj);
+	strbuf_release(&w->key);
+}
+
+int walk_file(const char *dir, const char *tip, const char *path, const struct replay_options *opts,
+	      struct file_blame *out)
+{
+	const char *argv[] = { "git", "rev-parse", "--verify", "-q", NULL, NULL };
+	struct strbuf spec = STRBUF_INIT, id = STRBUF_INIT;
+	struct walk w;
+	unsigned mode;
+	unsigned char oid[20];
+	uint32_t si, k;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	memset(&w, 0, sizeof(w));
+	w.dir = dir;
+	w.opts = opts;
+	w.cf.dir = dir;
+	w.out = out;
+	strbuf_init(&w.obj, 0);
+	strbuf_init(&w.key, 0);
+	strbuf_addf(&spec, "%s^{commit}", tip);
+	argv[4] = spec.buf;
+	if (run_capture(argv, dir, &id) || id.len < 40)
+		die("'%s' is not a commit in '%s'", tip, dir);
+	strbuf_setlen(&id, 40);
+	si = commit_of(&w, id.buf);
+	/* a file (a symbolic link too, as git blame takes one), not a submodule */
+	if (!lookup(&w, si, path, &mode, oid) || (mode & S_IFMT) == 0160000)
+		goto done;
+	si = made_by(&w, si, path, NULL);
+	out->nr = suspect_version(&w, si)->nr;
+	out->commit = xcalloc(out->nr + 1, sizeof(*out->commit));
+	out->path = xcalloc(out->nr + 1, sizeof(*out->path));
+	for (k = 0; k < out->nr; k++)
+		add_target(&w, si, k, k);
+
+	while (w.nr_heap) {
+		struct suspect *s;
+		struct target *t;
+		size_t nr;
+
+		si = heap_pop(&w);
+		s = &w.suspects[si];
+		t = s->t;
+		nr = s->nr;
+		s->t = NULL;
+		s->nr = s->alloc = 0;
+		s->queued = 0;
+		out->nr_commits++;
+		blame_suspect(&w, si, t, nr);
+		free(t);
+		/* a version is needed again only when tokens come back to it (clock skew) */
+		s = &w.suspects[si];
+		if (!s->queued && s->v) {
+			free(s->v->line);
+			version_unref(s->v);
+			s->v = NULL;
+		}
+	}
+	ret = 0;
+done:
+	walk_release(&w);
+	strbuf_release(&spec);
+	strbuf_release(&id);
+	return ret;
+}
+
+void file_blame_release(struct file_blame *fb)
+{
+	free(fb->commit);
+	free(fb->path);
+	free(fb->ids);
+	free_strings(fb->paths, fb->nr_paths);
+	memset(fb, 0, sizeof(*fb));
+}

@@ -1,0 +1,38 @@
+/*
+ * Token blame of one file by walking its history back from the tip, as
+ * git blame does (walk.c): only the commits that made a version of the
+ * file, or of a file code moved into it from, and only for the tokens
+ * still unexplained.  It applies the engine's rule (attribute.h), so it
+ * gives the whole-tree pass's answer (replay.h), token for token.
+ */
+#ifndef WALK_H
+#define WALK_H
+
+#include "replay.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Who wrote each token of a file: a commit and the path the token had there. */
+struct file_blame {
+	size_t nr;              /* tokens */
+	uint32_t *commit;       /* each token's, an index into ids */
+	uint32_t *path;         /* each token's path in that commit, an index into paths */
+	char (*ids)[41];
+	size_t nr_ids, alloc_ids;
+	char **paths;
+	size_t nr_paths, alloc_paths;
+	size_t nr_commits;      /* the versions the walk made, for the curious */
+};
+
+/*
+ * The blame of path at tip in the repository of views at dir, with the
+ * engine's options of opts (min_move, ignore_ws, ignore, token_lines; its
+ * checkpoint and samples are not read).  Returns -1 when path is no file
+ * at tip; dies when git fails.
+ */
+int walk_file(const char *dir, const char *tip, const char *path, const struct replay_options *opts,
+	      struct file_blame *out);
+void file_blame_release(struct file_blame *fb);
+
+#endif
