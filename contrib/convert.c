@@ -1341,6 +1341,128 @@ static void remove_old_generations(const char *keep)
 	strbuf_release(&path);
 }
 
+/*
+ * What a source's tokstream.dest names, against DEST (resolved): blame,
+ * html and report run in the source use that one, and only that one
+ * holds the attribution state they have made (DEST/tokstream/replay/).
+ */
+enum recorded_dest {
+	RECORDED_NONE,       /* none: the source's first conversion */
+	RECORDED_THIS,       /* DEST itself, however it is spelled */
+	RECORDED_GONE,       /* a path that no longer exists */
+	RECORDED_NO_TOKENS,  /* something that is no token repository */
+	RECORDED_OTHER       /* another token repository */
+};
+
+static enum recorded_dest check_recorded_dest(const struct source *src, const char *dest,
+					      struct strbuf *was)
+{
+	struct strbuf path = STRBUF_INIT;
+	enum recorded_dest r;
+	char *real;
+
+	if (recorded_dest(src->path.buf, was))
+		return RECORDED_NONE;
+	/* one set by hand may be relative: to the source, as a path in its config */
+	if (was->buf[0] != '/')
+		strbuf_addf(&path, "%s/", src->path.buf);
+	strbuf_addbuf(&path, was);
+	real = realpath(path.buf, NULL);
+	if (!real)
+		r = errno == ENOENT || errno == ENOTDIR ? RECORDED_GONE : RECORDED_NO_TOKENS;
+	else if (!strcmp(real, dest))
+		r = RECORDED_THIS;
+	else if (!is_token_repository(real))
+		r = RECORDED_NO_TOKENS;
+	else
+		r = RECORDED_OTHER;
+	free(real);
+	strbuf_release(&path);
+	return r;
+}
+
+/* s as one word of a shell command: as it is when that is safe, else in single quotes. */
+static void add_shell_word(struct strbuf *out, const char *s)
+{
+	static const char safe[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				   "0123456789/._-+,:@%=";
+
+	if (*s && !s[strspn(s, safe)]) {
+		strbuf_addstr(out, s);
+		return;
+	}
+	strbuf_addch(out, '\'');
+	for (; *s; s++)
+		if (*s == '\'')
+			strbuf_addstr(out, "'\\''");
+		else
+			strbuf_addch(out, *s);
+	strbuf_addch(out, '\'');
+}
+
+/* The source keeps another token repository: say how to make DEST its default instead. */
+static void warn_dest_kept(const char *src, const char *was, const char *dest)
+{
+	struct strbuf cmd = STRBUF_INIT;
+
+	strbuf_addstr(&cmd, "git -C ");
+	add_shell_word(&cmd, src);
+	strbuf_addstr(&cmd, " config tokstream.dest ");
+	add_shell_word(&cmd, dest);
+	warning("tokstream.dest of '%s' stays '%s' (blame, html and report there use it); "
+		"to use '%s' instead: %s", src, was, dest, cmd.buf);
+	strbuf_release(&cmd);
+}
+
+/*
+ * Records DEST as tokstream.dest in each source, so that blame, html
+ * and report run there find it without -C; but a source that names
+ * another token repository keeps it: that is where the attribution
+ * state of its blames is (a blame of a fraction of a second there takes
+ * minutes in a new DEST), and a DEST made for a trial must not take its
+ * place unseen.  The first conversion into a new DEST says so, once,
+ * with the command that makes it the default.  A recorded DEST that is
+ * gone, or is no token repository, is replaced, and that is said too:
+ * the setting never changes silently.
+ */
+static void record_dest_in_sources(const struct source *srcs, int nr_src, int fresh)
+{
+	struct strbuf dest = STRBUF_INIT, was = STRBUF_INIT;
+	const char *why;
+	int k;
+
+	absolute(run.gitdir.buf, &dest);
+	for (k = 0; k < nr_src; k++) {
+		const char *src = srcs[k].path.buf;
+
+		why = NULL;
+		switch (check_recorded_dest(&srcs[k], dest.buf, &was)) {
+		case RECORDED_NONE:
+			break;
+		case RECORDED_THIS:
+			continue;
+		case RECORDED_OTHER:
+			if (fresh)
+				warn_dest_kept(src, was.buf, dest.buf);
+			continue;
+		case RECORDED_GONE:
+			why = "which no longer exists";
+			break;
+		case RECORDED_NO_TOKENS:
+			why = "which is no token repository";
+			break;
+		}
+		if (record_dest(src, dest.buf))
+			warning("could not record tokstream.dest in '%s' (its config is read-only?): "
+				"give -C DEST there", src);
+		else if (why)
+			warning("tokstream.dest of '%s' named '%s', %s: it names '%s' now",
+				src, was.buf, why, dest.buf);
+	}
+	strbuf_release(&dest);
+	strbuf_release(&was);
+}
+
 int cmd_convert(int argc, char **argv)
 {
 	struct convert_options o;
@@ -1374,11 +1496,7 @@ int cmd_convert(int argc, char **argv)
 	prepare_generation(gen, cur.buf, fresh, nr_src);
 	convert_sources(srcs, nr_src, cur.buf, fresh, &o, self.buf, &commits, &tag_map, &tips);
 	switch_generation(gen, cur.buf, fresh, srcs, nr_src, &commits, &tag_map, &config, &tips, &gen_name);
-	/* so that blame, html and report run in a source find DEST without -C */
-	for (k = 0; k < nr_src; k++)
-		if (record_dest(srcs[k].path.buf, run.gitdir.buf))
-			warning("could not record tokstream.dest in '%s' (its config is read-only?): "
-				"give -C DEST there", srcs[k].path.buf);
+	record_dest_in_sources(srcs, nr_src, fresh);
 	remove_old_generations(gen_name.buf);
 	remove_tree(run.staging.buf);
 	/*

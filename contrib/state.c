@@ -12,7 +12,9 @@
  * Finding DEST without -C: convert records DEST's absolute path in the
  * config of every source as tokstream.dest, so a command run in a
  * source's work tree finds its token repository as Git finds its own,
- * and takes paths relative to the current directory as Git does.
+ * and takes paths relative to the current directory as Git does.  (A
+ * source that already names another token repository keeps it: see
+ * record_dest_in_sources() in convert.c.)
  */
 #include "state.h"
 #include "../tokenize/parse.h"
@@ -260,10 +262,31 @@ void git_dir_of(const char *dir, struct strbuf *out)
 		die("'%s' is not a git repository", dir);
 }
 
+int is_token_repository(const char *gitdir)
+{
+	struct strbuf path = STRBUF_INIT;
+	int is;
+
+	state_path(&path, gitdir, STATE_COMMIT_MAP);
+	is = !access(path.buf, F_OK);
+	strbuf_release(&path);
+	return is;
+}
+
+int recorded_dest(const char *dir, struct strbuf *out)
+{
+	const char *config[] = { "git", "config", "--get", "tokstream.dest", NULL };
+
+	strbuf_reset(out);
+	if (run_capture_quiet(config, dir, out))
+		strbuf_reset(out);
+	strbuf_trim_newline(out);
+	return out->len ? 0 : -1;
+}
+
 const char *find_dest(const char *given, struct strbuf *prefix)
 {
 	const char *query[] = { "git", "rev-parse", "--absolute-git-dir", "--show-prefix", NULL };
-	const char *config[] = { "git", "config", "--get", "tokstream.dest", NULL };
 	struct strbuf gitdir = STRBUF_INIT, answers = STRBUF_INIT, path = STRBUF_INIT;
 	const char *found, *nl;
 
@@ -277,17 +300,15 @@ const char *find_dest(const char *given, struct strbuf *prefix)
 	strbuf_addstr(&path, nl + 1);
 	strbuf_reset(&answers);
 	strbuf_addbuf(&answers, &path);
-	state_path(&path, gitdir.buf, STATE_COMMIT_MAP);
-	if (!access(path.buf, F_OK)) {
+	if (is_token_repository(gitdir.buf)) {
 		found = ".";
 	} else {
 		struct strbuf dest = STRBUF_INIT;
 
-		if (run_capture_quiet(config, ".", &dest) || !dest.len)
+		if (recorded_dest(".", &dest))
 			die("'%s' is no token repository and records none (tokstream.dest): "
 			    "give -C DEST, or run tokstream convert with this repository as SRC",
 			    gitdir.buf);
-		strbuf_trim_newline(&dest);
 		strbuf_trim_newline(&answers);
 		strbuf_addbuf(prefix, &answers);
 		found = strbuf_detach(&dest, NULL);

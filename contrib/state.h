@@ -174,6 +174,12 @@ void dest_tips_release(struct dest_tips *t);
  */
 const char *find_dest(const char *given, struct strbuf *prefix);
 
+/* Whether gitdir is a token repository's: one that a conversion completed. */
+int is_token_repository(const char *gitdir);
+
+/* The tokstream.dest of the repository at dir, as written, into out; -1 (out empty) when none. */
+int recorded_dest(const char *dir, struct strbuf *out);
+
 /* Records dest (absolute) as tokstream.dest in the repository at src; 0 on success. */
 int record_dest(const char *src, const char *dest);
 

@@ -48,7 +48,8 @@ test_expect_success 'a history in a source repository with subdirectories' '
 	git -C src add . &&
 	test_tick &&
 	git -C src -c user.name=Ann -c user.email=ann@example.org commit -qm one &&
-	"$TOKSTREAM" convert -q src tok.git
+	"$TOKSTREAM" convert -q src tok.git 2>err &&
+	test_must_be_empty err
 '
 
 test_expect_success 'convert records DEST in the source as tokstream.dest' '
@@ -112,6 +113,92 @@ test_expect_success 'with no DEST to be found, the error says what to do' '
 	 export GIT_CEILING_DIRECTORIES &&
 	 test_expect_code 128 "$TOKSTREAM" blame top.c 2>../err) &&
 	grep "not in a git repository: give -C DEST" err
+'
+
+# recorded_is DEST: src records DEST (resolved) as tokstream.dest
+recorded_is () {
+	(cd "$1" && pwd -P) >expect &&
+	git -C src config tokstream.dest >actual &&
+	test_cmp expect actual
+}
+
+# src records tok.git again
+restore_dest () {
+	git -C src config tokstream.dest "$(cd tok.git && pwd -P)"
+}
+
+test_expect_success 'a second DEST leaves tokstream.dest as it was, and says so, naming both' '
+	"$TOKSTREAM" convert -q src tok2.git 2>err &&
+	recorded_is tok.git &&
+	test_line_count = 1 err &&
+	src=$(cd src && pwd -P) &&
+	tok=$(cd tok.git && pwd -P) &&
+	tok2=$(cd tok2.git && pwd -P) &&
+	grep "^tokstream: warning: tokstream.dest of .$src. stays .$tok. " err &&
+	grep "; to use .$tok2. instead: git -C $src config tokstream.dest $tok2\$" err
+'
+
+test_expect_success 'blame in the source still reads the attribution state of the first DEST' '
+	test -d tok.git/tokstream/replay &&
+	test_path_is_missing tok2.git/tokstream/replay &&
+	(cd src/lib && GIT_TRACE="$TRASH_DIRECTORY/trace" "$TOKSTREAM" blame --porcelain x.c) >actual &&
+	! grep "rev-list" trace &&
+	"$TOKSTREAM" blame -C tok.git --porcelain lib/x.c >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'convert again into either DEST says nothing and leaves tokstream.dest' '
+	"$TOKSTREAM" convert -q src tok2.git 2>err &&
+	test_must_be_empty err &&
+	recorded_is tok.git &&
+	"$TOKSTREAM" convert -q src "$(pwd)/tok.git" 2>err &&
+	test_must_be_empty err &&
+	recorded_is tok.git
+'
+
+test_expect_success 'the command the warning names makes the new DEST the default' '
+	test_when_finished restore_dest &&
+	"$TOKSTREAM" convert -q src "tok 3.git" 2>err &&
+	sed -n "s/.*; to use .* instead: //p" err >switch &&
+	test_line_count = 1 switch &&
+	sh ./switch &&
+	recorded_is "tok 3.git" &&
+	"$TOKSTREAM" convert -q src "tok 3.git" 2>err &&
+	test_must_be_empty err &&
+	recorded_is "tok 3.git"
+'
+
+test_expect_success 'a DEST recorded through a symbolic link, with .. or relative to the source is the same' '
+	test_when_finished restore_dest &&
+	ln -s tok.git link.git &&
+	for spelling in "$(pwd)/link.git" "$(pwd)/src/../tok.git/" ../tok.git
+	do
+		git -C src config tokstream.dest "$spelling" &&
+		"$TOKSTREAM" convert -q src tok.git 2>err &&
+		test_must_be_empty err &&
+		echo "$spelling" >expect &&
+		git -C src config tokstream.dest >actual &&
+		test_cmp expect actual || return 1
+	done
+'
+
+test_expect_success 'a recorded DEST that no longer exists is replaced, and that is said' '
+	test_when_finished restore_dest &&
+	git -C src config tokstream.dest "$(pwd)/gone.git" &&
+	"$TOKSTREAM" convert -q src tok2.git 2>err &&
+	recorded_is tok2.git &&
+	test_line_count = 1 err &&
+	grep "^tokstream: warning: tokstream.dest of .*/src. named .*/gone.git., which no longer exists: it names .*/tok2.git. now$" err
+'
+
+test_expect_success 'a recorded DEST that is no token repository is replaced, and that is said' '
+	test_when_finished restore_dest &&
+	git init -q --bare plain.git &&
+	git -C src config tokstream.dest "$(pwd)/plain.git" &&
+	"$TOKSTREAM" convert -q src tok.git 2>err &&
+	recorded_is tok.git &&
+	test_line_count = 1 err &&
+	grep "^tokstream: warning: tokstream.dest of .*/src. named .*/plain.git., which is no token repository: it names .*/tok.git. now$" err
 '
 
 test_expect_success 'make install installs git-tokstream: git tokstream runs it' '

@@ -314,13 +314,16 @@ test_expect_success '--progress on an update counts only the new commits' '
 test_expect_success 'without --progress and without a terminal there is no progress display' '
 	"$TOKSTREAM" convert "./$SRC" noprogress.git 2>err &&
 	! grep "commits [0-9]*/" err &&
-	test_line_count = 1 err &&
-	grep "commits from 1 source" err
+	# the source keeps its first DEST: the one warning of a second DEST
+	sed "/^tokstream: warning: tokstream.dest of .* stays /d" err >others &&
+	test_line_count = 1 others &&
+	grep "commits from 1 source" others
 '
 
-test_expect_success '--quiet: nothing on stderr, on a fresh conversion and on an update' '
+test_expect_success '--quiet: nothing on stderr but warnings, on a fresh conversion and on an update' '
 	"$TOKSTREAM" convert --quiet --progress "./$SRC" quiet.git 2>err &&
-	test_must_be_empty err &&
+	sed "/^tokstream: warning: tokstream.dest of .* stays /d" err >others &&
+	test_must_be_empty others &&
 	src_commit "int quiet;" "quiet" &&
 	"$TOKSTREAM" convert --quiet "./$SRC" quiet.git 2>err &&
 	test_must_be_empty err &&
