@@ -502,33 +502,42 @@ static void pass_unchanged(struct replay *r, const char *commit, const struct ch
 
 /*
  * The file of the first parent that has the same blob as the new side of
- * ch1, which gives all of it (as git blame passes the whole blame), or
- * NULL when none has.
+ * ch1 at the same path, else of the first whose file a rename with no
+ * change brought there, which gives all of it (git blame's two passes:
+ * it passes the whole blame), or NULL when none has.
  */
 static struct version *same_as_a_parent(struct replay *r, uint32_t ci, const struct change *ch1)
 {
 	struct rcommit *c = &r->commits[ci];
 	unsigned pi;
+	int renames;
 
-	for (pi = 0; pi < c->nr_parents; pi++) {
-		const struct rcommit *p = &r->commits[c->parents[pi]];
-		const struct group *g = group_of_parent(r, pi);
-		const struct change *ch;
+	for (renames = 0; renames < 2; renames++)
+		for (pi = 0; pi < c->nr_parents; pi++) {
+			const struct rcommit *p = &r->commits[c->parents[pi]];
+			const struct group *g = group_of_parent(r, pi);
+			const struct change *ch;
 
-		if (!g) {
-			/* no diff against this parent: the commit's tree is its tree */
-			struct version *v = file_at(p, ch1->dst);
+			if (!g) {
+				/* no diff against this parent: the commit's tree is its tree */
+				struct version *v = file_at(p, ch1->dst);
 
-			if (!v || strcmp(v->blob, ch1->new_blob))
-				die_replay(c->id, "a merge whose parent has not the file its diff says");
-			return v;
+				if (!v || strcmp(v->blob, ch1->new_blob))
+					die_replay(c->id, "a merge whose parent has not the file its diff says");
+				if (!renames)
+					return v;
+				continue;
+			}
+			ch = change_to(r, g, ch1->dst);
+			if (!ch) {
+				if (!renames)
+					return file_at(p, ch1->dst);
+				continue;
+			}
+			if (ch->status != 'A' && ch->status != 'T' && !strcmp(ch->old_blob, ch->new_blob) &&
+			    (ch->src != ch->dst) == renames)
+				return file_at(p, ch->src);
 		}
-		ch = change_to(r, g, ch1->dst);
-		if (!ch)
-			return file_at(p, ch1->dst);
-		if (ch->status != 'A' && ch->status != 'T' && !strcmp(ch->old_blob, ch->new_blob))
-			return file_at(p, ch->src);
-	}
 	return NULL;
 }
 

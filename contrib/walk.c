@@ -106,6 +106,9 @@ struct walk {
 	size_t nr_heap, alloc_heap;
 
 	struct smap made;             /* "COMMIT\tPATH" -> the suspect that made that version */
+	struct path_history **histories;
+	size_t nr_histories, alloc_histories;
+	struct smap history_index;    /* path -> histories[] */
 	struct renames *renames;
 	size_t nr_renames, alloc_renames;
 	struct smap rename_index;     /* "PARENT CHILD" -> renames[] */
@@ -226,7 +229,7 @@ static const struct wtree *read_tree(struct walk *w, const unsigned char *oid)
 	oid_to_hex(oid, hex);
 	if ((at = smap_get(&w->tree_index, hex)))
 		return &w->trees[*at];
-	if (w->tree_bytes > ((size_t)128 << 20)) {
+	if (w->tree_bytes > ((size_t)32 << 20)) {
 		/* bounded: start the cache afresh */
 		for (k = 0; k < w->nr_trees; k++) {
 			free(w->trees[k].buf);
@@ -386,8 +389,9 @@ static const char *parent_path(struct walk *w, uint32_t pi, uint32_t ci, const c
 
 	if (lookup(w, pi, path, &pmode, oid))
 		return same_type(pmode, mode) ? path : NULL;
+	/* a rename, as git diff -M pairs the files, whatever their types */
 	src = renamed_from(w, pi, ci, path);
-	if (src && (!lookup(w, pi, src, &pmode, oid) || !same_type(pmode, mode)))
+	if (src && !lookup(w, pi, src, &pmode, oid))
 		return NULL;
 	return src;
 }
@@ -395,26 +399,163 @@ static const char *parent_path(struct walk *w, uint32_t pi, uint32_t ci, const c
 /* ---- the version of a file at a commit ------------------------------------ */
 
 /*
+ * A path's history as git rev-list gives it: the commits whose file is
+ * not the same as any parent's, each with its parents rewritten to the
+ * nearest such commits.  It lets the walk jump over the commits that
+ * did not touch the file instead of looking at each.
+ */
+struct path_history {
+	struct smap index;      /* commit id -> rows[] */
+	struct history_row {
+		uint32_t commit;
+		uint32_t *parents;
+		unsigned nr_parents;
+	} *rows;
+	size_t nr, alloc;
+	struct smap ran;        /* the commits rev-list was run from */
+};
+
+static struct path_history *history_of(struct walk *w, const char *path)
+{
+	int isnew;
+	size_t *at = smap_put(&w->history_index, path, w->nr_histories, &isnew);
+
+	if (isnew) {
+		ALLOC_GROW(w->histories, w->nr_histories + 1, w->alloc_histories);
+		w->histories[w->nr_histories] = xcalloc(1, sizeof(struct path_history));
+		w->nr_histories++;
+	}
+	return w->histories[*at];
+}
+
+static const struct history_row *history_row(struct path_history *h, uint32_t ci, const struct walk *w)
+{
+	size_t *at = smap_get(&h->index, w->commits[ci].id);
+
+	return at ? &h->rows[*at] : NULL;
+}
+
+/*
+ * Runs git rev-list from ci for path and keeps what it tells in h; the
+ * first commit it lists (the one that made the version at ci, as far as
+ * rev-list's rule goes), or NO_COMMIT.
+ */
+static uint32_t read_history(struct walk *w, struct path_history *h, uint32_t ci, const char *path)
+{
+	const char *argv[] = { "git", "--literal-pathspecs", "rev-list", "--parents", "--topo-order",
+			       w->commits[ci].id, "--", path, NULL };
+	struct reader *rd = xmalloc(sizeof(*rd));
+	struct strbuf line = STRBUF_INIT;
+	uint32_t first = NO_COMMIT;
+	int isnew;
+
+	smap_put(&h->ran, w->commits[ci].id, 1, &isnew);
+	reader_start(rd, argv, w->dir);
+	while (reader_next(rd, &line, '\n')) {
+		struct history_row *row;
+		const char *p;
+		char id[41];
+		size_t alloc = 0;
+
+		if (line.len < 40 || (line.len - 40) % 41)
+			die("unexpected output of git rev-list in '%s': %s", w->dir, line.buf);
+		memcpy(id, line.buf, 40);
+		id[40] = '\0';
+		if (first == NO_COMMIT)
+			first = commit_of(w, id);
+		smap_put(&h->index, id, h->nr, &isnew);
+		if (!isnew)
+			continue;
+		ALLOC_GROW(h->rows, h->nr + 1, h->alloc);
+		row = &h->rows[h->nr++];
+		memset(row, 0, sizeof(*row));
+		row->commit = commit_of(w, id);
+		for (p = line.buf + 40; *p == ' '; p += 41) {
+			memcpy(id, p + 1, 40);
+			ALLOC_GROW(row->parents, row->nr_parents + 1, alloc);
+			row->parents[row->nr_parents++] = commit_of(w, id);
+		}
+	}
+	if (reader_finish(rd))
+		die("git rev-list %s -- %s failed in '%s'", w->commits[ci].id, path, w->dir);
+	free(rd);
+	strbuf_release(&line);
+	return first;
+}
+
+/* Steps through commits that left the file alone before rev-list is asked. */
+#define WALK_STEPS 32
+
+/*
+ * The parent whose file at ci is the same as ci's file at *path: git
+ * blame's two passes, the first parent with the same blob at the same
+ * path (of the same type), else the first whose file a rename with no
+ * change brought there (*path is then its path).  NO_COMMIT: none.
+ */
+static uint32_t same_parent(struct walk *w, uint32_t ci, struct strbuf *path)
+{
+	unsigned mode, pmode, nr_parents, pi;
+	unsigned char oid[20], poid[20];
+	int absent = 0;
+
+	if (!lookup(w, ci, path->buf, &mode, oid))
+		die("'%s' is no file at %s in '%s'", path->buf, w->commits[ci].id, w->dir);
+	nr_parents = parse_commit(w, ci)->nr_parents;
+	for (pi = 0; pi < nr_parents; pi++) {
+		uint32_t p = w->commits[ci].parents[pi];
+
+		if (!lookup(w, p, path->buf, &pmode, poid))
+			absent = 1;
+		else if (!memcmp(oid, poid, 20) && same_type(pmode, mode))
+			return p;
+	}
+	for (pi = 0; absent && pi < nr_parents; pi++) {
+		uint32_t p = w->commits[ci].parents[pi];
+		const char *src;
+
+		if (lookup(w, p, path->buf, &pmode, poid))
+			continue;
+		src = renamed_from(w, p, ci, path->buf);
+		if (src && lookup(w, p, src, &pmode, poid) && !memcmp(oid, poid, 20)) {
+			char *s = xstrdup(src);
+
+			strbuf_reset(path);
+			strbuf_addstr(path, s);
+			free(s);
+			return p;
+		}
+	}
+	return NO_COMMIT;
+}
+
+/* Remembers that path at ci is the version suspect si stands for. */
+static void remember_made(struct walk *w, uint32_t ci, const char *path, uint32_t si)
+{
+	int isnew;
+
+	strbuf_reset(&w->key);
+	strbuf_addf(&w->key, "%s\t%s", w->commits[ci].id, path);
+	smap_put(&w->made, w->key.buf, si, &isnew);
+}
+
+/*
  * The commit, and the path there, that made the version of path at ci:
- * back through the parents whose file is the same blob (the first such
- * parent), as the forward pass passes a file on.  Interned: the same
- * answer for every commit on the way.
+ * back through the same parents (same_parent), as the forward pass
+ * passes a file on, and over the commits that did not touch it as git
+ * rev-list tells them.  The suspect that stands for it, the same for
+ * every commit on the way.
  */
 static uint32_t made_by(struct walk *w, uint32_t ci, const char *path, const char **made_path)
 {
 	struct strbuf cur = STRBUF_INIT;
-	uint32_t *visited = NULL;
+	uint32_t *visited = NULL, result;
 	char **visited_path = NULL;
-	size_t nr_visited = 0, alloc_visited = 0, alloc_paths = 0, k, *at;
-	uint32_t result;
-	int isnew;
+	size_t nr_visited = 0, alloc_visited = 0, alloc_paths = 0, k, *at, steps = 0;
 
 	strbuf_addstr(&cur, path);
 	for (;;) {
-		unsigned mode, pmode, nr_parents;
-		unsigned char oid[20], poid[20];
-		unsigned pi;
-		int next = 0;
+		struct path_history *h;
+		uint32_t p;
 
 		strbuf_reset(&w->key);
 		strbuf_addf(&w->key, "%s\t%s", w->commits[ci].id, cur.buf);
@@ -426,34 +567,23 @@ static uint32_t made_by(struct walk *w, uint32_t ci, const char *path, const cha
 		ALLOC_GROW(visited_path, nr_visited + 1, alloc_paths);
 		visited[nr_visited] = ci;
 		visited_path[nr_visited++] = xstrdup(cur.buf);
-		if (!lookup(w, ci, cur.buf, &mode, oid))
-			die("'%s' is no file at %s in '%s'", cur.buf, w->commits[ci].id, w->dir);
-		nr_parents = parse_commit(w, ci)->nr_parents;
-		for (pi = 0; pi < nr_parents && !next; pi++) {
-			uint32_t p = w->commits[ci].parents[pi];
-			const char *src;
 
-			if (lookup(w, p, cur.buf, &pmode, poid)) {
-				if (!memcmp(oid, poid, 20) && same_type(pmode, mode)) {
-					ci = p;
-					next = 1;
-				}
+		h = history_of(w, cur.buf);
+		if (++steps > WALK_STEPS && !history_row(h, ci, w) && !smap_get(&h->ran, w->commits[ci].id)) {
+			uint32_t first = read_history(w, h, ci, cur.buf);
+
+			if (!history_row(h, ci, w) && first != NO_COMMIT) {
+				/* ci left the file as the first commit listed made it */
+				ci = first;
+				steps = 0;
 				continue;
 			}
-			src = renamed_from(w, p, ci, cur.buf);
-			if (src && lookup(w, p, src, &pmode, poid) && !memcmp(oid, poid, 20) &&
-			    same_type(pmode, mode)) {
-				char *s = xstrdup(src);
-
-				ci = p;
-				strbuf_reset(&cur);
-				strbuf_addstr(&cur, s);
-				free(s);
-				next = 1;
-			}
 		}
-		if (next)
+		p = same_parent(w, ci, &cur);
+		if (p != NO_COMMIT) {
+			ci = p;
 			continue;
+		}
 		/* ci made it: a new suspect, with no tokens yet */
 		{
 			struct suspect *s;
@@ -468,9 +598,7 @@ static uint32_t made_by(struct walk *w, uint32_t ci, const char *path, const cha
 		break;
 	}
 	for (k = 0; k < nr_visited; k++) {
-		strbuf_reset(&w->key);
-		strbuf_addf(&w->key, "%s\t%s", w->commits[visited[k]].id, visited_path[k]);
-		smap_put(&w->made, w->key.buf, result, &isnew);
+		remember_made(w, visited[k], visited_path[k], result);
 		free(visited_path[k]);
 	}
 	free(visited);
@@ -479,6 +607,40 @@ static uint32_t made_by(struct walk *w, uint32_t ci, const char *path, const cha
 	if (made_path)
 		*made_path = w->suspects[result].path;
 	return result;
+}
+
+/*
+ * The suspect of the version of path at p, a parent of ci (that has path
+ * at ci too, with blob oid at p): where ci is in path's history, the
+ * parent rev-list rewrote p to, when only one has p's blob, is where the
+ * walk goes on from; else it steps from p.
+ */
+static uint32_t parent_made_by(struct walk *w, uint32_t ci, uint32_t p, const char *path,
+			       const unsigned char *oid)
+{
+	struct path_history *h = history_of(w, path);
+	const struct history_row *row = history_row(h, ci, w);
+	uint32_t found = NO_COMMIT, si;
+	unsigned k, mode;
+	unsigned char roid[20];
+
+	if (!row)
+		return made_by(w, p, path, NULL);
+	for (k = 0; k < row->nr_parents; k++) {
+		uint32_t r = row->parents[k];
+
+		row = history_row(h, ci, w);  /* lookup() may grow the rows' commits, not the rows */
+		if (!lookup(w, r, path, &mode, roid) || memcmp(roid, oid, 20))
+			continue;
+		if (found != NO_COMMIT && found != r)
+			return made_by(w, p, path, NULL);  /* two with that blob: rev-list's order does not tell */
+		found = r;
+	}
+	if (found == NO_COMMIT)
+		return made_by(w, p, path, NULL);
+	si = made_by(w, found, path, NULL);
+	remember_made(w, p, path, si);
+	return si;
 }
 
 /* The tokens of blob hashed, as the forward pass reads a view. */
@@ -800,7 +962,7 @@ static void blame_suspect(struct walk *w, uint32_t si, struct target *t, size_t 
 		parent[pi].suspect = NO_COMMIT;
 		if (!from)
 			continue;
-		ps = made_by(w, p, from, &made_path);
+		ps = from == path ? parent_made_by(w, ci, p, path, oid) : made_by(w, p, from, &made_path);
 		parent[pi].suspect = ps;
 		label(&parent[pi], suspect_version(w, ps), &next);
 		take_unchanged(nv, &parent[pi].v, &d);
@@ -820,9 +982,16 @@ static void blame_suspect(struct walk *w, uint32_t si, struct target *t, size_t 
 		memcpy(tree, parse_commit(w, ci)->tree, 20);
 		changed_files(w, ptree, tree, &prefix, &src, &nr_src, &alloc_src, &oids);
 		moved = xcalloc(nr_src + 1, sizeof(*moved));
+		/* cat-file finds the next blobs while this one is hashed */
+		for (k = 0; k < nr_src && k < CATFILE_AHEAD; k++)
+			catfile_ask_ahead(&w->cf, oids[k]);
 		for (k = 0; k < nr_src; k++) {
 			size_t n;
-			uint64_t *hash = read_hashes(w, oids[k], &n);
+			uint64_t *hash;
+
+			if (k + CATFILE_AHEAD < nr_src)
+				catfile_ask_ahead(&w->cf, oids[k + CATFILE_AHEAD]);
+			hash = read_hashes(w, oids[k], &n);
 			struct version v = { .hash = hash, .nr = n };
 
 			label(&moved[k], &v, &next);
@@ -933,6 +1102,18 @@ static void walk_release(struct walk *w)
 	}
 	free(w->renames);
 	smap_release(&w->rename_index);
+	for (i = 0; i < w->nr_histories; i++) {
+		struct path_history *h = w->histories[i];
+
+		for (k = 0; k < h->nr; k++)
+			free(h->rows[k].parents);
+		free(h->rows);
+		smap_release(&h->index);
+		smap_release(&h->ran);
+		free(h);
+	}
+	free(w->histories);
+	smap_release(&w->history_index);
 	smap_release(&w->out_ids);
 	smap_release(&w->out_paths);
 	strbuf_release(&w->obj);
