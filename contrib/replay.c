@@ -9,8 +9,10 @@
  * each file of each commit we keep the commit of each of its lines.
  *
  * At a commit, a file takes git blame's answer:
- *   - identical (same blob) to the file of a parent: all its lines come
- *     from the first such parent, as git blame passes the whole blame;
+ *   - the same blob as the file of a parent: all its lines come from the
+ *     first such parent at the same path, else from the first whose file
+ *     a rename with no change brought there, as git blame passes the
+ *     whole blame;
  *   - else its lines unchanged against parent 1 come from parent 1, the
  *     rest unchanged against parent 2 from parent 2, and so on; what is
  *     left is the commit's own.
@@ -26,28 +28,23 @@
  * linear history copies nothing, and an array is freed once every child
  * has been replayed.
  *
- * The same pass attributes tokens (the attribution engine): the diffs
- * are then tokstream's own (tokdiff.c), lines first and then the tokens
- * of the changed lines, because Git's diff of the views gives up on the
- * best alignment past a cost limit and then aligns unrelated ";" and
- * ")".  Tokens no parent explains, in runs of at least min_move tokens,
- * that a file the commit changed held before keep their origin there,
- * as git blame -C looks for lines; a run shorter than 30 tokens counts
- * only where those files hold it once, since a short run found in
- * several places is as likely an idiom as moved code.  min_move is 12:
- * the longest run that met both accuracy targets (t/accuracy/README.md).
+ * The same pass attributes tokens (the attribution engine), by the rule
+ * of attribute.c: the diffs are then tokstream's own (tokdiff.c), and
+ * moved and copied tokens are found among the files the commit changed.
+ * The walk back through one file's history (walk.c) applies the same
+ * rule and gives the same answer.
  *
  * The checkpoint.  A whole-tree pass leaves its state at the tip in
  * DEST/tokstream/replay/ (every file's origins in runs, and the tokens
  * each commit added and removed), so that a later pass at a descendant
  * replays only the commits since, reading the files' token hashes from
- * the views when a diff first needs them.  A tip that is no descendant,
+ * the views when a diff first needs them (replay-checkpoint.c).  A tip
+ * that is no descendant,
  * a commit since whose parent forked before it, other options, or a
  * damaged file make the pass start from the first commit: the result is
  * the same either way, only the time differs.
  */
-#include "replay.h"
-#include "attribute.h"
+#include "replay-internal.h"
 #include "../tokenize/smap.h"
 #include "tokdiff.h"
 #include "../tokenize/catfile.h"
@@ -63,97 +60,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct rcommit {
-	char id[41];
-	uint32_t *parents;
-	unsigned nr_parents, children_left;
-	int ignored;              /* its changes are attributed as if it had not made them */
-	size_t *own_paths;        /* the token replay: the paths where it has tokens of its own */
-	size_t nr_own_paths, alloc_own_paths;
-	struct version **files;  /* by path id; NULL: no file; valid while replayed and needed */
-	size_t nr_files;
-	int known_only;           /* from a checkpoint, as an origin only: no files, never a parent */
-};
-
-/* One entry of `git log --raw` and the hunks of its patch. */
-struct change {
-	char status;
-	size_t src, dst;          /* path ids */
-	char old_blob[41], new_blob[41];
-	size_t first_hunk, nr_hunks;
-};
-
-struct hunk {
-	size_t old_start, old_nr, new_start, new_nr;
-};
-
-/*
- * A version the token replay made at the commit being replayed, whose
- * tokens not found in a parent wait for the search for moved ones: with
- * the file of the first parent it was diffed against, and that diff.
- */
-struct fresh {
-	struct version *v;
-	size_t path;
-	const struct version *old;   /* NULL: a new file */
-	struct tokdiff d;
-};
-
-/* The diff of a commit against one of its parents. */
-struct group {
-	size_t first_change, nr_changes;
-	int parent;               /* index among the parents; -1: not yet known */
-};
-
-struct replay {
-	struct rcommit *commits;
-	size_t nr_commits;
-	struct smap commit_index, path_index;
-	char **paths;
-	size_t nr_paths, alloc_paths;
-	uint32_t tip;
-
-	/* the commit being read */
-	struct change *changes;
-	size_t nr_changes, alloc_changes;
-	struct hunk *hunks;
-	size_t nr_hunks, alloc_hunks;
-	struct group *groups;
-	size_t nr_groups, alloc_groups;
-
-	/* the token replay */
-	int tokens;
-	struct replay_options opts;
-	struct catfile cf;
-	struct strbuf content;
-	struct fresh *fresh;
-	size_t nr_fresh, alloc_fresh;
-
-	/* with a checkpoint: the commits before first_new come from it and are not replayed */
-	size_t first_new;
-	uint32_t base;            /* the checkpoint's tip */
-	char not_base[42];        /* "^" and its id: what git is told to leave out */
-	struct change_record *records;  /* every change reported, for the next checkpoint */
-	size_t nr_records, alloc_records;
-	struct progress *progress;  /* opts.progress_title's display */
-	uint32_t sample;          /* the commit on_sample is told of */
-};
-
-/* A change reported through on_change, kept with a checkpoint. */
-struct change_record {
-	uint32_t commit;
-	size_t path, added, removed;
-};
-
-/* for the messages of die_replay(); per thread, as two replays may run at once */
-static _Thread_local const char *dir_of_replay;
-
-static _Noreturn void die_replay(const char *commit, const char *what)
+_Noreturn void die_replay(const struct replay *r, const char *commit, const char *what)
 {
-	die("cannot replay the history in '%s': %s at commit %s", dir_of_replay, what, commit);
+	die("cannot replay the history in '%s': %s at commit %s", r->dir, what, commit);
 }
 
-static size_t path_id(struct replay *r, const char *path)
+size_t path_id(struct replay *r, const char *path)
 {
 	int isnew;
 	size_t *id = smap_put(&r->path_index, path, r->nr_paths, &isnew);
@@ -165,12 +77,12 @@ static size_t path_id(struct replay *r, const char *path)
 	return *id;
 }
 
-static struct version *file_at(const struct rcommit *c, size_t path)
+struct version *file_at(const struct rcommit *c, size_t path)
 {
 	return path < c->nr_files ? c->files[path] : NULL;
 }
 
-static void set_file(struct rcommit *c, size_t path, struct version *v)
+void set_file(struct rcommit *c, size_t path, struct version *v)
 {
 	if (path >= c->nr_files) {
 		if (!v)
@@ -197,7 +109,7 @@ static void release_files(struct rcommit *c)
 }
 
 /* Notes that c has tokens of its own at path (each path once: a commit makes each file once). */
-static void add_own_path(struct rcommit *c, size_t path)
+void add_own_path(struct rcommit *c, size_t path)
 {
 	if (c->nr_own_paths && c->own_paths[c->nr_own_paths - 1] == path)
 		return;
@@ -289,151 +201,6 @@ static int read_commits(struct replay *r, const char *dir, const char *tip, char
 	return 0;
 }
 
-/* ---- reading the log ----------------------------------------------------- */
-
-/* A path of a raw entry, plain (up to a tab or the end) or quoted. */
-static const char *raw_path(const char *p, const char *end, struct strbuf *out)
-{
-	const char *err;
-
-	strbuf_reset(out);
-	if (*p == '"')
-		return unquote_c_style(out, p, end, &err);
-	{
-		const char *tab = memchr(p, '\t', (size_t)(end - p));
-
-		if (!tab)
-			tab = end;
-		strbuf_add(out, p, (size_t)(tab - p));
-		return tab;
-	}
-}
-
-/* ":100644 100644 OLD NEW M\tpath" or "...R086\tsrc\tdst" */
-static void parse_raw(struct replay *r, const char *commit, const char *line, size_t len)
-{
-	const char *end = line + len, *p;
-	struct strbuf path = STRBUF_INIT;
-	struct change *ch;
-
-	ALLOC_GROW(r->changes, r->nr_changes + 1, r->alloc_changes);
-	ch = &r->changes[r->nr_changes];
-	memset(ch, 0, sizeof(*ch));
-	p = strchr(line, ' ');
-	if (p)
-		p = strchr(p + 1, ' ');
-	if (!p || end - p < 84 || p[41] != ' ' || p[82] != ' ')
-		die_replay(commit, "an unexpected raw diff line");
-	memcpy(ch->old_blob, p + 1, 40);
-	memcpy(ch->new_blob, p + 42, 40);
-	ch->status = p[83];
-	p = memchr(p + 83, '\t', (size_t)(end - (p + 83)));
-	if (!p || !(p = raw_path(p + 1, end, &path)))
-		die_replay(commit, "an unexpected raw diff line");
-	ch->src = ch->dst = path_id(r, path.buf);
-	if (ch->status == 'R' || ch->status == 'C') {
-		if (*p != '\t' || !(p = raw_path(p + 1, end, &path)))
-			die_replay(commit, "an unexpected raw diff line");
-		ch->dst = path_id(r, path.buf);
-	}
-	if (p != end)
-		die_replay(commit, "an unexpected raw diff line");
-	ch->first_hunk = r->nr_hunks;
-	r->groups[r->nr_groups - 1].nr_changes++;
-	r->nr_changes++;
-	strbuf_release(&path);
-}
-
-/* Whether the side of "diff --git SIDE SIDE" at *p is prefix + path; moves *p past it. */
-static int header_side(const char **p, const char *end, const char *prefix, const char *path)
-{
-	size_t pl = strlen(prefix), l = strlen(path);
-
-	if (**p == '"') {
-		struct strbuf sb = STRBUF_INIT;
-		const char *err, *q = unquote_c_style(&sb, *p, end, &err);
-		int same = q && sb.len == pl + l && !memcmp(sb.buf, prefix, pl) &&
-			!memcmp(sb.buf + pl, path, l);
-
-		strbuf_release(&sb);
-		*p = q;
-		return same;
-	}
-	if ((size_t)(end - *p) < pl + l || memcmp(*p, prefix, pl) || memcmp(*p + pl, path, l))
-		return 0;
-	*p += pl + l;
-	return 1;
-}
-
-/*
- * The change a "diff --git" header is the patch of: the one at the cursor
- * or a later one (a change with no patch, such as a whitespace change
- * under -w, prints no header; a type change prints two).
- */
-static size_t match_header(struct replay *r, const char *commit, const char *line, size_t len, size_t cursor)
-{
-	const struct group *g = &r->groups[r->nr_groups - 1];
-	const char *end = line + len;
-	size_t i;
-
-	for (i = cursor; i < g->first_change + g->nr_changes; i++) {
-		const struct change *ch = &r->changes[i];
-		const char *p = line + strlen("diff --git ");
-
-		if (header_side(&p, end, "a/", r->paths[ch->src]) && p && p < end && *p++ == ' ' &&
-		    header_side(&p, end, "b/", r->paths[ch->dst]) && p == end)
-			return i;
-	}
-	die_replay(commit, "a patch that matches no raw diff line");
-}
-
-static size_t parse_count(const char **p, const char *commit)
-{
-	char *end;
-	unsigned long long v = strtoull(*p, &end, 10);
-
-	if (end == *p)
-		die_replay(commit, "an unexpected hunk header");
-	*p = end;
-	return (size_t)v;
-}
-
-/* "START[,COUNT]" of a hunk header; COUNT is 1 when left out */
-static void parse_range(const char **p, const char *commit, size_t *start, size_t *nr)
-{
-	*start = parse_count(p, commit);
-	*nr = 1;
-	if (**p == ',') {
-		(*p)++;
-		*nr = parse_count(p, commit);
-	}
-}
-
-/* "@@ -a[,b] +c[,d] @@": a hunk of the current change; returns the lines of it to skip. */
-static size_t parse_hunk(struct replay *r, const char *commit, const char *line, size_t cur)
-{
-	const char *p = line + 3;
-	struct hunk *h;
-
-	if (cur == SIZE_MAX)
-		die_replay(commit, "a hunk outside a patch");
-	ALLOC_GROW(r->hunks, r->nr_hunks + 1, r->alloc_hunks);
-	h = &r->hunks[r->nr_hunks];
-	if (*p++ != '-')
-		die_replay(commit, "an unexpected hunk header");
-	parse_range(&p, commit, &h->old_start, &h->old_nr);
-	if (*p++ != ' ' || *p++ != '+')
-		die_replay(commit, "an unexpected hunk header");
-	parse_range(&p, commit, &h->new_start, &h->new_nr);
-	if (strncmp(p, " @@", 3))
-		die_replay(commit, "an unexpected hunk header");
-	if (r->changes[cur].first_hunk + r->changes[cur].nr_hunks != r->nr_hunks)
-		die_replay(commit, "the hunks of two patches are interleaved");
-	r->changes[cur].nr_hunks++;
-	r->nr_hunks++;
-	return h->old_nr + h->new_nr;
-}
-
 /* ---- replaying one commit ------------------------------------------------ */
 
 /* Whether group g can be the diff against parent p: every old side is p's. */
@@ -486,7 +253,7 @@ static void pass_unchanged(struct replay *r, const char *commit, const struct ch
 
 		if (old_before < o || new_before < n || old_before - o != new_before - n ||
 		    old_before > old->nr || new_before > nv->nr)
-			die_replay(commit, "hunks that do not fit the file");
+			die_replay(r, commit, "hunks that do not fit the file");
 		for (; o < old_before; o++, n++)
 			if (nv->origin[n] == NO_COMMIT)
 				nv->origin[n] = old->origin[o];
@@ -494,7 +261,7 @@ static void pass_unchanged(struct replay *r, const char *commit, const struct ch
 		n += h->new_nr;
 	}
 	if (o > old->nr || n > nv->nr || old->nr - o != nv->nr - n)
-		die_replay(commit, "hunks that do not fit the file");
+		die_replay(r, commit, "hunks that do not fit the file");
 	for (; o < old->nr; o++, n++)
 		if (nv->origin[n] == NO_COMMIT)
 			nv->origin[n] = old->origin[o];
@@ -523,7 +290,7 @@ static struct version *same_as_a_parent(struct replay *r, uint32_t ci, const str
 				struct version *v = file_at(p, ch1->dst);
 
 				if (!v || strcmp(v->blob, ch1->new_blob))
-					die_replay(c->id, "a merge whose parent has not the file its diff says");
+					die_replay(r, c->id, "a merge whose parent has not the file its diff says");
 				if (!renames)
 					return v;
 				continue;
@@ -563,7 +330,7 @@ static struct version *replay_file_at(struct replay *r, uint32_t ci, const struc
 		const struct version *old = file_at(&r->commits[c->parents[0]], ch1->src);
 
 		if (!old || old->nr + added < removed)
-			die_replay(c->id, "a diff that does not fit the parent's file");
+			die_replay(r, c->id, "a diff that does not fit the parent's file");
 		nv->nr = old->nr + added - removed;
 	}
 	nv->origin = xmalloc((nv->nr + 1) * sizeof(*nv->origin));
@@ -617,10 +384,10 @@ static struct version *read_view(struct replay *r, const char *commit, const cha
 	uint64_t *hash;
 
 	if (hex_to_oid(blob, 40, oid))
-		die_replay(commit, "an object id that is not one");
+		die_replay(r, commit, "an object id that is not one");
 	switch (catfile_get(&r->cf, oid, type, &size)) {
 	case CATFILE_FAILED:
-		die("git cat-file --batch failed in '%s'", dir_of_replay);
+		die("git cat-file --batch failed in '%s'", r->dir);
 	case CATFILE_MISSING:
 		/* a submodule's commit: one token, as its diff is one line */
 		hash = xmalloc(sizeof(*hash));
@@ -632,14 +399,14 @@ static struct version *read_view(struct replay *r, const char *commit, const cha
 	strbuf_reset(&r->content);
 	strbuf_grow(&r->content, size);
 	if (catfile_read(&r->cf, r->content.buf, size) || catfile_end(&r->cf))
-		die("git cat-file --batch failed in '%s'", dir_of_replay);
+		die("git cat-file --batch failed in '%s'", r->dir);
 	hash = hash_lines(r->content.buf, size, r->opts.ignore_ws, &nr);
 	return new_version(blob, hash, nr, NO_COMMIT);
 }
 
 /* Tells on_change, and keeps for the checkpoint, the tokens commit ci added and removed in path. */
 /* Keeps a change for the checkpoint. */
-static void add_record(struct replay *r, uint32_t ci, size_t path, size_t added, size_t removed)
+void add_record(struct replay *r, uint32_t ci, size_t path, size_t added, size_t removed)
 {
 	struct change_record *rec;
 
@@ -743,7 +510,7 @@ static struct version *replay_tokens_at(struct replay *r, uint32_t ci, const str
 
 		if (ch->status != 'A' && ch->status != 'T' &&
 		    !(parent[pi] = file_at(&r->commits[c->parents[pi]], ch->src)))
-			die_replay(c->id, "a diff whose parent has not the file it says");
+			die_replay(r, c->id, "a diff whose parent has not the file it says");
 		read_lazy(r, parent[pi]);
 	}
 	same = token_version(r, ci, ch1->dst, ch1->new_blob, parent, c->nr_parents);
@@ -816,118 +583,6 @@ static void finish_tokens(struct replay *r, uint32_t ci, const struct group *g1)
 	free(src);
 }
 
-/* git's line count: a last line without LF is one too */
-static size_t count_lines(const char *p, size_t n)
-{
-	return count_newlines(p, n) + (n && p[n - 1] != '\n');
-}
-
-/*
- * Every file of the tree of commit in the repository at dir (or those of
- * paths, when given), with its content; a submodule with none.
- */
-typedef void tree_blob_fn(const char *path, const char *blob, const char *content, size_t len,
-			  int submodule, void *data);
-
-static void tree_blobs(const char *dir, const char *commit, const char **paths, size_t nr_paths,
-		       tree_blob_fn *fn, void *data)
-{
-	const char *cat[] = { "git", "cat-file", "--batch", "--buffer", NULL };
-	const char **ls = xcalloc(nr_paths + 8, sizeof(*ls));
-	struct reader *rd = xmalloc(sizeof(*rd));
-	struct strbuf rec = STRBUF_INIT, content = STRBUF_INIT;
-	char **names = NULL;
-	size_t nr = 0, alloc = 0, k;
-	int n = 0;
-	FILE *ids = tmpfile();
-
-	if (!ids)
-		die_errno("cannot make a temporary file");
-	ls[n++] = "git";
-	ls[n++] = "ls-tree";
-	ls[n++] = "-r";
-	ls[n++] = "-z";
-	ls[n++] = "--full-tree";
-	ls[n++] = commit;
-	ls[n++] = "--";
-	for (k = 0; k < nr_paths; k++)
-		ls[n++] = paths[k];
-	reader_start(rd, ls, dir);
-	while (reader_next(rd, &rec, '\0')) {
-		/* "MODE TYPE ID\tPATH" */
-		const char *type = strchr(rec.buf, ' '), *tab = strchr(rec.buf, '\t');
-		char blob[41];
-
-		if (!type || !tab || tab - type < 42 || tab[-41] != ' ')
-			die("unexpected output of git ls-tree %s in '%s'", commit, dir);
-		memcpy(blob, tab - 40, 40);
-		blob[40] = '\0';
-		if (!strncmp(type, " commit ", 8)) {
-			fn(tab + 1, blob, NULL, 0, 1, data);
-			continue;
-		}
-		ALLOC_GROW(names, nr + 1, alloc);
-		names[nr++] = xstrdup(tab + 1);
-		fprintf(ids, "%s\n", blob);
-	}
-	if (reader_finish(rd))
-		die("git ls-tree %s failed in '%s'", commit, dir);
-	if (fflush(ids) || ferror(ids))
-		die_errno("cannot write a temporary file");
-	rewind(ids);
-	reader_start_fd(rd, cat, dir, fileno(ids));
-	for (k = 0; k < nr; k++) {
-		char *end;
-		unsigned long long size;
-		char blob[41];
-
-		/* "ID blob SIZE", the bytes, LF */
-		if (!reader_next(rd, &rec, '\n') || rec.len < 47 || strncmp(rec.buf + 40, " blob ", 6))
-			die("unexpected output of git cat-file in '%s'", dir);
-		memcpy(blob, rec.buf, 40);
-		blob[40] = '\0';
-		size = strtoull(rec.buf + 46, &end, 10);
-		if (end == rec.buf + 46 || *end || size > SIZE_MAX || reader_read(rd, (size_t)size, &content) ||
-		    !reader_next(rd, &rec, '\n') || rec.len)
-			die("unexpected output of git cat-file in '%s'", dir);
-		fn(names[k], blob, content.buf, content.len, 0, data);
-		free(names[k]);
-	}
-	if (reader_finish(rd))
-		die("git cat-file failed in '%s'", dir);
-	fclose(ids);
-	free(names);
-	free(ls);
-	free(rd);
-	strbuf_release(&rec);
-	strbuf_release(&content);
-}
-
-struct tree_lines_cb {
-	tree_lines_fn *fn;
-	void *data;
-};
-
-static void count_blob_lines(const char *path, const char *blob, const char *content, size_t len,
-			     int submodule, void *data)
-{
-	struct tree_lines_cb *cb = data;
-
-	/* a submodule's diff is one line, "Subproject commit ID" */
-	if (submodule)
-		cb->fn(path, blob, 1, 0, cb->data);
-	else
-		cb->fn(path, blob, count_lines(content, len),
-		       memchr(content, '\0', len < 8000 ? len : 8000) != NULL, cb->data);
-}
-
-void tree_lines(const char *dir, const char *commit, tree_lines_fn *fn, void *data)
-{
-	struct tree_lines_cb cb = { fn, data };
-
-	tree_blobs(dir, commit, NULL, 0, count_blob_lines, &cb);
-}
-
 struct root_files {
 	struct replay *r;
 	uint32_t ci;
@@ -985,11 +640,11 @@ static void replay_root(struct replay *r, uint32_t ci)
 {
 	struct root_files rf = { r, ci };
 
-	if (r->tokens)
-		tree_blobs(dir_of_replay, r->commits[ci].id, NULL, 0,
+	if (r->unit == REPLAY_TOKENS)
+		tree_blobs(r->dir, r->commits[ci].id, NULL, 0,
 			   add_root_version, &rf);
 	else
-		tree_lines(dir_of_replay, r->commits[ci].id, add_root_file, &rf);
+		tree_lines(r->dir, r->commits[ci].id, add_root_file, &rf);
 }
 
 static void replay_commit_files(struct replay *r, uint32_t ci)
@@ -1015,14 +670,14 @@ static void replay_commit_files(struct replay *r, uint32_t ci)
 			/* a root: one diff, against nothing */
 			for (i = 0; i < g->nr_changes; i++)
 				if (k || r->changes[g->first_change + i].status != 'A')
-					die_replay(c->id, "a root commit with a diff against a parent");
+					die_replay(r, c->id, "a root commit with a diff against a parent");
 			g->parent = 0;
 			continue;
 		}
 		while (next < (int)c->nr_parents && !group_fits(r, g, &r->commits[c->parents[next]]))
 			next++;
 		if (next == (int)c->nr_parents)
-			die_replay(c->id, "a diff that fits none of the parents");
+			die_replay(r, c->id, "a diff that fits none of the parents");
 		g->parent = next++;
 	}
 
@@ -1035,10 +690,10 @@ static void replay_commit_files(struct replay *r, uint32_t ci)
 
 		if (ch->status == 'D')
 			continue;
-		made[k] = r->tokens ? replay_tokens_at(r, ci, ch) : replay_file_at(r, ci, ch);
+		made[k] = r->unit == REPLAY_TOKENS ? replay_tokens_at(r, ci, ch) : replay_file_at(r, ci, ch);
 		made[k]->refs++;
 	}
-	if (r->tokens)
+	if (r->unit == REPLAY_TOKENS)
 		finish_tokens(r, ci, g1);
 
 	/* its files: the first parent's (taken over by its last child), then the diff against it */
@@ -1082,31 +737,6 @@ static void replay_commit_files(struct replay *r, uint32_t ci)
 
 /* ---- the whole history --------------------------------------------------- */
 
-static void start_commit(struct replay *r)
-{
-	r->nr_changes = r->nr_hunks = r->nr_groups = 0;
-}
-
-static void start_group(struct replay *r)
-{
-	ALLOC_GROW(r->groups, r->nr_groups + 1, r->alloc_groups);
-	r->groups[r->nr_groups].first_change = r->nr_changes;
-	r->groups[r->nr_groups].nr_changes = 0;
-	r->groups[r->nr_groups].parent = -1;
-	r->nr_groups++;
-}
-
-/* Drops the groups without changes: a merge's diffs that say nothing. */
-static void drop_empty_groups(struct replay *r)
-{
-	size_t k, n = 0;
-
-	for (k = 0; k < r->nr_groups; k++)
-		if (r->groups[k].nr_changes)
-			r->groups[n++] = r->groups[k];
-	r->nr_groups = n;
-}
-
 /* Tells on_sample of commit ci when it is one of the samples. */
 static void sample_commit(struct replay *r, uint32_t ci)
 {
@@ -1118,122 +748,10 @@ static void sample_commit(struct replay *r, uint32_t ci)
 }
 
 /* Replays commit ci, whose diffs are read, and shows it to on_sample. */
-static void replay_next(struct replay *r, uint32_t ci)
+void replay_next(struct replay *r, uint32_t ci)
 {
 	replay_commit_files(r, ci);
 	sample_commit(r, ci);
-}
-
-/* Reads git log of the whole history and replays each commit. */
-static void replay_log(struct replay *r, const char *dir, const char *tip, int ignore_ws)
-{
-	const char *argv[40];
-	struct reader *rd = xmalloc(sizeof(*rd));
-	struct strbuf line = STRBUF_INIT;
-	size_t next = r->first_new, skip = 0, cur = SIZE_MAX;
-	const char *commit = NULL;
-	int n = 0;
-
-	argv[n++] = "git";
-	argv[n++] = "-c";
-	argv[n++] = "core.quotePath=false";
-	argv[n++] = "-c";
-	argv[n++] = "log.diffMerges=separate";
-	argv[n++] = "-c";
-	argv[n++] = "diff.relative=false";
-	argv[n++] = "-c";
-	argv[n++] = "log.showRoot=false";  /* see replay_root() */
-	argv[n++] = "log";
-	argv[n++] = "--reverse";
-	argv[n++] = "--topo-order";
-	argv[n++] = "-m";
-	argv[n++] = "--raw";
-	argv[n++] = "--no-abbrev";
-	argv[n++] = "-M";
-	argv[n++] = "--no-textconv";
-	argv[n++] = "--no-ext-diff";
-	argv[n++] = "--no-color";
-	argv[n++] = "--no-notes";
-	argv[n++] = "--submodule=short";
-	argv[n++] = "-O/dev/null";
-	argv[n++] = "--format=%x01%H";
-	if (!r->tokens) {
-		/* the token replay diffs the blobs itself: git prints which changed */
-		argv[n++] = "-p";
-		argv[n++] = "-U0";
-		argv[n++] = "--inter-hunk-context=0";
-		argv[n++] = "--irreversible-delete";  /* a deleted file's lines are not needed */
-		argv[n++] = "--text";
-		argv[n++] = "--src-prefix=a/";
-		argv[n++] = "--dst-prefix=b/";
-		if (ignore_ws)
-			argv[n++] = "-w";
-	}
-	argv[n++] = tip;
-	if (r->first_new)
-		argv[n++] = r->not_base;
-	argv[n++] = "--";
-	argv[n] = NULL;
-	reader_start(rd, argv, dir);
-	if (r->opts.progress_title)
-		r->progress = start_progress(r->opts.progress_title, r->nr_commits - r->first_new, 1);
-	start_commit(r);
-	for (;;) {
-		int more = reader_next(rd, &line, '\n');
-
-		if (skip && more) {
-			/* the content lines of a hunk; "\ No newline" lines are extra */
-			if (line.buf[0] != '\\')
-				skip--;
-			continue;
-		}
-		if (!more || line.buf[0] == '\001') {
-			const char *id = more ? line.buf + 1 : NULL;
-
-			if (commit && (!id || strcmp(id, commit))) {
-				/* the commit is read: replay it, and the commits without diffs before the next */
-				drop_empty_groups(r);
-				replay_next(r, (uint32_t)next);
-				next++;
-				start_commit(r);
-				commit = NULL;
-			}
-			if (!more)
-				break;
-			if (!commit) {
-				while (next < r->nr_commits && strcmp(r->commits[next].id, id))
-					replay_next(r, (uint32_t)next++);
-				if (next == r->nr_commits)
-					die("git log printed commit %s that git rev-list did not, in '%s'", id, dir);
-				commit = r->commits[next].id;
-			}
-			start_group(r);
-			cur = SIZE_MAX;
-			continue;
-		}
-		if (!commit || !line.len)
-			continue;
-		if (line.buf[0] == ':') {
-			parse_raw(r, commit, line.buf, line.len);
-		} else if (!strncmp(line.buf, "diff --git ", 11)) {
-			size_t first = r->groups[r->nr_groups - 1].first_change;
-
-			cur = match_header(r, commit, line.buf, line.len, cur == SIZE_MAX ? first : cur);
-			if (!r->changes[cur].nr_hunks)
-				r->changes[cur].first_hunk = r->nr_hunks;
-		} else if (!strncmp(line.buf, "@@ -", 4)) {
-			skip = parse_hunk(r, commit, line.buf, cur);
-		} else if (!strncmp(line.buf, "Binary files ", 13)) {
-			die_replay(commit, "a binary diff (despite --text)");
-		}
-	}
-	if (reader_finish(rd))
-		die("git log failed in '%s'", dir);
-	while (next < r->nr_commits)
-		replay_next(r, (uint32_t)next++);
-	stop_progress(&r->progress);
-	free(rd);
-	strbuf_release(&line);
 }
 
 static void mark_ignored(struct replay *r)
@@ -1246,298 +764,11 @@ static void mark_ignored(struct replay *r)
 		r->commits[k].ignored = smap_get((struct smap *)r->opts.ignore, r->commits[k].id) != NULL;
 }
 
-/* ---- the checkpoint: the state at the tip, for the next replay ------------ */
-
-/*
- * A text file: a header and the key, the commits it names (each with the
- * path where it has tokens of its own), the paths, every file at the tip
- * with its origins in runs (commit, count), every change reported, and
- * which commit is the tip.  Hashes and lines are not kept: they are read
- * again from the views when a later diff needs them (read_lazy).
- */
-#define CHECKPOINT_FORMAT "tokstream replay checkpoint "
-#define CHECKPOINT_HEADER CHECKPOINT_FORMAT "2\n"
-
-static void checkpoint_save(struct replay *r)
-{
-	struct strbuf sb = STRBUF_INIT;
-	uint32_t *cnum = xmalloc((r->nr_commits + 1) * sizeof(*cnum)), *corder;
-	size_t *pnum = xmalloc((r->nr_paths + 1) * sizeof(*pnum)), *porder;
-	size_t nc = 0, np = 0, k, i, nr_files = 0;
-	const struct rcommit *tip = &r->commits[r->tip];
-
-	corder = xmalloc((r->nr_commits + 1) * sizeof(*corder));
-	porder = xmalloc((r->nr_paths + 1) * sizeof(*porder));
-	for (k = 0; k < r->nr_commits; k++)
-		cnum[k] = NO_COMMIT;
-	for (k = 0; k < r->nr_paths; k++)
-		pnum[k] = SIZE_MAX;
-#define MARK_COMMIT(c) do { if (cnum[c] == NO_COMMIT) { cnum[c] = (uint32_t)nc; corder[nc++] = (c); } } while (0)
-#define MARK_PATH(p) do { if (pnum[p] == SIZE_MAX) { pnum[p] = np; porder[np++] = (p); } } while (0)
-	MARK_COMMIT(r->tip);
-	for (k = 0; k < tip->nr_files; k++) {
-		const struct version *v = tip->files[k];
-
-		if (!v)
-			continue;
-		nr_files++;
-		MARK_PATH(k);
-		MARK_COMMIT(v->maker);
-		MARK_PATH(v->maker_path);
-		for (i = 0; i < v->nr; i++)
-			MARK_COMMIT(v->origin[i]);
-	}
-	for (k = 0; k < r->nr_records; k++) {
-		MARK_COMMIT(r->records[k].commit);
-		MARK_PATH(r->records[k].path);
-	}
-	for (k = 0; k < nc; k++)
-		for (i = 0; i < r->commits[corder[k]].nr_own_paths; i++)
-			MARK_PATH(r->commits[corder[k]].own_paths[i]);
-#undef MARK_COMMIT
-#undef MARK_PATH
-
-	strbuf_addstr(&sb, CHECKPOINT_HEADER);
-	strbuf_addf(&sb, "key %s\npaths %zu\n", r->opts.checkpoint_key ? r->opts.checkpoint_key : "", np);
-	for (k = 0; k < np; k++) {
-		const char *path = r->paths[porder[k]];
-
-		strbuf_addf(&sb, "%zu ", strlen(path));
-		strbuf_addstr(&sb, path);
-		strbuf_addch(&sb, '\n');
-	}
-	strbuf_addf(&sb, "commits %zu\n", nc);
-	for (k = 0; k < nc; k++) {
-		const struct rcommit *c = &r->commits[corder[k]];
-
-		strbuf_addstr(&sb, c->id);
-		for (i = 0; i < c->nr_own_paths; i++)
-			strbuf_addf(&sb, " %zu", pnum[c->own_paths[i]]);
-		strbuf_addch(&sb, '\n');
-	}
-	strbuf_addf(&sb, "files %zu\n", nr_files);
-	for (k = 0; k < tip->nr_files; k++) {
-		const struct version *v = tip->files[k];
-
-		if (!v)
-			continue;
-		strbuf_addf(&sb, "%zu %s %u %zu %zu", pnum[k], v->blob, (unsigned)cnum[v->maker],
-			    pnum[v->maker_path], v->nr);
-		for (i = 0; i < v->nr;) {
-			size_t j = i;
-
-			while (j < v->nr && v->origin[j] == v->origin[i])
-				j++;
-			strbuf_addf(&sb, " %u %zu", (unsigned)cnum[v->origin[i]], j - i);
-			i = j;
-		}
-		strbuf_addch(&sb, '\n');
-	}
-	strbuf_addf(&sb, "changes %zu\n", r->nr_records);
-	for (k = 0; k < r->nr_records; k++) {
-		const struct change_record *rec = &r->records[k];
-
-		strbuf_addf(&sb, "%u %zu %zu %zu\n", (unsigned)cnum[rec->commit], pnum[rec->path],
-			    rec->added, rec->removed);
-	}
-	strbuf_addstr(&sb, "tip 0\nend\n");
-	write_atomic(r->opts.checkpoint, sb.buf, sb.len);
-	strbuf_release(&sb);
-	free(cnum);
-	free(corder);
-	free(pnum);
-	free(porder);
-}
-
-/*
- * A number at *p followed by the byte end, or by a space or a newline when
- * end is 0 (*ended tells which); -1 when there is none.
- */
-static int checkpoint_number(const char **p, const char *limit, char end, size_t *out, char *ended)
-{
-	const char *q = *p;
-	size_t v = 0;
-
-	if (q >= limit || *q < '0' || *q > '9')
-		return -1;
-	while (q < limit && *q >= '0' && *q <= '9') {
-		if (v > (SIZE_MAX - 9) / 10)
-			return -1;
-		v = v * 10 + (size_t)(*q++ - '0');
-	}
-	if (q >= limit || (end ? *q != end : *q != ' ' && *q != '\n'))
-		return -1;
-	if (ended)
-		*ended = *q;
-	*p = q + 1;
-	*out = v;
-	return 0;
-}
-
-/* The line "WORD N" at *p. */
-static int checkpoint_count(const char **p, const char *limit, const char *word, size_t *out)
-{
-	size_t len = strlen(word);
-
-	if ((size_t)(limit - *p) < len + 1 || memcmp(*p, word, len) || (*p)[len] != ' ')
-		return -1;
-	*p += len + 1;
-	return checkpoint_number(p, limit, '\n', out, NULL);
-}
-
-/*
- * Loads the checkpoint of r->opts when its key is r's and returns 1, with
- * r's first commits those it names and r->base its tip; 2 when that tip
- * is tip itself (nothing to replay).  0 when there is none that fits;
- * a damaged one is a warning, and the replay starts from the beginning.
- */
-static int checkpoint_load(struct replay *r, const char *dir, const char *tip)
-{
-	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT;
-	const char *p, *limit, *key = r->opts.checkpoint_key ? r->opts.checkpoint_key : "";
-	size_t nc, np, nf, nch, k, i, t, *pid = NULL;
-	const char *argv[] = { "git", "rev-parse", "--verify", "-q", NULL, NULL };
-	struct strbuf spec = STRBUF_INIT;
-	int ret = 0;
-
-	if (strbuf_read_file(&sb, r->opts.checkpoint) < 0)
-		goto out;
-	p = sb.buf;
-	limit = sb.buf + sb.len;
-	if (strncmp(p, CHECKPOINT_HEADER, strlen(CHECKPOINT_HEADER))) {
-		if (!strncmp(p, CHECKPOINT_FORMAT, strlen(CHECKPOINT_FORMAT)))
-			goto out;  /* another version's: replaced, as a state made with other options */
-		goto damaged;
-	}
-	p += strlen(CHECKPOINT_HEADER);
-	if (strncmp(p, "key ", 4) || strncmp(p + 4, key, strlen(key)) || p[4 + strlen(key)] != '\n')
-		goto out;  /* made with other options: not this replay's */
-	p += 4 + strlen(key) + 1;
-	if (checkpoint_count(&p, limit, "paths", &np))
-		goto damaged;
-	pid = xcalloc(np + 1, sizeof(*pid));
-	for (k = 0; k < np; k++) {
-		size_t len;
-		char *path;
-
-		if (checkpoint_number(&p, limit, ' ', &len, NULL) || (size_t)(limit - p) < len + 1 || p[len] != '\n')
-			goto damaged;
-		path = xmalloc(len + 1);
-		memcpy(path, p, len);
-		path[len] = '\0';
-		pid[k] = path_id(r, path);
-		free(path);
-		p += len + 1;
-	}
-	if (checkpoint_count(&p, limit, "commits", &nc) || !nc || nc >= NO_COMMIT)
-		goto damaged;
-	r->commits = xcalloc(nc, sizeof(*r->commits));
-	for (k = 0; k < nc; k++) {
-		struct rcommit *c = &r->commits[k];
-		char ended;
-		int isnew;
-
-		if (limit - p < 41 || (p[40] != ' ' && p[40] != '\n') || hex_to_oid(p, 40, (unsigned char[20]){ 0 }))
-			goto damaged;
-		memcpy(c->id, p, 40);
-		c->known_only = 1;
-		ended = p[40];
-		p += 41;
-		r->nr_commits++;
-		smap_put(&r->commit_index, c->id, k, &isnew);
-		if (!isnew)
-			goto damaged;
-		while (ended == ' ') {
-			size_t path;
-
-			if (checkpoint_number(&p, limit, 0, &path, &ended) || path >= np)
-				goto damaged;
-			add_own_path(c, pid[path]);
-		}
-	}
-	/* the tip is written as commit 0 */
-	r->base = 0;
-	r->commits[0].known_only = 0;
-	if (checkpoint_count(&p, limit, "files", &nf))
-		goto damaged;
-	for (k = 0; k < nf; k++) {
-		struct version *v;
-		size_t path, at = 0, maker, maker_path;
-		char ended;
-
-		if (checkpoint_number(&p, limit, ' ', &path, NULL) || path >= np ||
-		    limit - p < 42 || p[40] != ' ' || hex_to_oid(p, 40, (unsigned char[20]){ 0 }))
-			goto damaged;
-		v = xcalloc(1, sizeof(*v));
-		memcpy(v->blob, p, 40);
-		p += 41;
-		v->lazy = r->tokens;
-		set_file(&r->commits[0], pid[path], v);
-		/* "MAKER MAKER-PATH NR", then " COMMIT COUNT" for each run, then a newline */
-		if (checkpoint_number(&p, limit, ' ', &maker, NULL) || maker >= nc ||
-		    checkpoint_number(&p, limit, ' ', &maker_path, NULL) || maker_path >= np ||
-		    checkpoint_number(&p, limit, 0, &v->nr, &ended) || v->nr >= SIZE_MAX / sizeof(*v->origin) ||
-		    (ended == '\n') != !v->nr)
-			goto damaged;
-		v->maker = (uint32_t)maker;
-		v->maker_path = pid[maker_path];
-		v->origin = xmalloc((v->nr + 1) * sizeof(*v->origin));
-		while (at < v->nr) {
-			size_t c, n;
-
-			if (checkpoint_number(&p, limit, ' ', &c, NULL) || c >= nc ||
-			    checkpoint_number(&p, limit, 0, &n, &ended) || !n || n > v->nr - at ||
-			    (ended == '\n') != (n == v->nr - at))
-				goto damaged;
-			for (i = 0; i < n; i++)
-				v->origin[at++] = (uint32_t)c;
-		}
-	}
-	if (checkpoint_count(&p, limit, "changes", &nch))
-		goto damaged;
-	for (k = 0; k < nch; k++) {
-		size_t c, path, added, removed;
-
-		if (checkpoint_number(&p, limit, ' ', &c, NULL) || c >= nc ||
-		    checkpoint_number(&p, limit, ' ', &path, NULL) || path >= np ||
-		    checkpoint_number(&p, limit, ' ', &added, NULL) ||
-		    checkpoint_number(&p, limit, '\n', &removed, NULL))
-			goto damaged;
-		/* told on_change only once the checkpoint is used (replay_whole) */
-		add_record(r, (uint32_t)c, pid[path], added, removed);
-	}
-	if (checkpoint_count(&p, limit, "tip", &t) || t || strcmp(p, "end\n"))
-		goto damaged;
-	r->first_new = nc;
-	snprintf(r->not_base, sizeof(r->not_base), "^%s", r->commits[0].id);
-
-	strbuf_addf(&spec, "%s^{commit}", tip);
-	argv[4] = spec.buf;
-	if (run_capture(argv, dir, &out) || out.len < 40)
-		die("'%s' is not a commit in '%s'", tip, dir);
-	if (!memcmp(out.buf, r->commits[0].id, 40)) {
-		r->tip = 0;
-		ret = 2;
-	} else {
-		ret = 1;
-	}
-	goto out;
-damaged:
-	warning("the replay checkpoint '%s' is damaged: replaying the whole history", r->opts.checkpoint);
-	ret = -1;
-out:
-	strbuf_release(&sb);
-	strbuf_release(&out);
-	strbuf_release(&spec);
-	free(pid);
-	return ret;
-}
-
 static struct replay *replay_new(const char *dir)
 {
 	struct replay *r = xcalloc(1, sizeof(*r));
 
-	dir_of_replay = dir;
+	r->dir = dir;
 	r->cf.dir = dir;
 	strbuf_init(&r->content, 0);
 	return r;
@@ -1564,13 +795,13 @@ static int samples_after_base(struct replay *r)
  * replay of the commits since its tip), else from the first commit; the
  * checkpoint is then written for the new tip.
  */
-static struct replay *replay_whole(const char *dir, const char *tip, const struct replay_options *opts, int tokens,
-				   int only_from_checkpoint)
+static struct replay *replay_whole(const char *dir, const char *tip, const struct replay_options *opts,
+				   enum replay_unit unit, enum replay_start start)
 {
 	struct replay *r = replay_new(dir);
 	int from = 0;
 
-	r->tokens = tokens;
+	r->unit = unit;
 	r->opts = *opts;
 	if (opts->checkpoint)
 		from = checkpoint_load(r, dir, tip);
@@ -1578,14 +809,14 @@ static struct replay *replay_whole(const char *dir, const char *tip, const struc
 		from = -1;  /* a branch that forked before the checkpoint */
 	if (from > 0 && !samples_after_base(r))
 		from = -1;  /* a sample the checkpoint has gone past: only the whole history has it */
-	if (from <= 0 && only_from_checkpoint) {
+	if (from <= 0 && start == REPLAY_FROM_CHECKPOINT_ONLY) {
 		replay_free(r);
 		return NULL;
 	}
 	if (from < 0) {
 		replay_free(r);
 		r = replay_new(dir);
-		r->tokens = tokens;
+		r->unit = unit;
 		r->opts = *opts;
 		from = 0;
 	}
@@ -1605,7 +836,7 @@ static struct replay *replay_whole(const char *dir, const char *tip, const struc
 		sample_commit(r, r->base);
 	if (from != 2) {
 		mark_ignored(r);
-		replay_log(r, dir, tip, tokens ? 0 : opts->ignore_ws);
+		replay_log(r, dir, tip, unit == REPLAY_TOKENS ? 0 : opts->ignore_ws);
 		if (opts->checkpoint)
 			checkpoint_save(r);
 	}
@@ -1615,17 +846,17 @@ static struct replay *replay_whole(const char *dir, const char *tip, const struc
 
 struct replay *replay_history(const char *dir, const char *tip, const struct replay_options *opts)
 {
-	return replay_whole(dir, tip, opts, 0, 0);
+	return replay_whole(dir, tip, opts, REPLAY_LINES, REPLAY_FROM_ANYWHERE);
 }
 
 struct replay *replay_tokens(const char *dir, const char *tip, const struct replay_options *opts)
 {
-	return replay_whole(dir, tip, opts, 1, 0);
+	return replay_whole(dir, tip, opts, REPLAY_TOKENS, REPLAY_FROM_ANYWHERE);
 }
 
 struct replay *replay_tokens_from_checkpoint(const char *dir, const char *tip, const struct replay_options *opts)
 {
-	return opts->checkpoint ? replay_whole(dir, tip, opts, 1, 1) : NULL;
+	return opts->checkpoint ? replay_whole(dir, tip, opts, REPLAY_TOKENS, REPLAY_FROM_CHECKPOINT_ONLY) : NULL;
 }
 
 const uint32_t *replay_file(const struct replay *r, const char *path, size_t *nr)

@@ -65,6 +65,18 @@
 #             the whole history costs); the same report at HEAD after one at
 #             HEAD~$BENCH_LATER against it; and `html` of the whole tree,
 #             from nothing and at a later revision, the same way.
+#   first-blame-*  for each history in BENCH_BLAME (paths of git
+#             repositories, e.g. a clone of pytest; converted once,
+#             untimed, with no attribution state): `tokstream blame
+#             --porcelain` of its 3 largest files with a view and of the
+#             one with the most commits, the first blame after a plain
+#             convert (no state in DEST), against `git blame -w -C` of
+#             the same files, wall time, target 2.0; the same with -w on
+#             both sides (first-blame-w), and with the history's own
+#             .git-blame-ignore-revs, when it has one, configured as
+#             blame.ignoreRevsFile for both (first-blame-ignore); and the
+#             peak resident set of the largest tokstream blame (its git
+#             commands included), target 512 MiB.
 #   settings  with BENCH_GIT_CONFIG, for each history: the copy with
 #             those settings against the copy with Git's defaults, CPU
 #             time, and the size of the packs each side wrote (in the
@@ -83,7 +95,8 @@
 # bench-DATE.txt with the table and the raw figures of each run),
 # CORPUS, KERNEL_SRC, KERNEL_VERSIONS, BENCH_LEX (0: no lexing measures,
 # the histories only), BENCH_REPORT (0: no report measure),
-# BENCH_SCALE (histories for the scale-* measures only),
+# BENCH_SCALE (histories for the scale-* measures only), BENCH_BLAME
+# (histories for the first-blame-* measures only),
 # BENCH_GIT_CONFIG ("KEY=VALUE ...", e.g. "pack.depth=0": Git settings
 # given, through GIT_CONFIG_COUNT, to both sides of the end-to-end pair,
 # so to convert's fast-import and the copy's alike).
@@ -361,6 +374,66 @@ run_scale() {
 	rm -rf "$s/sout"
 }
 
+# add_first_blame NAME GIT-DIR: a history for the first-blame measures.
+# A clone of it, so that its blame.ignoreRevsFile can be set, and its
+# conversion; the files: the 3 largest with a view, and the one with the
+# most commits.
+add_first_blame() {
+	local h=$1 g=$2 c=$s/$1.blame-src
+	blames+=("$h")
+	git clone -q --no-checkout "$g" "$c"
+	src[$h]=$c
+	commits[$h]=$(git -C "$c" rev-list --count HEAD)
+	note "converting $h (${commits[$h]} commits) for the first-blame measures"
+	"$TOKSTREAM" convert -q "$c" "$s/$h.blame.git"
+	git -C "$c" ls-tree -r -l HEAD | awk -F'\t' '$1 ~ /^100(644|755) blob / { split($1, f, " "); print f[4] "\t" $2 }' |
+		sort -k1,1nr | cut -f2- >"$s/$h.by-size"
+	git -C "$s/$h.blame.git" ls-tree -r --name-only HEAD | sort >"$s/$h.with-view"
+	grep -Fx -f "$s/$h.with-view" "$s/$h.by-size" | head -n 3 >"$s/$h.first-files" || true
+	git -C "$c" log --format= --name-only HEAD | sort | uniq -c | sort -k1,1nr | sed 's/^ *[0-9]* //' |
+		grep -Fx -f "$s/$h.with-view" | grep -Fxv -f "$s/$h.first-files" | head -n 1 >>"$s/$h.first-files" || true
+	note "$h: first blame of $(tr '\n' ' ' <"$s/$h.first-files")"
+	measures+=("first-blame-$h" "first-blame-w-$h")
+	define_measure "first-blame-$h" "first blame after convert, wall, $h (${commits[$h]} commits, $(wc -l <"$s/$h.first-files") files)" \
+		"tokstream blame s" "git blame -w -C s" 2.0 wall
+	define_measure "first-blame-w-$h" "the same with -w, wall, $h" "tokstream blame -w s" "git blame -w -C s" 2.0 wall
+	if git -C "$c" cat-file -e HEAD:.git-blame-ignore-revs 2>/dev/null; then
+		git -C "$c" show HEAD:.git-blame-ignore-revs >"$s/$h.ignore-revs"
+		measures+=("first-blame-ignore-$h")
+		define_measure "first-blame-ignore-$h" "the same with its .git-blame-ignore-revs configured, wall, $h" \
+			"tokstream blame s" "git blame -w -C s" 2.0 wall
+	fi
+	measures+=("first-blame-rss-$h")
+	define_measure "first-blame-rss-$h" "first blame's peak memory (with its git commands), $h" \
+		"tokstream blame peak RSS MiB" "the target's 512 MiB" 512 rssabs
+}
+
+# run_first_blame NAME RUN: each pair with no attribution state in DEST
+run_first_blame() {
+	local h=$1 r=$2 c=${src[$1]} d=$s/$1.blame.git f peak=0 m
+	local fresh="rm -rf '$d/tokstream/replay'"
+	local each="while IFS= read -r f; do"
+	local files="done <'$s/$h.first-files'"
+	git -C "$c" config --unset-all blame.ignoreRevsFile || :
+	timed_pair "first-blame-$h" "$r" "$fresh && $each '$TOKSTREAM' blame -C '$d' --porcelain \"\$f\" >/dev/null || exit 1; $files" \
+		"$each git -C '$c' blame -w -C --porcelain HEAD -- \"\$f\" >/dev/null || exit 1; $files"
+	timed_pair "first-blame-w-$h" "$r" "$fresh && $each '$TOKSTREAM' blame -C '$d' -w --porcelain \"\$f\" >/dev/null || exit 1; $files" \
+		"$each git -C '$c' blame -w -C --porcelain HEAD -- \"\$f\" >/dev/null || exit 1; $files"
+	if [ -f "$s/$h.ignore-revs" ]; then
+		git -C "$c" config blame.ignoreRevsFile "$s/$h.ignore-revs"
+		timed_pair "first-blame-ignore-$h" "$r" "$fresh && $each '$TOKSTREAM' blame -C '$d' --porcelain \"\$f\" >/dev/null || exit 1; $files" \
+			"$each git -C '$c' blame -w -C --porcelain HEAD -- \"\$f\" >/dev/null || exit 1; $files"
+		git -C "$c" config --unset-all blame.ignoreRevsFile
+	fi
+	# the peak resident set of the largest of them, its git commands
+	# included (GNU time: the largest of the process and its children)
+	while IFS= read -r f; do
+		m=$( { /usr/bin/time -f '%M' "$TOKSTREAM" blame -C "$d" --porcelain "$f" >/dev/null; } 2>&1 | tail -1)
+		[ "$m" -le "$peak" ] || peak=$m
+	done <"$s/$h.first-files"
+	echo "first-blame-rss-$h a $r 0 0 $peak" >>"$results"
+}
+
 # define_measure ID LABEL FIGURE PAIR-FIGURE TARGET KIND: how the table shows ID
 define_measure() {
 	label[$1]=$2
@@ -561,6 +634,12 @@ for w in $corpus; do
 	esac
 done
 
+blames=()
+for w in ${BENCH_BLAME:-}; do
+	git -C "$w" rev-parse --git-dir >/dev/null 2>&1 || { note "BENCH_BLAME: $w is not a git repository"; exit 2; }
+	add_first_blame "$(basename "$w" .git)" "$(cd "$w" && pwd)"
+done
+
 scales=()
 for w in ${BENCH_SCALE:-}; do
 	git -C "$w" rev-parse --git-dir >/dev/null 2>&1 || { note "BENCH_SCALE: $w is not a git repository"; exit 2; }
@@ -575,6 +654,9 @@ for r in $(seq 1 "$runs"); do
 	done
 	for h in "${histories[@]}"; do
 		run_history "$h" "$r"
+	done
+	for h in "${blames[@]}"; do
+		run_first_blame "$h" "$r"
 	done
 	for h in "${scales[@]}"; do
 		run_scale "$h" "$r"
@@ -616,7 +698,9 @@ table() {
 		id = $1; k = $2; tgt = $3; sa = sb = rl = ""
 		src = id; sub(/^e2e-(wall|cpu)-/, "e2e-", src)
 		for (r = 1; r <= runs; r++) {
-			if (k == "rss") {
+			if (k == "rssabs") {
+				a = rss[src, "a", r] / 1024; b = tgt
+			} else if (k == "rss") {
 				h = id; sub(/^mem-/, "", h)
 				a = rss[src, "a", r] / 1024; b = largest[h] / 1048576 + 64
 			} else if (k == "wall" || k == "wallabs") {
@@ -627,10 +711,10 @@ table() {
 			sa = sa " " a; sb = sb " " b; rl = rl " " (b > 0 ? a / b : 0)
 		}
 		mr = median(rl)
-		# wallabs: the target holds the median wall time of the figure itself, in seconds
-		held = k == "wallabs" ? median(sa) : mr
+		# wallabs (rssabs): the target holds the median wall time (peak MiB) of the figure itself
+		held = k == "wallabs" || k == "rssabs" ? median(sa) : mr
 		printf "| %s | %s | %.3f | %s | %.3f | %.3f (%s) | %s | %s |\n", $6, $4, median(sa), $5, median(sb), mr, range(rl),
-			tgt == "" ? "-" : "<= " tgt (k == "wallabs" ? " s" : ""), tgt == "" ? "-" : held <= tgt ? "yes" : "**no**"
+			tgt == "" ? "-" : "<= " tgt (k == "wallabs" ? " s" : k == "rssabs" ? " MiB" : ""), tgt == "" ? "-" : held <= tgt ? "yes" : "**no**"
 	}'
 }
 for h in "${histories[@]}"; do echo "$h ${largest[$h]}"; done >"$s/largest"

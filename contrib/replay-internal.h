@@ -1,0 +1,136 @@
+/*
+ * The forward pass's own structures, shared by its files and by no one
+ * else (as Git keeps blame.c's): replay.c replays the commits in order,
+ * replay-log.c reads `git log` into each commit's changes,
+ * replay-checkpoint.c saves and loads the state at the tip, and
+ * replay-tree.c lists a commit's tree.  The rule that attributes a
+ * commit's tokens is attribute.c's, shared with the walk (walk.c).
+ */
+#ifndef REPLAY_INTERNAL_H
+#define REPLAY_INTERNAL_H
+
+#include "replay.h"
+#include "attribute.h"
+#include "tokdiff.h"
+#include "../tokenize/catfile.h"
+#include "../tokenize/smap.h"
+#include "../tokenize/strbuf.h"
+
+/* What the pass attributes: lines, by Git's diffs, or tokens, by the engine's rule. */
+enum replay_unit { REPLAY_LINES, REPLAY_TOKENS };
+/* Whether a pass may start from the first commit, or only from a checkpoint that fits. */
+enum replay_start { REPLAY_FROM_ANYWHERE, REPLAY_FROM_CHECKPOINT_ONLY };
+
+struct rcommit {
+	char id[41];
+	uint32_t *parents;
+	unsigned nr_parents, children_left;
+	int ignored;              /* its changes are attributed as if it had not made them */
+	size_t *own_paths;        /* the token replay: the paths where it has tokens of its own */
+	size_t nr_own_paths, alloc_own_paths;
+	struct version **files;  /* by path id; NULL: no file; valid while replayed and needed */
+	size_t nr_files;
+	int known_only;           /* from a checkpoint, as an origin only: no files, never a parent */
+};
+
+/* One entry of `git log --raw` and the hunks of its patch. */
+struct change {
+	char status;
+	size_t src, dst;          /* path ids */
+	char old_blob[41], new_blob[41];
+	size_t first_hunk, nr_hunks;
+};
+
+struct hunk {
+	size_t old_start, old_nr, new_start, new_nr;
+};
+
+/*
+ * A version the token replay made at the commit being replayed, whose
+ * tokens not found in a parent wait for the search for moved ones: with
+ * the file of the first parent it was diffed against, and that diff.
+ */
+struct fresh {
+	struct version *v;
+	size_t path;
+	const struct version *old;   /* NULL: a new file */
+	struct tokdiff d;
+};
+
+/* The diff of a commit against one of its parents. */
+struct group {
+	size_t first_change, nr_changes;
+	int parent;               /* index among the parents; -1: not yet known */
+};
+
+struct replay {
+	const char *dir;          /* the repository */
+	struct rcommit *commits;
+	size_t nr_commits;
+	struct smap commit_index, path_index;
+	char **paths;
+	size_t nr_paths, alloc_paths;
+	uint32_t tip;
+
+	/* the commit being read */
+	struct change *changes;
+	size_t nr_changes, alloc_changes;
+	struct hunk *hunks;
+	size_t nr_hunks, alloc_hunks;
+	struct group *groups;
+	size_t nr_groups, alloc_groups;
+
+	/* the token replay */
+	enum replay_unit unit;
+	struct replay_options opts;
+	struct catfile cf;
+	struct strbuf content;
+	struct fresh *fresh;
+	size_t nr_fresh, alloc_fresh;
+
+	/* with a checkpoint: the commits before first_new come from it and are not replayed */
+	size_t first_new;
+	uint32_t base;            /* the checkpoint's tip */
+	char not_base[42];        /* "^" and its id: what git is told to leave out */
+	struct change_record *records;  /* every change reported, for the next checkpoint */
+	size_t nr_records, alloc_records;
+	struct progress *progress;  /* opts.progress_title's display */
+	uint32_t sample;          /* the commit on_sample is told of */
+};
+
+/* A change reported through on_change, kept with a checkpoint. */
+struct change_record {
+	uint32_t commit;
+	size_t path, added, removed;
+};
+
+_Noreturn void die_replay(const struct replay *r, const char *commit, const char *what);
+size_t path_id(struct replay *r, const char *path);
+struct version *file_at(const struct rcommit *c, size_t path);
+void set_file(struct rcommit *c, size_t path, struct version *v);
+void add_own_path(struct rcommit *c, size_t path);
+void add_record(struct replay *r, uint32_t ci, size_t path, size_t added, size_t removed);
+
+/* replay.c: replays commit ci, whose changes against its parents are read. */
+void replay_next(struct replay *r, uint32_t ci);
+
+/* replay-log.c: reads git log of tip's history (since the checkpoint) and replays each commit. */
+void replay_log(struct replay *r, const char *dir, const char *tip, int ignore_ws);
+
+/* replay-checkpoint.c */
+void checkpoint_save(struct replay *r);
+int checkpoint_load(struct replay *r, const char *dir, const char *tip);
+
+/*
+ * replay-tree.c: every file of the tree of commit in the repository at
+ * dir (or those of paths, when given), with its content; a submodule
+ * with none.
+ */
+typedef void tree_blob_fn(const char *path, const char *blob, const char *content, size_t len,
+			  int submodule, void *data);
+void tree_blobs(const char *dir, const char *commit, const char **paths, size_t nr_paths,
+		tree_blob_fn *fn, void *data);
+/* git's line count: a last line without LF is one too */
+size_t count_lines(const char *p, size_t n);
+
+#endif
