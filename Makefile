@@ -47,7 +47,7 @@ tokstream: $(TOKSTREAM_MAIN) $(TOKSTREAM_OBJS) $(LIB_OBJS)
 tokenize/tokenize: tokenize/tokenize.o $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 
-t/helper/test-replay: t/helper/test-replay.o contrib/replay.o contrib/replay-log.o contrib/replay-checkpoint.o contrib/replay-tree.o contrib/attribute.o contrib/tokdiff.o $(LIB_OBJS)
+t/helper/test-replay: t/helper/test-replay.o contrib/replay.o contrib/replay-log.o contrib/replay-checkpoint.o contrib/replay-tree.o contrib/attribute.o contrib/walk.o contrib/tokdiff.o $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 
 t/helper/test-tokdiff: t/helper/test-tokdiff.o contrib/tokdiff.o $(LIB_OBJS)

@@ -42,6 +42,12 @@ struct version {
 	uint32_t maker;
 	size_t maker_path;
 	int lazy;
+	/*
+	 * The forward pass from a checkpoint: the file of a commit older
+	 * than the checkpoint (maker and maker_path), whose origins are
+	 * still to be asked of the walk (replay.c, resolve_pending).
+	 */
+	int pending;
 };
 
 /* A version of nr tokens with these hashes (taken over), every origin set to origin. */

@@ -272,7 +272,7 @@ int checkpoint_load(struct replay *r, const char *dir, const char *tip)
 	}
 	if (checkpoint_count(&p, limit, "tip", &t) || t || strcmp(p, "end\n"))
 		goto damaged;
-	r->first_new = nc;
+	r->first_new = r->end_new = nc;
 	snprintf(r->not_base, sizeof(r->not_base), "^%s", r->commits[0].id);
 
 	strbuf_addf(&spec, "%s^{commit}", tip);

@@ -31,6 +31,7 @@ struct rcommit {
 	struct version **files;  /* by path id; NULL: no file; valid while replayed and needed */
 	size_t nr_files;
 	int known_only;           /* from a checkpoint, as an origin only: no files, never a parent */
+	int outside;              /* older than the checkpoint, a parent of a commit since: pending files */
 };
 
 /* One entry of `git log --raw` and the hunks of its patch. */
@@ -88,8 +89,12 @@ struct replay {
 	struct fresh *fresh;
 	size_t nr_fresh, alloc_fresh;
 
-	/* with a checkpoint: the commits before first_new come from it and are not replayed */
-	size_t first_new;
+	/*
+	 * with a checkpoint: the commits before first_new come from it (or
+	 * are older parents of the commits since), and are not replayed;
+	 * nor are those from end_new on, origins the walk named
+	 */
+	size_t first_new, end_new;
 	uint32_t base;            /* the checkpoint's tip */
 	char not_base[42];        /* "^" and its id: what git is told to leave out */
 	struct change_record *records;  /* every change reported, for the next checkpoint */

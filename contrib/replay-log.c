@@ -234,7 +234,7 @@ void replay_log(struct replay *r, const char *dir, const char *tip, int ignore_w
 	argv[n] = NULL;
 	reader_start(rd, argv, dir);
 	if (r->opts.progress_title)
-		r->progress = start_progress(r->opts.progress_title, r->nr_commits - r->first_new, 1);
+		r->progress = start_progress(r->opts.progress_title, r->end_new - r->first_new, 1);
 	start_commit(r);
 	for (;;) {
 		int more = reader_next(rd, &line, '\n');
@@ -259,9 +259,9 @@ void replay_log(struct replay *r, const char *dir, const char *tip, int ignore_w
 			if (!more)
 				break;
 			if (!commit) {
-				while (next < r->nr_commits && strcmp(r->commits[next].id, id))
+				while (next < r->end_new && strcmp(r->commits[next].id, id))
 					replay_next(r, (uint32_t)next++);
-				if (next == r->nr_commits)
+				if (next == r->end_new)
 					die("git log printed commit %s that git rev-list did not, in '%s'", id, dir);
 				commit = r->commits[next].id;
 			}
@@ -287,7 +287,7 @@ void replay_log(struct replay *r, const char *dir, const char *tip, int ignore_w
 	}
 	if (reader_finish(rd))
 		die("git log failed in '%s'", dir);
-	while (next < r->nr_commits)
+	while (next < r->end_new)
 		replay_next(r, (uint32_t)next++);
 	stop_progress(&r->progress);
 	free(rd);

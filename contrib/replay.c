@@ -45,6 +45,7 @@
  * the same either way, only the time differs.
  */
 #include "replay-internal.h"
+#include "walk.h"
 #include "../tokenize/smap.h"
 #include "tokdiff.h"
 #include "../tokenize/catfile.h"
@@ -119,79 +120,101 @@ void add_own_path(struct rcommit *c, size_t path)
 
 /* ---- the order of the commits ------------------------------------------- */
 
-/*
- * The commits of tip's history, parents first; with paths, only those
- * that change them, each with its nearest such ancestors as parents (git
- * rev-list's history simplification: a commit whose file is the same as
- * a parent's is skipped, as git blame passes all of it to that parent).
- */
+/* The commits of tip's history, parents first. */
 /*
  * After a checkpoint was loaded, only the commits since its tip are read
- * (tip ^base); it returns -1 when one of them has a parent that is not
- * among them and not the base (a branch forked before the base), whose
- * files the checkpoint does not have.
+ * (tip ^base).  A parent of theirs that is not among them nor the base
+ * (a topic forked before the base) joins as an outside commit, whose
+ * files are pending (add_outside_files): origins the walk gives when a
+ * diff needs them.  Returns -1 when the tip is the checkpoint's tip's
+ * ancestor: nothing to replay from there.
  */
-static int read_commits(struct replay *r, const char *dir, const char *tip, char **paths, size_t nr_paths)
+static int read_commits(struct replay *r, const char *dir, const char *tip)
 {
-	const char **argv = xcalloc(nr_paths + 10, sizeof(*argv));
+	const char *argv[] = { "git", "rev-list", "--reverse", "--topo-order", "--parents", tip, NULL, NULL };
 	struct reader *rd = xmalloc(sizeof(*rd));
 	struct strbuf line = STRBUF_INIT;
-	size_t alloc = r->nr_commits, k;
-	int n = 0, outside = 0;
+	struct smap listed = { NULL, 0, 0 };
+	char **lines = NULL;
+	size_t alloc = r->nr_commits, nr_lines = 0, alloc_lines = 0, k;
+	int isnew;
 
-	argv[n++] = "git";
-	argv[n++] = "--literal-pathspecs";
-	argv[n++] = "rev-list";
-	argv[n++] = "--reverse";
-	argv[n++] = "--topo-order";
-	argv[n++] = "--parents";
-	argv[n++] = tip;
 	if (r->first_new)
-		argv[n++] = r->not_base;
-	argv[n++] = "--";
-	for (k = 0; k < nr_paths; k++)
-		argv[n++] = paths[k];
+		argv[6] = r->not_base;
 	reader_start(rd, argv, dir);
 	while (reader_next(rd, &line, '\n')) {
-		struct rcommit *c;
-		const char *p;
-		int isnew;
+		char id[41];
 
-		if (line.len < 40)
+		if (line.len < 40 || (line.len - 40) % 41)
 			die("unexpected output of git rev-list in '%s': %s", dir, line.buf);
-		ALLOC_GROW(r->commits, r->nr_commits + 1, alloc);
-		c = &r->commits[r->nr_commits];
-		memset(c, 0, sizeof(*c));
-		memcpy(c->id, line.buf, 40);
-		smap_put(&r->commit_index, c->id, r->nr_commits, &isnew);
-		for (p = line.buf + 40; *p == ' '; p += 41) {
+		memcpy(id, line.buf, 40);
+		id[40] = '\0';
+		smap_put(&listed, id, nr_lines, &isnew);
+		ALLOC_GROW(lines, nr_lines + 1, alloc_lines);
+		lines[nr_lines++] = strbuf_detach(&line, NULL);
+	}
+	if (reader_finish(rd))
+		die("git rev-list %s failed in '%s'", tip, dir);
+
+	/* the parents outside, before the commits to replay */
+	for (k = 0; r->first_new && k < nr_lines; k++) {
+		const char *p;
+
+		for (p = lines[k] + 40; *p == ' '; p += 41) {
 			char id[41];
 			size_t *pi;
 
 			memcpy(id, p + 1, 40);
 			id[40] = '\0';
-			if (strlen(p + 1) < 40)
-				die("unexpected output of git rev-list in '%s': %s", dir, line.buf);
-			pi = smap_get(&r->commit_index, id);
-			if (r->first_new && (!pi || r->commits[*pi].known_only)) {
-				outside = 1;
+			if (smap_get(&listed, id))
 				continue;
+			pi = smap_get(&r->commit_index, id);
+			if (pi && (*pi == r->base || r->commits[*pi].outside))
+				continue;
+			if (!pi) {
+				ALLOC_GROW(r->commits, r->nr_commits + 1, alloc);
+				memset(&r->commits[r->nr_commits], 0, sizeof(*r->commits));
+				memcpy(r->commits[r->nr_commits].id, id, 41);
+				smap_put(&r->commit_index, id, r->nr_commits, &isnew);
+				pi = smap_get(&r->commit_index, id);
+				r->nr_commits++;
 			}
-			if (!pi)
-				die("unexpected output of git rev-list in '%s': %s", dir, line.buf);
+			r->commits[*pi].known_only = 0;
+			r->commits[*pi].outside = 1;
+		}
+	}
+	if (r->first_new)
+		r->first_new = r->nr_commits;
+
+	for (k = 0; k < nr_lines; k++) {
+		struct rcommit *c;
+		const char *p;
+
+		ALLOC_GROW(r->commits, r->nr_commits + 1, alloc);
+		c = &r->commits[r->nr_commits];
+		memset(c, 0, sizeof(*c));
+		memcpy(c->id, lines[k], 40);
+		smap_put(&r->commit_index, c->id, r->nr_commits, &isnew);
+		for (p = lines[k] + 40; *p == ' '; p += 41) {
+			char id[41];
+			size_t *pi;
+
+			memcpy(id, p + 1, 40);
+			id[40] = '\0';
+			if (!(pi = smap_get(&r->commit_index, id)) || r->commits[*pi].known_only)
+				die("unexpected output of git rev-list in '%s': %s", dir, lines[k]);
 			c->parents = xrealloc(c->parents, (c->nr_parents + 1) * sizeof(*c->parents));
 			c->parents[c->nr_parents++] = (uint32_t)*pi;
 			r->commits[*pi].children_left++;
 		}
 		r->nr_commits++;
 	}
-	if (reader_finish(rd))
-		die("git rev-list %s failed in '%s'", tip, dir);
-	free(argv);
+	free_strings(lines, nr_lines);
+	smap_release(&listed);
 	free(rd);
 	strbuf_release(&line);
-	/* a parent outside, or a tip that is the checkpoint's ancestor: no use */
-	if (outside || (r->first_new && r->nr_commits == r->first_new))
+	r->end_new = r->nr_commits;
+	if (r->first_new && r->nr_commits == r->first_new)
 		return -1;
 	if (r->nr_commits <= r->first_new)
 		die("no commits to replay at %s in '%s'", tip, dir);
@@ -199,6 +222,176 @@ static int read_commits(struct replay *r, const char *dir, const char *tip, char
 		die("too many commits to replay in '%s'", dir);
 	r->tip = (uint32_t)(r->nr_commits - 1);
 	return 0;
+}
+
+/* ---- commits older than the checkpoint ----------------------------------- */
+
+/* The commit id names, known as an origin only when the replay has not read it. */
+static uint32_t known_commit(struct replay *r, const char *id)
+{
+	size_t *at = smap_get(&r->commit_index, id), alloc = r->nr_commits;
+	int isnew;
+
+	if (at)
+		return (uint32_t)*at;
+	if (r->nr_commits + 1 >= NO_COMMIT)
+		die("too many commits to replay in '%s'", r->dir);
+	ALLOC_GROW(r->commits, r->nr_commits + 1, alloc);
+	memset(&r->commits[r->nr_commits], 0, sizeof(*r->commits));
+	memcpy(r->commits[r->nr_commits].id, id, 40);
+	r->commits[r->nr_commits].known_only = 1;
+	smap_put(&r->commit_index, r->commits[r->nr_commits].id, r->nr_commits, &isnew);
+	return (uint32_t)r->nr_commits++;
+}
+
+/*
+ * The files of an outside commit, each pending: its blob is known, its
+ * origins are asked of the walk when a diff needs them.
+ */
+static void add_outside_files(struct replay *r, uint32_t oi)
+{
+	const char *argv[] = { "git", "-c", "core.quotePath=false", "ls-tree", "-r", "-z", "--full-tree",
+			       r->commits[oi].id, NULL };
+	struct reader *rd = xmalloc(sizeof(*rd));
+	struct strbuf rec = STRBUF_INIT;
+
+	reader_start(rd, argv, r->dir);
+	/* "MODE TYPE ID\tPATH" */
+	while (reader_next(rd, &rec, '\0')) {
+		const char *tab = strchr(rec.buf, '\t');
+		struct version *v;
+
+		if (!tab || tab - rec.buf < 41 || tab[-41] != ' ')
+			die("unexpected output of git ls-tree %s in '%s'", r->commits[oi].id, r->dir);
+		v = xcalloc(1, sizeof(*v));
+		memcpy(v->blob, tab - 40, 40);
+		v->pending = 1;
+		v->maker = oi;
+		v->maker_path = path_id(r, tab + 1);
+		set_file(&r->commits[oi], v->maker_path, v);
+	}
+	if (reader_finish(rd))
+		die("git ls-tree %s failed in '%s'", r->commits[oi].id, r->dir);
+	free(rd);
+	strbuf_release(&rec);
+}
+
+/* The last commit of commit's history that changed path (a submodule's, which no blame reads). */
+static uint32_t last_change(struct replay *r, const char *commit, const char *path)
+{
+	const char *argv[] = { "git", "--literal-pathspecs", "rev-list", "-1", commit, "--", path, NULL };
+	struct strbuf out = STRBUF_INIT;
+	uint32_t ci;
+
+	if (run_capture(argv, r->dir, &out) || out.len < 40)
+		die("git rev-list -1 %s -- %s failed in '%s'", commit, path, r->dir);
+	out.buf[40] = '\0';
+	ci = known_commit(r, out.buf);
+	strbuf_release(&out);
+	return ci;
+}
+
+/* The line replay's pending file: git blame's answer, which the line replay gives. */
+static void blame_lines(struct replay *r, struct version *v, const char *commit, const char *path)
+{
+	/* no revision ignored: the line replay ignores none */
+	const char *argv[] = { "git", "blame", "--porcelain", "--ignore-revs-file", "", commit, "--", path,
+			       NULL, NULL };
+	struct strbuf out = STRBUF_INIT;
+	size_t alloc = 0;
+	char *p, *nl;
+
+	if (r->opts.ignore_ws) {
+		memmove(argv + 4, argv + 3, 5 * sizeof(*argv));
+		argv[3] = "-w";
+	}
+	if (run_capture(argv, r->dir, &out))
+		die("git blame %s -- %s failed in '%s'", commit, path, r->dir);
+	/* "ID ORIG-LINE FINAL-LINE[ COUNT]" heads each line's record */
+	for (p = out.buf; (nl = strchr(p, '\n')); p = nl + 1) {
+		char id[41];
+		unsigned long final;
+
+		*nl = '\0';
+		if (nl - p < 44 || p[40] != ' ' || hex_to_oid(p, 40, (unsigned char[20]){ 0 }))
+			continue;
+		memcpy(id, p, 40);
+		id[40] = '\0';
+		final = strtoul(strchr(p + 41, ' ') + 1, NULL, 10);
+		if (!final)
+			die("unexpected output of git blame in '%s'", r->dir);
+		ALLOC_GROW(v->origin, final + 1, alloc);
+		while (v->nr < final)
+			v->origin[v->nr++] = NO_COMMIT;
+		v->origin[final - 1] = known_commit(r, id);
+	}
+	strbuf_release(&out);
+	if (!v->origin)
+		v->origin = xmalloc(sizeof(*v->origin));
+}
+
+/*
+ * A pending file's origins, from the walk back through its history (the
+ * same rule, so the same answer as a replay from the first commit), and
+ * the commit that made it, whose original file gives its lines.  It may
+ * add commits to r->commits: no pointer into them may be held.
+ */
+static void resolve_pending(struct replay *r, struct version *v)
+{
+	char commit[41];
+	char *path;
+	struct file_blame fb;
+	size_t k;
+
+	if (!v || !v->pending)
+		return;
+	memcpy(commit, r->commits[v->maker].id, 41);
+	path = xstrdup(r->paths[v->maker_path]);
+	v->pending = 0;
+	if (r->unit == REPLAY_LINES) {
+		blame_lines(r, v, commit, path);
+	} else if (walk_file(r->dir, commit, path, &r->opts, &fb)) {
+		/* a submodule: one token, as its diff is one line */
+		v->nr = 1;
+		v->origin = xmalloc(2 * sizeof(*v->origin));
+		v->origin[0] = last_change(r, commit, path);
+		v->lazy = 1;
+	} else {
+		uint32_t *ids = xcalloc(fb.nr_ids + 1, sizeof(*ids));
+		struct smap owned = { NULL, 0, 0 };
+		struct strbuf key = STRBUF_INIT;
+		int isnew;
+
+		for (k = 0; k < fb.nr_ids; k++)
+			ids[k] = known_commit(r, fb.ids[k]);
+		v->nr = fb.nr;
+		v->origin = xmalloc((fb.nr + 1) * sizeof(*v->origin));
+		for (k = 0; k < fb.nr; k++) {
+			v->origin[k] = ids[fb.commit[k]];
+			strbuf_reset(&key);
+			strbuf_addf(&key, "%u %u", (unsigned)fb.commit[k], (unsigned)fb.path[k]);
+			smap_put(&owned, key.buf, 1, &isnew);
+			if (isnew)
+				add_own_path(&r->commits[v->origin[k]], path_id(r, fb.paths[fb.path[k]]));
+		}
+		v->maker = known_commit(r, fb.maker);
+		v->maker_path = path_id(r, fb.maker_path);
+		v->lazy = 1;   /* its hashes and lines are read when a diff needs them */
+		strbuf_release(&key);
+		smap_release(&owned);
+		free(ids);
+		file_blame_release(&fb);
+	}
+	free(path);
+}
+
+/* Every pending file of commit ci resolved (the tip before it is saved, a sample before it is shown). */
+static void resolve_files(struct replay *r, uint32_t ci)
+{
+	size_t k;
+
+	for (k = 0; k < r->commits[ci].nr_files; k++)
+		resolve_pending(r, r->commits[ci].files[k]);
 }
 
 /* ---- replaying one commit ------------------------------------------------ */
@@ -681,6 +874,20 @@ static void replay_commit_files(struct replay *r, uint32_t ci)
 		g->parent = next++;
 	}
 
+	/* the older files these diffs read, from the walk, before any pointer into r->commits is held */
+	for (k = 0; c->nr_parents && k < r->nr_groups; k++) {
+		const struct group *g = &r->groups[k];
+
+		for (i = g->first_change; i < g->first_change + g->nr_changes; i++) {
+			const struct change *ch = &r->changes[i];
+			uint32_t p = r->commits[ci].parents[g->parent];
+
+			if (ch->status != 'A')
+				resolve_pending(r, file_at(&r->commits[p], ch->src));
+		}
+		c = &r->commits[ci];
+	}
+
 	g1 = group_of_parent(r, 0);
 
 	/* the new versions, from the parents' files (before any is changed: renames may swap paths) */
@@ -744,6 +951,7 @@ static void sample_commit(struct replay *r, uint32_t ci)
 	    !smap_get((struct smap *)r->opts.samples, r->commits[ci].id))
 		return;
 	r->sample = ci;
+	resolve_files(r, ci);
 	r->opts.on_sample(r, r->commits[ci].id, r->opts.sample_data);
 }
 
@@ -805,8 +1013,8 @@ static struct replay *replay_whole(const char *dir, const char *tip, const struc
 	r->opts = *opts;
 	if (opts->checkpoint)
 		from = checkpoint_load(r, dir, tip);
-	if (from == 1 && read_commits(r, dir, tip, NULL, 0) < 0)
-		from = -1;  /* a branch that forked before the checkpoint */
+	if (from == 1 && read_commits(r, dir, tip) < 0)
+		from = -1;  /* a tip that is the checkpoint's ancestor */
 	if (from > 0 && !samples_after_base(r))
 		from = -1;  /* a sample the checkpoint has gone past: only the whole history has it */
 	if (from <= 0 && start == REPLAY_FROM_CHECKPOINT_ONLY) {
@@ -820,8 +1028,15 @@ static struct replay *replay_whole(const char *dir, const char *tip, const struc
 		r->opts = *opts;
 		from = 0;
 	}
-	if (!from && read_commits(r, dir, tip, NULL, 0) < 0)
+	if (!from && read_commits(r, dir, tip) < 0)
 		BUG("a replay from the start with a commit outside it");
+	if (from == 1) {
+		size_t k;
+
+		for (k = 0; k < r->first_new; k++)
+			if (r->commits[k].outside)
+				add_outside_files(r, (uint32_t)k);
+	}
 	if (from && r->opts.on_change) {
 		size_t k;
 
@@ -837,6 +1052,7 @@ static struct replay *replay_whole(const char *dir, const char *tip, const struc
 	if (from != 2) {
 		mark_ignored(r);
 		replay_log(r, dir, tip, unit == REPLAY_TOKENS ? 0 : opts->ignore_ws);
+		resolve_files(r, r->tip);
 		if (opts->checkpoint)
 			checkpoint_save(r);
 	}
@@ -900,7 +1116,7 @@ void replay_sample_files(const struct replay *r, replay_file_fn *fn, void *data)
 
 size_t replay_nr_commits(const struct replay *r)
 {
-	return r->nr_commits - r->first_new;
+	return r->end_new - r->first_new;
 }
 
 static void forget_commits(struct replay *r)

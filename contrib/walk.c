@@ -1149,6 +1149,8 @@ int walk_file(const char *dir, const char *tip, const char *path, const struct r
 	if (!lookup(&w, si, path, &mode, oid) || (mode & S_IFMT) == 0160000)
 		goto done;
 	si = made_by(&w, si, path, NULL);
+	memcpy(out->maker, w.commits[w.suspects[si].commit].id, 41);
+	out->maker_path = xstrdup(w.suspects[si].path);
 	out->nr = suspect_version(&w, si)->nr;
 	out->commit = xcalloc(out->nr + 1, sizeof(*out->commit));
 	out->path = xcalloc(out->nr + 1, sizeof(*out->path));
@@ -1192,5 +1194,6 @@ void file_blame_release(struct file_blame *fb)
 	free(fb->path);
 	free(fb->ids);
 	free_strings(fb->paths, fb->nr_paths);
+	free(fb->maker_path);
 	memset(fb, 0, sizeof(*fb));
 }

@@ -23,6 +23,8 @@ struct file_blame {
 	char **paths;
 	size_t nr_paths, alloc_paths;
 	size_t nr_commits;      /* the versions the walk made, for the curious */
+	char maker[41];         /* the commit that made the file's version at the tip */
+	char *maker_path;       /* and its path there */
 };
 
 /*

@@ -288,4 +288,30 @@ test_expect_success PYTHON 'one answer with -w, --no-moves, --min-move, --ignore
 	one_answer --ignore-revs-file ""
 '
 
+test_expect_success PYTHON 'the state at an older commit goes forward over topics forked before it' '
+	rm -rf mix.git/tokstream/replay &&
+	n=$(git -C mix rev-list --first-parent --count HEAD) &&
+	old=$(git -C mix rev-list --first-parent HEAD | sed -n "$((n / 2))p") &&
+	# some commit since has a parent older than the state: a topic forked before it
+	git -C mix rev-list HEAD ^$old >since &&
+	git -C mix rev-list --parents HEAD ^$old | tr " " "\n" | sort -u >named &&
+	test -n "$(sort since | comm -13 - named | grep -v $old)" &&
+	f=$(git -C mix ls-tree -r --name-only HEAD | grep "\.c$" | head -n 1) &&
+	(cd mix && TOKSTREAM_TEST_BLAME=tree "$TOKSTREAM" blame -C ../mix.git --porcelain $f $old) >/dev/null &&
+	test_path_is_file mix.git/tokstream/replay/tokens &&
+	(cd mix && GIT_TRACE="$TRASH_DIRECTORY/trace.fwd" TOKSTREAM_TEST_BLAME=tree \
+		"$TOKSTREAM" blame -C ../mix.git --porcelain $f) >/dev/null &&
+	# one git log, of the commits since the state only
+	test "$(grep -c "git log --reverse" trace.fwd)" = 1 &&
+	grep "git log --reverse.* \^[0-9a-f]\{40\} --\$" trace.fwd &&
+	for f in $(git -C mix ls-tree -r --name-only HEAD | grep "\.c$")
+	do
+		(cd mix && TOKSTREAM_TEST_BLAME=state "$TOKSTREAM" blame -C ../mix.git --porcelain $f) >fwd.out &&
+		(cd mix && TOKSTREAM_TEST_BLAME=walk "$TOKSTREAM" blame -C ../mix.git --porcelain $f) >walk.out &&
+		tokens fwd.out >fwd.tokens &&
+		tokens walk.out >walk.tokens &&
+		test_cmp fwd.tokens walk.tokens || return 1
+	done
+'
+
 test_done

@@ -312,7 +312,7 @@ test_expect_success 'from checkpoints all along the history, merges and all: the
 	test "$(cat count)" = "replayed 4"
 '
 
-test_expect_success 'a branch forked before the checkpoint, an older tip, a damaged checkpoint: from the start' '
+test_expect_success 'a branch forked before the checkpoint: only its commit, its parent from git blame' '
 	first=$(git -C random rev-list --max-parents=0 main | head -n 1) &&
 	(
 		cd random &&
@@ -320,10 +320,17 @@ test_expect_success 'a branch forked before the checkpoint, an older tip, a dama
 		echo "forked" >>file1.c && commit "forked" &&
 		git checkout -q main
 	) &&
+	replay_files random forked &&
+	mv out forked.full &&
 	rm -f cp &&
 	replay_files random main --checkpoint=cp &&
 	replay_files random forked --checkpoint=cp &&
-	test "$(cat count)" = "replayed 2" &&
+	test "$(cat count)" = "replayed 1" &&
+	test_cmp forked.full out
+'
+
+test_expect_success 'an older tip, a damaged checkpoint: from the start' '
+	rm -f cp &&
 	# an older tip: an ancestor of the checkpoint
 	replay_files random main --checkpoint=cp &&
 	replay_files random main~5 --checkpoint=cp &&
