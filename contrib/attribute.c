@@ -216,39 +216,55 @@ static int cmp_source(const void *a, const void *b)
 	return strcmp(((const struct move_source *)a)->path, ((const struct move_source *)b)->path);
 }
 
-/*
- * Tokens of the commit's new versions that no parent kept, in runs of at
- * least min_move tokens that a file the commit changed had before it
- * (the same file or another: code moved or copied), keep the origins
- * they had there.  A token inserted into moved code breaks the run
- * there, and stays the commit's own.
- */
-void find_moves(struct version **fresh, size_t nr_fresh, struct move_source *sources, size_t nr_src,
-		size_t min_move)
-{
-	size_t n = min_move, k;
-	const struct version **src;
+struct move_index {
 	struct gram_index gi;
-	int wanted = 0;
+	const struct version **src;
+};
 
-	/* is there a run long enough to look for? */
-	for (k = 0; k < nr_fresh && !wanted; k++) {
+struct move_index *move_index_new(struct move_source *sources, size_t nr_src, size_t min_move)
+{
+	struct move_index *mi = xcalloc(1, sizeof(*mi));
+	size_t k;
+
+	qsort(sources, nr_src, sizeof(*sources), cmp_source);
+	mi->src = xcalloc(nr_src + 1, sizeof(*mi->src));
+	for (k = 0; k < nr_src; k++)
+		mi->src[k] = sources[k].v;
+	gram_index_build(&mi->gi, mi->src, nr_src, min_move);
+	return mi;
+}
+
+void move_index_free(struct move_index *mi)
+{
+	if (!mi)
+		return;
+	free(mi->gi.slots);
+	free(mi->src);
+	free(mi);
+}
+
+int wants_moves(struct version **fresh, size_t nr_fresh, size_t min_move)
+{
+	size_t k;
+
+	for (k = 0; k < nr_fresh; k++) {
 		const struct version *v = fresh[k];
 		size_t i, run = 0;
 
-		for (i = 0; i < v->nr && !wanted; i++) {
+		for (i = 0; i < v->nr; i++) {
 			run = v->origin[i] == NO_COMMIT ? run + 1 : 0;
-			wanted = run >= n;
+			if (run >= min_move)
+				return 1;
 		}
 	}
-	if (!wanted || !nr_src)
-		return;
+	return 0;
+}
 
-	qsort(sources, nr_src, sizeof(*sources), cmp_source);
-	src = xcalloc(nr_src, sizeof(*src));
-	for (k = 0; k < nr_src; k++)
-		src[k] = sources[k].v;
-	gram_index_build(&gi, src, nr_src, n);
+void move_index_find(const struct move_index *mi, struct version **fresh, size_t nr_fresh)
+{
+	const struct gram_index *gi = &mi->gi;
+	size_t n = gi->n, k;
+
 	for (k = 0; k < nr_fresh; k++) {
 		struct version *v = fresh[k];
 		size_t i = 0;
@@ -263,24 +279,41 @@ void find_moves(struct version **fresh, size_t nr_fresh, struct move_source *sou
 			while (end < v->nr && v->origin[end] == NO_COMMIT)
 				end++;
 			while (i + n <= end) {
-				len = gram_longest(&gi, v, i, end, &s, &pos);
+				len = gram_longest(gi, v, i, end, &s, &pos);
 				if (!len) {
 					i++;
 					continue;
 				}
 				for (m = 0; m < len; m++)
 					if (v->origin[i + m] == NO_COMMIT)
-						v->origin[i + m] = gi.src[s]->origin[pos + m];
-				extend_move(v, (long)i - 1, gi.src[s], (long)pos - 1, -1);
-				extend_move(v, (long)(i + len), gi.src[s], (long)(pos + len), 1);
+						v->origin[i + m] = gi->src[s]->origin[pos + m];
+				extend_move(v, (long)i - 1, gi->src[s], (long)pos - 1, -1);
+				extend_move(v, (long)(i + len), gi->src[s], (long)(pos + len), 1);
 				for (i += len; i < end && v->origin[i] != NO_COMMIT; i++)
 					;
 			}
 			i = end;
 		}
 	}
-	free(gi.slots);
-	free(src);
+}
+
+/*
+ * Tokens of the commit's new versions that no parent kept, in runs of at
+ * least min_move tokens that a file the commit changed had before it
+ * (the same file or another: code moved or copied), keep the origins
+ * they had there.  A token inserted into moved code breaks the run
+ * there, and stays the commit's own.
+ */
+void find_moves(struct version **fresh, size_t nr_fresh, struct move_source *sources, size_t nr_src,
+		size_t min_move)
+{
+	struct move_index *mi;
+
+	if (!nr_src || !wants_moves(fresh, nr_fresh, min_move))
+		return;
+	mi = move_index_new(sources, nr_src, min_move);
+	move_index_find(mi, fresh, nr_fresh);
+	move_index_free(mi);
 }
 
 /*

@@ -100,6 +100,7 @@ struct replay {
 	struct change_record *records;  /* every change reported, for the next checkpoint */
 	size_t nr_records, alloc_records;
 	struct progress *progress;  /* opts.progress_title's display */
+	struct walk *walk;        /* the walk that resolves pending files (opened on first use) */
 	uint32_t sample;          /* the commit on_sample is told of */
 };
 

@@ -331,67 +331,162 @@ static void blame_lines(struct replay *r, struct version *v, const char *commit,
 }
 
 /*
- * A pending file's origins, from the walk back through its history (the
- * same rule, so the same answer as a replay from the first commit), and
- * the commit that made it, whose original file gives its lines.  It may
- * add commits to r->commits: no pointer into them may be held.
+ * A pending file made by the same commit (and path) as the state's tip's
+ * file: the same version, whose origins the state holds.  The common
+ * case of a topic forked before the state (most of its files untouched
+ * since), asked of the walk by its makers alone, without a blame.
  */
-static void resolve_pending(struct replay *r, struct version *v)
+static int same_as_base(struct replay *r, struct version *v, const char *commit, const char *path)
 {
-	char commit[41];
-	char *path;
-	struct file_blame fb;
-	size_t k;
+	struct version *bv = file_at(&r->commits[r->base], v->maker_path);
+	struct strbuf maker_path = STRBUF_INIT;
+	char maker[41];
+	int same;
 
+	if (!bv || bv->pending || strcmp(bv->blob, v->blob))
+		return 0;
+	walk_made_by(r->walk, commit, path, maker, &maker_path);
+	same = !strcmp(maker, r->commits[bv->maker].id) && !strcmp(maker_path.buf, r->paths[bv->maker_path]);
+	strbuf_release(&maker_path);
+	if (!same)
+		return 0;
+	v->nr = bv->nr;
+	v->origin = xmalloc((bv->nr + 1) * sizeof(*v->origin));
+	memcpy(v->origin, bv->origin, bv->nr * sizeof(*v->origin));
+	v->maker = bv->maker;
+	v->maker_path = bv->maker_path;
+	v->lazy = r->unit == REPLAY_TOKENS;
+	return 1;
+}
+
+/* The origins of a pending file from one blame of the walk's (fb); in it, its maker. */
+static void take_blame(struct replay *r, struct version *v, struct file_blame *fb)
+{
+	uint32_t *ids = xcalloc(fb->nr_ids + 1, sizeof(*ids));
+	struct smap owned = { NULL, 0, 0 };
+	struct strbuf key = STRBUF_INIT;
+	size_t k;
+	int isnew;
+
+	for (k = 0; k < fb->nr_ids; k++)
+		ids[k] = known_commit(r, fb->ids[k]);
+	v->nr = fb->nr;
+	v->origin = xmalloc((fb->nr + 1) * sizeof(*v->origin));
+	for (k = 0; k < fb->nr; k++) {
+		v->origin[k] = ids[fb->commit[k]];
+		strbuf_reset(&key);
+		strbuf_addf(&key, "%u %u", (unsigned)fb->commit[k], (unsigned)fb->path[k]);
+		smap_put(&owned, key.buf, 1, &isnew);
+		if (isnew)
+			add_own_path(&r->commits[v->origin[k]], path_id(r, fb->paths[fb->path[k]]));
+	}
+	v->maker = known_commit(r, fb->maker);
+	v->maker_path = path_id(r, fb->maker_path);
+	v->lazy = 1;   /* its hashes and lines are read when a diff needs them */
+	strbuf_release(&key);
+	smap_release(&owned);
+	free(ids);
+}
+
+static int cmp_pending(const void *a, const void *b)
+{
+	const struct version *x = *(const struct version *const *)a, *y = *(const struct version *const *)b;
+
+	return x->maker < y->maker ? -1 : x->maker > y->maker;
+}
+
+/*
+ * Pending files' origins (v[], of outside commits): the state's tip's
+ * version where it is the same (same_as_base), else from the walk back
+ * through their history, which applies the same rule and so gives what
+ * a pass from the first commit would (git blame's answer for the line
+ * replay); the files of one commit in one walk, so that each commit of
+ * their history is read once for them all.  It may add commits to
+ * r->commits: no pointer into them may be held.
+ */
+static void resolve_pending(struct replay *r, struct version **v, size_t n)
+{
+	size_t k, first, nr_left = 0;
+
+	if (!r->walk && n) {
+		r->walk = walk_new(r->dir, &r->opts);
+		walk_step_only(r->walk);
+	}
+	for (k = 0; k < n; k++) {
+		char commit[41];
+		char *path;
+
+		if (!v[k] || !v[k]->pending)
+			continue;
+		v[k]->pending = 0;
+		memcpy(commit, r->commits[v[k]->maker].id, 41);
+		path = xstrdup(r->paths[v[k]->maker_path]);
+		if (same_as_base(r, v[k], commit, path))
+			; /* the state's tip's version, origins and all */
+		else if (r->unit == REPLAY_LINES)
+			blame_lines(r, v[k], commit, path);
+		else
+			v[nr_left++] = v[k];
+		free(path);
+	}
+	qsort(v, nr_left, sizeof(*v), cmp_pending);
+	for (first = 0; first < nr_left; first = k) {
+		const char **paths;
+		struct file_blame *fb;
+		char commit[41];
+
+		for (k = first; k < nr_left && v[k]->maker == v[first]->maker; k++)
+			;
+		memcpy(commit, r->commits[v[first]->maker].id, 41);
+		paths = xcalloc(k - first + 1, sizeof(*paths));
+		fb = xcalloc(k - first + 1, sizeof(*fb));
+		for (size_t i = first; i < k; i++)
+			paths[i - first] = xstrdup(r->paths[v[i]->maker_path]);
+		walk_blame_files(r->walk, commit, paths, k - first, fb);
+		for (size_t i = first; i < k; i++) {
+			struct version *x = v[i];
+
+			if (fb[i - first].commit) {
+				take_blame(r, x, &fb[i - first]);
+			} else {
+				/* a submodule: one token, as its diff is one line */
+				x->nr = 1;
+				x->origin = xmalloc(2 * sizeof(*x->origin));
+				x->origin[0] = last_change(r, commit, paths[i - first]);
+				x->lazy = 1;
+			}
+			file_blame_release(&fb[i - first]);
+			free((char *)paths[i - first]);
+		}
+		free(paths);
+		free(fb);
+	}
+}
+
+/* A list of the pending files to resolve at once. */
+struct pending_list {
+	struct version **v;
+	size_t nr, alloc;
+};
+
+static void add_pending(struct pending_list *l, struct version *v)
+{
 	if (!v || !v->pending)
 		return;
-	memcpy(commit, r->commits[v->maker].id, 41);
-	path = xstrdup(r->paths[v->maker_path]);
-	v->pending = 0;
-	if (r->unit == REPLAY_LINES) {
-		blame_lines(r, v, commit, path);
-	} else if (walk_file(r->dir, commit, path, &r->opts, &fb)) {
-		/* a submodule: one token, as its diff is one line */
-		v->nr = 1;
-		v->origin = xmalloc(2 * sizeof(*v->origin));
-		v->origin[0] = last_change(r, commit, path);
-		v->lazy = 1;
-	} else {
-		uint32_t *ids = xcalloc(fb.nr_ids + 1, sizeof(*ids));
-		struct smap owned = { NULL, 0, 0 };
-		struct strbuf key = STRBUF_INIT;
-		int isnew;
-
-		for (k = 0; k < fb.nr_ids; k++)
-			ids[k] = known_commit(r, fb.ids[k]);
-		v->nr = fb.nr;
-		v->origin = xmalloc((fb.nr + 1) * sizeof(*v->origin));
-		for (k = 0; k < fb.nr; k++) {
-			v->origin[k] = ids[fb.commit[k]];
-			strbuf_reset(&key);
-			strbuf_addf(&key, "%u %u", (unsigned)fb.commit[k], (unsigned)fb.path[k]);
-			smap_put(&owned, key.buf, 1, &isnew);
-			if (isnew)
-				add_own_path(&r->commits[v->origin[k]], path_id(r, fb.paths[fb.path[k]]));
-		}
-		v->maker = known_commit(r, fb.maker);
-		v->maker_path = path_id(r, fb.maker_path);
-		v->lazy = 1;   /* its hashes and lines are read when a diff needs them */
-		strbuf_release(&key);
-		smap_release(&owned);
-		free(ids);
-		file_blame_release(&fb);
-	}
-	free(path);
+	ALLOC_GROW(l->v, l->nr + 1, l->alloc);
+	l->v[l->nr++] = v;
 }
 
 /* Every pending file of commit ci resolved (the tip before it is saved, a sample before it is shown). */
 static void resolve_files(struct replay *r, uint32_t ci)
 {
+	struct pending_list l = { NULL, 0, 0 };
 	size_t k;
 
 	for (k = 0; k < r->commits[ci].nr_files; k++)
-		resolve_pending(r, r->commits[ci].files[k]);
+		add_pending(&l, r->commits[ci].files[k]);
+	resolve_pending(r, l.v, l.nr);
+	free(l.v);
 }
 
 /* ---- replaying one commit ------------------------------------------------ */
@@ -517,6 +612,8 @@ static struct version *replay_file_at(struct replay *r, uint32_t ci, const struc
 	}
 	nv = xcalloc(1, sizeof(*nv));
 	memcpy(nv->blob, ch1->new_blob, 41);
+	nv->maker = ci;
+	nv->maker_path = ch1->dst;
 	if (ch1->status == 'A' || ch1->status == 'T') {
 		nv->nr = added;
 	} else {
@@ -790,6 +887,8 @@ static void add_root_file(const char *path, const char *blob, size_t lines, int 
 	(void)binary;  /* lines all the same: --text */
 	memcpy(v->blob, blob, 41);
 	v->nr = lines;
+	v->maker = rf->ci;
+	v->maker_path = path_id(rf->r, path);
 	v->origin = xmalloc((lines + 1) * sizeof(*v->origin));
 	for (i = 0; i < lines; i++)
 		v->origin[i] = rf->ci;
@@ -840,6 +939,38 @@ static void replay_root(struct replay *r, uint32_t ci)
 		tree_lines(r->dir, r->commits[ci].id, add_root_file, &rf);
 }
 
+/*
+ * The older files (pending) that commit ci's diffs will read, resolved
+ * before any pointer into r->commits is held: the parents' files of
+ * each file the commit made anew (not one a parent has the same), and
+ * in a commit of one parent, the files the moves may come from.  A merge
+ * reads nothing of a parent whose file it did not take.
+ */
+static void resolve_parents(struct replay *r, uint32_t ci, const struct group *g1)
+{
+	struct pending_list l = { NULL, 0, 0 };
+	size_t k;
+	unsigned pi;
+
+	for (k = 0; g1 && k < g1->nr_changes; k++) {
+		const struct change *ch1 = &r->changes[g1->first_change + k];
+		const struct rcommit *c = &r->commits[ci];
+
+		if (r->commits[ci].nr_parents == 1 && ch1->status != 'A')
+			add_pending(&l, file_at(&r->commits[c->parents[0]], ch1->src));
+		if (ch1->status == 'D' || same_as_a_parent(r, ci, ch1))
+			continue;
+		for (pi = 0; pi < r->commits[ci].nr_parents; pi++) {
+			const struct change *ch = change_to(r, group_of_parent(r, pi), ch1->dst);
+
+			if (ch && ch->status != 'A' && ch->status != 'T')
+				add_pending(&l, file_at(&r->commits[r->commits[ci].parents[pi]], ch->src));
+		}
+	}
+	resolve_pending(r, l.v, l.nr);
+	free(l.v);
+}
+
 static void replay_commit_files(struct replay *r, uint32_t ci)
 {
 	display_progress(r->progress, ci + 1 - r->first_new);
@@ -874,21 +1005,9 @@ static void replay_commit_files(struct replay *r, uint32_t ci)
 		g->parent = next++;
 	}
 
-	/* the older files these diffs read, from the walk, before any pointer into r->commits is held */
-	for (k = 0; c->nr_parents && k < r->nr_groups; k++) {
-		const struct group *g = &r->groups[k];
-
-		for (i = g->first_change; i < g->first_change + g->nr_changes; i++) {
-			const struct change *ch = &r->changes[i];
-			uint32_t p = r->commits[ci].parents[g->parent];
-
-			if (ch->status != 'A')
-				resolve_pending(r, file_at(&r->commits[p], ch->src));
-		}
-		c = &r->commits[ci];
-	}
-
 	g1 = group_of_parent(r, 0);
+	resolve_parents(r, ci, g1);
+	c = &r->commits[ci];
 
 	/* the new versions, from the parents' files (before any is changed: renames may swap paths) */
 	made = xcalloc(g1 ? g1->nr_changes + 1 : 1, sizeof(*made));
@@ -1137,6 +1256,7 @@ static void forget_commits(struct replay *r)
 
 void replay_free(struct replay *r)
 {
+	walk_free(r->walk);
 	forget_commits(r);
 	free_strings(r->paths, r->nr_paths);
 	smap_release(&r->path_index);

@@ -86,6 +86,22 @@ struct renames {
 	size_t nr;
 };
 
+/*
+ * The files a commit changed, as its first parent had them, labelled and
+ * indexed once: the suspects of one commit come one after another, and
+ * each looks for moves in the same sources.
+ */
+struct move_cache {
+	uint32_t commit;
+	struct labelled *moved;   /* in the order of their labels */
+	size_t nr;
+	struct move_source *src;
+	struct move_index *index;
+};
+
+/* The labels of the move sources: above the parents' (label() keeps those below). */
+#define MOVE_LABELS 0x80000000u
+
 struct walk {
 	const char *dir;
 	const struct replay_options *opts;
@@ -115,6 +131,8 @@ struct walk {
 
 	struct file_blame *out;
 	struct smap out_ids, out_paths;
+	size_t max_steps;             /* steps back before rev-list is asked (WALK_STEPS) */
+	struct move_cache moves;
 };
 
 /* ---- objects ------------------------------------------------------------- */
@@ -229,7 +247,7 @@ static const struct wtree *read_tree(struct walk *w, const unsigned char *oid)
 	oid_to_hex(oid, hex);
 	if ((at = smap_get(&w->tree_index, hex)))
 		return &w->trees[*at];
-	if (w->tree_bytes > ((size_t)32 << 20)) {
+	if (w->tree_bytes > ((size_t)128 << 20)) {
 		/* bounded: start the cache afresh */
 		for (k = 0; k < w->nr_trees; k++) {
 			free(w->trees[k].buf);
@@ -322,6 +340,40 @@ static int same_type(unsigned a, unsigned b)
 
 /* ---- renames --------------------------------------------------------------- */
 
+static int entry_cmp(const struct tentry *a, const struct tentry *b);
+static void copy_tree(const struct wtree *t, struct wtree *out);
+
+/* Whether tree a has a file that tree b has not (at the same path, as a file). */
+static int deletes_a_file(struct walk *w, const unsigned char *a_oid, const unsigned char *b_oid)
+{
+	struct wtree a, b;
+	size_t i = 0, j = 0;
+	int found = 0;
+
+	copy_tree(read_tree(w, a_oid), &a);
+	copy_tree(read_tree(w, b_oid), &b);
+	while (i < a.nr && !found) {
+		int c = j < b.nr ? entry_cmp(&a.e[i], &b.e[j]) : -1;
+
+		if (c > 0) {
+			j++;
+		} else if (c < 0) {
+			/* gone: a file, or a tree of files (git keeps no empty tree) */
+			found = 1;
+		} else {
+			if (S_ISDIR(a.e[i].mode) && memcmp(a.e[i].oid, b.e[j].oid, 20))
+				found = deletes_a_file(w, a.e[i].oid, b.e[j].oid);
+			i++;
+			j++;
+		}
+	}
+	free(a.e);
+	free(a.buf);
+	free(b.e);
+	free(b.buf);
+	return found;
+}
+
 /* The whole-file renames from parent pi to ci, as git log -m -M finds them. */
 static const struct renames *renames_of(struct walk *w, uint32_t pi, uint32_t ci)
 {
@@ -341,6 +393,16 @@ static const struct renames *renames_of(struct walk *w, uint32_t pi, uint32_t ci
 	ALLOC_GROW(w->renames, w->nr_renames + 1, w->alloc_renames);
 	rn = &w->renames[w->nr_renames++];
 	memset(rn, 0, sizeof(*rn));
+	{
+		/* a rename's source is a file the commit deleted: none, no diff to ask for */
+		unsigned char ptree[20], tree[20];
+
+		memcpy(ptree, parse_commit(w, pi)->tree, 20);
+		memcpy(tree, parse_commit(w, ci)->tree, 20);
+		if (!deletes_a_file(w, ptree, tree))
+			return &w->renames[w->nr_renames - 1];
+		rn = &w->renames[w->nr_renames - 1];
+	}
 	rd = xmalloc(sizeof(*rd));
 	reader_start(rd, argv, w->dir);
 	/* ":MODE MODE OLD NEW R086", NUL, SRC, NUL, DST, NUL */
@@ -569,7 +631,7 @@ static uint32_t made_by(struct walk *w, uint32_t ci, const char *path, const cha
 		visited_path[nr_visited++] = xstrdup(cur.buf);
 
 		h = history_of(w, cur.buf);
-		if (++steps > WALK_STEPS && !history_row(h, ci, w) && !smap_get(&h->ran, w->commits[ci].id)) {
+		if (++steps > w->max_steps && !history_row(h, ci, w) && !smap_get(&h->ran, w->commits[ci].id)) {
 			uint32_t first = read_history(w, h, ci, cur.buf);
 
 			if (!history_row(h, ci, w) && first != NO_COMMIT) {
@@ -794,8 +856,8 @@ static void label(struct labelled *l, const struct version *v, uint32_t *next)
 	l->v = *v;
 	l->v.origin = xmalloc((v->nr + 1) * sizeof(*l->v.origin));
 	l->base = *next;
-	if ((uint64_t)*next + v->nr >= NO_COMMIT)
-		die("too many tokens in one commit to walk in '%s'", "the token repository");
+	if (*next < MOVE_LABELS && (uint64_t)*next + v->nr >= MOVE_LABELS)
+		die("too many tokens in the parents of one commit to walk");
 	for (k = 0; k < v->nr; k++)
 		l->v.origin[k] = *next + (uint32_t)k;
 	*next += (uint32_t)v->nr;
@@ -923,6 +985,59 @@ static int cmp_target_pos(const void *a, const void *b)
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
+static void move_cache_release(struct move_cache *mc)
+{
+	size_t k;
+
+	for (k = 0; k < mc->nr; k++) {
+		free(mc->moved[k].v.origin);
+		free(mc->moved[k].v.hash);
+		free(mc->moved[k].path);
+	}
+	free(mc->moved);
+	free(mc->src);
+	move_index_free(mc->index);
+	memset(mc, 0, sizeof(*mc));
+	mc->commit = NO_COMMIT;
+}
+
+static const struct move_cache *move_sources(struct walk *w, uint32_t ci)
+{
+	struct move_cache *mc = &w->moves;
+	struct strbuf prefix = STRBUF_INIT;
+	unsigned char (*oids)[20] = NULL, ptree[20], tree[20];
+	size_t alloc = 0, k;
+	uint32_t next = MOVE_LABELS;
+
+	if (mc->index && mc->commit == ci)
+		return mc;
+	move_cache_release(mc);
+	mc->commit = ci;
+	memcpy(ptree, parse_commit(w, w->commits[ci].parents[0])->tree, 20);
+	memcpy(tree, parse_commit(w, ci)->tree, 20);
+	changed_files(w, ptree, tree, &prefix, &mc->src, &mc->nr, &alloc, &oids);
+	mc->moved = xcalloc(mc->nr + 1, sizeof(*mc->moved));
+	/* cat-file finds the next blobs while this one is hashed */
+	for (k = 0; k < mc->nr && k < CATFILE_AHEAD; k++)
+		catfile_ask_ahead(&w->cf, oids[k]);
+	for (k = 0; k < mc->nr; k++) {
+		struct version v = { .nr = 0 };
+
+		if (k + CATFILE_AHEAD < mc->nr)
+			catfile_ask_ahead(&w->cf, oids[k + CATFILE_AHEAD]);
+		v.hash = read_hashes(w, oids[k], &v.nr);
+		if ((uint64_t)next + v.nr >= NO_COMMIT)
+			die("too many tokens in the files of one commit to walk in '%s'", w->dir);
+		label(&mc->moved[k], &v, &next);
+		mc->moved[k].path = (char *)mc->src[k].path;
+		mc->src[k].v = &mc->moved[k].v;
+	}
+	mc->index = move_index_new(mc->src, mc->nr, w->opts->min_move);
+	free(oids);
+	strbuf_release(&prefix);
+	return mc;
+}
+
 /* Suspect si's tokens in targets: where each comes from, by the engine's rule. */
 static void blame_suspect(struct walk *w, uint32_t si, struct target *t, size_t nr_t)
 {
@@ -930,10 +1045,9 @@ static void blame_suspect(struct walk *w, uint32_t si, struct target *t, size_t 
 	const struct wcommit *c = parse_commit(w, ci);
 	unsigned nr_parents = c->nr_parents, pi, mode;
 	struct labelled *parent = xcalloc(nr_parents + 1, sizeof(*parent));
-	struct labelled *moved = NULL;
-	struct move_source *src = NULL;
-	unsigned char (*oids)[20] = NULL, oid[20];
-	size_t nr_src = 0, alloc_src = 0, k;
+	const struct move_cache *moves = NULL;
+	unsigned char oid[20];
+	size_t k;
 	struct tokdiff d0 = { NULL, 0, 0 };
 	struct version *made = suspect_version(w, si), *nv;
 	char *path = xstrdup(w->suspects[si].path);
@@ -974,32 +1088,8 @@ static void blame_suspect(struct walk *w, uint32_t si, struct target *t, size_t 
 
 	/* moved and copied runs, from the files the commit changed */
 	if (w->opts->min_move && nr_parents == 1 && has_unclaimed_run(nv, w->opts->min_move)) {
-		struct strbuf prefix = STRBUF_INIT;
-		struct version **fresh = &nv;
-		unsigned char ptree[20], tree[20];
-
-		memcpy(ptree, parse_commit(w, w->commits[ci].parents[0])->tree, 20);
-		memcpy(tree, parse_commit(w, ci)->tree, 20);
-		changed_files(w, ptree, tree, &prefix, &src, &nr_src, &alloc_src, &oids);
-		moved = xcalloc(nr_src + 1, sizeof(*moved));
-		/* cat-file finds the next blobs while this one is hashed */
-		for (k = 0; k < nr_src && k < CATFILE_AHEAD; k++)
-			catfile_ask_ahead(&w->cf, oids[k]);
-		for (k = 0; k < nr_src; k++) {
-			size_t n;
-			uint64_t *hash;
-
-			if (k + CATFILE_AHEAD < nr_src)
-				catfile_ask_ahead(&w->cf, oids[k + CATFILE_AHEAD]);
-			hash = read_hashes(w, oids[k], &n);
-			struct version v = { .hash = hash, .nr = n };
-
-			label(&moved[k], &v, &next);
-			moved[k].path = (char *)src[k].path;
-			src[k].v = &moved[k].v;
-		}
-		find_moves(fresh, 1, src, nr_src, w->opts->min_move);
-		strbuf_release(&prefix);
+		moves = move_sources(w, ci);
+		move_index_find(moves->index, &nv, 1);
 	}
 
 	if (w->commits[ci].ignored && parent[0].suspect != NO_COMMIT)
@@ -1029,7 +1119,8 @@ static void blame_suspect(struct walk *w, uint32_t si, struct target *t, size_t 
 			}
 			{
 				/* a moved source: moved[] is in the order of its labels */
-				size_t lo = 0, hi = nr_src;
+				const struct labelled *moved = moves ? moves->moved : NULL;
+				size_t lo = 0, hi = moves ? moves->nr : 0;
 
 				while (hi - lo > 1) {
 					size_t mid = (lo + hi) / 2;
@@ -1039,7 +1130,7 @@ static void blame_suspect(struct walk *w, uint32_t si, struct target *t, size_t 
 					else
 						hi = mid;
 				}
-				if (!nr_src || o < moved[lo].base || o >= moved[lo].base + moved[lo].v.nr)
+				if (!moved || o < moved[lo].base || o >= moved[lo].base + moved[lo].v.nr)
 					BUG("a label that names no version");
 				add_target(w, made_by(w, w->commits[ci].parents[0], moved[lo].path, NULL),
 					   o - moved[lo].base, t[k].token);
@@ -1049,16 +1140,17 @@ static void blame_suspect(struct walk *w, uint32_t si, struct target *t, size_t 
 		free(mine);
 	}
 
-	for (pi = 0; pi < nr_parents; pi++)
+	for (pi = 0; pi < nr_parents; pi++) {
+		struct suspect *ps = parent[pi].suspect != NO_COMMIT ? &w->suspects[parent[pi].suspect] : NULL;
+
 		free(parent[pi].v.origin);
-	for (k = 0; k < nr_src; k++) {
-		free(moved[k].v.origin);
-		free(moved[k].v.hash);
-		free(moved[k].path);
+		/* read for the diff alone: no token went there */
+		if (ps && !ps->queued && ps->v) {
+			free(ps->v->line);
+			version_unref(ps->v);
+			ps->v = NULL;
+		}
 	}
-	free(moved);
-	free(src);
-	free(oids);
 	free(parent);
 	free(nv->origin);
 	free(nv);
@@ -1071,6 +1163,7 @@ static void walk_release(struct walk *w)
 {
 	size_t i, k;
 
+	move_cache_release(&w->moves);
 	catfile_stop(&w->cf);
 	for (i = 0; i < w->nr_commits; i++)
 		free(w->commits[i].parents);
@@ -1120,69 +1213,161 @@ static void walk_release(struct walk *w)
 	strbuf_release(&w->key);
 }
 
-int walk_file(const char *dir, const char *tip, const char *path, const struct replay_options *opts,
-	      struct file_blame *out)
+struct walk *walk_new(const char *dir, const struct replay_options *opts)
 {
-	const char *argv[] = { "git", "rev-parse", "--verify", "-q", NULL, NULL };
-	struct strbuf spec = STRBUF_INIT, id = STRBUF_INIT;
-	struct walk w;
-	unsigned mode;
-	unsigned char oid[20];
-	uint32_t si, k;
-	int ret = -1;
+	struct walk *w = xcalloc(1, sizeof(*w));
 
-	memset(out, 0, sizeof(*out));
-	memset(&w, 0, sizeof(w));
-	w.dir = dir;
-	w.opts = opts;
-	w.cf.dir = dir;
-	w.out = out;
-	strbuf_init(&w.obj, 0);
-	strbuf_init(&w.key, 0);
-	strbuf_addf(&spec, "%s^{commit}", tip);
-	argv[4] = spec.buf;
-	if (run_capture(argv, dir, &id) || id.len < 40)
-		die("'%s' is not a commit in '%s'", tip, dir);
-	strbuf_setlen(&id, 40);
-	si = commit_of(&w, id.buf);
-	/* a file (a symbolic link too, as git blame takes one), not a submodule */
-	if (!lookup(&w, si, path, &mode, oid) || (mode & S_IFMT) == 0160000)
-		goto done;
-	si = made_by(&w, si, path, NULL);
-	memcpy(out->maker, w.commits[w.suspects[si].commit].id, 41);
-	out->maker_path = xstrdup(w.suspects[si].path);
-	out->nr = suspect_version(&w, si)->nr;
-	out->commit = xcalloc(out->nr + 1, sizeof(*out->commit));
-	out->path = xcalloc(out->nr + 1, sizeof(*out->path));
-	for (k = 0; k < out->nr; k++)
-		add_target(&w, si, k, k);
+	w->dir = dir;
+	w->opts = opts;
+	w->cf.dir = dir;
+	w->max_steps = WALK_STEPS;
+	w->moves.commit = NO_COMMIT;
+	strbuf_init(&w->obj, 0);
+	strbuf_init(&w->key, 0);
+	return w;
+}
 
-	while (w.nr_heap) {
-		struct suspect *s;
-		struct target *t;
-		size_t nr;
+void walk_step_only(struct walk *w)
+{
+	w->max_steps = SIZE_MAX;
+}
 
-		si = heap_pop(&w);
-		s = &w.suspects[si];
-		t = s->t;
-		nr = s->nr;
+void walk_made_by(struct walk *w, const char *commit, const char *path, char *maker, struct strbuf *maker_path)
+{
+	const char *at;
+	uint32_t si;
+	size_t max = w->max_steps;
+
+	/* many files of one commit: the trees of the commits stepped through serve them all */
+	w->max_steps = SIZE_MAX;
+	si = made_by(w, commit_of(w, commit), path, &at);
+	w->max_steps = max;
+	memcpy(maker, w->commits[w->suspects[si].commit].id, 41);
+	strbuf_reset(maker_path);
+	strbuf_addstr(maker_path, at);
+}
+
+void walk_free(struct walk *w)
+{
+	if (!w)
+		return;
+	walk_release(w);
+	free(w);
+}
+
+/* Drains the suspects: every target's token is owned by the end. */
+static void walk_suspects(struct walk *w)
+{
+	while (w->nr_heap) {
+		uint32_t si = heap_pop(w);
+		struct suspect *s = &w->suspects[si];
+		struct target *t = s->t;
+		size_t nr = s->nr;
+
 		s->t = NULL;
 		s->nr = s->alloc = 0;
 		s->queued = 0;
-		out->nr_commits++;
-		blame_suspect(&w, si, t, nr);
+		w->out->nr_commits++;
+		blame_suspect(w, si, t, nr);
 		free(t);
 		/* a version is needed again only when tokens come back to it (clock skew) */
-		s = &w.suspects[si];
+		s = &w->suspects[si];
 		if (!s->queued && s->v) {
 			free(s->v->line);
 			version_unref(s->v);
 			s->v = NULL;
 		}
 	}
-	ret = 0;
-done:
-	walk_release(&w);
+	/* the ids and paths of this answer are numbered afresh for the next */
+	smap_release(&w->out_ids);
+	smap_release(&w->out_paths);
+	memset(&w->out_ids, 0, sizeof(w->out_ids));
+	memset(&w->out_paths, 0, sizeof(w->out_paths));
+	w->out = NULL;
+}
+
+int walk_blame_files(struct walk *w, const char *commit, const char **paths, size_t n, struct file_blame *out)
+{
+	struct file_blame all;
+	size_t *start = xcalloc(n + 1, sizeof(*start)), k, total = 0;
+	uint32_t *made = xcalloc(n + 1, sizeof(*made)), ci, t;
+	unsigned char oid[20];
+	unsigned mode;
+	int found = 0;
+
+	if (strlen(commit) != 40 || hex_to_oid(commit, 40, oid))
+		BUG("a walk from a commit that is no full id");
+	memset(&all, 0, sizeof(all));
+	ci = commit_of(w, commit);
+	for (k = 0; k < n; k++) {
+		memset(&out[k], 0, sizeof(out[k]));
+		made[k] = NO_COMMIT;
+		start[k] = total;
+		/* a file (a symbolic link too, as git blame takes one), not a submodule */
+		if (!lookup(w, ci, paths[k], &mode, oid) || (mode & S_IFMT) == 0160000)
+			continue;
+		made[k] = made_by(w, ci, paths[k], NULL);
+		memcpy(out[k].maker, w->commits[w->suspects[made[k]].commit].id, 41);
+		out[k].maker_path = xstrdup(w->suspects[made[k]].path);
+		out[k].nr = suspect_version(w, made[k])->nr;
+		total += out[k].nr;
+		found++;
+	}
+	start[n] = total;
+	all.nr = total;
+	all.commit = xcalloc(total + 1, sizeof(*all.commit));
+	all.path = xcalloc(total + 1, sizeof(*all.path));
+	w->out = &all;
+	for (k = 0; k < n; k++)
+		for (t = 0; made[k] != NO_COMMIT && t < out[k].nr; t++)
+			add_target(w, made[k], t, (uint32_t)(start[k] + t));
+	walk_suspects(w);
+	/* each file's part of the answer, with the commits and paths they name */
+	for (k = 0; k < n; k++) {
+		size_t i;
+
+		if (made[k] == NO_COMMIT)
+			continue;
+		out[k].nr_commits = all.nr_commits;
+		out[k].commit = xmalloc((out[k].nr + 1) * sizeof(*out[k].commit));
+		out[k].path = xmalloc((out[k].nr + 1) * sizeof(*out[k].path));
+		memcpy(out[k].commit, all.commit + start[k], out[k].nr * sizeof(*out[k].commit));
+		memcpy(out[k].path, all.path + start[k], out[k].nr * sizeof(*out[k].path));
+		out[k].ids = xmalloc((all.nr_ids + 1) * sizeof(*out[k].ids));
+		memcpy(out[k].ids, all.ids, all.nr_ids * sizeof(*all.ids));
+		out[k].nr_ids = out[k].alloc_ids = all.nr_ids;
+		out[k].paths = xcalloc(all.nr_paths + 1, sizeof(*out[k].paths));
+		for (i = 0; i < all.nr_paths; i++)
+			out[k].paths[i] = xstrdup(all.paths[i]);
+		out[k].nr_paths = out[k].alloc_paths = all.nr_paths;
+	}
+	file_blame_release(&all);
+	free(start);
+	free(made);
+	return found;
+}
+
+int walk_blame(struct walk *w, const char *commit, const char *path, struct file_blame *out)
+{
+	return walk_blame_files(w, commit, &path, 1, out) ? 0 : -1;
+}
+
+int walk_file(const char *dir, const char *tip, const char *path, const struct replay_options *opts,
+	      struct file_blame *out)
+{
+	const char *argv[] = { "git", "rev-parse", "--verify", "-q", NULL, NULL };
+	struct strbuf spec = STRBUF_INIT, id = STRBUF_INIT;
+	struct walk *w;
+	int ret;
+
+	strbuf_addf(&spec, "%s^{commit}", tip);
+	argv[4] = spec.buf;
+	if (run_capture(argv, dir, &id) || id.len < 40)
+		die("'%s' is not a commit in '%s'", tip, dir);
+	strbuf_setlen(&id, 40);
+	w = walk_new(dir, opts);
+	ret = walk_blame(w, id.buf, path, out);
+	walk_free(w);
 	strbuf_release(&spec);
 	strbuf_release(&id);
 	return ret;

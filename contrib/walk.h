@@ -37,4 +37,29 @@ int walk_file(const char *dir, const char *tip, const char *path, const struct r
 	      struct file_blame *out);
 void file_blame_release(struct file_blame *fb);
 
+/*
+ * The same, many files, one walk: what it read of the history (commits,
+ * trees, the files' histories, the versions' makers) serves the next.
+ * commit is a full id.
+ */
+struct walk;
+struct walk *walk_new(const char *dir, const struct replay_options *opts);
+int walk_blame(struct walk *w, const char *commit, const char *path, struct file_blame *out);
+/*
+ * Several files of one commit at once, each version of the history read
+ * and each commit's move sources indexed once for them all: out[k] for
+ * paths[k], with no commit array (NULL) where it is no file.  Returns
+ * how many were files.
+ */
+int walk_blame_files(struct walk *w, const char *commit, const char **paths, size_t n, struct file_blame *out);
+void walk_free(struct walk *w);
+/*
+ * Many files of the same commits: stepping back through commits whose
+ * trees the walk holds already costs less than asking rev-list.
+ */
+void walk_step_only(struct walk *w);
+/* The commit (full id, into maker) and the path there that made the version of path at commit. */
+struct strbuf;
+void walk_made_by(struct walk *w, const char *commit, const char *path, char *maker, struct strbuf *maker_path);
+
 #endif
