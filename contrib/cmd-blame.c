@@ -10,6 +10,7 @@
  */
 #include "commands.h"
 #include "blame.h"
+#include "../tokenize/escape.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/json.h"
 #include "../tokenize/usage.h"
@@ -265,52 +266,6 @@ static size_t code_point_width(unsigned cp)
 	if (in_ranges(cp, wide, sizeof(wide) / sizeof(wide[0])))
 		return 2;
 	return 1;
-}
-
-/*
- * The length of the UTF-8 sequence at s (n bytes left), its code point
- * in *cp; or 0 when none begins there, with *bad the length of its
- * maximal subpart.  RFC 3629's bounds: no overlong form, surrogate or
- * code point past U+10FFFF.
- */
-static size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp, size_t *bad)
-{
-	unsigned char lo = 0x80, hi = 0xBF;
-	size_t need, k;
-
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	if (s[0] >= 0xC2 && s[0] <= 0xDF)
-		need = 1;
-	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
-		need = 2;
-	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
-		need = 3;
-	else {
-		*bad = 1;
-		return 0;
-	}
-	if (s[0] == 0xE0)
-		lo = 0xA0;
-	else if (s[0] == 0xED)
-		hi = 0x9F;
-	else if (s[0] == 0xF0)
-		lo = 0x90;
-	else if (s[0] == 0xF4)
-		hi = 0x8F;
-	*cp = s[0] & (0x3F >> need);
-	for (k = 1; k <= need; k++) {
-		if (k >= n || s[k] < lo || s[k] > hi) {
-			*bad = k;
-			return 0;
-		}
-		*cp = *cp << 6 | (s[k] & 0x3F);
-		lo = 0x80;
-		hi = 0xBF;
-	}
-	return need + 1;
 }
 
 /*

@@ -338,41 +338,126 @@ static int same_type(unsigned a, unsigned b)
 	return (a & S_IFMT) == (b & S_IFMT);
 }
 
-/* ---- renames --------------------------------------------------------------- */
+/* ---- two trees side by side ------------------------------------------------ */
 
-static int entry_cmp(const struct tentry *a, const struct tentry *b);
-static void copy_tree(const struct wtree *t, struct wtree *out);
-
-/* Whether tree a has a file that tree b has not (at the same path, as a file). */
-static int deletes_a_file(struct walk *w, const unsigned char *a_oid, const unsigned char *b_oid)
+/* Git's order of tree entries: a tree's name compares as if it ended in '/'. */
+static int entry_cmp(const struct tentry *a, const struct tentry *b)
 {
-	struct wtree a, b;
+	size_t len = a->len < b->len ? a->len : b->len;
+	int c = memcmp(a->name, b->name, len);
+	unsigned char ca, cb;
+
+	if (c)
+		return c;
+	ca = a->len > len ? (unsigned char)a->name[len] : S_ISDIR(a->mode) ? '/' : 0;
+	cb = b->len > len ? (unsigned char)b->name[len] : S_ISDIR(b->mode) ? '/' : 0;
+	return (int)ca - (int)cb;
+}
+
+/* A copy of t's entries that reading another tree (which may start the cache afresh) leaves valid. */
+static void copy_tree(const struct wtree *t, struct wtree *out)
+{
+	size_t k, total = 0;
+
+	out->nr = t->nr;
+	out->e = xmalloc((t->nr + 1) * sizeof(*out->e));
+	for (k = 0; k < t->nr; k++)
+		total += t->e[k].len + 20;
+	out->buf = xmalloc(total + 1);
+	for (k = 0, total = 0; k < t->nr; k++) {
+		out->e[k] = t->e[k];
+		memcpy(out->buf + total, t->e[k].name, t->e[k].len);
+		out->e[k].name = out->buf + total;
+		total += t->e[k].len;
+		memcpy(out->buf + total, t->e[k].oid, 20);
+		out->e[k].oid = (unsigned char *)out->buf + total;
+		total += 20;
+	}
+}
+
+/*
+ * fn(a's entry, b's of the same name and kind or NULL) for each entry of
+ * tree a (b_oid NULL: an empty tree), in git's order, until fn returns
+ * nonzero, which it returns.
+ */
+typedef int tree_pair_fn(struct walk *w, const struct tentry *a, const struct tentry *b, void *data);
+
+static int pair_trees(struct walk *w, const unsigned char *a_oid, const unsigned char *b_oid,
+		      tree_pair_fn *fn, void *data)
+{
+	struct wtree a, b = { NULL, NULL, 0 };
 	size_t i = 0, j = 0;
-	int found = 0;
+	int ret = 0;
 
 	copy_tree(read_tree(w, a_oid), &a);
-	copy_tree(read_tree(w, b_oid), &b);
-	while (i < a.nr && !found) {
+	if (b_oid)
+		copy_tree(read_tree(w, b_oid), &b);
+	while (i < a.nr && !ret) {
 		int c = j < b.nr ? entry_cmp(&a.e[i], &b.e[j]) : -1;
 
 		if (c > 0) {
-			j++;
-		} else if (c < 0) {
-			/* gone: a file, or a tree of files (git keeps no empty tree) */
-			found = 1;
-		} else {
-			if (S_ISDIR(a.e[i].mode) && memcmp(a.e[i].oid, b.e[j].oid, 20))
-				found = deletes_a_file(w, a.e[i].oid, b.e[j].oid);
-			i++;
-			j++;
+			j++;                /* only in b */
+			continue;
 		}
+		ret = fn(w, &a.e[i], c ? NULL : &b.e[j], data);
+		i++;
+		j += !c;
 	}
 	free(a.e);
 	free(a.buf);
 	free(b.e);
 	free(b.buf);
-	return found;
+	return ret;
 }
+
+/* Whether a file of tree a is not in tree b (pair_trees). */
+static int deleted_entry(struct walk *w, const struct tentry *a, const struct tentry *b, void *data)
+{
+	if (!b)
+		return 1;           /* a file, or a tree of files (git keeps no empty tree) */
+	if (S_ISDIR(a->mode) && memcmp(a->oid, b->oid, 20))
+		return pair_trees(w, a->oid, b->oid, deleted_entry, data);
+	return 0;
+}
+
+static int deletes_a_file(struct walk *w, const unsigned char *a_oid, const unsigned char *b_oid)
+{
+	return pair_trees(w, a_oid, b_oid, deleted_entry, NULL);
+}
+
+/* The move sources being listed: the files of the first parent's tree the commit changed. */
+struct source_list {
+	struct strbuf prefix;
+	struct move_source *src;
+	unsigned char (*oids)[20];
+	size_t nr, alloc;
+};
+
+static int changed_entry(struct walk *w, const struct tentry *a, const struct tentry *b, void *data)
+{
+	struct source_list *l = data;
+	size_t len = l->prefix.len, old = l->alloc;
+
+	if (b && !memcmp(a->oid, b->oid, 20) && a->mode == b->mode)
+		return 0;
+	if (S_ISDIR(a->mode)) {
+		strbuf_add(&l->prefix, a->name, a->len);
+		strbuf_addch(&l->prefix, '/');
+		pair_trees(w, a->oid, b && S_ISDIR(b->mode) ? b->oid : NULL, changed_entry, l);
+		strbuf_setlen(&l->prefix, len);
+		return 0;
+	}
+	ALLOC_GROW(l->src, l->nr + 1, l->alloc);
+	if (l->alloc != old)
+		l->oids = xrealloc(l->oids, l->alloc * sizeof(*l->oids));
+	l->src[l->nr].path = xstrfmt("%s%.*s", l->prefix.buf, (int)a->len, a->name);
+	l->src[l->nr].v = NULL;
+	memcpy(l->oids[l->nr], a->oid, 20);
+	l->nr++;
+	return 0;
+}
+
+/* ---- renames --------------------------------------------------------------- */
 
 /* The whole-file renames from parent pi to ci, as git log -m -M finds them. */
 static const struct renames *renames_of(struct walk *w, uint32_t pi, uint32_t ci)
@@ -863,121 +948,6 @@ static void label(struct labelled *l, const struct version *v, uint32_t *next)
 	*next += (uint32_t)v->nr;
 }
 
-/* The files of tree a that tree b has not, or has changed: the move sources, at prefix. */
-static void changed_files(struct walk *w, const unsigned char *a_oid, const unsigned char *b_oid,
-			  struct strbuf *prefix, struct move_source **src, size_t *nr, size_t *alloc,
-			  unsigned char (**oids)[20]);
-
-static int entry_cmp(const struct tentry *a, const struct tentry *b)
-{
-	size_t len = a->len < b->len ? a->len : b->len;
-	int c = memcmp(a->name, b->name, len);
-	unsigned char ca, cb;
-
-	if (c)
-		return c;
-	ca = a->len > len ? (unsigned char)a->name[len] : S_ISDIR(a->mode) ? '/' : 0;
-	cb = b->len > len ? (unsigned char)b->name[len] : S_ISDIR(b->mode) ? '/' : 0;
-	return (int)ca - (int)cb;
-}
-
-static void add_source(struct strbuf *prefix, const struct tentry *e, struct move_source **src, size_t *nr,
-		       size_t *alloc, unsigned char (**oids)[20])
-{
-	size_t old = *alloc;
-
-	ALLOC_GROW(*src, *nr + 1, *alloc);
-	if (*alloc != old)
-		*oids = xrealloc(*oids, *alloc * sizeof(**oids));
-	(*src)[*nr].path = xstrfmt("%s%.*s", prefix->buf, (int)e->len, e->name);
-	(*src)[*nr].v = NULL;
-	memcpy((*oids)[*nr], e->oid, 20);
-	(*nr)++;
-}
-
-/* Every file under entry e of a tree that the other side has not (b_oid NULL) or has changed. */
-static void changed_entry(struct walk *w, const struct tentry *e, const unsigned char *b_oid,
-			  struct strbuf *prefix, struct move_source **src, size_t *nr, size_t *alloc,
-			  unsigned char (**oids)[20])
-{
-	size_t len = prefix->len;
-
-	if (!S_ISDIR(e->mode)) {
-		add_source(prefix, e, src, nr, alloc, oids);
-		return;
-	}
-	strbuf_add(prefix, e->name, e->len);
-	strbuf_addch(prefix, '/');
-	changed_files(w, e->oid, b_oid, prefix, src, nr, alloc, oids);
-	strbuf_setlen(prefix, len);
-}
-
-static void copy_tree(const struct wtree *t, struct wtree *out)
-{
-	size_t k, total = 0;
-
-	out->nr = t->nr;
-	out->e = xmalloc((t->nr + 1) * sizeof(*out->e));
-	for (k = 0; k < t->nr; k++)
-		total += t->e[k].len + 20;
-	out->buf = xmalloc(total + 1);
-	for (k = 0, total = 0; k < t->nr; k++) {
-		out->e[k] = t->e[k];
-		memcpy(out->buf + total, t->e[k].name, t->e[k].len);
-		out->e[k].name = out->buf + total;
-		total += t->e[k].len;
-		memcpy(out->buf + total, t->e[k].oid, 20);
-		out->e[k].oid = (unsigned char *)out->buf + total;
-		total += 20;
-	}
-}
-
-static void changed_files(struct walk *w, const unsigned char *a_oid, const unsigned char *b_oid,
-			  struct strbuf *prefix, struct move_source **src, size_t *nr, size_t *alloc,
-			  unsigned char (**oids)[20])
-{
-	struct wtree a, b = { NULL, NULL, 0 };
-	size_t i = 0, j = 0;
-
-	/* copies: reading a subtree may start the cache afresh */
-	copy_tree(read_tree(w, a_oid), &a);
-	if (b_oid)
-		copy_tree(read_tree(w, b_oid), &b);
-	while (i < a.nr) {
-		int c = j < b.nr ? entry_cmp(&a.e[i], &b.e[j]) : -1;
-
-		if (c > 0) {
-			j++;                /* a file the commit added */
-		} else if (c < 0) {
-			changed_entry(w, &a.e[i], NULL, prefix, src, nr, alloc, oids);
-			i++;
-		} else {
-			if (memcmp(a.e[i].oid, b.e[j].oid, 20) || a.e[i].mode != b.e[j].mode)
-				changed_entry(w, &a.e[i], S_ISDIR(b.e[j].mode) ? b.e[j].oid : NULL, prefix, src,
-					      nr, alloc, oids);
-			i++;
-			j++;
-		}
-	}
-	free(a.e);
-	free(a.buf);
-	free(b.e);
-	free(b.buf);
-}
-
-/* Whether v has a run of at least n tokens that nothing gave yet. */
-static int has_unclaimed_run(const struct version *v, size_t n)
-{
-	size_t i, run = 0;
-
-	for (i = 0; i < v->nr; i++) {
-		run = v->origin[i] == NO_COMMIT ? run + 1 : 0;
-		if (run >= n)
-			return 1;
-	}
-	return 0;
-}
-
 static int cmp_target_pos(const void *a, const void *b)
 {
 	const struct target *x = a, *y = b;
@@ -1004,9 +974,9 @@ static void move_cache_release(struct move_cache *mc)
 static const struct move_cache *move_sources(struct walk *w, uint32_t ci)
 {
 	struct move_cache *mc = &w->moves;
-	struct strbuf prefix = STRBUF_INIT;
-	unsigned char (*oids)[20] = NULL, ptree[20], tree[20];
-	size_t alloc = 0, k;
+	struct source_list l = { STRBUF_INIT, NULL, NULL, 0, 0 };
+	unsigned char (*oids)[20], ptree[20], tree[20];
+	size_t k;
 	uint32_t next = MOVE_LABELS;
 
 	if (mc->index && mc->commit == ci)
@@ -1015,7 +985,10 @@ static const struct move_cache *move_sources(struct walk *w, uint32_t ci)
 	mc->commit = ci;
 	memcpy(ptree, parse_commit(w, w->commits[ci].parents[0])->tree, 20);
 	memcpy(tree, parse_commit(w, ci)->tree, 20);
-	changed_files(w, ptree, tree, &prefix, &mc->src, &mc->nr, &alloc, &oids);
+	pair_trees(w, ptree, tree, changed_entry, &l);
+	mc->src = l.src;
+	mc->nr = l.nr;
+	oids = l.oids;
 	mc->moved = xcalloc(mc->nr + 1, sizeof(*mc->moved));
 	/* cat-file finds the next blobs while this one is hashed */
 	for (k = 0; k < mc->nr && k < CATFILE_AHEAD; k++)
@@ -1034,7 +1007,7 @@ static const struct move_cache *move_sources(struct walk *w, uint32_t ci)
 	}
 	mc->index = move_index_new(mc->src, mc->nr, w->opts->min_move);
 	free(oids);
-	strbuf_release(&prefix);
+	strbuf_release(&l.prefix);
 	return mc;
 }
 
@@ -1087,7 +1060,7 @@ static void blame_suspect(struct walk *w, uint32_t si, struct target *t, size_t 
 	}
 
 	/* moved and copied runs, from the files the commit changed */
-	if (w->opts->min_move && nr_parents == 1 && has_unclaimed_run(nv, w->opts->min_move)) {
+	if (w->opts->min_move && nr_parents == 1 && wants_moves(&nv, 1, w->opts->min_move)) {
 		moves = move_sources(w, ci);
 		move_index_find(moves->index, &nv, 1);
 	}

@@ -137,18 +137,15 @@ static const struct {
 	{ 0xE0, 0xA0, 0xBF }, { 0xED, 0x80, 0x9F }, { 0xF0, 0x90, 0xBF }, { 0xF4, 0x80, 0x8F },
 };
 
-/*
- * The length of the UTF-8 sequence at s (n bytes left), or 0 when it is
- * none, with *bad the length of its maximal subpart: the lead byte and
- * the continuation bytes that could still have begun a valid sequence.
- */
-static size_t utf8_sequence(const unsigned char *s, size_t n, size_t *bad)
+size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp, size_t *bad)
 {
 	unsigned char lo = 0x80, hi = 0xBF;
 	size_t need, k;
 
-	if (s[0] < 0x80)
+	if (s[0] < 0x80) {
+		*cp = s[0];
 		return 1;
+	}
 	if (s[0] >= 0xC2 && s[0] <= 0xDF)
 		need = 1;
 	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
@@ -164,11 +161,13 @@ static size_t utf8_sequence(const unsigned char *s, size_t n, size_t *bad)
 			lo = second_byte_bounds[k].lo;
 			hi = second_byte_bounds[k].hi;
 		}
+	*cp = s[0] & (0x3F >> need);
 	for (k = 1; k <= need; k++) {
 		if (k >= n || s[k] < lo || s[k] > hi) {
 			*bad = k;
 			return 0;
 		}
+		*cp = *cp << 6 | (s[k] & 0x3F);
 		lo = 0x80;
 		hi = 0xBF;
 	}
@@ -184,10 +183,11 @@ void json_quote(struct strbuf *sb, const char *str, size_t len)
 	while (i < len) {
 		unsigned char c = s[i];
 		size_t n, bad = 0;
+		unsigned cp;
 		char letter;
 
 		if (c >= 0x80) {
-			n = utf8_sequence(s + i, len - i, &bad);
+			n = utf8_decode(s + i, len - i, &cp, &bad);
 			if (!n) {
 				strbuf_addstr(sb, "\\ufffd");
 				i += bad;

@@ -56,4 +56,13 @@ void json_quote(struct strbuf *sb, const char *s, size_t len);
 /* TSV: backslash, tab, LF and CR as \\, \t, \n, \r (s may be NULL: nothing). */
 void tsv_field(struct strbuf *sb, const char *s);
 
+/*
+ * The length of the UTF-8 sequence at s (n bytes left, at least one),
+ * its code point in *cp; or 0 when none begins there, with *bad the
+ * length of its maximal subpart (the bytes to replace by one U+FFFD).
+ * RFC 3629's bounds: no overlong form, surrogate or code point past
+ * U+10FFFF.
+ */
+size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp, size_t *bad);
+
 #endif
