@@ -226,7 +226,8 @@ struct move_index *move_index_new(struct move_source *sources, size_t nr_src, si
 	struct move_index *mi = xcalloc(1, sizeof(*mi));
 	size_t k;
 
-	qsort(sources, nr_src, sizeof(*sources), cmp_source);
+	if (nr_src > 1)
+		qsort(sources, nr_src, sizeof(*sources), cmp_source);
 	mi->src = xcalloc(nr_src + 1, sizeof(*mi->src));
 	for (k = 0; k < nr_src; k++)
 		mi->src[k] = sources[k].v;

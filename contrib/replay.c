@@ -429,7 +429,8 @@ static void resolve_pending(struct replay *r, struct version **v, size_t n)
 			v[nr_left++] = v[k];
 		free(path);
 	}
-	qsort(v, nr_left, sizeof(*v), cmp_pending);
+	if (nr_left > 1)
+		qsort(v, nr_left, sizeof(*v), cmp_pending);
 	for (first = 0; first < nr_left; first = k) {
 		const char **paths;
 		struct file_blame *fb;
