@@ -77,16 +77,135 @@ static uint64_t gram_hash(const uint64_t *h, size_t n)
 	return x;
 }
 
-static void gram_index_build(struct gram_index *gi, const struct version **src, size_t nr_src, size_t n)
+/*
+ * The grams of the runs of fresh versions that the search will look up:
+ * a set of their hashes (0 marks an empty slot; a gram whose hash is 0
+ * is kept as 1, which can only add an entry that never matches).
+ */
+struct gram_set {
+	uint64_t *slots;
+	size_t cap;
+};
+
+static uint64_t set_key(uint64_t x)
 {
-	size_t total = 0, s, p, cap = 16;
+	return x ? x : 1;
+}
+
+static int gram_set_has(const struct gram_set *set, uint64_t x)
+{
+	uint64_t h = set_key(x);
+	size_t at = (size_t)(h ^ (h >> 29)) & (set->cap - 1);
+
+	while (set->slots[at] && set->slots[at] != h)
+		at = (at + 1) & (set->cap - 1);
+	return set->slots[at] == h;
+}
+
+static void gram_set_build(struct gram_set *set, struct version **fresh, size_t nr_fresh, size_t n)
+{
+	size_t total = 0, k;
+
+	set->cap = 16;
+	for (k = 0; k < nr_fresh; k++)
+		total += fresh[k]->nr;
+	while (set->cap < total * 2)
+		set->cap *= 2;
+	set->slots = xcalloc(set->cap, sizeof(*set->slots));
+	for (k = 0; k < nr_fresh; k++) {
+		const struct version *v = fresh[k];
+		size_t i = 0;
+
+		while (i < v->nr) {
+			size_t end = i, j;
+
+			if (v->origin[i] != NO_COMMIT) {
+				i++;
+				continue;
+			}
+			while (end < v->nr && v->origin[end] == NO_COMMIT)
+				end++;
+			for (j = i; j + n <= end; j++) {
+				uint64_t h = set_key(gram_hash(v->hash + j, n));
+				size_t at = (size_t)(h ^ (h >> 29)) & (set->cap - 1);
+
+				while (set->slots[at] && set->slots[at] != h)
+					at = (at + 1) & (set->cap - 1);
+				set->slots[at] = h;
+			}
+			i = end;
+		}
+	}
+}
+
+/*
+ * Calls fn for every gram of the sources (in order, each from its first
+ * token) that the set holds, with its hash, source and place.
+ */
+static void grams_in_set(const struct version **src, size_t nr_src, size_t n, const struct gram_set *set,
+			 void (*fn)(uint64_t x, size_t s, size_t p, void *data), void *data)
+{
 	uint64_t top = 1;
+	size_t s, p;
 
 	for (p = 1; p < n; p++)
 		top *= GRAM_MUL;
-	for (s = 0; s < nr_src; s++)
-		if (src[s]->nr >= n)
-			total += src[s]->nr - n + 1;
+	for (s = 0; s < nr_src; s++) {
+		const struct version *v = src[s];
+		uint64_t x;
+
+		if (v->nr < n)
+			continue;
+		x = gram_hash(v->hash, n);
+		for (p = 0; ; p++) {
+			if (gram_set_has(set, x))
+				fn(x, s, p, data);
+			if (p + n >= v->nr)
+				break;
+			x = (x - v->hash[p] * top) * GRAM_MUL + v->hash[p + n];
+		}
+	}
+}
+
+static void count_gram(uint64_t x, size_t s, size_t p, void *data)
+{
+	(void)x;
+	(void)s;
+	(void)p;
+	(*(size_t *)data)++;
+}
+
+/* The places of one gram that the search tries at most (gram_longest): no more are kept. */
+#define MOVE_TRIES 16
+
+static void insert_gram(uint64_t x, size_t s, size_t p, void *data)
+{
+	struct gram_index *gi = data;
+	size_t i = (size_t)(x ^ (x >> 29)) & (gi->cap - 1), same = 0;
+
+	while (gi->slots[i].src != UINT32_MAX) {
+		if (gi->slots[i].key == x && ++same >= MOVE_TRIES)
+			return;
+		i = (i + 1) & (gi->cap - 1);
+	}
+	gi->slots[i].key = x;
+	gi->slots[i].src = (uint32_t)s;
+	gi->slots[i].pos = (uint32_t)p;
+}
+
+/*
+ * The index of the grams of the sources that the fresh runs have: only
+ * those can ever match, and leaving the others out changes no answer,
+ * since the entries of one key are met in the order they went in,
+ * whatever else the table holds.  So the index is as small as the
+ * search needs, however large the files the commit changed.
+ */
+static void gram_index_build(struct gram_index *gi, const struct version **src, size_t nr_src, size_t n,
+			     const struct gram_set *set)
+{
+	size_t total = 0, p, cap = 16;
+
+	grams_in_set(src, nr_src, n, set, count_gram, &total);
 	while (cap < total * 2)
 		cap *= 2;
 	gi->slots = xmalloc(cap * sizeof(*gi->slots));
@@ -96,26 +215,7 @@ static void gram_index_build(struct gram_index *gi, const struct version **src, 
 	gi->src = src;
 	gi->nr_src = nr_src;
 	gi->n = n;
-	for (s = 0; s < nr_src; s++) {
-		const struct version *v = src[s];
-		uint64_t x;
-
-		if (v->nr < n)
-			continue;
-		x = gram_hash(v->hash, n);
-		for (p = 0; ; p++) {
-			size_t i = (size_t)(x ^ (x >> 29)) & (cap - 1);
-
-			while (gi->slots[i].src != UINT32_MAX)
-				i = (i + 1) & (cap - 1);
-			gi->slots[i].key = x;
-			gi->slots[i].src = (uint32_t)s;
-			gi->slots[i].pos = (uint32_t)p;
-			if (p + n >= v->nr)
-				break;
-			x = (x - v->hash[p] * top) * GRAM_MUL + v->hash[p + n];
-		}
-	}
+	grams_in_set(src, nr_src, n, set, insert_gram, gi);
 }
 
 /*
@@ -130,7 +230,7 @@ static size_t gram_longest(const struct gram_index *gi, const struct version *v,
 	uint64_t x = gram_hash(v->hash + j, gi->n);
 	size_t i = (size_t)(x ^ (x >> 29)) & (gi->cap - 1), best = 0, tries = 0;
 
-	for (; gi->slots[i].src != UINT32_MAX && tries < 16; i = (i + 1) & (gi->cap - 1)) {
+	for (; gi->slots[i].src != UINT32_MAX && tries < MOVE_TRIES; i = (i + 1) & (gi->cap - 1)) {
 		const struct gram *g = &gi->slots[i];
 		const struct version *s;
 		size_t len = 0;
@@ -221,9 +321,11 @@ struct move_index {
 	const struct version **src;
 };
 
-struct move_index *move_index_new(struct move_source *sources, size_t nr_src, size_t min_move)
+struct move_index *move_index_new(struct move_source *sources, size_t nr_src, size_t min_move,
+				  struct version **fresh, size_t nr_fresh)
 {
 	struct move_index *mi = xcalloc(1, sizeof(*mi));
+	struct gram_set set;
 	size_t k;
 
 	if (nr_src > 1)
@@ -231,7 +333,9 @@ struct move_index *move_index_new(struct move_source *sources, size_t nr_src, si
 	mi->src = xcalloc(nr_src + 1, sizeof(*mi->src));
 	for (k = 0; k < nr_src; k++)
 		mi->src[k] = sources[k].v;
-	gram_index_build(&mi->gi, mi->src, nr_src, min_move);
+	gram_set_build(&set, fresh, nr_fresh, min_move);
+	gram_index_build(&mi->gi, mi->src, nr_src, min_move, &set);
+	free(set.slots);
 	return mi;
 }
 
@@ -312,7 +416,7 @@ void find_moves(struct version **fresh, size_t nr_fresh, struct move_source *sou
 
 	if (!nr_src || !wants_moves(fresh, nr_fresh, min_move))
 		return;
-	mi = move_index_new(sources, nr_src, min_move);
+	mi = move_index_new(sources, nr_src, min_move, fresh, nr_fresh);
 	move_index_find(mi, fresh, nr_fresh);
 	move_index_free(mi);
 }

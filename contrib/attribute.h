@@ -79,14 +79,16 @@ void find_moves(struct version **fresh, size_t nr_fresh, struct move_source *src
 		size_t min_move);
 
 /*
- * The same in steps, for a caller that looks in the same sources for
- * several versions at different times (the walk, one suspect after
- * another): whether any of fresh has a run to look for, the sources
- * indexed once (sorted by path, as above), and the search.
+ * The same in steps, for a caller that reads the sources once for
+ * several versions looked at in turn (the walk, one suspect after
+ * another): whether any of fresh has a run to look for, the index of
+ * what the sources (sorted by path, as above) share with fresh's runs,
+ * and the search.
  */
 struct move_index;
 int wants_moves(struct version **fresh, size_t nr_fresh, size_t min_move);
-struct move_index *move_index_new(struct move_source *src, size_t nr_src, size_t min_move);
+struct move_index *move_index_new(struct move_source *src, size_t nr_src, size_t min_move,
+				  struct version **fresh, size_t nr_fresh);
 void move_index_find(const struct move_index *mi, struct version **fresh, size_t nr_fresh);
 void move_index_free(struct move_index *mi);
 

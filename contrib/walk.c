@@ -87,8 +87,8 @@ struct renames {
 };
 
 /*
- * The files a commit changed, as its first parent had them, labelled and
- * indexed once: the suspects of one commit come one after another, and
+ * The files a commit changed, as its first parent had them, read and
+ * labelled once: the suspects of one commit come one after another, and
  * each looks for moves in the same sources.
  */
 struct move_cache {
@@ -96,7 +96,6 @@ struct move_cache {
 	struct labelled *moved;   /* in the order of their labels */
 	size_t nr;
 	struct move_source *src;
-	struct move_index *index;
 };
 
 /* The labels of the move sources: above the parents' (label() keeps those below). */
@@ -630,8 +629,13 @@ static uint32_t read_history(struct walk *w, struct path_history *h, uint32_t ci
 	return first;
 }
 
-/* Steps through commits that left the file alone before rev-list is asked. */
-#define WALK_STEPS 32
+/*
+ * Steps through commits that left the file alone before rev-list is
+ * asked: a step costs a few cat-file round trips, a rev-list a walk of
+ * the whole history (on pytest, a tenth of a second; a changelog that
+ * takes in hundreds of files cost as many).
+ */
+#define WALK_STEPS 2048
 
 /*
  * The parent whose file at ci is the same as ci's file at *path: git
@@ -966,12 +970,11 @@ static void move_cache_release(struct move_cache *mc)
 	}
 	free(mc->moved);
 	free(mc->src);
-	move_index_free(mc->index);
 	memset(mc, 0, sizeof(*mc));
 	mc->commit = NO_COMMIT;
 }
 
-static const struct move_cache *move_sources(struct walk *w, uint32_t ci)
+static struct move_cache *move_sources(struct walk *w, uint32_t ci)
 {
 	struct move_cache *mc = &w->moves;
 	struct source_list l = { STRBUF_INIT, NULL, NULL, 0, 0 };
@@ -979,7 +982,7 @@ static const struct move_cache *move_sources(struct walk *w, uint32_t ci)
 	size_t k;
 	uint32_t next = MOVE_LABELS;
 
-	if (mc->index && mc->commit == ci)
+	if (mc->moved && mc->commit == ci)
 		return mc;
 	move_cache_release(mc);
 	mc->commit = ci;
@@ -1005,7 +1008,6 @@ static const struct move_cache *move_sources(struct walk *w, uint32_t ci)
 		mc->moved[k].path = (char *)mc->src[k].path;
 		mc->src[k].v = &mc->moved[k].v;
 	}
-	mc->index = move_index_new(mc->src, mc->nr, w->opts->min_move);
 	free(oids);
 	strbuf_release(&l.prefix);
 	return mc;
@@ -1061,8 +1063,12 @@ static void blame_suspect(struct walk *w, uint32_t si, struct target *t, size_t 
 
 	/* moved and copied runs, from the files the commit changed */
 	if (w->opts->min_move && nr_parents == 1 && wants_moves(&nv, 1, w->opts->min_move)) {
-		moves = move_sources(w, ci);
-		move_index_find(moves->index, &nv, 1);
+		struct move_cache *mc = move_sources(w, ci);
+		struct move_index *mi = move_index_new(mc->src, mc->nr, w->opts->min_move, &nv, 1);
+
+		move_index_find(mi, &nv, 1);
+		move_index_free(mi);
+		moves = mc;
 	}
 
 	if (w->commits[ci].ignored && parent[0].suspect != NO_COMMIT)
