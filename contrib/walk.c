@@ -131,6 +131,7 @@ struct walk {
 	struct file_blame *out;
 	struct smap out_ids, out_paths;
 	size_t max_steps;             /* steps back before rev-list is asked (WALK_STEPS) */
+	size_t version_bytes;         /* what the versions the suspects hold take */
 	struct move_cache moves;
 };
 
@@ -246,7 +247,7 @@ static const struct wtree *read_tree(struct walk *w, const unsigned char *oid)
 	oid_to_hex(oid, hex);
 	if ((at = smap_get(&w->tree_index, hex)))
 		return &w->trees[*at];
-	if (w->tree_bytes > ((size_t)128 << 20)) {
+	if (w->tree_bytes > ((size_t)64 << 20)) {
 		/* bounded: start the cache afresh */
 		for (k = 0; k < w->nr_trees; k++) {
 			free(w->trees[k].buf);
@@ -828,6 +829,7 @@ static struct version *suspect_version(struct walk *w, uint32_t si)
 	hash = read_hashes(w, oid, &nr);
 	s = &w->suspects[si];
 	s->v = new_version(hex, hash, nr, NO_COMMIT);
+	w->version_bytes += nr * (sizeof(*hash) + sizeof(*s->v->line));
 	if (w->opts->token_lines && nr) {
 		s->v->line = xmalloc(nr * sizeof(*s->v->line));
 		if (w->opts->token_lines(w->commits[s->commit].id, s->path, nr, s->v->line, w->opts->data)) {
@@ -837,6 +839,25 @@ static struct version *suspect_version(struct walk *w, uint32_t si)
 	}
 	return s->v;
 }
+
+/* Frees the version suspect si holds (read again if it is needed again). */
+static void drop_version(struct walk *w, uint32_t si)
+{
+	struct suspect *s = &w->suspects[si];
+
+	if (!s->v)
+		return;
+	w->version_bytes -= s->v->nr * (sizeof(*s->v->hash) + sizeof(*s->v->line));
+	free(s->v->line);
+	version_unref(s->v);
+	s->v = NULL;
+}
+
+/*
+ * The versions of suspects waiting their turn are kept while they take
+ * less than this: on a history of many branches, thousands wait at once.
+ */
+#define WALK_VERSION_BYTES ((size_t)96 << 20)
 
 /* ---- the suspects, newest first ------------------------------------------- */
 
@@ -1123,12 +1144,9 @@ static void blame_suspect(struct walk *w, uint32_t si, struct target *t, size_t 
 		struct suspect *ps = parent[pi].suspect != NO_COMMIT ? &w->suspects[parent[pi].suspect] : NULL;
 
 		free(parent[pi].v.origin);
-		/* read for the diff alone: no token went there */
-		if (ps && !ps->queued && ps->v) {
-			free(ps->v->line);
-			version_unref(ps->v);
-			ps->v = NULL;
-		}
+		/* read for the diff alone (no token went there), or too much held */
+		if (ps && ps->v && (!ps->queued || w->version_bytes > WALK_VERSION_BYTES))
+			drop_version(w, parent[pi].suspect);
 	}
 	free(parent);
 	free(nv->origin);
@@ -1250,12 +1268,8 @@ static void walk_suspects(struct walk *w)
 		blame_suspect(w, si, t, nr);
 		free(t);
 		/* a version is needed again only when tokens come back to it (clock skew) */
-		s = &w->suspects[si];
-		if (!s->queued && s->v) {
-			free(s->v->line);
-			version_unref(s->v);
-			s->v = NULL;
-		}
+		if (!w->suspects[si].queued)
+			drop_version(w, si);
 	}
 	/* the ids and paths of this answer are numbered afresh for the next */
 	smap_release(&w->out_ids);
