@@ -99,6 +99,13 @@ kill_run () {
 	sleep $kr_delay_ &&
 	{ kill_group $kr_pid_ >/dev/null; true; } &&
 	{ wait $kr_pid_; kr_status_=$?; true; } &&
+	# the killed group's git commands may still be dying, writing into
+	# DEST: the next run must not start (or remove DEST) before they are gone
+	kr_tries_=0 &&
+	while kill -0 -$kr_pid_ 2>/dev/null && test $kr_tries_ -lt 200
+	do
+		sleep 0.05 && kr_tries_=$(($kr_tries_ + 1)) || return 1
+	done &&
 	case $kr_status_ in
 	137) echo 1 >landed && echo "  killed after ${kr_delay_} s ($2 of $1 ms)" ;;
 	0) echo 0 >landed && echo "  the run had ended before ${kr_delay_} s ($2 of $1 ms)" ;;
