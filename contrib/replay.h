@@ -77,8 +77,8 @@ struct replay *replay_tokens(const char *dir, const char *tip, const struct repl
 
 /*
  * The whole tree's token replay at tip when the checkpoint of opts fits
- * (its tip is tip or an ancestor whose descendants up to tip fork after
- * it), from there; NULL when it does not, without replaying anything.
+ * (its options are opts', its tip is tip or an ancestor of it), from
+ * there; NULL when it does not, without replaying anything.
  */
 struct replay *replay_tokens_from_checkpoint(const char *dir, const char *tip, const struct replay_options *opts);
 

@@ -48,6 +48,19 @@ def commit(rng, message, env_date):
     return r.returncode == 0
 
 
+def merge(other, side, date, identity):
+    """Merges other, side winning its conflicts; a conflict no side
+    settles makes a merge that keeps this side whole."""
+    env = dict(os.environ, GIT_AUTHOR_DATE="%d +0000" % date, GIT_COMMITTER_DATE="%d +0000" % date, **identity)
+    r = subprocess.run(["git", "merge", "-q", "--no-edit", "-X", side, other], env=env,
+                       capture_output=True, text=True)
+    if r.returncode:
+        git("merge", "--abort", check=False)
+        git("reset", "-q", "--hard")
+        subprocess.run(["git", "merge", "-q", "--no-edit", "-s", "ours", other], env=env,
+                       check=True, capture_output=True)
+
+
 def main():
     args = sys.argv[1:]
     commits, seed = 150, 7
@@ -86,17 +99,8 @@ def main():
         if op in (2, 12, 13) and len(branches) > 1:
             other = rng.choice(branches)
             side = rng.choice(["ours", "theirs"])
-            env = dict(os.environ, GIT_AUTHOR_DATE="%d +0000" % date, GIT_COMMITTER_DATE="%d +0000" % date,
-                       GIT_AUTHOR_NAME="Merger", GIT_AUTHOR_EMAIL="merger@example.org",
-                       GIT_COMMITTER_NAME="Merger", GIT_COMMITTER_EMAIL="merger@example.org")
-            r = subprocess.run(["git", "merge", "-q", "--no-edit", "-X", side, other], env=env,
-                               capture_output=True, text=True)
-            if r.returncode:
-                # a conflict no side settles: a merge that keeps this side whole
-                git("merge", "--abort", check=False)
-                git("reset", "-q", "--hard")
-                subprocess.run(["git", "merge", "-q", "--no-edit", "-s", "ours", other], env=env,
-                               check=True, capture_output=True)
+            merge(other, side, date, dict(GIT_AUTHOR_NAME="Merger", GIT_AUTHOR_EMAIL="merger@example.org",
+                                          GIT_COMMITTER_NAME="Merger", GIT_COMMITTER_EMAIL="merger@example.org"))
             continue
         src = rng.choice(files)
         blocks = read_blocks(src)
@@ -146,14 +150,7 @@ def main():
     git("checkout", "-q", "main")
     for b in branches[1:]:
         date += 3600
-        env = dict(os.environ, GIT_AUTHOR_DATE="%d +0000" % date, GIT_COMMITTER_DATE="%d +0000" % date)
-        r = subprocess.run(["git", "merge", "-q", "--no-edit", "-X", "theirs", b], env=env,
-                           capture_output=True, text=True)
-        if r.returncode:
-            git("merge", "--abort", check=False)
-            git("reset", "-q", "--hard")
-            subprocess.run(["git", "merge", "-q", "--no-edit", "-s", "ours", b], env=env,
-                           check=True, capture_output=True)
+        merge(b, "theirs", date, {})
 
 
 main()
