@@ -32,6 +32,7 @@ struct rcommit {
 	size_t nr_files;
 	int known_only;           /* from a checkpoint, as an origin only: no files, never a parent */
 	int outside;              /* older than the checkpoint, a parent of a commit since: pending files */
+	int keep;                 /* a fork point of another branch: its files go into the checkpoint */
 };
 
 /* One entry of `git log --raw` and the hunks of its patch. */
@@ -101,6 +102,7 @@ struct replay {
 	size_t nr_records, alloc_records;
 	struct progress *progress;  /* opts.progress_title's display */
 	struct walk *walk;        /* the walk that resolves pending files (opened on first use) */
+	size_t nr_looked_back;    /* pending files the walk (or git blame) resolved */
 	uint32_t sample;          /* the commit on_sample is told of */
 };
 
@@ -124,6 +126,13 @@ void replay_next(struct replay *r, uint32_t ci);
 void replay_log(struct replay *r, const char *dir, const char *tip, int ignore_ws);
 
 /* replay-checkpoint.c */
+/*
+ * Marks the fork points whose files the checkpoint at tip keeps: the
+ * commits of tip's history that a branch of the repository not merged
+ * into tip grew from, when r holds their files and they differ from
+ * tip's little (a budget of files in all).
+ */
+void checkpoint_choose_forks(struct replay *r, const char *dir);
 void checkpoint_save(struct replay *r);
 int checkpoint_load(struct replay *r, const char *dir, const char *tip);
 

@@ -38,11 +38,14 @@
  * DEST/tokstream/replay/ (every file's origins in runs, and the tokens
  * each commit added and removed), so that a later pass at a descendant
  * replays only the commits since, reading the files' token hashes from
- * the views when a diff first needs them (replay-checkpoint.c).  A tip
- * that is no descendant,
- * a commit since whose parent forked before it, other options, or a
- * damaged file make the pass start from the first commit: the result is
- * the same either way, only the time differs.
+ * the views when a diff first needs them (replay-checkpoint.c).  A
+ * commit since whose parent is older than the tip (a topic forked long
+ * before, the main line after a release branch forked from it) finds
+ * that parent's files in the checkpoint when it was a fork point of a
+ * branch then, else asks the walk for the ones it reads.  A tip that is
+ * no descendant, other options, or a damaged file make the pass start
+ * from the first commit: the result is the same either way, only the
+ * time differs.
  */
 #include "replay-internal.h"
 #include "walk.h"
@@ -169,8 +172,8 @@ static int read_commits(struct replay *r, const char *dir, const char *tip)
 			if (smap_get(&listed, id))
 				continue;
 			pi = smap_get(&r->commit_index, id);
-			if (pi && (*pi == r->base || r->commits[*pi].outside))
-				continue;
+			if (pi && (*pi == r->base || r->commits[*pi].outside || r->commits[*pi].keep))
+				continue;  /* files known (the base, a fork point kept) or pending already */
 			if (!pi) {
 				ALLOC_GROW(r->commits, r->nr_commits + 1, alloc);
 				memset(&r->commits[r->nr_commits], 0, sizeof(*r->commits));
@@ -423,7 +426,7 @@ static void resolve_pending(struct replay *r, struct version **v, size_t n)
 		path = xstrdup(r->paths[v[k]->maker_path]);
 		if (same_as_base(r, v[k], commit, path))
 			; /* the state's tip's version, origins and all */
-		else if (r->unit == REPLAY_LINES)
+		else if (++r->nr_looked_back && r->unit == REPLAY_LINES)
 			blame_lines(r, v[k], commit, path);
 		else
 			v[nr_left++] = v[k];
@@ -1027,7 +1030,7 @@ static void replay_commit_files(struct replay *r, uint32_t ci)
 	if (c->nr_parents) {
 		struct rcommit *p1 = &r->commits[c->parents[0]];
 
-		if (p1->children_left == 1 && (c->nr_parents == 1 || c->parents[1] != c->parents[0])) {
+		if (p1->children_left == 1 && !p1->keep && (c->nr_parents == 1 || c->parents[1] != c->parents[0])) {
 			c->files = p1->files;
 			c->nr_files = p1->nr_files;
 			p1->files = NULL;
@@ -1057,7 +1060,7 @@ static void replay_commit_files(struct replay *r, uint32_t ci)
 	for (pi = 0; pi < c->nr_parents; pi++) {
 		struct rcommit *p = &r->commits[c->parents[pi]];
 
-		if (!--p->children_left && c->parents[pi] != r->tip)
+		if (!--p->children_left && c->parents[pi] != r->tip && !p->keep)
 			release_files(p);
 	}
 }
@@ -1171,6 +1174,8 @@ static struct replay *replay_whole(const char *dir, const char *tip, const struc
 		sample_commit(r, r->base);
 	if (from != 2) {
 		mark_ignored(r);
+		if (opts->checkpoint)
+			checkpoint_choose_forks(r, dir);
 		replay_log(r, dir, tip, unit == REPLAY_TOKENS ? 0 : opts->ignore_ws);
 		resolve_files(r, r->tip);
 		if (opts->checkpoint)
@@ -1237,6 +1242,11 @@ void replay_sample_files(const struct replay *r, replay_file_fn *fn, void *data)
 size_t replay_nr_commits(const struct replay *r)
 {
 	return r->end_new - r->first_new;
+}
+
+size_t replay_nr_looked_back(const struct replay *r)
+{
+	return r->nr_looked_back;
 }
 
 static void forget_commits(struct replay *r)

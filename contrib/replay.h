@@ -103,6 +103,11 @@ void replay_sample_files(const struct replay *r, replay_file_fn *fn, void *data)
 
 /* How many commits the replay went through (not those its checkpoint gave). */
 size_t replay_nr_commits(const struct replay *r);
+/*
+ * How many files of commits older than the checkpoint, neither its tip's
+ * nor a fork point's it kept, the replay looked up back in their history.
+ */
+size_t replay_nr_looked_back(const struct replay *r);
 
 void replay_free(struct replay *r);
 
