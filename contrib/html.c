@@ -742,32 +742,38 @@ static void entry_line(struct strbuf *sb, struct file_entry *f)
 	strbuf_addch(sb, '\n');
 }
 
-/* Reads cache lines into a lookup of path -> (key, owners). */
+/*
+ * A cache line into f: its key, path and owners, as many owners as the
+ * line holds (a file of pytest has 773: a limit would drop some from
+ * every index that sums the file up).
+ */
 static void parse_entry(char *line, struct file_entry *f)
 {
-	char *field[256];
-	size_t nf = 0, i;
-	char *p = line;
+	char *key = line, *path, *field, *next;
 
 	memset(f, 0, sizeof(*f));
-	while (nf < 256) {
-		field[nf++] = p;
-		p = strchr(p, '\t');
-		if (!p)
-			break;
-		*p++ = '\0';
-	}
-	if (nf < 3 || strlen(field[0]) != 40)
+	path = strchr(key, '\t');
+	if (!path || path - key != 40)
 		return;
-	memcpy(f->key, field[0], 41);
-	f->path = percent_unescape(field[1], strlen(field[1]));
-	for (i = 3; i < nf; i++) {
-		char *eq = strrchr(field[i], '=');
-		char *author;
+	*path++ = '\0';
+	field = strchr(path, '\t');
+	if (!field)
+		return;
+	*field++ = '\0';
+	memcpy(f->key, key, 41);
+	f->path = percent_unescape(path, strlen(path));
+	/* the total is the sum of the owners: skip it */
+	for (field = strchr(field, '\t'); field; field = next) {
+		char *eq, *author;
 
+		field++;
+		next = strchr(field, '\t');
+		if (next)
+			*next = '\0';
+		eq = strrchr(field, '=');
 		if (!eq)
 			continue;
-		author = percent_unescape(field[i], (size_t)(eq - field[i]));
+		author = percent_unescape(field, (size_t)(eq - field));
 		owners_add(&f->owners, author, (size_t)strtoul(eq + 1, NULL, 10));
 		free(author);
 	}

@@ -406,6 +406,44 @@ test_expect_success 'a directory of more authors than colours: the rest are "oth
 	check_bars many-out/index.html
 '
 
+# index_head INDEX: the "N tokens, M contributors" an index opens with, as "N M".
+index_head () {
+	sed -n "s|.*<p>\([0-9]*\) tokens, \([0-9]*\) contributors</p>.*|\1 \2|p" "$1"
+}
+
+test_expect_success 'a file of 300 authors: every index sums up all of them, as the report does' '
+	git init -q crowd &&
+	mkdir crowd/lib &&
+	printf "int base;\n" >crowd/lib/all.c &&
+	printf "int other;\n" >crowd/top.c &&
+	git -C crowd add . && commit_as crowd Author0 "base" &&
+	i=1 &&
+	while test $i -le 300
+	do
+		printf "int v$i;\n" >>crowd/lib/all.c &&
+		git -C crowd add lib/all.c &&
+		git -C crowd -c user.name=A$i -c user.email=a$i@example.org commit -q \
+			--author="Author$i <a$i@example.org>" -m "v$i" || return 1
+		i=$((i + 1))
+	done &&
+	"$TOKSTREAM" convert -q crowd crowd.git &&
+	"$TOKSTREAM" html -C crowd.git crowd-out &&
+	echo "903 301" >expect &&
+	index_head crowd-out/lib/index.html >actual &&
+	test_cmp expect actual &&
+	index_row crowd-out/lib/index.html all.c >row &&
+	grep "<td class=\"num\">903</td><td class=\"num\">301</td>" row &&
+	echo "906 301" >expect &&
+	index_head crowd-out/index.html >actual &&
+	test_cmp expect actual &&
+	"$TOKSTREAM" report -C crowd.git -j 1 crowd-report &&
+	grep "^tokens	906$" crowd-report/summary.tsv &&
+	grep "^authors_by_tokens	301$" crowd-report/summary.tsv &&
+	"$TOKSTREAM" html -C crowd.git crowd-out &&
+	index_head crowd-out/index.html >actual &&
+	test_cmp expect actual
+'
+
 # Hostile content: everything from the repository is escaped.  Git keeps
 # no "<" or ">" in a name (it drops them), so names carry quotes,
 # ampersands and backslashes; messages, contents and paths carry markup.
