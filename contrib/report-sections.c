@@ -263,6 +263,7 @@ struct figures {
 	int ymd_year;               /* the year of origin the two counts differ most for, and its shares */
 	double ymd_l, ymd_t;
 	size_t oldest;              /* the oldest commit that still owns tokens; (size_t)-1: none */
+	size_t oldest_code;         /* the oldest that owns tokens in a function (one era); (size_t)-1: none */
 	struct rfile **dis;         /* the files large enough, the most disagreeing first */
 	size_t nr_dis;
 	double overall;             /* the distance between the authors' shares over the whole tree */
@@ -893,24 +894,46 @@ static double overall_distance(struct report *rep)
 	return d;
 }
 
+/* Whether commit a is older than commit b: by author date, then by id. */
+static int older(struct report *rep, size_t a, size_t b)
+{
+	const struct gcommit *x = &rep->commits[a], *y = &rep->commits[b];
+
+	return x->time < y->time || (x->time == y->time && strcmp(x->id, y->id) < 0);
+}
+
 /* The oldest commit that still owns tokens, (size_t)-1 for none: in one era, what "oldest" is. */
 static size_t oldest_commit(struct report *rep)
 {
 	size_t oldest = (size_t)-1, i;
 
-	for (i = 0; i < rep->nr_commits; i++) {
-		const struct gcommit *c = &rep->commits[i];
-
-		if (!c->tokens)
-			continue;
-		if (oldest == (size_t)-1 || c->time < rep->commits[oldest].time ||
-		    (c->time == rep->commits[oldest].time && strcmp(c->id, rep->commits[oldest].id) < 0))
+	for (i = 0; i < rep->nr_commits; i++)
+		if (rep->commits[i].tokens && (oldest == (size_t)-1 || older(rep, i, oldest)))
 			oldest = i;
-	}
 	return oldest;
 }
 
-/* The functions holding tokens of the oldest era (or commit), the most such tokens first. */
+/*
+ * The oldest commit that owns tokens inside a function, (size_t)-1 for
+ * none: the oldest code that is code, where the oldest commit may own
+ * only prose (a README, an AUTHORS file) or tokens between functions.
+ */
+static size_t oldest_code_commit(struct report *rep)
+{
+	size_t oldest = (size_t)-1, i, j, k;
+
+	for (i = 0; i < rep->nr_files; i++)
+		for (j = 0; j < rep->files[i].nr_fn; j++) {
+			const struct ffunc *fn = &rep->files[i].fn[j];
+
+			for (k = 0; k < fn->nr; k++)
+				if (fn->count[k] && (oldest == (size_t)-1 || older(rep, fn->commit[k], oldest)))
+					oldest = fn->commit[k];
+		}
+	return oldest;
+}
+
+/* The functions holding tokens of the oldest era (or of commit oldest), the most such tokens first. */
 static struct old_fn *oldest_functions(struct report *rep, size_t oldest, size_t *nr_out)
 {
 	struct old_fn *of = NULL;
@@ -938,27 +961,88 @@ static struct old_fn *oldest_functions(struct report *rep, size_t oldest, size_t
 	return of;
 }
 
-/* What "the oldest" is, in words for the page. */
-static void oldest_in_words(struct report *rep, size_t oldest, struct strbuf *what)
+/* A commit in words for the page: its short id, author and day. */
+static void commit_in_words(struct report *rep, size_t c, struct strbuf *what)
 {
-	if (rep->nr_sources > 1) {
-		strbuf_addstr(what, "the oldest era (");
-		html_text(what, rep->sources[0].path);
-		strbuf_addstr(what, ")");
-	} else if (oldest != (size_t)-1) {
-		char day[16];
+	char day[16];
 
-		day_of(rep->commits[oldest].time, day, sizeof(day));
-		strbuf_addf(what, "the oldest commit that still owns tokens, <span class=\"id\">%.12s</span> "
-			    "by ", rep->commits[oldest].id);
-		html_text(what, rep->commits[oldest].author);
-		strbuf_addf(what, " of %s", day);
+	day_of(rep->commits[c].time, day, sizeof(day));
+	strbuf_addf(what, "<span class=\"id\">%.12s</span> by ", rep->commits[c].id);
+	html_text(what, rep->commits[c].author);
+	strbuf_addf(what, " of %s", day);
+}
+
+/* Where commit c's tokens are: up to three files, the most first, and how many files in all. */
+static void files_of_commit(struct report *rep, size_t c, struct strbuf *what)
+{
+	size_t best[3] = { 0, 0, 0 }, tok[3] = { 0, 0, 0 }, nr = 0, i, j, m;
+
+	for (i = 0; i < rep->nr_files; i++)
+		for (j = 0; j < rep->files[i].nr_c; j++) {
+			const struct fcount *fc = &rep->files[i].c[j];
+
+			if (fc->commit != c || !fc->tokens)
+				continue;
+			nr++;
+			for (m = 0; m < 3 && tok[m] >= fc->tokens; m++)
+				;
+			if (m < 3) {
+				memmove(best + m + 1, best + m, (2 - m) * sizeof(*best));
+				memmove(tok + m + 1, tok + m, (2 - m) * sizeof(*tok));
+				best[m] = i;
+				tok[m] = fc->tokens;
+			}
+		}
+	for (m = 0; m < 3 && tok[m]; m++) {
+		strbuf_addstr(what, m ? ", <code>" : "<code>");
+		html_text(what, rep->files[best[m]].path);
+		strbuf_addf(what, "</code> (%zu)", tok[m]);
+	}
+	if (nr > 3)
+		strbuf_addf(what, " and %zu more files", nr - 3);
+}
+
+/*
+ * What the table of the oldest code is of, in words for the page; and
+ * why it is empty, when it is.
+ */
+static void oldest_in_words(struct report *rep, struct figures *fig, size_t nr_of, struct strbuf *what)
+{
+	size_t nr_fn = 0, i;
+
+	for (i = 0; i < rep->nr_files; i++)
+		nr_fn += rep->files[i].nr_fn;
+	if (rep->nr_sources > 1) {
+		strbuf_addstr(what, "The functions holding the most tokens from the oldest era (");
+		html_text(what, rep->sources[0].path);
+		strbuf_addstr(what, ").");
+		if (!nr_of && nr_fn)
+			strbuf_addstr(what, " None does: every token of the oldest era left is outside functions.");
+	} else if (fig->oldest == (size_t)-1) {
+		strbuf_addstr(what, "No commit owns a token of the selection.");
+	} else if (!nr_fn) {
+		strbuf_addstr(what, "The oldest commit that still owns tokens is ");
+		commit_in_words(rep, fig->oldest, what);
+		strbuf_addstr(what, "; no file of the selection holds a function as tokstream finds them "
+			      "(languages with braces, and Python's <code>def</code>), so there is no "
+			      "function to show.");
+	} else if (fig->oldest_code != fig->oldest) {
+		strbuf_addstr(what, "The oldest commit that still owns tokens, ");
+		commit_in_words(rep, fig->oldest, what);
+		strbuf_addstr(what, ", owns none inside a function: its tokens are in ");
+		files_of_commit(rep, fig->oldest, what);
+		strbuf_addstr(what, ". The oldest code in functions is from ");
+		commit_in_words(rep, fig->oldest_code, what);
+		strbuf_addstr(what, "; the functions holding the most of its tokens:");
 	} else {
-		strbuf_addstr(what, "the oldest commit");
+		strbuf_addstr(what, "The functions holding the most tokens from the oldest commit that "
+			      "still owns tokens, ");
+		commit_in_words(rep, fig->oldest, what);
+		strbuf_addstr(what, ".");
 	}
 }
 
-/* 6. The oldest code: the functions holding the most tokens of the oldest era or commit. */
+/* 6. The oldest code: the functions holding the most tokens of the oldest era or code. */
 static void section_oldest(struct report *rep, struct strbuf *pg, struct figures *fig)
 {
 	static const char *const cols[] = { "rank", "path", "function", "line", "tokens", "oldest_tokens",
@@ -969,12 +1053,15 @@ static void section_oldest(struct report *rep, struct strbuf *pg, struct figures
 	struct old_fn *of;
 
 	fig->oldest = rep->nr_sources < 2 ? oldest_commit(rep) : (size_t)-1;
-	of = oldest_functions(rep, fig->oldest, &nr_of);
-	oldest_in_words(rep, fig->oldest, &what);
-	strbuf_addf(pg, "<h2 id=\"oldest\">6. The oldest code</h2><p>The functions holding the most "
-		    "tokens from %s.</p><table>", what.buf);
-	th_row(pg, cols);
+	fig->oldest_code = rep->nr_sources < 2 ? oldest_code_commit(rep) : (size_t)-1;
+	of = oldest_functions(rep, fig->oldest_code, &nr_of);
+	oldest_in_words(rep, fig, nr_of, &what);
+	strbuf_addf(pg, "<h2 id=\"oldest\">6. The oldest code</h2><p>%s</p>", what.buf);
 	n = nr_of < fig->top ? nr_of : fig->top;
+	if (n) {
+		strbuf_addstr(pg, "<table>");
+		th_row(pg, cols);
+	}
 	for (i = 0; i < n; i++) {
 		table_count(t, i + 1);
 		table_text(t, of[i].file->path);
@@ -992,9 +1079,8 @@ static void section_oldest(struct report *rep, struct strbuf *pg, struct figures
 		table_html_cells(pg, t, i, 3);
 		strbuf_addstr(pg, "</tr>\n");
 	}
-	strbuf_addstr(pg, "</table>");
-	if (!n)
-		strbuf_addstr(pg, "<p>No function holds such tokens.</p>");
+	if (n)
+		strbuf_addstr(pg, "</table>");
 	table_end(rep, t);
 	free(of);
 	strbuf_release(&what);
@@ -1105,8 +1191,10 @@ static void section_story(struct report *rep, struct strbuf *story, struct figur
 		strbuf_addf(story, "The oldest era holds %.2f%% of the lines and %.2f%% of the tokens. ",
 			    fig->era_l[0], fig->era_t[0]);
 	else if (fig->oldest != (size_t)-1)
-		strbuf_addf(story, "The oldest commit still holds %s%% of the lines and %s%% of the tokens. ",
+		strbuf_addf(story, "The oldest commit still holds %zu %s (%s%%) and %zu %s (%s%%). ",
+			    rep->commits[fig->oldest].lines, rep->commits[fig->oldest].lines == 1 ? "line" : "lines",
 			    pct((double)rep->commits[fig->oldest].lines, (double)rep->total_lines),
+			    rep->commits[fig->oldest].tokens, rep->commits[fig->oldest].tokens == 1 ? "token" : "tokens",
 			    pct((double)rep->commits[fig->oldest].tokens, (double)rep->total_tokens));
 	if (fig->ymd_year)
 		strbuf_addf(story, "By year of origin the counts differ most for %d: %.2f%% of the lines, "
@@ -1157,6 +1245,10 @@ static void section_summary(struct report *rep, struct figures *fig)
 		table_text(sum, "oldest_commit_token_share");
 		table_number(sum, pct((double)rep->commits[fig->oldest].tokens, (double)rep->total_tokens));
 	}
+	if (fig->oldest_code != (size_t)-1) {
+		table_text(sum, "oldest_code_commit");
+		table_text(sum, rep->commits[fig->oldest_code].id);
+	}
 	if (fig->nr_dis) {
 		table_text(sum, "most_disagreeing_distance");
 		table_fixed(sum, fig->dis[0]->distance, 2);
@@ -1180,7 +1272,7 @@ void write_report(struct report *rep)
 	memset(&fig, 0, sizeof(fig));
 	fig.summary = table_begin(rep, "summary.tsv", summary_cols);
 	fig.top = (size_t)rep->opt.top;
-	fig.oldest = (size_t)-1;
+	fig.oldest = fig.oldest_code = (size_t)-1;
 	section_size(rep, &pg, &fig);
 	write_left_out(rep, &pg);
 	rank_authors(rep);
