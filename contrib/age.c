@@ -35,8 +35,11 @@
 /* A commit of the history of REV, in the source or in DEST. */
 struct hist {
 	char tree[41], parent[41];   /* parent: the first, "" for none (the source only) */
+	char *merged;                /* the other parents' ids, each followed by a space; NULL: none */
 	long long committed;
 	int year;                    /* of its author date */
+	size_t line;                 /* the place on REV's first-parent line (0: REV) of the commit that
+					brought this one into it, NONE before line_positions() */
 };
 
 /* The commits of a history, by id. */
@@ -60,6 +63,8 @@ struct point {
 struct sample {
 	char *name;
 	size_t point;
+	size_t joined;               /* tags off REV's first-parent line counted at this point */
+	long long tagged;            /* the committer date of the newest such tag's commit */
 };
 
 /* A file changed between two points, in the source or in DEST. */
@@ -87,6 +92,8 @@ static int min_year, nr_years;
 static struct point *points;
 static size_t nr_points, alloc_points;
 static struct smap point_index;
+static char (*line_ids)[41];  /* REV's first-parent line: REV at 0 */
+static size_t nr_line, alloc_line;
 static struct sample *samples;
 static size_t nr_samples, alloc_samples;
 static struct smap paths;
@@ -129,9 +136,13 @@ static void read_history(struct history *h, const char *dir, const char *tip)
 		c->year = opt.year_of(strtoll(p + 82, &end, 10));
 		c->committed = strtoll(end, &end, 10);
 		c->parent[0] = '\0';
+		c->merged = NULL;
+		c->line = NONE;
 		if (*end == ' ' && strlen(end + 1) >= 40) {
 			memcpy(c->parent, end + 1, 40);
 			c->parent[40] = '\0';
+			if (end[41] == ' ')
+				c->merged = xstrfmt("%s ", end + 42);
 		}
 		p[40] = '\0';
 		smap_put(&h->index, p, h->nr, &isnew);
@@ -183,9 +194,113 @@ static void add_sample(const char *name, size_t point)
 		if (samples[k].point == point && !strcmp(samples[k].name, name))
 			return;
 	ALLOC_GROW(samples, nr_samples + 1, alloc_samples);
+	memset(&samples[nr_samples], 0, sizeof(*samples));
 	samples[nr_samples].name = xstrdup(name);
 	samples[nr_samples].point = point;
 	nr_samples++;
+}
+
+/*
+ * Where each commit of REV's history came into REV's first-parent line:
+ * the place (0: REV, 1: its first parent...) of the oldest commit of the
+ * line that has it.  A line commit is its own place; the rest are found
+ * from each merge of the line, the oldest first, through the parents
+ * it brought in, stopping at commits already placed.
+ */
+static void line_positions(void)
+{
+	size_t *stack = NULL, nr_stack = 0, alloc_stack = 0, k;
+	const char *id = ctx->orig;
+	size_t *at = smap_get(&src_hist.index, id);
+
+	while (at && src_hist.v[*at].line == NONE) {
+		ALLOC_GROW(line_ids, nr_line + 1, alloc_line);
+		memcpy(line_ids[nr_line], id, 41);
+		src_hist.v[*at].line = nr_line++;
+		id = src_hist.v[*at].parent;
+		at = *id ? smap_get(&src_hist.index, id) : NULL;
+	}
+	for (k = nr_line; k-- > 0;) {
+		const char *p = src_hist.v[*smap_get(&src_hist.index, line_ids[k])].merged;
+		char pid[41];
+
+		for (; p && *p; p += 41) {
+			memcpy(pid, p, 40);
+			pid[40] = '\0';
+			at = smap_get(&src_hist.index, pid);
+			if (!at || src_hist.v[*at].line != NONE)
+				continue;
+			ALLOC_GROW(stack, nr_stack + 1, alloc_stack);
+			stack[nr_stack++] = *at;
+			src_hist.v[*at].line = k;
+			while (nr_stack) {
+				const struct hist *c = &src_hist.v[stack[--nr_stack]];
+				const char *q = c->parent[0] ? c->parent : NULL;
+
+				/* the first parent, then the others */
+				while (q && *q) {
+					memcpy(pid, q, 40);
+					at = smap_get(&src_hist.index, pid);
+					if (at && src_hist.v[*at].line == NONE) {
+						src_hist.v[*at].line = k;
+						ALLOC_GROW(stack, nr_stack + 1, alloc_stack);
+						stack[nr_stack++] = *at;
+					}
+					q = q == c->parent ? c->merged : q + 41;
+				}
+			}
+		}
+	}
+	free(stack);
+}
+
+/*
+ * A tag of commit id: its point is the commit itself when it is on REV's
+ * first-parent line, else the commit of the line that brought it in (a
+ * maintenance line's release counts where REV's line took it), so that
+ * the points follow REV's line in order and the tags of two lines never
+ * alternate.  Several tags so brought in at one commit make one point,
+ * named by the newest.
+ */
+static void add_tag(const char *name, const char *id)
+{
+	size_t *at = smap_get(&src_hist.index, id), point, k;
+	const struct hist *c;
+
+	if (!at)
+		return;
+	c = &src_hist.v[*at];
+	if (!strcmp(line_ids[c->line], id)) {
+		add_sample(name, point_of(id));
+		return;
+	}
+	point = point_of(line_ids[c->line]);
+	for (k = 0; k < nr_samples && !(samples[k].point == point && samples[k].joined); k++)
+		;
+	if (k == nr_samples) {
+		add_sample(name, point);
+		samples[k].tagged = c->committed;
+	} else if (c->committed > samples[k].tagged ||
+		   (c->committed == samples[k].tagged && strcmp(name, samples[k].name) > 0)) {
+		free(samples[k].name);
+		samples[k].name = xstrdup(name);
+		samples[k].tagged = c->committed;
+	}
+	samples[k].joined++;
+}
+
+/* A point that stands for several tags is named by the newest and how many more. */
+static void name_joined(void)
+{
+	size_t k;
+
+	for (k = 0; k < nr_samples; k++)
+		if (samples[k].joined > 1) {
+			char *name = xstrfmt("%s +%zu", samples[k].name, samples[k].joined - 1);
+
+			free(samples[k].name);
+			samples[k].name = name;
+		}
 }
 
 /* Each tag of the repositories whose commit is in REV's history (git show-ref peels them). */
@@ -216,8 +331,7 @@ static void tag_points(void)
 			if (peeled)
 				strbuf_setlen(&name, name.len - 3);
 			if (last.len && (!peeled || strcmp(name.buf, last.buf))) {
-				if (smap_get(&src_hist.index, id))
-					add_sample(last.buf, point_of(id));
+				add_tag(last.buf, id);
 				strbuf_reset(&last);
 			}
 			if (!name.len)
@@ -228,6 +342,7 @@ static void tag_points(void)
 			strbuf_addbuf(&last, &name);
 		}
 	}
+	name_joined();
 	strbuf_release(&out);
 	strbuf_release(&name);
 	strbuf_release(&last);
@@ -267,8 +382,13 @@ static int cmp_sample(const void *a, const void *b)
 	const struct point *p = &points[x->point], *q = &points[y->point];
 	long long tp = src_hist.v[p->hist].committed, tq = src_hist.v[q->hist].committed;
 
+	size_t lp = src_hist.v[p->hist].line, lq = src_hist.v[q->hist].line;
+
+	/* along REV's first-parent line, the oldest first; REV last */
 	if (p->is_rev != q->is_rev)
 		return p->is_rev - q->is_rev;
+	if (lp != lq)
+		return lp > lq ? -1 : 1;
 	if (tp != tq)
 		return tp < tq ? -1 : 1;
 	if (p->hist != q->hist)
@@ -521,6 +641,7 @@ void age_begin(struct blame_ctx *c, const struct age_options *o)
 	ctx = c;
 	opt = *o;
 	read_history(&src_hist, opt.line_repo, ctx->orig);
+	line_positions();
 	if (opt.every == AGE_EVERY_TAG)
 		tag_points();
 	else

@@ -150,13 +150,16 @@ static void write_left_out(struct report *rep, struct strbuf *pg)
 	table_end(rep, t);
 }
 
+/* The most rows the page's table of the code age's points has. */
+#define AGE_ROWS 25
+
 /* The code age: age.tsv, a chart by tokens and one by lines, a table of the points. */
 static void write_age(struct report *rep, struct strbuf *pg)
 {
 	static const char *const cols[] = { "sample", "date", "commit", "year", "lines", "line_share", "tokens",
 					    "token_share", NULL };
 	static const char *const tcols[] = { "sample", "date", "commit", "lines", "tokens", NULL };
-	size_t n = rep->nr_age_samples, nr_y = 0, alloc_y = 0, k, y, j;
+	size_t n = rep->nr_age_samples, nr_y = 0, alloc_y = 0, k, y, j, step;
 	int *years = NULL;
 	double *vl, *vt;
 	char **xlabels = xcalloc(n + 1, sizeof(*xlabels)), **ylabels, day[16];
@@ -213,10 +216,11 @@ static void write_age(struct report *rep, struct strbuf *pg)
 	table_end(rep, t);
 
 	strbuf_addf(pg, "<h3 id=\"age\">Code age over time</h3><p>The share of the code by year of origin "
-		    "at %s, and at the revision itself: %zu %s, in the order of the history, counted in the "
-		    "same replays of the whole history as the rest; the oldest year at the bottom.",
+		    "at %s, and at the revision itself: %zu %s, in the order of its first-parent line, counted "
+		    "in the same replays of the whole history as the rest; the oldest year at the bottom.",
 		    rep->opt.every == AGE_EVERY_YEAR ? "the last commit of each year on its first-parent line"
-						: "each tag of its history",
+						: "each tag of its history (a tag off its first-parent line where "
+						  "the line merged it)",
 		    n, n == 1 ? "point" : "points");
 	if (!rep->age_lines)
 		strbuf_addstr(pg, " By tokens only: with -M or ignored revisions the lines are blamed by "
@@ -225,11 +229,18 @@ static void write_age(struct report *rep, struct strbuf *pg)
 	svg_areas(pg, "Share of the tokens by year of origin over time", n, xlabels, nr_y, ylabels, vt);
 	if (rep->age_lines)
 		svg_areas(pg, "Share of the lines by year of origin over time", n, xlabels, nr_y, ylabels, vl);
+	/* a long table is summed up: every step-th point, and REV */
+	step = n > AGE_ROWS ? (n + AGE_ROWS - 2) / (AGE_ROWS - 1) : 1;
+	if (step > 1)
+		strbuf_addf(pg, "<p>The table shows one point in %zu of the %zu, and the last; "
+			    "<code>age.tsv</code> holds them all.</p>", step, n);
 	strbuf_addstr(pg, "<table>");
 	th_row(pg, tcols);
 	for (k = 0; k < n; k++) {
 		const struct age_sample *a = &rep->age_samples[k];
 
+		if (k % step && k + 1 != n)
+			continue;
 		day_of(a->time, day, sizeof(day));
 		strbuf_addstr(pg, "<tr>");
 		td(pg, a->name);
