@@ -457,15 +457,17 @@ static size_t path_id(const char *path)
 /*
  * The files that change from each tree to the next (the first from the
  * empty tree), in dir: `git diff-tree --stdin` prints "TREE TREE" and a
- * newline before each pair's raw entries.  With pathspec, the files it
- * selects, as blame_select_paths() selects them; without, only the paths
+ * newline before each pair's raw entries.  With a pathspec (nr_ps 0 or
+ * more: none selects every file), the files it selects, as
+ * blame_select_paths() selects them; with nr_ps -1, only the paths
  * already known.
  */
-static void tree_changes(const char *dir, char (*trees)[41], const size_t *point, size_t n, int pathspec,
-			 struct tree_change **out, size_t *nr_out)
+static void tree_changes(const char *dir, char (*trees)[41], const size_t *point, size_t n,
+			 const char **ps, int nr_ps, struct tree_change **out, size_t *nr_out)
 {
 	const char *empty_argv[] = { "git", "hash-object", "-t", "tree", "/dev/null", NULL };
-	const char **argv = xcalloc((size_t)opt.nr_pathspec + 12, sizeof(*argv));
+	const char **argv = xcalloc((size_t)(nr_ps > 0 ? nr_ps : 0) + 12, sizeof(*argv));
+	int pathspec = nr_ps >= 0;
 	struct strbuf in = STRBUF_INIT, res = STRBUF_INIT, empty = STRBUF_INIT;
 	size_t alloc = 0, k, pair = NONE;
 	char *p, *end;
@@ -485,8 +487,8 @@ static void tree_changes(const char *dir, char (*trees)[41], const size_t *point
 	argv[nr++] = "--no-renames";
 	argv[nr++] = "--no-abbrev";
 	argv[nr++] = "--";
-	for (i = 0; pathspec && i < opt.nr_pathspec; i++)
-		argv[nr++] = opt.pathspec[i];
+	for (i = 0; i < nr_ps; i++)
+		argv[nr++] = ps[i];
 	if (run_capture_input(argv, dir, &in, &res))
 		die("git diff-tree failed in '%s' (a bad pathspec?)", dir);
 	for (p = res.buf, end = res.buf + res.len; p < end;) {
@@ -567,12 +569,12 @@ static int is_regular(unsigned mode)
  */
 static void files_that_count(void)
 {
-	size_t *todo = xcalloc(nr_points + 1, sizeof(*todo)), n = 0, k, i, s = 0, t = 0;
+	size_t *todo = xcalloc(nr_points + 1, sizeof(*todo)), n = 0, k, i;
 	char (*src_trees)[41], (*tok_trees)[41];
-	struct tree_change *src = NULL, *tok = NULL;
-	size_t nr_src = 0, nr_tok = 0;
-	struct file_state *st;
+	struct tree_change *change[3] = { NULL, NULL, NULL };
+	size_t nr_change[3] = { 0, 0, 0 };
 	signed char *rule;
+	int pass;
 
 	for (k = 0; k < nr_samples; k++) {
 		size_t pt = samples[k].point;
@@ -599,36 +601,76 @@ static void files_that_count(void)
 		memcpy(src_trees[k], src_hist.v[points[todo[k]].hist].tree, 41);
 		memcpy(tok_trees[k], tok_hist.v[*at].tree, 41);
 	}
-	tree_changes(opt.line_repo, src_trees, todo, n, 1, &src, &nr_src);
-	tree_changes(ctx->gitdir.buf, tok_trees, todo, n, 0, &tok, &nr_tok);
-
-	st = xcalloc(nr_paths + 1, sizeof(*st));
+	/* the source's selected files, the token tree's, and what the report leaves out */
+	tree_changes(opt.line_repo, src_trees, todo, n, opt.pathspec, opt.nr_pathspec, &change[0], &nr_change[0]);
+	if (opt.nr_exclude)
+		tree_changes(opt.line_repo, src_trees, todo, n, opt.exclude, opt.nr_exclude, &change[2], &nr_change[2]);
+	tree_changes(ctx->gitdir.buf, tok_trees, todo, n, NULL, -1, &change[1], &nr_change[1]);
 	rule = xcalloc(nr_paths + 1, sizeof(*rule));
-	for (k = 0; k < n; k++) {
-		struct point *pt = &points[todo[k]];
+	/* first the blobs the report must read to judge, then the files each point counts */
+	for (pass = 0; pass < 2; pass++) {
+		struct file_state *st = xcalloc(nr_paths + 1, sizeof(*st));
+		unsigned *excluded = xcalloc(nr_paths + 1, sizeof(*excluded));
+		size_t at[3] = { 0, 0, 0 }, nr_judge = 0, alloc_judge = 0;
+		char (*judge)[41] = NULL;
+		const char **judge_path = NULL;
+		struct smap seen = { NULL, 0, 0 };
 
-		for (; s < nr_src && src[s].point == todo[k]; s++) {
-			st[src[s].path].src_mode = src[s].mode;
-			memcpy(st[src[s].path].src_blob, src[s].blob, 41);
+		for (k = 0; k < n; k++) {
+			struct point *pt = &points[todo[k]];
+			int side;
+
+			for (side = 0; side < 3; side++)
+				for (; at[side] < nr_change[side] && change[side][at[side]].point == todo[k]; at[side]++) {
+					const struct tree_change *c = &change[side][at[side]];
+
+					if (side == 2) {
+						excluded[c->path] = c->mode;
+					} else if (side) {
+						st[c->path].tok_mode = c->mode;
+						memcpy(st[c->path].tok_blob, c->blob, 41);
+					} else {
+						st[c->path].src_mode = c->mode;
+						memcpy(st[c->path].src_blob, c->blob, 41);
+					}
+				}
+			if (pass)
+				pt->counted = xcalloc(nr_paths + 1, 1);
+			for (i = 0; i < nr_paths; i++) {
+				int isnew;
+
+				if (!is_regular(st[i].src_mode) || !st[i].tok_mode || st[i].tok_mode == 0160000 ||
+				    excluded[i])
+					continue;
+				if (!rule[i])
+					rule[i] = opt.counts(path_names[i]) ? 1 : -1;
+				if (rule[i] < 0)
+					continue;
+				if (!pass) {
+					smap_put(&seen, st[i].src_blob, 0, &isnew);
+					if (isnew) {
+						ALLOC_GROW(judge, nr_judge + 1, alloc_judge);
+						judge_path = xrealloc(judge_path, alloc_judge * sizeof(*judge_path));
+						memcpy(judge[nr_judge], st[i].src_blob, 41);
+						judge_path[nr_judge++] = path_names[i];
+					}
+					continue;
+				}
+				pt->counted[i] = !opt.left_out(path_names[i], st[i].src_blob, opt.data) &&
+					(strcmp(st[i].src_blob, st[i].tok_blob) || is_own_view(path_names[i], st[i].src_blob));
+			}
 		}
-		for (; t < nr_tok && tok[t].point == todo[k]; t++) {
-			st[tok[t].path].tok_mode = tok[t].mode;
-			memcpy(st[tok[t].path].tok_blob, tok[t].blob, 41);
-		}
-		pt->counted = xcalloc(nr_paths + 1, 1);
-		for (i = 0; i < nr_paths; i++) {
-			if (!is_regular(st[i].src_mode) || !st[i].tok_mode || st[i].tok_mode == 0160000)
-				continue;
-			if (!rule[i])
-				rule[i] = opt.counts(path_names[i]) ? 1 : -1;
-			pt->counted[i] = rule[i] > 0 &&
-				(strcmp(st[i].src_blob, st[i].tok_blob) || is_own_view(path_names[i], st[i].src_blob));
-		}
+		if (!pass)
+			opt.judge(judge, judge_path, nr_judge, opt.data);
+		free(judge);
+		free(judge_path);
+		smap_release(&seen);
+		free(st);
+		free(excluded);
 	}
-	free(st);
+	for (k = 0; k < 3; k++)
+		free(change[k]);
 	free(rule);
-	free(src);
-	free(tok);
 	free(src_trees);
 	free(tok_trees);
 	free(todo);

@@ -529,6 +529,29 @@ static int age_counts(const char *path)
 	return language_for_path(path) != &language_none && !is_git_control_file(path);
 }
 
+/* The code age's judge(): the blobs of the points, read for their markers. */
+static void age_judge(char (*blobs)[41], const char **paths, size_t nr, void *data)
+{
+	struct report *rep = data;
+
+	if (!rep->opt.include_vendored)
+		generated_read_blobs(rep, blobs, paths, nr);
+}
+
+/*
+ * The code age's left_out(): what the report leaves out at REV by path
+ * (--exclude, the attributes), and the generated files by their names
+ * and the blob at the point.
+ */
+static int age_left_out(const char *path, const char *blob, void *data)
+{
+	struct report *rep = data;
+	const char *detail;
+
+	return (rep->left_out.nr && smap_get(&rep->left_out, path)) ||
+	       generated_reason(rep, path, blob, &detail) != LEFT_IN;
+}
+
 /* Finds the points of the history and what the cache knows of them (age.h). */
 void age_start(struct report *rep, const char **pathspec, int nr_pathspec)
 {
@@ -546,6 +569,13 @@ void age_start(struct report *rep, const char **pathspec, int nr_pathspec)
 		    rep->line_grafts.buf, 0, rep->age_lines, 0, (int)rep->opt.every);
 	for (k = 0; k < nr_pathspec; k++)
 		strbuf_addf(&key, "%c%s", 0, pathspec[k]);
+	/* and what is left out: the same at every point, the attributes' files as at REV */
+	strbuf_addf(&key, "%cleft out 1 %d", 0, rep->opt.include_vendored);
+	for (k = 0; k < rep->opt.nr_exclude; k++)
+		strbuf_addf(&key, "%cexclude %s", 0, rep->opt.exclude[k]);
+	for (k = 0; (size_t)k < rep->nr_left_out_list; k++)
+		if (rep->left_out_list[k].reason == LEFT_OUT_VENDORED || rep->left_out_list[k].reason == LEFT_OUT_GENERATED)
+			strbuf_addf(&key, "%c%zu %s", 0, rep->left_out_list[k].reason, rep->left_out_list[k].path);
 	report_cache_file(rep, "age", &key, &path);
 	memset(&o, 0, sizeof(o));
 	o.every = rep->opt.every;
@@ -555,6 +585,11 @@ void age_start(struct report *rep, const char **pathspec, int nr_pathspec)
 	o.pathspec = pathspec;
 	o.nr_pathspec = nr_pathspec;
 	o.counts = age_counts;
+	o.exclude = rep->opt.exclude;
+	o.nr_exclude = rep->opt.nr_exclude;
+	o.judge = age_judge;
+	o.left_out = age_left_out;
+	o.data = rep;
 	o.year_of = year_of;
 	o.lines = rep->age_lines;
 	o.cache = path.buf;
