@@ -350,7 +350,8 @@ static void history_left_out(struct report *rep, const char **pathspec, int nr_p
 	argv[n] = NULL;
 	reader_start(&r, argv, rep->line_repo.buf);
 	while (reader_next(&r, &rec, '\0')) {
-		const char *p = rec.buf, *blob;
+		const char *p = rec.buf, *blob, *mode;
+		int regular;
 
 		if (*p == '\001') {
 			cur = oid_map_token(&ctx->map, p + 1);
@@ -361,13 +362,18 @@ static void history_left_out(struct report *rep, const char **pathspec, int nr_p
 		if (*p != ':' || rec.len < 98 || !cur)
 			continue;
 		blob = p[97] == 'D' ? p + 15 : p + 56;
+		mode = p[97] == 'D' ? p + 1 : p + 8;
+		/* regular files only: a submodule's "blob" is a commit of another repository */
+		regular = !strncmp(mode, "100644", 6) || !strncmp(mode, "100755", 6);
 		ALLOC_GROW(keys, nr + 1, alloc);
 		blobs = xrealloc(blobs, alloc * sizeof(*blobs));
 		paths = xrealloc(paths, alloc * sizeof(*paths));
-		memcpy(blobs[nr], blob, 40);  /* before the next record takes rec */
+		memcpy(blobs[nr], blob, 40);  /* before the next record, the path, takes rec */
 		blobs[nr][40] = '\0';
 		if (!reader_next(&r, &rec, '\0'))
 			break;
+		if (!regular)
+			continue;
 		memcpy(keys[nr], cur, 40);
 		keys[nr][40] = '\0';
 		paths[nr++] = xstrdup(rec.buf);
