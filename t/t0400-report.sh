@@ -185,6 +185,31 @@ test_expect_success 'the oldest code: functions by tokens of the oldest commit' 
 	test_cmp expect out/oldest-functions.tsv
 '
 
+test_expect_success 'the oldest code is code: past a first commit that owns only prose' '
+	git init -q prose &&
+	printf "The project.\n\nIt adds numbers.\n" >prose/README.txt &&
+	git -C prose add README.txt && commit_in prose Alice 2001-01-01T12:00:00Z -m readme &&
+	printf "int main(void)\n{\n\treturn 0;\n}\n" >prose/main.c &&
+	git -C prose add main.c && commit_in prose Bob 2002-01-01T12:00:00Z -m main &&
+	printf "int add(int a, int b)\n{\n\treturn a + b;\n}\n" >>prose/main.c &&
+	git -C prose add main.c && commit_in prose Carol 2003-01-01T12:00:00Z -m add &&
+	"$TOKSTREAM" convert -q prose prose.git &&
+	"$TOKSTREAM" report -C prose.git -j 1 prose-out &&
+	cat >expect <<-\EOF &&
+	rank	path	function	line	tokens	oldest_tokens	oldest_share
+	1	main.c	main	1	9	9	100.00
+	EOF
+	test_cmp expect prose-out/oldest-functions.tsv &&
+	grep "^oldest_commit	$(git -C prose rev-parse HEAD~2)$" prose-out/summary.tsv &&
+	grep "^oldest_code_commit	$(git -C prose rev-parse HEAD~1)$" prose-out/summary.tsv &&
+	grep "owns none inside a function: its tokens are in <code>README.txt</code> (7)" prose-out/index.html &&
+	grep "The oldest code in functions is from <span class=\"id\">$(git -C prose rev-parse --short=12 HEAD~1)</span> by Bob of 2002-01-01" prose-out/index.html &&
+	! grep "No function holds" prose-out/index.html &&
+	"$TOKSTREAM" report -C prose.git -j 1 prose-text HEAD README.txt &&
+	test_line_count = 1 prose-text/oldest-functions.tsv &&
+	grep "no file of the selection holds a function as tokstream finds them" prose-text/index.html
+'
+
 test_expect_success 'the summary states the story in numbers' '
 	alice=$(git -C src rev-list --author=Alice --no-merges main) &&
 	cat >expect <<-EOF &&
@@ -208,6 +233,7 @@ test_expect_success 'the summary states the story in numbers' '
 	oldest_commit	$alice
 	oldest_commit_line_share	55.56
 	oldest_commit_token_share	84.62
+	oldest_code_commit	$alice
 	most_disagreeing_distance	32.86
 	verdict	different
 	EOF
@@ -218,7 +244,7 @@ test_expect_success 'the summary states the story in numbers' '
 	grep "Erin (5 by lines, 2 by tokens)" out/index.html &&
 	grep "Only in the top 3 by tokens: Erin. Only in the top 3 by lines: Bob." out/index.html &&
 	grep "29.49% of the code changes hands" out/index.html &&
-	grep "The oldest commit still holds 55.56% of the lines and 84.62% of the tokens" out/index.html
+	grep "The oldest commit still holds 5 lines (55.56%) and 22 tokens (84.62%)" out/index.html
 '
 
 test_expect_success 'the page is self-contained and holds the SVG charts' '
