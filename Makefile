@@ -38,7 +38,7 @@ HEADERS = $(wildcard tokenize/*.h lexers/*.h contrib/*.h)
 
 PROGRAMS = tokstream tokenize/tokenize
 # programs the tests use to reach inside (as Git's t/helper)
-TEST_PROGRAMS = t/helper/test-replay t/helper/test-tokdiff
+TEST_PROGRAMS = t/helper/test-replay t/helper/test-tokdiff t/helper/test-functions
 
 all: $(PROGRAMS)
 
@@ -52,6 +52,9 @@ t/helper/test-replay: t/helper/test-replay.o contrib/replay.o contrib/replay-log
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 
 t/helper/test-tokdiff: t/helper/test-tokdiff.o contrib/tokdiff.o $(LIB_OBJS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
+
+t/helper/test-functions: t/helper/test-functions.o contrib/functions.o $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 
 %.o: %.c $(HEADERS)
