@@ -170,11 +170,6 @@ static void recorded_langs(const struct dest_config *cfg, const char *gitdir)
 	}
 }
 
-static int cmp_string(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /*
  * The details of the token commits of t, as `git blame --porcelain`
  * gives them (identities through the tree's .mailmap, as git blame and
@@ -395,7 +390,7 @@ static void setup_engine(struct blame_ctx *ctx, const struct attribution_options
 		for (k = 0; k < ctx->ignore.cap; k++)
 			if (ctx->ignore.v[k].key)
 				ids[n++] = ctx->ignore.v[k].key;
-		qsort(ids, n, sizeof(*ids), cmp_string);
+		qsort(ids, n, sizeof(*ids), cmp_strings);
 		for (k = 0; k < n; k++)
 			strbuf_addf(&ctx->key, " %s", ids[k]);
 		free(ids);

@@ -179,12 +179,13 @@ static int fork_known(const struct rcommit *c, const struct rcommit *tip)
 	return 1;
 }
 
-/* " MAKER MAKER-PATH NR", then " COMMIT COUNT" for each run of its origins. */
+/* " BLOB BY-IGNORED MAKER MAKER-PATH NR", then " COMMIT COUNT" for each run of its origins. */
 static void write_version(struct strbuf *sb, const struct version *v, const uint32_t *cnum, const size_t *pnum)
 {
 	size_t i, j;
 
-	strbuf_addf(sb, " %s %u %zu %zu", v->blob, (unsigned)cnum[v->maker], pnum[v->maker_path], v->nr);
+	strbuf_addf(sb, " %s %d %u %zu %zu", v->blob, v->by_ignored ? 1 : 0, (unsigned)cnum[v->maker],
+		    pnum[v->maker_path], v->nr);
 	for (i = 0; i < v->nr; i = j) {
 		for (j = i; j < v->nr && v->origin[j] == v->origin[i]; j++)
 			;
@@ -363,7 +364,7 @@ static struct version *checkpoint_version(struct replay *r, const char **p, cons
 					  size_t np, const size_t *pid)
 {
 	struct version *v;
-	size_t at = 0, maker, maker_path;
+	size_t at = 0, maker, maker_path, by_ignored;
 	char ended;
 
 	if (limit - *p < 42 || (*p)[40] != ' ' || hex_to_oid(*p, 40, (unsigned char[20]){ 0 }))
@@ -371,6 +372,9 @@ static struct version *checkpoint_version(struct replay *r, const char **p, cons
 	v = xcalloc(1, sizeof(*v));
 	memcpy(v->blob, *p, 40);
 	*p += 41;
+	if (checkpoint_number(p, limit, ' ', &by_ignored, NULL) || by_ignored > 1)
+		goto damaged;
+	v->by_ignored = (int)by_ignored;
 	v->lazy = r->unit == REPLAY_TOKENS;
 	if (checkpoint_number(p, limit, ' ', &maker, NULL) || maker >= nc ||
 	    checkpoint_number(p, limit, ' ', &maker_path, NULL) || maker_path >= np ||

@@ -331,6 +331,7 @@ static void blame_lines(struct replay *r, struct version *v, const char *commit,
 	strbuf_release(&out);
 	if (!v->origin)
 		v->origin = xmalloc(sizeof(*v->origin));
+	v->by_ignored = 1;  /* whether an ignored commit made it is not known: git blame's search */
 }
 
 /*
@@ -358,6 +359,7 @@ static int same_as_base(struct replay *r, struct version *v, const char *commit,
 	memcpy(v->origin, bv->origin, bv->nr * sizeof(*v->origin));
 	v->maker = bv->maker;
 	v->maker_path = bv->maker_path;
+	v->by_ignored = bv->by_ignored;
 	v->lazy = r->unit == REPLAY_TOKENS;
 	return 1;
 }
@@ -631,11 +633,16 @@ static struct version *replay_file_at(struct replay *r, uint32_t ci, const struc
 	for (i = 0; i < nv->nr; i++)
 		nv->origin[i] = NO_COMMIT;
 
+	nv->by_ignored = c->ignored;
 	for (pi = 0; pi < c->nr_parents; pi++) {
 		const struct change *ch = change_to(r, group_of_parent(r, pi), ch1->dst);
+		const struct version *pv;
 
-		if (ch->status != 'A' && ch->status != 'T')
-			pass_unchanged(r, c->id, ch, file_at(&r->commits[c->parents[pi]], ch->src), nv);
+		if (ch->status == 'A' || ch->status == 'T')
+			continue;
+		pv = file_at(&r->commits[c->parents[pi]], ch->src);
+		pass_unchanged(r, c->id, ch, pv, nv);
+		nv->by_ignored |= pv && pv->by_ignored;
 	}
 	for (i = 0; i < nv->nr; i++)
 		if (nv->origin[i] == NO_COMMIT)
@@ -893,6 +900,7 @@ static void add_root_file(const char *path, const char *blob, size_t lines, int 
 	v->nr = lines;
 	v->maker = rf->ci;
 	v->maker_path = path_id(rf->r, path);
+	v->by_ignored = rf->r->commits[rf->ci].ignored;
 	v->origin = xmalloc((lines + 1) * sizeof(*v->origin));
 	for (i = 0; i < lines; i++)
 		v->origin[i] = rf->ci;
@@ -1242,6 +1250,14 @@ void replay_sample_files(const struct replay *r, replay_file_fn *fn, void *data)
 size_t replay_nr_commits(const struct replay *r)
 {
 	return r->end_new - r->first_new;
+}
+
+int replay_file_by_ignored(const struct replay *r, const char *path)
+{
+	size_t *id = smap_get((struct smap *)&r->path_index, path);
+	const struct version *v = id ? file_at(&r->commits[r->tip], *id) : NULL;
+
+	return !v || v->by_ignored;
 }
 
 size_t replay_nr_looked_back(const struct replay *r)

@@ -104,6 +104,13 @@ void replay_sample_files(const struct replay *r, replay_file_fn *fn, void *data)
 /* How many commits the replay went through (not those its checkpoint gave). */
 size_t replay_nr_commits(const struct replay *r);
 /*
+ * Whether an ignored commit (opts.ignore) made the file at path, or a
+ * version it took lines from: in the line replay, whose lines ignore no
+ * revision, git blame's answer with the ignored revisions is then not
+ * known to be the replay's (1 also for a path that is no file).
+ */
+int replay_file_by_ignored(const struct replay *r, const char *path);
+/*
  * How many files of commits older than the checkpoint, neither its tip's
  * nor a fork point's it kept, the replay looked up back in their history.
  */

@@ -62,7 +62,10 @@ static void side_job_finish(struct side_job *j)
 
 /* ---- one file: both blames, summed up into a cache entry ---- */
 
-/* The line blame of a file: from the replay of the lines when there is one, else git blame. */
+/*
+ * The line blame of a file: from the replay of the lines when there is
+ * one and no ignored revision made the file's lines, else git blame.
+ */
 static struct commit_info **line_blame(struct report *rep, struct rfile *f, struct commit_table *lt,
 				       size_t *nr_lines)
 {
@@ -73,7 +76,7 @@ static struct commit_info **line_blame(struct report *rep, struct rfile *f, stru
 	size_t i;
 	int n;
 
-	if (rep->line_replay) {
+	if (rep->line_replay && !(ctx->nr_ignored && replay_file_by_ignored(rep->line_replay, f->path))) {
 		lc = replay_commits(lt, rep->line_replay, f->path, nr_lines);
 		if (!lc)
 			die("'%s' is not in the replay of '%s'", f->path, rep->line_repo.buf);
@@ -511,9 +514,20 @@ static void replay_lines(void *data)
 	struct blame_ctx *ctx = &rep->ctx;
 	struct replay_options o = { 0 };
 	struct strbuf path = STRBUF_INIT, key = STRBUF_INIT;
+	struct smap ignore = { NULL, 0, 0 };
+	char **ids = xcalloc(ctx->nr_ignored + 1, sizeof(*ids));
+	size_t k;
 
+	/* the ignored commits only mark the files they made: git blame's search is theirs */
 	state_replay_path(&path, ctx->gitdir.buf, "lines", 1);
 	strbuf_addf(&key, "lines ws %d%s", rep->opt.ignore_ws, rep->line_grafts.buf);
+	memcpy(ids, ctx->ignored, ctx->nr_ignored * sizeof(*ids));
+	qsort(ids, ctx->nr_ignored, sizeof(*ids), cmp_strings);
+	for (k = 0; k < ctx->nr_ignored; k++) {
+		smap_put(&ignore, ids[k], 1, NULL);
+		strbuf_addf(&key, "%s %s", k ? "" : " marks", ids[k]);
+	}
+	o.ignore = ctx->nr_ignored ? &ignore : NULL;
 	o.ignore_ws = rep->opt.ignore_ws;
 	o.checkpoint = path.buf;
 	o.checkpoint_key = key.buf;
@@ -521,6 +535,8 @@ static void replay_lines(void *data)
 	rep->line_replay = replay_history(rep->line_repo.buf, ctx->orig, &o);
 	strbuf_release(&path);
 	strbuf_release(&key);
+	smap_release(&ignore);
+	free(ids);
 }
 
 /*
@@ -555,7 +571,8 @@ void blame_fresh(struct report *rep)
 	 * One pass over each history costs about what blaming every file of
 	 * the tree one by one costs, so it pays when the whole tree is
 	 * selected and more than a few of its files are to be blamed.  Line
-	 * blame with -M or ignored revisions needs git blame's own search.
+	 * blame with -M needs git blame's own search, and so do the files
+	 * an ignored revision made (line_blame).
 	 */
 	if (rep->opt.replay == REPLAY_ALWAYS)
 		use_replay = nr_todo > 0;
@@ -565,7 +582,7 @@ void blame_fresh(struct report *rep)
 			     (nr_todo && age_wants(0));  /* the code age needs the pass anyway */
 	if (use_replay) {
 		struct side_job lines;
-		int line_side = !rep->opt.move && !ctx->nr_ignored;
+		int line_side = !rep->opt.move;
 
 		if (line_side)
 			side_job_start(rep, &lines, replay_lines, rep);
@@ -582,8 +599,9 @@ void blame_fresh(struct report *rep)
 		if (line_side)
 			side_job_finish(&lines);
 		step_done(rep, "replays");
-		rep->blamed_by = line_side ? "one replay of each history"
-				      : "one replay of the token history, git blame of each file by lines";
+		rep->blamed_by = !line_side ? "one replay of the token history, git blame of each file by lines"
+				 : ctx->nr_ignored ? "one replay of each history, git blame by lines where an ignored revision made the file"
+				 : "one replay of each history";
 	} else if (nr_todo) {
 		rep->blamed_by = "the history of each file by tokens, git blame of each file by lines";
 	}

@@ -413,6 +413,17 @@ test_expect_success 'one replay of each history gives the report git blame file 
 	diff -r bothe.replay bothe.git
 '
 
+test_expect_success 'an ignored revision: git blame by lines for the files it made, the replay for the rest' '
+	sweep=$(git -C src rev-list -1 --grep="whitespace sweep" main) &&
+	report_both tokens.git bothi HEAD --ignore-rev "$sweep" --top=3 --min-tokens=1 &&
+	grep "git blame by lines where an ignored revision made the file" stats.replay &&
+	diff -r bothi.replay bothi.git &&
+	# the sweep ignored: its re-indented line is Alice'"'"'s, as git blame says
+	grep "^Alice	" bothi.replay/authors.tsv >alice &&
+	git -C src blame --line-porcelain --ignore-rev "$sweep" HEAD -- a.c >blamed &&
+	test "$(grep -c "^author Alice" blamed)" -ge 4
+'
+
 test_expect_success '-M needs git blame for lines: only the tokens are replayed' '
 	rm -rf tokens.git/tokstream/report-cache &&
 	"$TOKSTREAM" report -C tokens.git -M --replay=always --stats --min-tokens=1 outm 2>stats &&
