@@ -22,6 +22,7 @@
 #include "../tokenize/wrapper.h"
 #include "../tokenize/view.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 static struct commit_info *commit_by_token(struct commit_table *t, const char *token)
 {
@@ -338,7 +340,7 @@ static void setup_engine(struct blame_ctx *ctx, const struct attribution_options
 {
 	static const struct attribution_options defaults;
 	struct strbuf cfg = STRBUF_INIT;
-	size_t k;
+	size_t k, nr_configured;
 
 	if (!o)
 		o = &defaults;
@@ -360,6 +362,7 @@ static void setup_engine(struct blame_ctx *ctx, const struct attribution_options
 				ignore_revs_file(ctx, p, 1);
 		}
 	}
+	nr_configured = ctx->nr_ignored;
 	for (k = 0; k < o->nr_ignore_files; k++)
 		ignore_revs_file(ctx, o->ignore_files[k], 0);
 	for (k = 0; k < o->nr_ignore_revs; k++) {
@@ -375,6 +378,8 @@ static void setup_engine(struct blame_ctx *ctx, const struct attribution_options
 		strbuf_release(&spec);
 		strbuf_release(&out);
 	}
+	ctx->default_options = ctx->engine.min_move == REPLAY_MIN_MOVE && !ctx->engine.ignore_ws &&
+			       !o->no_config_ignore_file && ctx->nr_ignored == nr_configured;
 
 	/*
 	 * the key: the engine's revision (raised with every change to what
@@ -554,6 +559,73 @@ void blame_left_out(struct blame_ctx *ctx, const char **exclude, int nr_exclude,
 }
 
 /*
+ * The states other options leave, beside the default options' one,
+ * which they never replace: a report with --no-moves leaves the state
+ * blame without options reads.  The newest few are kept.
+ */
+#define MAX_OTHER_STATES 2
+
+void blame_state_path(const struct blame_ctx *ctx, struct strbuf *out, int to_write)
+{
+	struct strbuf name = STRBUF_INIT;
+	unsigned char oid[20];
+	char hex[41];
+
+	if (ctx->default_options) {
+		state_replay_path(out, ctx->gitdir.buf, "tokens", to_write);
+		return;
+	}
+	git_blob_oid(ctx->key.buf, ctx->key.len, oid);
+	oid_to_hex(oid, hex);
+	strbuf_addf(&name, "tokens-%.16s", hex);
+	state_replay_path(out, ctx->gitdir.buf, name.buf, to_write);
+	strbuf_release(&name);
+}
+
+/* The oldest of the other options' states past MAX_OTHER_STATES, removed (but keep). */
+static void prune_other_states(const struct blame_ctx *ctx, const char *keep)
+{
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT;
+	struct dirent *de;
+	DIR *d;
+
+	for (;;) {
+		size_t nr = 0;
+		time_t oldest = 0;
+		char *oldest_path = NULL;
+
+		state_replay_path(&dir, ctx->gitdir.buf, "", 0);
+		if (!(d = opendir(dir.buf)))
+			break;
+		while ((de = readdir(d))) {
+			struct stat st;
+
+			if (strncmp(de->d_name, "tokens-", 7) || strchr(de->d_name, '.'))
+				continue;
+			strbuf_reset(&path);
+			strbuf_addf(&path, "%s%s", dir.buf, de->d_name);
+			if (!strcmp(path.buf, keep) || stat(path.buf, &st))
+				continue;
+			nr++;
+			if (!oldest_path || st.st_mtime < oldest) {
+				free(oldest_path);
+				oldest_path = xstrdup(path.buf);
+				oldest = st.st_mtime;
+			}
+		}
+		closedir(d);
+		if (nr < MAX_OTHER_STATES) {
+			free(oldest_path);
+			break;
+		}
+		unlink(oldest_path);
+		free(oldest_path);
+	}
+	strbuf_release(&dir);
+	strbuf_release(&path);
+}
+
+/*
  * The whole tree's token replay at ctx's revision: from the state in
  * DEST when it fits, else from the first commit, or (only_from_state)
  * NULL without replaying anything.
@@ -565,7 +637,9 @@ static struct replay *replay_with_state(struct blame_ctx *ctx, int only_from_sta
 	struct replay *r;
 
 	/* a replay from the state rewrites it, which is then there: its directory too */
-	state_replay_path(&path, ctx->gitdir.buf, "tokens", !only_from_state);
+	blame_state_path(ctx, &path, !only_from_state);
+	if (!only_from_state && !ctx->default_options)
+		prune_other_states(ctx, path.buf);
 	o.checkpoint = path.buf;
 	o.checkpoint_key = ctx->key.buf;
 	r = only_from_state ? replay_tokens_from_checkpoint(ctx->gitdir.buf, ctx->token, &o)

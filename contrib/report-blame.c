@@ -549,7 +549,7 @@ static int has_checkpoint(struct report *rep)
 	struct strbuf path = STRBUF_INIT;
 	int ret;
 
-	state_replay_path(&path, ctx->gitdir.buf, "tokens", 0);
+	blame_state_path(ctx, &path, 0);
 	ret = !access(path.buf, F_OK);
 	strbuf_release(&path);
 	return ret;

@@ -266,7 +266,7 @@ one_answer () {
 			(cd mix && TOKSTREAM_TEST_BLAME=state "$TOKSTREAM" blame -C ../mix.git --porcelain "$@" $f) >tree.out
 		fi &&
 		first=false &&
-		test_path_is_file mix.git/tokstream/replay/tokens &&
+		test -n "$(ls mix.git/tokstream/replay | grep "^tokens")" &&
 		(cd mix && TOKSTREAM_TEST_BLAME=walk "$TOKSTREAM" blame -C ../mix.git --porcelain "$@" $f) >walk.out &&
 		tokens tree.out >tree.tokens &&
 		tokens walk.out >walk.tokens &&

@@ -424,6 +424,26 @@ test_expect_success 'an ignored revision: git blame by lines for the files it ma
 	test "$(grep -c "^author Alice" blamed)" -ge 4
 '
 
+test_expect_success 'a report with other options keeps the default state, its own beside it' '
+	rm -rf tokens.git/tokstream/replay tokens.git/tokstream/report-cache &&
+	"$TOKSTREAM" report -C tokens.git --replay=always -j 1 --min-tokens=1 dflt HEAD &&
+	cp tokens.git/tokstream/replay/tokens default.state &&
+	"$TOKSTREAM" report -C tokens.git --replay=always --no-moves -j 1 --min-tokens=1 nomoves HEAD &&
+	test_cmp default.state tokens.git/tokstream/replay/tokens &&
+	ls tokens.git/tokstream/replay | grep "^tokens-" >others &&
+	test_line_count = 1 others &&
+	# blame finds each: the state way dies where none fits
+	(cd src && TOKSTREAM_TEST_BLAME=state "$TOKSTREAM" blame -C ../tokens.git --porcelain a.c) >/dev/null &&
+	(cd src && TOKSTREAM_TEST_BLAME=state "$TOKSTREAM" blame -C ../tokens.git --no-moves --porcelain a.c) >/dev/null &&
+	test_must_fail env TOKSTREAM_TEST_BLAME=state "$TOKSTREAM" blame -C tokens.git --min-move=3 a.c 2>err &&
+	# the newest two other states are kept
+	"$TOKSTREAM" report -C tokens.git --replay=always --min-move=5 -j 1 --min-tokens=1 mm HEAD &&
+	"$TOKSTREAM" report -C tokens.git --replay=always --min-move=7 -j 1 --min-tokens=1 mm7 HEAD &&
+	ls tokens.git/tokstream/replay | grep "^tokens-" >others &&
+	test_line_count = 2 others &&
+	test_cmp default.state tokens.git/tokstream/replay/tokens
+'
+
 test_expect_success '-M needs git blame for lines: only the tokens are replayed' '
 	rm -rf tokens.git/tokstream/report-cache &&
 	"$TOKSTREAM" report -C tokens.git -M --replay=always --stats --min-tokens=1 outm 2>stats &&
