@@ -858,14 +858,16 @@ static struct commit_info **token_commits(struct blame_ctx *ctx, const char *pat
 	if (!ctx->replay && test && !strcmp(test, "state"))
 		die("TOKSTREAM_TEST_BLAME=state: no attribution state in '%s' fits", ctx->gitdir.buf);
 	if (ctx->replay && !walk_only) {
+		const uint32_t *origin;
+
 		line_commit = replay_commits(&res->commits, ctx->replay, path, nr);
 		if (!line_commit)
 			die("'%s' is not in the token history", path);
-		for (k = 0; k < res->commits.nr; k++) {
-			const char *at = replay_commit_path(ctx->replay, res->commits.v[k]->token, path);
-
-			res->commits.v[k]->filename = xstrdup(at ? at : path);
-		}
+		/* the path the token had where it was written (renames and moves followed), as the walk's */
+		origin = replay_file(ctx->replay, path, nr);
+		for (k = 0; k < *nr; k++)
+			if (!line_commit[k]->filename)
+				line_commit[k]->filename = xstrdup(replay_origin_path(ctx->replay, origin[k]));
 		return line_commit;
 	}
 	if (walk_file(ctx->gitdir.buf, ctx->token, path, &ctx->engine, &fb))

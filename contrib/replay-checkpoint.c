@@ -22,7 +22,7 @@
  * needs them (read_lazy).
  */
 #define CHECKPOINT_FORMAT "tokstream replay checkpoint "
-#define CHECKPOINT_HEADER CHECKPOINT_FORMAT "3\n"
+#define CHECKPOINT_HEADER CHECKPOINT_FORMAT "4\n"
 
 /* How many fork points are looked at, newest first, and the files they may keep in all. */
 #define MAX_FORKS 64
@@ -179,8 +179,12 @@ static int fork_known(const struct rcommit *c, const struct rcommit *tip)
 	return 1;
 }
 
-/* " BLOB BY-IGNORED MAKER MAKER-PATH NR", then " COMMIT COUNT" for each run of its origins. */
-static void write_version(struct strbuf *sb, const struct version *v, const uint32_t *cnum, const size_t *pnum)
+/*
+ * " BLOB BY-IGNORED MAKER MAKER-PATH NR", then " OWNER COUNT" for each
+ * run of its origins: owners are numbered as the commits list them.
+ */
+static void write_version(struct strbuf *sb, const struct version *v, const uint32_t *cnum, const size_t *pnum,
+			  const uint32_t *onum)
 {
 	size_t i, j;
 
@@ -189,7 +193,7 @@ static void write_version(struct strbuf *sb, const struct version *v, const uint
 	for (i = 0; i < v->nr; i = j) {
 		for (j = i; j < v->nr && v->origin[j] == v->origin[i]; j++)
 			;
-		strbuf_addf(sb, " %u %zu", (unsigned)cnum[v->origin[i]], j - i);
+		strbuf_addf(sb, " %u %zu", (unsigned)onum[v->origin[i]], j - i);
 	}
 	strbuf_addch(sb, '\n');
 }
@@ -198,6 +202,7 @@ void checkpoint_save(struct replay *r)
 {
 	struct strbuf sb = STRBUF_INIT;
 	uint32_t *cnum = xmalloc((r->nr_commits + 1) * sizeof(*cnum)), *corder;
+	uint32_t *onum = xmalloc((r->nr_owners + 1) * sizeof(*onum)), nr_onum = 0;
 	size_t *pnum = xmalloc((r->nr_paths + 1) * sizeof(*pnum)), *porder;
 	size_t nc = 0, np = 0, k, i, nr_files = 0, nr_forks = 0;
 	const struct rcommit *tip = &r->commits[r->tip];
@@ -214,7 +219,7 @@ void checkpoint_save(struct replay *r)
 		MARK_COMMIT((v)->maker); \
 		MARK_PATH((v)->maker_path); \
 		for (i = 0; i < (v)->nr; i++) \
-			MARK_COMMIT((v)->origin[i]); \
+			MARK_COMMIT(r->owners[(v)->origin[i]].commit); \
 	} while (0)
 	MARK_COMMIT(r->tip);
 	for (k = 0; k < tip->nr_files; k++) {
@@ -249,8 +254,10 @@ void checkpoint_save(struct replay *r)
 		MARK_PATH(r->records[k].path);
 	}
 	for (k = 0; k < nc; k++)
-		for (i = 0; i < r->commits[corder[k]].nr_own_paths; i++)
+		for (i = 0; i < r->commits[corder[k]].nr_own_paths; i++) {
 			MARK_PATH(r->commits[corder[k]].own_paths[i]);
+			onum[r->commits[corder[k]].own_ids[i]] = nr_onum++;
+		}
 #undef MARK_VERSION
 #undef MARK_COMMIT
 #undef MARK_PATH
@@ -280,7 +287,7 @@ void checkpoint_save(struct replay *r)
 		if (!v)
 			continue;
 		strbuf_addf(&sb, "%zu", pnum[k]);
-		write_version(&sb, v, cnum, pnum);
+		write_version(&sb, v, cnum, pnum, onum);
 	}
 	strbuf_addf(&sb, "forks %zu\n", nr_forks);
 	for (k = 0; k < r->nr_commits; k++) {
@@ -299,7 +306,7 @@ void checkpoint_save(struct replay *r)
 				continue;
 			strbuf_addf(&sb, "%zu", pnum[j]);
 			if (v)
-				write_version(&sb, v, cnum, pnum);
+				write_version(&sb, v, cnum, pnum, onum);
 			else
 				strbuf_addstr(&sb, " -\n");
 		}
@@ -316,6 +323,7 @@ void checkpoint_save(struct replay *r)
 	strbuf_release(&sb);
 	free(cnum);
 	free(corder);
+	free(onum);
 	free(pnum);
 	free(porder);
 }
@@ -387,7 +395,7 @@ static struct version *checkpoint_version(struct replay *r, const char **p, cons
 	while (at < v->nr) {
 		size_t c, n, i;
 
-		if (checkpoint_number(p, limit, ' ', &c, NULL) || c >= nc ||
+		if (checkpoint_number(p, limit, ' ', &c, NULL) || c >= r->nr_owners ||
 		    checkpoint_number(p, limit, 0, &n, &ended) || !n || n > v->nr - at ||
 		    (ended == '\n') != (n == v->nr - at))
 			goto damaged;
@@ -468,7 +476,9 @@ int checkpoint_load(struct replay *r, const char *dir, const char *tip)
 
 			if (checkpoint_number(&p, limit, 0, &path, &ended) || path >= np)
 				goto damaged;
-			add_own_path(c, pid[path]);
+			/* owners in the order written: a path twice is no checkpoint's */
+			if (owner_of(r, (uint32_t)k, pid[path]) != r->nr_owners - 1)
+				goto damaged;
 		}
 	}
 	/* the tip is written as commit 0 */

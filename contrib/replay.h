@@ -82,17 +82,14 @@ struct replay *replay_tokens(const char *dir, const char *tip, const struct repl
  */
 struct replay *replay_tokens_from_checkpoint(const char *dir, const char *tip, const struct replay_options *opts);
 
-/* The commit of each line of path at the tip (*nr lines); NULL when it is no file there. */
+/* The origin of each line of path at the tip (*nr lines); NULL when it is no file there. */
 const uint32_t *replay_file(const struct replay *r, const char *path, size_t *nr);
 
-/* The id of a commit replay_file gave. */
-const char *replay_commit(const struct replay *r, uint32_t commit);
+/* The id of the commit that wrote a line (a token) of origin replay_file gave. */
+const char *replay_commit(const struct replay *r, uint32_t origin);
 
-/*
- * A path where the token replay found tokens of commit id's own: prefer
- * when it is one, else the first (NULL: none).
- */
-const char *replay_commit_path(const struct replay *r, const char *id, const char *prefer);
+/* The path where it wrote it (renames and moves followed, as git blame's porcelain names it). */
+const char *replay_origin_path(const struct replay *r, uint32_t origin);
 
 /*
  * In on_sample: every file of the sample, with the commit of each of its

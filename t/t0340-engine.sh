@@ -271,7 +271,11 @@ one_answer () {
 		tokens tree.out >tree.tokens &&
 		tokens walk.out >walk.tokens &&
 		test -s walk.tokens &&
-		test_cmp tree.tokens walk.tokens || return 1
+		test_cmp tree.tokens walk.tokens &&
+		# and the file each token came from (renames and moves followed)
+		grep "^filename " walk.out >walk.files &&
+		grep "^filename " tree.out >tree.files &&
+		test_cmp tree.files walk.files || return 1
 	done
 }
 
