@@ -378,8 +378,9 @@ static void setup_engine(struct blame_ctx *ctx, const struct attribution_options
 		strbuf_release(&spec);
 		strbuf_release(&out);
 	}
-	ctx->default_options = ctx->engine.min_move == REPLAY_MIN_MOVE && !ctx->engine.ignore_ws &&
-			       !o->no_config_ignore_file && ctx->nr_ignored == nr_configured;
+	ctx->default_ignores = !o->no_config_ignore_file && ctx->nr_ignored == nr_configured;
+	ctx->default_options = ctx->default_ignores && ctx->engine.min_move == REPLAY_MIN_MOVE &&
+			       !ctx->engine.ignore_ws;
 
 	/*
 	 * the key: the engine's revision (raised with every change to what
@@ -565,27 +566,11 @@ void blame_left_out(struct blame_ctx *ctx, const char **exclude, int nr_exclude,
  */
 #define MAX_OTHER_STATES 2
 
-void blame_state_path(const struct blame_ctx *ctx, struct strbuf *out, int to_write)
-{
-	struct strbuf name = STRBUF_INIT;
-	unsigned char oid[20];
-	char hex[41];
-
-	if (ctx->default_options) {
-		state_replay_path(out, ctx->gitdir.buf, "tokens", to_write);
-		return;
-	}
-	git_blob_oid(ctx->key.buf, ctx->key.len, oid);
-	oid_to_hex(oid, hex);
-	strbuf_addf(&name, "tokens-%.16s", hex);
-	state_replay_path(out, ctx->gitdir.buf, name.buf, to_write);
-	strbuf_release(&name);
-}
-
-/* The oldest of the other options' states past MAX_OTHER_STATES, removed (but keep). */
-static void prune_other_states(const struct blame_ctx *ctx, const char *keep)
+/* The oldest of the other options' states of kind past MAX_OTHER_STATES, removed (but keep). */
+static void prune_other_states(const struct blame_ctx *ctx, const char *kind, const char *keep)
 {
 	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT;
+	size_t len = strlen(kind);
 	struct dirent *de;
 	DIR *d;
 
@@ -600,7 +585,7 @@ static void prune_other_states(const struct blame_ctx *ctx, const char *keep)
 		while ((de = readdir(d))) {
 			struct stat st;
 
-			if (strncmp(de->d_name, "tokens-", 7) || strchr(de->d_name, '.'))
+			if (strncmp(de->d_name, kind, len) || de->d_name[len] != '-' || strchr(de->d_name, '.'))
 				continue;
 			strbuf_reset(&path);
 			strbuf_addf(&path, "%s%s", dir.buf, de->d_name);
@@ -625,6 +610,31 @@ static void prune_other_states(const struct blame_ctx *ctx, const char *keep)
 	strbuf_release(&path);
 }
 
+void blame_state_path_of(const struct blame_ctx *ctx, const char *kind, const char *key, int is_default,
+			 struct strbuf *out, int to_write)
+{
+	struct strbuf name = STRBUF_INIT;
+	unsigned char oid[20];
+	char hex[41];
+
+	if (is_default) {
+		state_replay_path(out, ctx->gitdir.buf, kind, to_write);
+		return;
+	}
+	git_blob_oid(key, strlen(key), oid);
+	oid_to_hex(oid, hex);
+	strbuf_addf(&name, "%s-%.16s", kind, hex);
+	state_replay_path(out, ctx->gitdir.buf, name.buf, to_write);
+	strbuf_release(&name);
+	if (to_write)
+		prune_other_states(ctx, kind, out->buf);
+}
+
+void blame_state_path(const struct blame_ctx *ctx, struct strbuf *out, int to_write)
+{
+	blame_state_path_of(ctx, "tokens", ctx->key.buf, ctx->default_options, out, to_write);
+}
+
 /*
  * The whole tree's token replay at ctx's revision: from the state in
  * DEST when it fits, else from the first commit, or (only_from_state)
@@ -638,8 +648,6 @@ static struct replay *replay_with_state(struct blame_ctx *ctx, int only_from_sta
 
 	/* a replay from the state rewrites it, which is then there: its directory too */
 	blame_state_path(ctx, &path, !only_from_state);
-	if (!only_from_state && !ctx->default_options)
-		prune_other_states(ctx, path.buf);
 	o.checkpoint = path.buf;
 	o.checkpoint_key = ctx->key.buf;
 	r = only_from_state ? replay_tokens_from_checkpoint(ctx->gitdir.buf, ctx->token, &o)

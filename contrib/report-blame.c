@@ -519,7 +519,6 @@ static void replay_lines(void *data)
 	size_t k;
 
 	/* the ignored commits only mark the files they made: git blame's search is theirs */
-	state_replay_path(&path, ctx->gitdir.buf, "lines", 1);
 	strbuf_addf(&key, "lines ws %d%s", rep->opt.ignore_ws, rep->line_grafts.buf);
 	memcpy(ids, ctx->ignored, ctx->nr_ignored * sizeof(*ids));
 	qsort(ids, ctx->nr_ignored, sizeof(*ids), cmp_strings);
@@ -528,6 +527,7 @@ static void replay_lines(void *data)
 		strbuf_addf(&key, "%s %s", k ? "" : " marks", ids[k]);
 	}
 	o.ignore = ctx->nr_ignored ? &ignore : NULL;
+	blame_state_path_of(ctx, "lines", key.buf, ctx->default_ignores && !rep->opt.ignore_ws, &path, 1);
 	o.ignore_ws = rep->opt.ignore_ws;
 	o.checkpoint = path.buf;
 	o.checkpoint_key = key.buf;

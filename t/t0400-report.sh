@@ -428,6 +428,13 @@ test_expect_success 'a report with other options keeps the default state, its ow
 	rm -rf tokens.git/tokstream/replay tokens.git/tokstream/report-cache &&
 	"$TOKSTREAM" report -C tokens.git --replay=always -j 1 --min-tokens=1 dflt HEAD &&
 	cp tokens.git/tokstream/replay/tokens default.state &&
+	cp tokens.git/tokstream/replay/lines default.lines &&
+	"$TOKSTREAM" report -C tokens.git --replay=always -w -j 1 --min-tokens=1 ws HEAD &&
+	test_cmp default.lines tokens.git/tokstream/replay/lines &&
+	test_cmp default.state tokens.git/tokstream/replay/tokens &&
+	ls tokens.git/tokstream/replay | grep "^lines-" >others &&
+	test_line_count = 1 others &&
+	rm -f tokens.git/tokstream/replay/tokens-* &&
 	"$TOKSTREAM" report -C tokens.git --replay=always --no-moves -j 1 --min-tokens=1 nomoves HEAD &&
 	test_cmp default.state tokens.git/tokstream/replay/tokens &&
 	ls tokens.git/tokstream/replay | grep "^tokens-" >others &&
