@@ -638,9 +638,10 @@ void blame_state_path(const struct blame_ctx *ctx, struct strbuf *out, int to_wr
 /*
  * The whole tree's token replay at ctx's revision: from the state in
  * DEST when it fits, else from the first commit, or (only_from_state)
- * NULL without replaying anything.
+ * NULL without replaying anything; with only_path, a state at the
+ * revision itself gives that file alone.
  */
-static struct replay *replay_with_state(struct blame_ctx *ctx, int only_from_state)
+static struct replay *replay_with_state(struct blame_ctx *ctx, int only_from_state, const char *only_path)
 {
 	struct replay_options o = ctx->engine;
 	struct strbuf path = STRBUF_INIT;
@@ -650,6 +651,7 @@ static struct replay *replay_with_state(struct blame_ctx *ctx, int only_from_sta
 	blame_state_path(ctx, &path, !only_from_state);
 	o.checkpoint = path.buf;
 	o.checkpoint_key = ctx->key.buf;
+	o.only_path = only_path;
 	r = only_from_state ? replay_tokens_from_checkpoint(ctx->gitdir.buf, ctx->token, &o)
 			    : replay_tokens(ctx->gitdir.buf, ctx->token, &o);
 	strbuf_release(&path);
@@ -658,7 +660,7 @@ static struct replay *replay_with_state(struct blame_ctx *ctx, int only_from_sta
 
 int blame_advance_checkpoint(struct blame_ctx *ctx)
 {
-	struct replay *r = replay_with_state(ctx, 1);
+	struct replay *r = replay_with_state(ctx, 1, NULL);
 
 	if (!r)
 		return 0;
@@ -668,7 +670,7 @@ int blame_advance_checkpoint(struct blame_ctx *ctx)
 
 void blame_replay_tree(struct blame_ctx *ctx)
 {
-	ctx->replay = replay_with_state(ctx, 0);
+	ctx->replay = replay_with_state(ctx, 0, NULL);
 }
 
 /*
@@ -859,7 +861,7 @@ static struct commit_info **token_commits(struct blame_ctx *ctx, const char *pat
 
 	if (!ctx->replay && !ctx->tried_checkpoint && !walk_only) {
 		ctx->tried_checkpoint = 1;
-		ctx->replay = replay_with_state(ctx, 1);
+		ctx->replay = replay_with_state(ctx, 1, ctx->one_file ? path : NULL);
 	}
 	if (!ctx->replay && test && !strcmp(test, "tree"))
 		blame_replay_tree(ctx);

@@ -66,6 +66,7 @@ struct blame_ctx {
 	int default_options;     /* the key is the default options' (the configured ignore file's too) */
 	int default_ignores;     /* the ignored revisions are the configured file's */
 	int tried_checkpoint;    /* blame_file_at() looked for the whole tree's state in DEST */
+	int one_file;            /* only one file is blamed: of the state, only its version is read */
 	struct replay *replay;   /* when set, token blames come from it: the whole tree at once */
 	int ids_only;            /* the caller needs no details of the commits (author, summary) */
 	int no_mailmap;          /* identities as the commits write them, not through .mailmap */

@@ -746,6 +746,7 @@ int cmd_blame(int argc, char **argv)
 		usage_die(blame_usage, "--json and --porcelain cannot be used together");
 	blame_open(&ctx, dest, source_opt, rev, &ao);
 	ctx.no_mailmap = no_mailmap;
+	ctx.one_file = 1;
 	if (ctx.prefix.len)
 		path = prefix_path(ctx.prefix.buf, path);
 	if (blame_file(&ctx, path, &res, &err))

@@ -409,6 +409,17 @@ damaged:
 	return NULL;
 }
 
+/* Past the end of the line at *p: -1 when there is none. */
+static int skip_line(const char **p, const char *limit)
+{
+	const char *nl = memchr(*p, '\n', limit - *p);
+
+	if (!nl)
+		return -1;
+	*p = nl + 1;
+	return 0;
+}
+
 /*
  * Loads the checkpoint of r->opts when its key is r's and returns 1, with
  * r's first commits those it names and r->base its tip; 2 when that tip
@@ -419,7 +430,8 @@ int checkpoint_load(struct replay *r, const char *dir, const char *tip)
 {
 	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT;
 	const char *p, *limit, *key = r->opts.checkpoint_key ? r->opts.checkpoint_key : "";
-	size_t nc, np, nf, nk, nch, k, i, t, *pid = NULL;
+	size_t nc, np, nf, nk, nch, k, i, t, *pid = NULL, *only = NULL, no_path = SIZE_MAX;
+	int at_tip;
 	const char *argv[] = { "git", "rev-parse", "--verify", "-q", NULL, NULL };
 	struct strbuf spec = STRBUF_INIT;
 	int ret = 0;
@@ -484,20 +496,43 @@ int checkpoint_load(struct replay *r, const char *dir, const char *tip)
 	/* the tip is written as commit 0 */
 	r->base = 0;
 	r->commits[0].known_only = 0;
+	strbuf_addf(&spec, "%s^{commit}", tip);
+	argv[4] = spec.buf;
+	if (run_capture(argv, dir, &out) || out.len < 40)
+		die("'%s' is not a commit in '%s'", tip, dir);
+	at_tip = !memcmp(out.buf, r->commits[0].id, 40);
+	/* a blame of one file at the tip itself: the others' versions are not read */
+	if (at_tip && r->opts.only_path && !(only = smap_get(&r->path_index, r->opts.only_path)))
+		only = &no_path;
 	if (checkpoint_count(&p, limit, "files", &nf))
 		goto damaged;
 	for (k = 0; k < nf; k++) {
 		struct version *v;
 		size_t path;
 
-		if (checkpoint_number(&p, limit, ' ', &path, NULL) || path >= np ||
-		    !(v = checkpoint_version(r, &p, limit, nc, np, pid)))
+		if (checkpoint_number(&p, limit, ' ', &path, NULL) || path >= np)
+			goto damaged;
+		if (only && pid[path] != *only) {
+			if (skip_line(&p, limit))
+				goto damaged;
+			continue;
+		}
+		if (!(v = checkpoint_version(r, &p, limit, nc, np, pid)))
 			goto damaged;
 		set_file(&r->commits[0], pid[path], v);
 	}
 	if (checkpoint_count(&p, limit, "forks", &nk))
 		goto damaged;
-	for (k = 0; k < nk; k++) {
+	for (k = 0; only && k < nk; k++) {
+		size_t ci, nr;
+
+		if (checkpoint_number(&p, limit, ' ', &ci, NULL) || checkpoint_number(&p, limit, '\n', &nr, NULL))
+			goto damaged;
+		for (i = 0; i < nr; i++)
+			if (skip_line(&p, limit))
+				goto damaged;
+	}
+	for (k = 0; !only && k < nk; k++) {
 		struct rcommit *c;
 		size_t ci, nr;
 
@@ -529,7 +564,10 @@ int checkpoint_load(struct replay *r, const char *dir, const char *tip)
 	}
 	if (checkpoint_count(&p, limit, "changes", &nch))
 		goto damaged;
-	for (k = 0; k < nch; k++) {
+	for (k = 0; only && k < nch; k++)
+		if (skip_line(&p, limit))
+			goto damaged;
+	for (k = 0; !only && k < nch; k++) {
 		size_t c, path, added, removed;
 
 		if (checkpoint_number(&p, limit, ' ', &c, NULL) || c >= nc ||
@@ -544,12 +582,7 @@ int checkpoint_load(struct replay *r, const char *dir, const char *tip)
 		goto damaged;
 	r->first_new = r->end_new = nc;
 	snprintf(r->not_base, sizeof(r->not_base), "^%s", r->commits[0].id);
-
-	strbuf_addf(&spec, "%s^{commit}", tip);
-	argv[4] = spec.buf;
-	if (run_capture(argv, dir, &out) || out.len < 40)
-		die("'%s' is not a commit in '%s'", tip, dir);
-	if (!memcmp(out.buf, r->commits[0].id, 40)) {
+	if (at_tip) {
 		r->tip = 0;
 		ret = 2;
 	} else {

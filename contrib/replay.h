@@ -34,6 +34,11 @@ struct replay_options {
 	 * options), which must match for it to be used.
 	 */
 	const char *checkpoint, *checkpoint_key;
+	/*
+	 * A checkpoint whose tip is the tip itself: the one file whose
+	 * version is read from it (a blame of that file), the others' not.
+	 */
+	const char *only_path;
 	/* when set, the replay shows its progress under this title (tokenize/progress.h) */
 	const char *progress_title;
 	/*
