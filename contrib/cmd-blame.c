@@ -10,9 +10,11 @@
  */
 #include "commands.h"
 #include "blame.h"
+#include "dest-options.h"
 #include "../tokenize/escape.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/json.h"
+#include "../tokenize/parse-options.h"
 #include "../tokenize/usage.h"
 #include "../tokenize/wrapper.h"
 
@@ -22,19 +24,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char blame_usage[] =
-	"usage: tokstream blame [-C DEST] [OPTIONS] PATH [REV]\n"
-	"\n"
-	"    -C DEST            the token repository (default: found from the current directory)\n"
-	"    --source SRC       the original repository (default: the newest source DEST records)\n"
-	"    --porcelain        one record per token: LINE COL LENGTH ORIGINAL-ID, commit details once\n"
-	"    --json             the same as one JSON document (README: \"Output for programs\")\n"
-	"    --by=commit|author|age   what the colours tell (default: commit)\n"
-	"    --line             show git blame's commit for each line beside\n"
-	"    --color=auto|always|never\n"
-	"    --no-pager\n"
-	"    --no-mailmap       identities as the commits write them, not through .mailmap\n"
-	ATTRIBUTION_USAGE;
+static const char *const blame_usage[] = {
+	"tokstream blame [-C DEST] [OPTIONS] PATH [REV]",
+	NULL
+};
 
 /*
  * The layout version of blame --json: raised when a member goes, is
@@ -304,7 +297,9 @@ static const int palette[] = {
 };
 #define NR_PALETTE (sizeof(palette) / sizeof(palette[0]))
 
+/* what the colours tell; the names of --by, in the same order */
 enum by { BY_COMMIT, BY_AUTHOR, BY_AGE };
+static const char *const by_names[] = { "commit", "author", "age", NULL };
 
 static int cmp_share(const void *a, const void *b)
 {
@@ -596,98 +591,112 @@ static char **git_line_blame(struct blame_ctx *ctx, const char *path, size_t *nr
 	return line_blame;
 }
 
+enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+static const char *const color_names[] = { "auto", "always", "never", NULL };
+
+/* What the command line of blame says. */
+struct blame_options {
+	struct dest_options d;
+	struct attribution_options ao;
+	int porcelain, json, show_line, no_pager, no_mailmap;
+	int by;       /* enum by */
+	int color;    /* enum color_when */
+	const char *path, *rev;
+};
+
+/*
+ * -C before PATH names DEST; after PATH it is git blame's copy
+ * detection, kept for old command lines (--moves, -M are the options).
+ */
+static int blame_opt_dest(struct parse_opt_ctx *ctx, const struct option *opt, const char *arg, int unset)
+{
+	struct blame_options *o = opt->value;
+
+	(void)unset;
+	if (ctx->nr_out) {
+		if (arg)
+			return parse_opt_error(opt, "after PATH takes no value (it means --moves)");
+		warning("-C after PATH means --moves (git blame's -C); it is deprecated: "
+			"give --moves, and -C DEST before PATH");
+		o->ao.no_moves = 0;
+		return 0;
+	}
+	if (!arg && !(arg = parse_opt_next_arg(ctx)))
+		return parse_opt_error(opt, "needs a value, DEST");
+	o->d.dest = arg;
+	return 0;
+}
+
+static void parse_blame_options(struct blame_options *o, int argc, char **argv)
+{
+	struct option options[] = {
+		OPT_LOWLEVEL_CALLBACK('C', NULL, o, "DEST",
+				      "the token repository (default: found from the current directory);\n"
+				      "after PATH: --moves, as git blame's -C (deprecated)",
+				      PARSE_OPT_NONEG, blame_opt_dest),
+		OPT_SOURCE(&o->d),
+		OPT_FLAG(0, "porcelain", &o->porcelain,
+			 "one record per token: LINE COL LENGTH ORIGINAL-ID, commit details once"),
+		OPT_FLAG(0, "json", &o->json, "the same as one JSON document (README: \"Output for programs\")"),
+		OPT_CHOICE(0, "by", &o->by, "commit|author|age", "what the colours tell (default: commit)", by_names),
+		OPT_FLAG(0, "line", &o->show_line, "show git blame's commit for each line beside"),
+		OPT_CHOICE(0, "color", &o->color, "auto|always|never",
+			   "colours when stdout is a terminal (default), always, or never", color_names),
+		OPT_SET_INT(0, "no-pager", &o->no_pager, "write to stdout, not through a pager", 1),
+		OPT_FLAG(0, "no-mailmap", &o->no_mailmap, "identities as the commits write them, not through .mailmap"),
+		OPT_ATTRIBUTION(&o->ao),
+		OPT_END(),
+	};
+	int n;
+
+	n = parse_options(argc, argv, options, blame_usage, 0);
+	if (n < 1)
+		usage_msg_opt("no PATH given", blame_usage, options);
+	if (n > 2)
+		usage_msg_opt("too many arguments", blame_usage, options);
+	if (o->json && o->porcelain)
+		usage_msg_opt("--json and --porcelain cannot be used together", blame_usage, options);
+	o->path = argv[0];
+	o->rev = n > 1 ? argv[1] : "HEAD";
+}
+
 int cmd_blame(int argc, char **argv)
 {
-	const char *dest = NULL, *path = NULL, *rev = NULL, *source_opt = NULL, *color_opt = "auto";
-	const char *err;
-	struct attribution_options ao;
-	int porcelain = 0, json = 0, show_line = 0, pager = 1, no_mailmap = 0, i, color;
-	enum by by = BY_COMMIT;
+	const char *path, *err;
+	struct blame_options o;
 	struct blame_ctx ctx;
 	struct blame_result res;
 	char **line_blame = NULL;
 	size_t nr_line_blame = 0;
+	int color;
 
-	memset(&ao, 0, sizeof(ao));
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-C") && i + 1 < argc && !path) {
-			/* before PATH, -C names DEST; --moves (-M) is the copy detection */
-			dest = argv[++i];
-		} else if (!strcmp(a, "-C") && path) {
-			/* git blame's copy detection, kept for old command lines */
-			warning("-C after PATH means --moves (git blame's -C); it is deprecated: "
-				"give --moves, and -C DEST before PATH");
-			ao.no_moves = 0;
-		} else if (!strcmp(a, "--source") && i + 1 < argc) {
-			source_opt = argv[++i];
-		} else if (!strncmp(a, "--source=", 9)) {
-			source_opt = a + 9;
-		} else if (!strcmp(a, "--porcelain")) {
-			porcelain = 1;
-		} else if (!strcmp(a, "--json")) {
-			json = 1;
-		} else if (!strcmp(a, "--line")) {
-			show_line = 1;
-		} else if (!strcmp(a, "--by=commit")) {
-			by = BY_COMMIT;
-		} else if (!strcmp(a, "--by=author")) {
-			by = BY_AUTHOR;
-		} else if (!strcmp(a, "--by=age")) {
-			by = BY_AGE;
-		} else if (!strncmp(a, "--color=", 8)) {
-			color_opt = a + 8;
-			if (strcmp(color_opt, "auto") && strcmp(color_opt, "always") && strcmp(color_opt, "never"))
-				usage_die(blame_usage, "--color takes auto, always or never");
-		} else if (!strcmp(a, "--no-pager")) {
-			pager = 0;
-		} else if (!strcmp(a, "--no-mailmap")) {
-			no_mailmap = 1;
-		} else if (parse_attribution_option(&ao, argc, argv, &i)) {
-			continue;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(blame_usage, stdout);
-			return 0;
-		} else if (!strcmp(a, "--")) {
-			continue;
-		} else if (a[0] == '-' && a[1]) {
-			usage_die(blame_usage, "unknown option '%s'", a);
-		} else if (!path) {
-			path = a;
-		} else if (!rev) {
-			rev = a;
-		} else {
-			usage_die(blame_usage, "too many arguments");
-		}
-	}
-	if (!rev)
-		rev = "HEAD";
-	if (!path)
-		usage_die(blame_usage, "no PATH given");
-	if (json && porcelain)
-		usage_die(blame_usage, "--json and --porcelain cannot be used together");
-	blame_open(&ctx, dest, source_opt, rev, &ao);
-	ctx.no_mailmap = no_mailmap;
+	memset(&o, 0, sizeof(o));
+	o.by = BY_COMMIT;
+	o.color = COLOR_AUTO;
+	parse_blame_options(&o, argc, argv);
+	check_dest_given(o.d.dest);
+	blame_open(&ctx, o.d.dest, o.d.source, o.rev, &o.ao);
+	ctx.no_mailmap = o.no_mailmap;
+	path = o.path;
 	if (ctx.prefix.len)
 		path = prefix_path(ctx.prefix.buf, path);
 	if (blame_file(&ctx, path, &res, &err))
 		die("'%s': %s", path, err);
 
-	if (porcelain) {
+	if (o.porcelain) {
 		print_porcelain(res.toks, res.nr_toks, path);
 		return 0;
 	}
-	if (json) {
+	if (o.json) {
 		print_json(&res, path, ctx.orig);
 		return 0;
 	}
-	color = !strcmp(color_opt, "always") || (!strcmp(color_opt, "auto") && isatty(1));
-	if (pager && isatty(1))
+	color = o.color == COLOR_ALWAYS || (o.color == COLOR_AUTO && isatty(1));
+	if (!o.no_pager && isatty(1))
 		setup_pager();
-	if (show_line)
+	if (o.show_line)
 		line_blame = git_line_blame(&ctx, path, &nr_line_blame);
-	print_terminal(&res, by, color, line_blame, nr_line_blame);
+	print_terminal(&res, o.by, color, line_blame, nr_line_blame);
 	free_strings(line_blame, nr_line_blame);
 	blame_result_release(&res);
 	return 0;

@@ -50,6 +50,7 @@
 #include "../tokenize/run-command.h"
 #include "../tokenize/sha1.h"
 #include "../tokenize/view.h"
+#include "../tokenize/parse-options.h"
 #include "../tokenize/usage.h"
 
 #include <dirent.h>
@@ -65,22 +66,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char convert_usage[] =
-	"usage: tokstream convert [FILTER-OPTIONS] [--quiet | --progress] [--stats] [--attribute] SRC... DEST\n"
-	"\n"
+static const char *const convert_usage[] = {
+	"tokstream convert [FILTER-OPTIONS] [--quiet | --progress] [--stats] [--attribute] SRC... DEST",
+	"",
 	"Creates (or brings up to date) the bare token repository DEST from the\n"
 	"git repositories SRC...; with several, each later one's root commit gets\n"
-	"the tip of the earlier one's default branch as its parent.\n"
-	"\n"
-	"    --keep-other, --exact-comments, --lang LANG:GLOB, --identity\n"
-	"                  as for the filter; recorded in DEST, later runs reuse them\n"
-	"    --max-held=SIZE  as for the filter (blobs held in memory); changes no output, not recorded\n"
-	"    --quiet       no progress display\n"
-	"    --progress    a progress display even when stderr is not a terminal\n"
-	"    --stats       the filter's counts for each source, the CPU time of each stage\n"
-	"    --attribute   also attribute every token of HEAD's tree (one pass over the history),\n"
-	"                  kept in DEST so that blame, html and report start from it; later\n"
-	"                  runs bring it to the new HEAD (they do so whenever DEST has it)\n";
+	"the tip of the earlier one's default branch as its parent.",
+	NULL
+};
 
 static struct {
 	struct strbuf gitdir;      /* DEST's git directory */
@@ -973,71 +966,82 @@ static int advance_checkpoint(const char *source, int quiet, int make)
 	return 0;
 }
 
-static int is_filter_option(const char *a)
-{
-	return !strcmp(a, "--keep-other") || !strcmp(a, "--exact-comments") ||
-	       !strcmp(a, "--identity") || !strncmp(a, "--lang=", 7);
-}
-
 struct convert_options {
 	const char **filter_opts;  /* given, or those DEST records */
 	int nr_filter_opts;
 	int quiet, progress, stats, attribute;
 };
 
-/* The options before SRC... DEST: the index of the first SRC, or -1 after -h. */
+/* --keep-other, --exact-comments, --identity: recorded in DEST as given */
+static int convert_opt_filter(const struct option *opt, const char *arg, int unset)
+{
+	struct convert_options *o = opt->value;
+
+	(void)arg;
+	(void)unset;
+	o->filter_opts[o->nr_filter_opts++] = xstrfmt("--%s", opt->long_name);
+	return 0;
+}
+
+/* --lang LANG:GLOB, recorded as --lang=LANG:GLOB */
+static int convert_opt_lang(const struct option *opt, const char *arg, int unset)
+{
+	struct convert_options *o = opt->value;
+	const char *err;
+
+	(void)unset;
+	if (language_add_override(arg, &err))
+		return parse_opt_error(opt, "'%s': %s", arg, err);
+	o->filter_opts[o->nr_filter_opts++] = xstrfmt("--lang=%s", arg);
+	return 0;
+}
+
+static int convert_opt_max_held(const struct option *opt, const char *arg, int unset)
+{
+	uintmax_t size;
+
+	(void)unset;
+	if (parse_size(arg, &size))
+		return parse_opt_error(opt, "takes a size (digits, then k, m or g), not '%s'", arg);
+	*(const char **)opt->value = xstrfmt("--max-held=%s", arg);
+	return 0;
+}
+
+/* The options before SRC... DEST: the index of the first SRC. */
 static int parse_convert_options(int argc, char **argv, struct convert_options *o)
 {
-	struct strbuf opt = STRBUF_INIT;
-	int i;
+	struct option options[] = {
+		OPT_CALLBACK_F(0, "keep-other", o, NULL, "as for the filter; recorded in DEST, later runs reuse it",
+			       PARSE_OPT_NOARG | PARSE_OPT_NONEG, convert_opt_filter),
+		OPT_CALLBACK_F(0, "exact-comments", o, NULL, "the same", PARSE_OPT_NOARG | PARSE_OPT_NONEG,
+			       convert_opt_filter),
+		OPT_CALLBACK(0, "lang", o, "LANG:GLOB", "the same", convert_opt_lang),
+		OPT_CALLBACK_F(0, "identity", o, NULL, "the same", PARSE_OPT_NOARG | PARSE_OPT_NONEG,
+			       convert_opt_filter),
+		OPT_CALLBACK(0, "max-held", &max_held_opt, "SIZE",
+			     "as for the filter (blobs held in memory); changes no output, not recorded",
+			     convert_opt_max_held),
+		OPT_SET_INT('q', "quiet", &o->quiet, "no progress display, no --stats", 1),
+		OPT_BOOL(0, "progress", &o->progress, "a progress display (default: when stderr is a terminal)"),
+		OPT_FLAG(0, "stats", &o->stats, "the filter's counts for each source, the CPU time of each stage"),
+		OPT_FLAG(0, "attribute", &o->attribute,
+			 "also attribute every token of HEAD's tree (one pass over the history),\n"
+			 "kept in DEST so that blame, html and report start from it; later\n"
+			 "runs bring it to the new HEAD (they do so whenever DEST has it)"),
+		OPT_END(),
+	};
+	int n;
 
 	o->filter_opts = xcalloc((size_t)argc + 1, sizeof(char *));
 	o->progress = -1;
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		} else if (!strcmp(a, "--lang")) {
-			if (++i >= argc)
-				usage_die(convert_usage, "--lang needs LANG:GLOB");
-			strbuf_addf(&opt, "--lang=%s", argv[i]);
-			o->filter_opts[o->nr_filter_opts++] = strbuf_detach(&opt, NULL);
-		} else if (is_filter_option(a)) {
-			if (!strncmp(a, "--lang=", 7))
-				parse_lang_option(a + 7, convert_usage);
-			o->filter_opts[o->nr_filter_opts++] = a;
-		} else if (!strncmp(a, "--max-held=", 11)) {
-			uintmax_t size;
-
-			if (parse_size(a + 11, &size))
-				usage_die(convert_usage, "%s: not a size (digits, then k, m or g)", a);
-			max_held_opt = a;
-		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-			o->quiet = 1;
-		} else if (!strcmp(a, "--progress")) {
-			o->progress = 1;
-		} else if (!strcmp(a, "--no-progress")) {
-			o->progress = 0;
-		} else if (!strcmp(a, "--stats")) {
-			o->stats = 1;
-		} else if (!strcmp(a, "--attribute")) {
-			o->attribute = 1;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(convert_usage, stdout);
-			return -1;
-		} else {
-			usage_die(convert_usage, "unknown option '%s'", a);
-		}
-	}
-	if (argc - i < 2)
-		usage_die(convert_usage, "need at least one SRC and a DEST");
+	n = parse_options(argc, argv, options, convert_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (n < 2)
+		usage_msg_opt("need at least one SRC and a DEST", convert_usage, options);
 	if (o->progress < 0)
 		o->progress = isatty(2);
 	if (o->quiet)
 		o->progress = o->stats = 0;
-	return i;
+	return n;
 }
 
 /* The filter is this very program. */
@@ -1468,21 +1472,18 @@ int cmd_convert(int argc, char **argv)
 	struct convert_options o;
 	struct strbuf config = STRBUF_INIT, path = STRBUF_INIT, cur = STRBUF_INIT, tag_map = STRBUF_INIT,
 		tips = STRBUF_INIT, self = STRBUF_INIT, gen_name = STRBUF_INIT;
-	int nr_src, gen, fresh, k, i, attribute_failed = 0;
+	int nr_src, gen, fresh, k, attribute_failed = 0;
 	struct source *srcs;
 	const char *dest;
 	struct oid_map commits;
 	struct stat st;
 
 	memset(&o, 0, sizeof(o));
-	i = parse_convert_options(argc, argv, &o);
-	if (i < 0)
-		return 0;
-	nr_src = argc - i - 1;
-	dest = argv[argc - 1];
+	nr_src = parse_convert_options(argc, argv, &o) - 1;
+	dest = argv[nr_src];
 	srcs = xcalloc((size_t)nr_src, sizeof(*srcs));
 	for (k = 0; k < nr_src; k++)
-		inspect_source(&srcs[k], argv[i + k]);
+		inspect_source(&srcs[k], argv[k]);
 	self_path(&self);
 	if (stat(dest, &st))
 		create_dest(dest);

@@ -24,11 +24,93 @@ test_expect_success '-h on every command prints its usage, and help CMD the same
 	grep "^usage: git fast-export .* | tokstream \[OPTIONS\] | git fast-import" out
 '
 
-test_expect_success 'an unknown command is named as such' '
-	test_expect_code 128 "$TOKSTREAM" blam x.c 2>err &&
-	test "$(cat err)" = "tokstream: fatal: '"'"'blam'"'"' is not a tokstream command. See '"'"'tokstream help'"'"'." &&
-	test_expect_code 128 "$TOKSTREAM" help blam 2>err &&
+test_expect_success 'an unknown command is named as such, a usage error (exit 129)' '
+	test_expect_code 129 "$TOKSTREAM" blam x.c 2>err &&
+	test "$(cat err)" = "tokstream: error: '"'"'blam'"'"' is not a tokstream command. See '"'"'tokstream help'"'"'." &&
+	test_expect_code 129 "$TOKSTREAM" help blam 2>err &&
 	grep "is not a tokstream command" err
+'
+
+# each numeric option of each command, as "COMMAND OPTION", the option
+# spelled as it takes its value apart
+numeric_options="blame --min-move
+html -j
+html --min-move
+report --top
+report --min-tokens
+report -j
+report --min-move
+convert --max-held"
+
+test_expect_success 'every numeric option refuses a non-number, a negative, an overflow, nothing (exit 129)' '
+	echo "$numeric_options" | while read cmd opt
+	do
+		for value in lots 2x -1 99999999999999999999999 ""
+		do
+			test_expect_code 129 "$TOKSTREAM" $cmd "$opt" "$value" x y 2>err &&
+			grep "^tokstream: error: $opt takes .*, not .$value.$" err &&
+			grep "^usage: tokstream $cmd " err &&
+			case "$opt" in
+			--*)
+				test_expect_code 129 "$TOKSTREAM" $cmd "$opt=$value" x y 2>err &&
+				grep "^tokstream: error: $opt takes .*, not .$value.$" err
+				;;
+			*)
+				test -z "$value" ||
+				test_expect_code 129 "$TOKSTREAM" $cmd "$opt$value" x y 2>err &&
+				grep "^tokstream: error: $opt takes .*, not .$value.$" err
+				;;
+			esac || return 1
+		done || return 1
+	done
+'
+
+test_expect_success 'a number out of its range is refused, naming the range' '
+	test_expect_code 129 "$TOKSTREAM" html -j 257 x 2>err &&
+	grep "^tokstream: error: -j takes a number from 1 to 256, not .257.$" err &&
+	test_expect_code 129 "$TOKSTREAM" report --top=0 x 2>err &&
+	grep "^tokstream: error: --top takes a number of at least 1, not .0.$" err &&
+	test_expect_code 129 "$TOKSTREAM" blame --min-move=1 x.c 2>err &&
+	grep "^tokstream: error: --min-move takes a number from 2 to 100000, not .1.$" err
+'
+
+test_expect_success 'a wrong value of a choice is called a wrong value, not an unknown option' '
+	test_expect_code 129 "$TOKSTREAM" blame --by=foo x.c 2>err &&
+	grep "^tokstream: error: --by takes commit, author or age, not .foo.$" err &&
+	test_expect_code 129 "$TOKSTREAM" html --by=foo x 2>err &&
+	grep "^tokstream: error: --by takes author, commit or age, not .foo.$" err &&
+	test_expect_code 129 "$TOKSTREAM" blame --color=sometimes x.c 2>err &&
+	grep "^tokstream: error: --color takes auto, always or never, not .sometimes.$" err &&
+	test_expect_code 129 "$TOKSTREAM" report --replay=maybe x 2>err &&
+	grep "^tokstream: error: --replay takes auto, always or never, not .maybe.$" err
+'
+
+test_expect_success 'values come after = or as the next argument; short options bundle' '
+	test_expect_code 129 "$TOKSTREAM" report --top 0 x 2>err &&
+	grep "not .0.$" err &&
+	test_expect_code 129 "$TOKSTREAM" report -wMj0 x 2>err &&
+	grep "^tokstream: error: -j takes a number from 1 to 256, not .0.$" err &&
+	test_expect_code 129 "$TOKSTREAM" report -wx x 2>err &&
+	grep "^tokstream: error: unknown option .-x.$" err &&
+	test_expect_code 129 "$TOKSTREAM" report --no-top=3 x 2>err &&
+	grep "^tokstream: error: unknown option .--no-top.$" err &&
+	test_expect_code 129 "$TOKSTREAM" blame --porcelain=yes x.c 2>err &&
+	grep "^tokstream: error: --porcelain takes no value$" err &&
+	test_expect_code 129 "$TOKSTREAM" blame x.c --min-move 2>err &&
+	grep "^tokstream: error: --min-move needs a value, N$" err
+'
+
+test_expect_success '-h lists every option of the command, from its table' '
+	"$TOKSTREAM" report -h >out &&
+	for opt in "-C DEST" --source=SRC --top=N --min-tokens=N "-j N" --min-move=N \
+		--ignore-rev=REV "--replay\[=auto|always|never\]" --every=tag.year --exclude=PATHSPEC \
+		"--\[no-\]progress" --no-mailmap "--\[no-\]include-vendored"
+	do
+		grep "^    $opt\( \|$\)" out || return 1
+	done &&
+	"$TOKSTREAM" blame -h >out &&
+	grep "^    --by=commit|author|age  " out &&
+	grep "^    -M, --moves  " out
 '
 
 test_expect_success 'the filter still runs with no command' '

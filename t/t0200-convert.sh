@@ -467,7 +467,7 @@ test_expect_success '--max-held reaches the filter (every blob spills), changes 
 	test_cmp expect actual &&
 	! grep -r "max-held" held0.git/tokstream/current held0.git/tokstream/gen-*/config &&
 	test_expect_code 129 "$TOKSTREAM" convert --max-held=lots "./$SRC" bad-held.git 2>err &&
-	grep "^tokstream: error: --max-held=lots: not a size (digits, then k, m or g)$" err &&
+	grep "^tokstream: error: --max-held takes a size (digits, then k, m or g), not .lots.$" err &&
 	test_path_is_missing bad-held.git
 '
 
