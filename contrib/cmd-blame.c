@@ -591,6 +591,27 @@ static char **git_line_blame(struct blame_ctx *ctx, const char *path, size_t *nr
 	return line_blame;
 }
 
+/*
+ * PATH must be a file at REV: a directory, or nothing, is said so here
+ * (the blame would only find no file).
+ */
+static void check_blame_path(const struct blame_ctx *ctx, const char *path, const char *rev)
+{
+	const char *argv[] = { "git", "cat-file", "-t", NULL, NULL };
+	struct strbuf spec = STRBUF_INIT, out = STRBUF_INIT;
+
+	strbuf_addf(&spec, "%s:%s", ctx->orig, path);
+	argv[3] = spec.buf;
+	if (run_capture_quiet(argv, ctx->src.buf, &out))
+		die("'%s' does not exist at %s", path, rev);
+	strbuf_trim_newline(&out);
+	if (!strcmp(out.buf, "tree"))
+		die("'%s' is a directory at %s: blame takes a file (html and report take directories)",
+		    path, rev);
+	strbuf_release(&spec);
+	strbuf_release(&out);
+}
+
 enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 static const char *const color_names[] = { "auto", "always", "never", NULL };
 
@@ -680,6 +701,7 @@ int cmd_blame(int argc, char **argv)
 	path = o.path;
 	if (ctx.prefix.len)
 		path = prefix_path(ctx.prefix.buf, path);
+	check_blame_path(&ctx, path, o.rev);
 	if (blame_file(&ctx, path, &res, &err))
 		die("'%s': %s", path, err);
 

@@ -84,7 +84,13 @@ static struct {
 	int locked;
 	int took_over;             /* the lock of a run that died */
 	pid_t children[3];
-} run = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, 0, 0, { 0, 0, 0 } };
+	/*
+	 * What an interrupted run says (on_signal): DEST as it was until the
+	 * new generation is in force, converted after.
+	 */
+	char *interrupted_before, *interrupted_after;
+	volatile sig_atomic_t switched;
+} run = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, 0, 0, { 0, 0, 0 }, NULL, NULL, 0 };
 
 static void remove_tree(const char *path);
 
@@ -101,9 +107,28 @@ static void cleanup(void)
 	}
 }
 
+/*
+ * Interrupted (Ctrl-C, a kill): the stages go, upstream first, each gone
+ * before the next is told, so that none dies of a write to a stage that
+ * went before it, and what is left is said in one line.
+ */
 static void on_signal(int sig)
 {
+	const char *msg = run.switched ? run.interrupted_after : run.interrupted_before;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (run.children[i] > 0) {
+			kill(run.children[i], SIGTERM);
+			waitpid(run.children[i], NULL, 0);
+			run.children[i] = 0;
+		}
 	cleanup();
+	if (msg) {
+		ssize_t n = write(2, msg, strlen(msg));
+
+		(void)n;  /* nothing more to say where stderr is gone */
+	}
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -1080,6 +1105,38 @@ static void create_dest(const char *dest)
 	strbuf_release(&tmp);
 }
 
+static int is_empty_directory(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int empty = 1;
+
+	if (!d)
+		return 0;
+	while (empty && (e = readdir(d)))
+		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+	closedir(d);
+	return empty;
+}
+
+/*
+ * An existing DEST that is no repository at all is refused in one line
+ * of our own: git's "not a git repository" would come first otherwise.
+ */
+static void check_dest_repository(const char *dest, const struct stat *st)
+{
+	const char *query[] = { "git", "rev-parse", "--git-dir", NULL };
+	struct strbuf out = STRBUF_INIT;
+
+	if (!S_ISDIR(st->st_mode))
+		die("'%s' is not a directory: DEST is a bare repository (convert makes it when it does not exist)",
+		    dest);
+	if (run_capture_quiet(query, dest, &out))
+		die("'%s' is neither a git repository nor empty: DEST is a bare repository "
+		    "(convert makes it when it does not exist, or in an empty directory)", dest);
+	strbuf_release(&out);
+}
+
 /* DEST's git directory and DEST/tokstream, locked for this run. */
 static void open_dest(const char *dest)
 {
@@ -1096,6 +1153,10 @@ static void open_dest(const char *dest)
 	if (access(run.dir.buf, W_OK))
 		die_errno("cannot write in '%s'", run.dir.buf);
 	die_cleanup = cleanup;
+	run.interrupted_before = xstrfmt("tokstream: interrupted: '%s' is as it was before this run; "
+					 "run tokstream convert again to convert\n", dest);
+	run.interrupted_after = xstrfmt("tokstream: interrupted: '%s' is converted; its old generations "
+					"and staging files go at the next run\n", dest);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
@@ -1485,18 +1546,24 @@ int cmd_convert(int argc, char **argv)
 	for (k = 0; k < nr_src; k++)
 		inspect_source(&srcs[k], argv[k]);
 	self_path(&self);
-	if (stat(dest, &st))
+	if (stat(dest, &st) || is_empty_directory(dest))
 		create_dest(dest);
+	else
+		check_dest_repository(dest, &st);
 	open_dest(dest);
 
 	/* the recorded options and sources, and what changed */
 	gen = current_generation(run.gitdir.buf);
 	fresh = gen == 0;
+	if (fresh)
+		run.interrupted_before = xstrfmt("tokstream: interrupted: '%s' holds no conversion yet; "
+						 "run tokstream convert again to convert\n", dest);
 	generation_path(&cur, run.gitdir.buf, gen, 0);
 	check_recorded(dest, cur.buf, fresh, &o, srcs, nr_src, &config);
 	prepare_generation(gen, cur.buf, fresh, nr_src);
 	convert_sources(srcs, nr_src, cur.buf, fresh, &o, self.buf, &commits, &tag_map, &tips);
 	switch_generation(gen, cur.buf, fresh, srcs, nr_src, &commits, &tag_map, &config, &tips, &gen_name);
+	run.switched = 1;
 	record_dest_in_sources(srcs, nr_src, fresh);
 	remove_old_generations(gen_name.buf);
 	remove_tree(run.staging.buf);

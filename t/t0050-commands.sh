@@ -186,6 +186,78 @@ test_expect_success 'a global -C DEST before the command is the same as after it
 	grep "needs a command" err
 '
 
+test_expect_success 'global --source before the command is handed to it, as -C is' '
+	"$TOKSTREAM" blame -C tok.git --source src --porcelain top.c >expect &&
+	"$TOKSTREAM" -C tok.git --source src blame --porcelain top.c >actual &&
+	test_cmp expect actual &&
+	"$TOKSTREAM" --source=src -C tok.git blame --porcelain top.c >actual &&
+	test_cmp expect actual &&
+	test_expect_code 129 "$TOKSTREAM" -C tok.git --source src map HEAD 2>err &&
+	grep "^tokstream: error: .map. takes no --source$" err
+'
+
+test_expect_success 'a source repository given as -C is named as one, with the DEST it records' '
+	dest=$(cd tok.git && pwd -P) &&
+	for cmd in "blame top.c" "html out" "report out" "map HEAD"
+	do
+		test_expect_code 128 "$TOKSTREAM" -C src $cmd 2>err &&
+		test_line_count = 1 err &&
+		grep "^tokstream: fatal: -C .src. is a source repository, not a token repository: its token repository (tokstream.dest) is .$dest.; give -C .$dest., or no -C inside the source$" err || return 1
+	done
+'
+
+test_expect_success 'a source repository as -C with --source is named as one too, not as unconverted' '
+	test_expect_code 128 "$TOKSTREAM" blame -C src --source src top.c 2>err &&
+	test_line_count = 1 err &&
+	grep "is a source repository, not a token repository" err &&
+	! grep "run tokstream convert" err
+'
+
+test_expect_success 'a -C directory that does not exist is one fatal line' '
+	test_expect_code 128 "$TOKSTREAM" -C no-such-dir blame top.c 2>err &&
+	test_line_count = 1 err &&
+	grep "^tokstream: fatal: -C .no-such-dir.: No such file or directory$" err &&
+	test_expect_code 128 "$TOKSTREAM" report -C no-such-dir out 2>err &&
+	test_line_count = 1 err
+'
+
+test_expect_success 'html and report take a PATHSPEC without REV, as git log takes a path' '
+	"$TOKSTREAM" report -C tok.git ps-rev HEAD "lib/*.c" &&
+	"$TOKSTREAM" report -C tok.git ps-norev "lib/*.c" &&
+	test_cmp ps-rev/files.tsv ps-norev/files.tsv &&
+	test_line_count = 3 ps-norev/files.tsv &&
+	"$TOKSTREAM" report -C tok.git ps-dir lib &&
+	test_cmp ps-rev/files.tsv ps-dir/files.tsv &&
+	"$TOKSTREAM" html -C tok.git hps "lib/sub/*.c" &&
+	test_path_is_file hps/lib/sub/y.c.html &&
+	test_path_is_missing hps/top.c.html
+'
+
+test_expect_success '-- ends the revisions: REV -- PATHSPEC and -- PATHSPEC' '
+	"$TOKSTREAM" report -C tok.git ps-dd HEAD -- "lib/*.c" &&
+	test_cmp ps-rev/files.tsv ps-dd/files.tsv &&
+	"$TOKSTREAM" report -C tok.git ps-dd2 -- "lib/*.c" &&
+	test_cmp ps-rev/files.tsv ps-dd2/files.tsv &&
+	"$TOKSTREAM" html -C tok.git hdd HEAD -- &&
+	test_path_is_file hdd/top.c.html
+'
+
+test_expect_success 'an argument both a revision and a pathspec is an error that says so' '
+	git -C src branch lib &&
+	test_when_finished "git -C src branch -D lib" &&
+	test_expect_code 128 "$TOKSTREAM" report -C tok.git amb lib 2>err &&
+	grep "^tokstream: fatal: .lib. is both a revision and a pathspec of files at HEAD: give REV -- PATHSPEC, or -- PATHSPEC$" err &&
+	test_path_is_missing amb &&
+	"$TOKSTREAM" report -C tok.git amb -- lib &&
+	test_cmp ps-rev/files.tsv amb/files.tsv
+'
+
+test_expect_success 'an argument neither a revision nor a pathspec is an error that says so' '
+	test_expect_code 128 "$TOKSTREAM" html -C tok.git nn nosuch 2>err &&
+	grep "^tokstream: fatal: .nosuch. is not a revision of .*/src., nor a pathspec of files at HEAD$" err &&
+	test_path_is_missing nn
+'
+
 test_expect_success 'with no DEST to be found, the error says what to do' '
 	git init -q other &&
 	(cd other && test_expect_code 128 "$TOKSTREAM" blame top.c 2>../err) &&

@@ -127,6 +127,20 @@ test_expect_success 'errors: unknown revision, file without a view, not a token 
 	test_expect_code 129 "$TOKSTREAM" blame -C tokens.git 2>err
 '
 
+test_expect_success 'a directory as PATH is called a directory, a missing PATH missing at REV' '
+	mkdir -p src/dir &&
+	echo "int in_dir;" >src/dir/f.c &&
+	git -C src add dir/f.c &&
+	git -C src commit -qm dir &&
+	"$TOKSTREAM" convert -q src tokens.git &&
+	test_expect_code 128 "$TOKSTREAM" blame -C tokens.git dir 2>err &&
+	echo "tokstream: fatal: '"'"'dir'"'"' is a directory at HEAD: blame takes a file (html and report take directories)" >expect &&
+	test_cmp expect err &&
+	test_expect_code 128 "$TOKSTREAM" blame -C tokens.git dir/f.c HEAD~1 2>err &&
+	echo "tokstream: fatal: '"'"'dir/f.c'"'"' does not exist at HEAD~1" >expect &&
+	test_cmp expect err
+'
+
 test_expect_success 'a second revision is refused, whatever the first one is' '
 	for first in HEAD HEAD~1
 	do
