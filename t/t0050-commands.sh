@@ -367,4 +367,51 @@ test_expect_success 'make install installs git-tokstream: git tokstream runs it'
 	grep "^   report " out
 '
 
+test_lazy_prereq MAN 'man --version'
+
+test_expect_success MAN 'make install installs the manual pages: git tokstream --help shows one' '
+	test -f inst/share/man/man1/tokstream.1 &&
+	test -f inst/share/man/man1/git-tokstream.1 &&
+	PATH="$(pwd -P)/inst/bin:$PATH" &&
+	export PATH &&
+	MANPATH= MANPAGER=cat PAGER=cat GIT_PAGER=cat MANWIDTH=80 git tokstream --help >out 2>err &&
+	grep "^GIT-TOKSTREAM(1) " out &&
+	grep "^TOKSTREAM BLAME" out &&
+	grep "^TOKSTREAM REPORT" out &&
+	grep "^ *--min-tokens=N" out &&
+	! grep "No manual entry" err
+'
+
+test_expect_success MAN 'the manual pages are well-formed roff, every command section in them' '
+	LC_ALL=C MANWIDTH=80 man --warnings -l "$REPO_ROOT/tokstream.1" >page 2>err &&
+	test_must_be_empty err &&
+	sed -n "s/^## \(tokstream .*\)/\1/p" "$REPO_ROOT/README.md" |
+	tr "[:lower:]" "[:upper:]" >expect &&
+	grep "^TOKSTREAM " page >actual &&
+	test_cmp expect actual &&
+	! grep "\](\|\*\*\|\`" page
+'
+
+test_expect_success '--version names the version, as git describe found it' '
+	"$TOKSTREAM" --version >out &&
+	echo "tokstream version $(cat "$REPO_ROOT/TOKSTREAM-VERSION-FILE")" >expect &&
+	test_cmp expect out &&
+	inst/bin/tokstream --version >out &&
+	test_cmp expect out &&
+	if git -C "$REPO_ROOT" describe --match "v[0-9]*" >/dev/null 2>&1
+	then
+		grep "^tokstream version [0-9]" out
+	else
+		grep "^tokstream version [0-9][0-9.]*-g[0-9a-f]\{7,\}\(-dirty\)\?$" out
+	fi
+'
+
+test_expect_success 'outside a checkout of its own, the version is the Makefile'"'"'s' '
+	mkdir tree &&
+	cp "$REPO_ROOT/Makefile" tree/ &&
+	make -s -C tree TOKSTREAM-VERSION-FILE &&
+	sed -n "s/^VERSION = //p" tree/Makefile >expect &&
+	test_cmp expect tree/TOKSTREAM-VERSION-FILE
+'
+
 test_done
