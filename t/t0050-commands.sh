@@ -34,6 +34,7 @@ test_expect_success 'an unknown command is named as such, a usage error (exit 12
 # each numeric option of each command, as "COMMAND OPTION", the option
 # spelled as it takes its value apart
 numeric_options="blame --min-move
+blame -L
 html -j
 html --min-move
 report --top
