@@ -167,7 +167,7 @@ static int parse_long(struct parse_opt_ctx *ctx, const char *arg)
 	const char *eq = strchr(arg, '=');
 	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
 	const struct option *opt;
-	int unset = 0;
+	int unset;
 
 	for (unset = 0; unset < 2; unset++) {
 		const char *name = arg + (unset ? 3 : 0);
