@@ -48,6 +48,8 @@ int parse_opt_number(const struct option *opt, const char *arg, uintmax_t min, u
 	if (*arg >= '0' && *arg <= '9' && (end = scan_decimal(arg, v)) && !*end &&
 	    *v >= min && *v <= max)
 		return 0;
+	if ((max == UINTMAX_MAX || max == SIZE_MAX || max == INT_MAX) && !min)
+		return parse_opt_error(opt, "takes a number, not '%s'", arg);
 	if (max == UINTMAX_MAX || max == SIZE_MAX || max == INT_MAX)
 		return parse_opt_error(opt, "takes a number of at least %ju, not '%s'", min, arg);
 	return parse_opt_error(opt, "takes a number from %ju to %ju, not '%s'", min, max, arg);
