@@ -364,6 +364,7 @@ test_expect_success '-L START,+N, START,-N, START and ,END as git blame takes th
 		set -- $spec &&
 		"$TOKSTREAM" blame -C tokens.git --porcelain -L $1 two.c | records >actual &&
 		"$TOKSTREAM" blame -C tokens.git --porcelain -L $2 two.c | records >expect &&
+		test_file_not_empty expect &&
 		test_cmp expect actual || return 1
 	done
 '
