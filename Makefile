@@ -34,7 +34,8 @@ LIB_OBJS = tokenize/strbuf.o tokenize/smap.o tokenize/wrapper.o tokenize/parse.o
 	$(patsubst %.c,%.o,$(wildcard lexers/*.c))
 TOKSTREAM_OBJS = fastexport.o contrib/tokdiff.o contrib/attribute.o contrib/replay.o contrib/replay-log.o contrib/replay-checkpoint.o contrib/replay-tree.o contrib/walk.o contrib/age.o contrib/convert.o contrib/map.o contrib/state.o contrib/blame.o contrib/cmd-blame.o contrib/html.o contrib/functions.o contrib/dest-options.o contrib/report.o \
 	contrib/report-files.o contrib/report-cache.o contrib/report-blame.o contrib/report-stats.o \
-	contrib/report-table.o contrib/report-page.o contrib/report-sections.o
+	contrib/report-table.o contrib/report-page.o contrib/report-sections.o \
+	contrib/report-generated.o
 # the command table and main(), apart: the fuzzing harnesses link the rest
 TOKSTREAM_MAIN = contrib/commands.o
 HEADERS = $(wildcard tokenize/*.h lexers/*.h contrib/*.h)
@@ -43,7 +44,7 @@ PROGRAMS = tokstream tokenize/tokenize
 # tokstream(1) and git-tokstream(1), from the README's command sections
 MAN_PAGES = tokstream.1 git-tokstream.1
 # programs the tests use to reach inside (as Git's t/helper)
-TEST_PROGRAMS = t/helper/test-replay t/helper/test-tokdiff
+TEST_PROGRAMS = t/helper/test-replay t/helper/test-tokdiff t/helper/test-functions
 
 all: $(PROGRAMS) $(MAN_PAGES)
 
@@ -76,6 +77,9 @@ t/helper/test-replay: t/helper/test-replay.o contrib/replay.o contrib/replay-log
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 
 t/helper/test-tokdiff: t/helper/test-tokdiff.o contrib/tokdiff.o $(LIB_OBJS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
+
+t/helper/test-functions: t/helper/test-functions.o contrib/functions.o $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 
 %.o: %.c $(HEADERS)

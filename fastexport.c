@@ -2429,16 +2429,20 @@ static void copy_line(struct strbuf *sb)
 }
 
 /*
- * An identity as fast-import takes it: "[NAME ]<EMAIL> WHEN", WHEN in the
- * raw format ("SECONDS +ZONE") unless the stream chose another with
- * feature date-format.  Checked here so that the filter fails where
- * fast-import would, with the line number of the input.  As fast-import
- * reads them, the seconds are an unsigned long and the zone at most 1400
- * (the digits of +HHMM as one number).
+ * An identity as fast-import takes it: "[NAME ]<EMAIL> WHEN".  Checked
+ * here so that the filter fails where fast-import would, with the line
+ * number of the input.  WHEN is checked only when the filter was told the
+ * format is raw ("SECONDS +ZONE"), by its own --date-format=raw: the
+ * filter needs no date, and a format fast-import alone was given
+ * (--date-format=raw-permissive, rfc2822), which also overrides the
+ * stream's feature date-format, would take what the raw format refuses;
+ * told nothing, the filter leaves WHEN for fast-import to judge.  As
+ * fast-import reads them, raw seconds are an unsigned long and the zone
+ * at most 1400 (the digits of +HHMM as one number).
  */
-static int custom_date_format;
+static int dates_raw;
 
-/* The date formats fast-import knows; 1: identities are checked (raw) */
+/* The date formats fast-import knows: 1 for raw, whose dates the filter can check */
 static int date_format_checks(const char *f, const char *what)
 {
 	if (!strcmp(f, "raw"))
@@ -2462,7 +2466,7 @@ static void check_ident(const char *s, const char *what)
 		die("%s: missing > in the identity", what);
 	if (gt[1] != ' ')
 		die("%s: missing space after > in the identity", what);
-	if (custom_date_format)
+	if (!dates_raw)
 		return;
 	p = gt + 2;
 	if (*p < '0' || *p > '9' || !(p = scan_decimal(p, &v)) || v > ULONG_MAX ||
@@ -2938,13 +2942,12 @@ static void parse_feature(void)
 	}
 	if (!known[i])
 		die("unknown feature '%s' (git fast-import would refuse it)", name);
-	/* fast-import's command line overrides the stream's date format */
-	if (!strncmp(name, "date-format=", 12)) {
-		int check = date_format_checks(name + 12, "feature");
-
-		if (!opt.date_format)
-			custom_date_format = !check;
-	}
+	/*
+	 * Only the format is checked: fast-import's command line, which the
+	 * filter cannot see, may override the stream's (dates_raw).
+	 */
+	if (!strncmp(name, "date-format=", 12))
+		date_format_checks(name + 12, "feature");
 	if (!strcmp(name, "relative-marks"))
 		relative_marks = 1;
 	else if (!strcmp(name, "no-relative-marks"))
@@ -3366,7 +3369,7 @@ static void parse_options(int argc, char **argv)
 			seen_done_feature = 1;
 		} else if (!strncmp(a, "--date-format=", 14)) {
 			opt.date_format = a + 14;
-			custom_date_format = !date_format_checks(opt.date_format, "--date-format");
+			dates_raw = date_format_checks(opt.date_format, "--date-format");
 		} else if (option_value("--import-state", argc, argv, &i, &opt.import_state)) {
 			if (!opt.import_state)
 				usage_die(usage_text, "--import-state needs a FILE");
@@ -3445,7 +3448,7 @@ void fuzz_filter_reset(void)
 	next_view_mark = VIEW_MARK_BASE;
 	nr_named = 0;
 	seen_done_feature = wrote_done_feature = seen_data_command = 0;
-	custom_date_format = 0;
+	dates_raw = 0;
 	relative_marks = 0;
 	defining_mark = 0;
 	on_notes_ref = 0;

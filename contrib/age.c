@@ -35,8 +35,11 @@
 /* A commit of the history of REV, in the source or in DEST. */
 struct hist {
 	char tree[41], parent[41];   /* parent: the first, "" for none (the source only) */
+	char *merged;                /* the other parents' ids, each followed by a space; NULL: none */
 	long long committed;
 	int year;                    /* of its author date */
+	size_t line;                 /* the place on REV's first-parent line (0: REV) of the commit that
+					brought this one into it, NONE before line_positions() */
 };
 
 /* The commits of a history, by id. */
@@ -60,6 +63,8 @@ struct point {
 struct sample {
 	char *name;
 	size_t point;
+	size_t joined;               /* tags off REV's first-parent line counted at this point */
+	long long tagged;            /* the committer date of the newest such tag's commit */
 };
 
 /* A file changed between two points, in the source or in DEST. */
@@ -87,6 +92,8 @@ static int min_year, nr_years;
 static struct point *points;
 static size_t nr_points, alloc_points;
 static struct smap point_index;
+static char (*line_ids)[41];  /* REV's first-parent line: REV at 0 */
+static size_t nr_line, alloc_line;
 static struct sample *samples;
 static size_t nr_samples, alloc_samples;
 static struct smap paths;
@@ -129,9 +136,13 @@ static void read_history(struct history *h, const char *dir, const char *tip)
 		c->year = opt.year_of(strtoll(p + 82, &end, 10));
 		c->committed = strtoll(end, &end, 10);
 		c->parent[0] = '\0';
+		c->merged = NULL;
+		c->line = NONE;
 		if (*end == ' ' && strlen(end + 1) >= 40) {
 			memcpy(c->parent, end + 1, 40);
 			c->parent[40] = '\0';
+			if (end[41] == ' ')
+				c->merged = xstrfmt("%s ", end + 42);
 		}
 		p[40] = '\0';
 		smap_put(&h->index, p, h->nr, &isnew);
@@ -183,9 +194,113 @@ static void add_sample(const char *name, size_t point)
 		if (samples[k].point == point && !strcmp(samples[k].name, name))
 			return;
 	ALLOC_GROW(samples, nr_samples + 1, alloc_samples);
+	memset(&samples[nr_samples], 0, sizeof(*samples));
 	samples[nr_samples].name = xstrdup(name);
 	samples[nr_samples].point = point;
 	nr_samples++;
+}
+
+/*
+ * Where each commit of REV's history came into REV's first-parent line:
+ * the place (0: REV, 1: its first parent...) of the oldest commit of the
+ * line that has it.  A line commit is its own place; the rest are found
+ * from each merge of the line, the oldest first, through the parents
+ * it brought in, stopping at commits already placed.
+ */
+static void line_positions(void)
+{
+	size_t *stack = NULL, nr_stack = 0, alloc_stack = 0, k;
+	const char *id = ctx->orig;
+	size_t *at = smap_get(&src_hist.index, id);
+
+	while (at && src_hist.v[*at].line == NONE) {
+		ALLOC_GROW(line_ids, nr_line + 1, alloc_line);
+		memcpy(line_ids[nr_line], id, 41);
+		src_hist.v[*at].line = nr_line++;
+		id = src_hist.v[*at].parent;
+		at = *id ? smap_get(&src_hist.index, id) : NULL;
+	}
+	for (k = nr_line; k-- > 0;) {
+		const char *p = src_hist.v[*smap_get(&src_hist.index, line_ids[k])].merged;
+		char pid[41];
+
+		for (; p && *p; p += 41) {
+			memcpy(pid, p, 40);
+			pid[40] = '\0';
+			at = smap_get(&src_hist.index, pid);
+			if (!at || src_hist.v[*at].line != NONE)
+				continue;
+			ALLOC_GROW(stack, nr_stack + 1, alloc_stack);
+			stack[nr_stack++] = *at;
+			src_hist.v[*at].line = k;
+			while (nr_stack) {
+				const struct hist *c = &src_hist.v[stack[--nr_stack]];
+				const char *q = c->parent[0] ? c->parent : NULL;
+
+				/* the first parent, then the others */
+				while (q && *q) {
+					memcpy(pid, q, 40);
+					at = smap_get(&src_hist.index, pid);
+					if (at && src_hist.v[*at].line == NONE) {
+						src_hist.v[*at].line = k;
+						ALLOC_GROW(stack, nr_stack + 1, alloc_stack);
+						stack[nr_stack++] = *at;
+					}
+					q = q == c->parent ? c->merged : q + 41;
+				}
+			}
+		}
+	}
+	free(stack);
+}
+
+/*
+ * A tag of commit id: its point is the commit itself when it is on REV's
+ * first-parent line, else the commit of the line that brought it in (a
+ * maintenance line's release counts where REV's line took it), so that
+ * the points follow REV's line in order and the tags of two lines never
+ * alternate.  Several tags so brought in at one commit make one point,
+ * named by the newest.
+ */
+static void add_tag(const char *name, const char *id)
+{
+	size_t *at = smap_get(&src_hist.index, id), point, k;
+	const struct hist *c;
+
+	if (!at)
+		return;
+	c = &src_hist.v[*at];
+	if (!strcmp(line_ids[c->line], id)) {
+		add_sample(name, point_of(id));
+		return;
+	}
+	point = point_of(line_ids[c->line]);
+	for (k = 0; k < nr_samples && !(samples[k].point == point && samples[k].joined); k++)
+		;
+	if (k == nr_samples) {
+		add_sample(name, point);
+		samples[k].tagged = c->committed;
+	} else if (c->committed > samples[k].tagged ||
+		   (c->committed == samples[k].tagged && strcmp(name, samples[k].name) > 0)) {
+		free(samples[k].name);
+		samples[k].name = xstrdup(name);
+		samples[k].tagged = c->committed;
+	}
+	samples[k].joined++;
+}
+
+/* A point that stands for several tags is named by the newest and how many more. */
+static void name_joined(void)
+{
+	size_t k;
+
+	for (k = 0; k < nr_samples; k++)
+		if (samples[k].joined > 1) {
+			char *name = xstrfmt("%s +%zu", samples[k].name, samples[k].joined - 1);
+
+			free(samples[k].name);
+			samples[k].name = name;
+		}
 }
 
 /* Each tag of the repositories whose commit is in REV's history (git show-ref peels them). */
@@ -216,8 +331,7 @@ static void tag_points(void)
 			if (peeled)
 				strbuf_setlen(&name, name.len - 3);
 			if (last.len && (!peeled || strcmp(name.buf, last.buf))) {
-				if (smap_get(&src_hist.index, id))
-					add_sample(last.buf, point_of(id));
+				add_tag(last.buf, id);
 				strbuf_reset(&last);
 			}
 			if (!name.len)
@@ -228,6 +342,7 @@ static void tag_points(void)
 			strbuf_addbuf(&last, &name);
 		}
 	}
+	name_joined();
 	strbuf_release(&out);
 	strbuf_release(&name);
 	strbuf_release(&last);
@@ -267,8 +382,13 @@ static int cmp_sample(const void *a, const void *b)
 	const struct point *p = &points[x->point], *q = &points[y->point];
 	long long tp = src_hist.v[p->hist].committed, tq = src_hist.v[q->hist].committed;
 
+	size_t lp = src_hist.v[p->hist].line, lq = src_hist.v[q->hist].line;
+
+	/* along REV's first-parent line, the oldest first; REV last */
 	if (p->is_rev != q->is_rev)
 		return p->is_rev - q->is_rev;
+	if (lp != lq)
+		return lp > lq ? -1 : 1;
 	if (tp != tq)
 		return tp < tq ? -1 : 1;
 	if (p->hist != q->hist)
@@ -337,15 +457,17 @@ static size_t path_id(const char *path)
 /*
  * The files that change from each tree to the next (the first from the
  * empty tree), in dir: `git diff-tree --stdin` prints "TREE TREE" and a
- * newline before each pair's raw entries.  With pathspec, the files it
- * selects, as blame_select_paths() selects them; without, only the paths
+ * newline before each pair's raw entries.  With a pathspec (nr_ps 0 or
+ * more: none selects every file), the files it selects, as
+ * blame_select_paths() selects them; with nr_ps -1, only the paths
  * already known.
  */
-static void tree_changes(const char *dir, char (*trees)[41], const size_t *point, size_t n, int pathspec,
-			 struct tree_change **out, size_t *nr_out)
+static void tree_changes(const char *dir, char (*trees)[41], const size_t *point, size_t n,
+			 const char **ps, int nr_ps, struct tree_change **out, size_t *nr_out)
 {
 	const char *empty_argv[] = { "git", "hash-object", "-t", "tree", "/dev/null", NULL };
-	const char **argv = xcalloc((size_t)opt.nr_pathspec + 12, sizeof(*argv));
+	const char **argv = xcalloc((size_t)(nr_ps > 0 ? nr_ps : 0) + 12, sizeof(*argv));
+	int pathspec = nr_ps >= 0;
 	struct strbuf in = STRBUF_INIT, res = STRBUF_INIT, empty = STRBUF_INIT;
 	size_t alloc = 0, k, pair = NONE;
 	char *p, *end;
@@ -365,8 +487,8 @@ static void tree_changes(const char *dir, char (*trees)[41], const size_t *point
 	argv[nr++] = "--no-renames";
 	argv[nr++] = "--no-abbrev";
 	argv[nr++] = "--";
-	for (i = 0; pathspec && i < opt.nr_pathspec; i++)
-		argv[nr++] = opt.pathspec[i];
+	for (i = 0; i < nr_ps; i++)
+		argv[nr++] = ps[i];
 	if (run_capture_input(argv, dir, &in, &res))
 		die("git diff-tree failed in '%s' (a bad pathspec?)", dir);
 	for (p = res.buf, end = res.buf + res.len; p < end;) {
@@ -447,12 +569,12 @@ static int is_regular(unsigned mode)
  */
 static void files_that_count(void)
 {
-	size_t *todo = xcalloc(nr_points + 1, sizeof(*todo)), n = 0, k, i, s = 0, t = 0;
+	size_t *todo = xcalloc(nr_points + 1, sizeof(*todo)), n = 0, k, i;
 	char (*src_trees)[41], (*tok_trees)[41];
-	struct tree_change *src = NULL, *tok = NULL;
-	size_t nr_src = 0, nr_tok = 0;
-	struct file_state *st;
+	struct tree_change *change[3] = { NULL, NULL, NULL };
+	size_t nr_change[3] = { 0, 0, 0 };
 	signed char *rule;
+	int pass;
 
 	for (k = 0; k < nr_samples; k++) {
 		size_t pt = samples[k].point;
@@ -479,36 +601,76 @@ static void files_that_count(void)
 		memcpy(src_trees[k], src_hist.v[points[todo[k]].hist].tree, 41);
 		memcpy(tok_trees[k], tok_hist.v[*at].tree, 41);
 	}
-	tree_changes(opt.line_repo, src_trees, todo, n, 1, &src, &nr_src);
-	tree_changes(ctx->gitdir.buf, tok_trees, todo, n, 0, &tok, &nr_tok);
-
-	st = xcalloc(nr_paths + 1, sizeof(*st));
+	/* the source's selected files, the token tree's, and what the report leaves out */
+	tree_changes(opt.line_repo, src_trees, todo, n, opt.pathspec, opt.nr_pathspec, &change[0], &nr_change[0]);
+	if (opt.nr_exclude)
+		tree_changes(opt.line_repo, src_trees, todo, n, opt.exclude, opt.nr_exclude, &change[2], &nr_change[2]);
+	tree_changes(ctx->gitdir.buf, tok_trees, todo, n, NULL, -1, &change[1], &nr_change[1]);
 	rule = xcalloc(nr_paths + 1, sizeof(*rule));
-	for (k = 0; k < n; k++) {
-		struct point *pt = &points[todo[k]];
+	/* first the blobs the report must read to judge, then the files each point counts */
+	for (pass = 0; pass < 2; pass++) {
+		struct file_state *st = xcalloc(nr_paths + 1, sizeof(*st));
+		unsigned *excluded = xcalloc(nr_paths + 1, sizeof(*excluded));
+		size_t at[3] = { 0, 0, 0 }, nr_judge = 0, alloc_judge = 0;
+		char (*judge)[41] = NULL;
+		const char **judge_path = NULL;
+		struct smap seen = { NULL, 0, 0 };
 
-		for (; s < nr_src && src[s].point == todo[k]; s++) {
-			st[src[s].path].src_mode = src[s].mode;
-			memcpy(st[src[s].path].src_blob, src[s].blob, 41);
+		for (k = 0; k < n; k++) {
+			struct point *pt = &points[todo[k]];
+			int side;
+
+			for (side = 0; side < 3; side++)
+				for (; at[side] < nr_change[side] && change[side][at[side]].point == todo[k]; at[side]++) {
+					const struct tree_change *c = &change[side][at[side]];
+
+					if (side == 2) {
+						excluded[c->path] = c->mode;
+					} else if (side) {
+						st[c->path].tok_mode = c->mode;
+						memcpy(st[c->path].tok_blob, c->blob, 41);
+					} else {
+						st[c->path].src_mode = c->mode;
+						memcpy(st[c->path].src_blob, c->blob, 41);
+					}
+				}
+			if (pass)
+				pt->counted = xcalloc(nr_paths + 1, 1);
+			for (i = 0; i < nr_paths; i++) {
+				int isnew;
+
+				if (!is_regular(st[i].src_mode) || !st[i].tok_mode || st[i].tok_mode == 0160000 ||
+				    excluded[i])
+					continue;
+				if (!rule[i])
+					rule[i] = opt.counts(path_names[i]) ? 1 : -1;
+				if (rule[i] < 0)
+					continue;
+				if (!pass) {
+					smap_put(&seen, st[i].src_blob, 0, &isnew);
+					if (isnew) {
+						ALLOC_GROW(judge, nr_judge + 1, alloc_judge);
+						judge_path = xrealloc(judge_path, alloc_judge * sizeof(*judge_path));
+						memcpy(judge[nr_judge], st[i].src_blob, 41);
+						judge_path[nr_judge++] = path_names[i];
+					}
+					continue;
+				}
+				pt->counted[i] = !opt.left_out(path_names[i], st[i].src_blob, opt.data) &&
+					(strcmp(st[i].src_blob, st[i].tok_blob) || is_own_view(path_names[i], st[i].src_blob));
+			}
 		}
-		for (; t < nr_tok && tok[t].point == todo[k]; t++) {
-			st[tok[t].path].tok_mode = tok[t].mode;
-			memcpy(st[tok[t].path].tok_blob, tok[t].blob, 41);
-		}
-		pt->counted = xcalloc(nr_paths + 1, 1);
-		for (i = 0; i < nr_paths; i++) {
-			if (!is_regular(st[i].src_mode) || !st[i].tok_mode || st[i].tok_mode == 0160000)
-				continue;
-			if (!rule[i])
-				rule[i] = opt.counts(path_names[i]) ? 1 : -1;
-			pt->counted[i] = rule[i] > 0 &&
-				(strcmp(st[i].src_blob, st[i].tok_blob) || is_own_view(path_names[i], st[i].src_blob));
-		}
+		if (!pass)
+			opt.judge(judge, judge_path, nr_judge, opt.data);
+		free(judge);
+		free(judge_path);
+		smap_release(&seen);
+		free(st);
+		free(excluded);
 	}
-	free(st);
+	for (k = 0; k < 3; k++)
+		free(change[k]);
 	free(rule);
-	free(src);
-	free(tok);
 	free(src_trees);
 	free(tok_trees);
 	free(todo);
@@ -521,6 +683,7 @@ void age_begin(struct blame_ctx *c, const struct age_options *o)
 	ctx = c;
 	opt = *o;
 	read_history(&src_hist, opt.line_repo, ctx->orig);
+	line_positions();
 	if (opt.every == AGE_EVERY_TAG)
 		tag_points();
 	else

@@ -25,6 +25,17 @@ struct age_options {
 	int nr_pathspec;
 	/* whether the report counts a regular file at path that has a view (list_files' rule) */
 	int (*counts)(const char *path);
+	/*
+	 * What else the report leaves out, at every point as at REV: what the
+	 * pathspecs exclude select at the point, and the files left_out()
+	 * names by their path and blob there, once judge() has read the
+	 * blobs (each once) that left_out() will be asked about.
+	 */
+	const char **exclude;
+	int nr_exclude;
+	void (*judge)(char (*blobs)[41], const char **paths, size_t nr, void *data);
+	int (*left_out)(const char *path, const char *blob, void *data);
+	void *data;
 	int (*year_of)(long long t);
 	int lines;                  /* the line blame is the line replay's: lines are counted too */
 	const char *cache;          /* the file that keeps the counts of the points, by commit */

@@ -48,6 +48,12 @@ struct version {
 	 * still to be asked of the walk (replay.c, resolve_pending).
 	 */
 	int pending;
+	/*
+	 * The line replay: an ignored commit made this version or one it
+	 * took lines from, so that git blame's answer with ignored
+	 * revisions needs git blame's own search (report-blame.c).
+	 */
+	int by_ignored;
 };
 
 /* A version of nr tokens with these hashes (taken over), every origin set to origin. */

@@ -22,6 +22,7 @@
 #include "../tokenize/wrapper.h"
 #include "../tokenize/view.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 static struct commit_info *commit_by_token(struct commit_table *t, const char *token)
 {
@@ -168,11 +170,6 @@ static void recorded_langs(const struct dest_config *cfg, const char *gitdir)
 			die("%s: option %s: %s", path.buf, cfg->options[i], err);
 		}
 	}
-}
-
-static int cmp_string(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /*
@@ -343,7 +340,7 @@ static void setup_engine(struct blame_ctx *ctx, const struct attribution_options
 {
 	static const struct attribution_options defaults;
 	struct strbuf cfg = STRBUF_INIT;
-	size_t k;
+	size_t k, nr_configured;
 
 	if (!o)
 		o = &defaults;
@@ -365,6 +362,7 @@ static void setup_engine(struct blame_ctx *ctx, const struct attribution_options
 				ignore_revs_file(ctx, p, 1);
 		}
 	}
+	nr_configured = ctx->nr_ignored;
 	for (k = 0; k < o->nr_ignore_files; k++)
 		ignore_revs_file(ctx, o->ignore_files[k], 0);
 	for (k = 0; k < o->nr_ignore_revs; k++) {
@@ -380,6 +378,9 @@ static void setup_engine(struct blame_ctx *ctx, const struct attribution_options
 		strbuf_release(&spec);
 		strbuf_release(&out);
 	}
+	ctx->default_ignores = !o->no_config_ignore_file && ctx->nr_ignored == nr_configured;
+	ctx->default_options = ctx->default_ignores && ctx->engine.min_move == REPLAY_MIN_MOVE &&
+			       !ctx->engine.ignore_ws;
 
 	/*
 	 * the key: the engine's revision (raised with every change to what
@@ -395,7 +396,7 @@ static void setup_engine(struct blame_ctx *ctx, const struct attribution_options
 		for (k = 0; k < ctx->ignore.cap; k++)
 			if (ctx->ignore.v[k].key)
 				ids[n++] = ctx->ignore.v[k].key;
-		qsort(ids, n, sizeof(*ids), cmp_string);
+		qsort(ids, n, sizeof(*ids), cmp_strings);
 		for (k = 0; k < n; k++)
 			strbuf_addf(&ctx->key, " %s", ids[k]);
 		free(ids);
@@ -559,6 +560,82 @@ void blame_left_out(struct blame_ctx *ctx, const char **exclude, int nr_exclude,
 }
 
 /*
+ * The states other options leave, beside the default options' one,
+ * which they never replace: a report with --no-moves leaves the state
+ * blame without options reads.  The newest few are kept.
+ */
+#define MAX_OTHER_STATES 2
+
+/* The oldest of the other options' states of kind past MAX_OTHER_STATES, removed (but keep). */
+static void prune_other_states(const struct blame_ctx *ctx, const char *kind, const char *keep)
+{
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT;
+	size_t len = strlen(kind);
+	struct dirent *de;
+	DIR *d;
+
+	for (;;) {
+		size_t nr = 0;
+		time_t oldest = 0;
+		char *oldest_path = NULL;
+
+		state_replay_path(&dir, ctx->gitdir.buf, "", 0);
+		if (!(d = opendir(dir.buf)))
+			break;
+		while ((de = readdir(d))) {
+			struct stat st;
+
+			if (strncmp(de->d_name, kind, len) || de->d_name[len] != '-' || strchr(de->d_name, '.'))
+				continue;
+			strbuf_reset(&path);
+			strbuf_addf(&path, "%s%s", dir.buf, de->d_name);
+			if (!strcmp(path.buf, keep) || stat(path.buf, &st))
+				continue;
+			nr++;
+			if (!oldest_path || st.st_mtime < oldest) {
+				free(oldest_path);
+				oldest_path = xstrdup(path.buf);
+				oldest = st.st_mtime;
+			}
+		}
+		closedir(d);
+		if (nr < MAX_OTHER_STATES) {
+			free(oldest_path);
+			break;
+		}
+		unlink(oldest_path);
+		free(oldest_path);
+	}
+	strbuf_release(&dir);
+	strbuf_release(&path);
+}
+
+void blame_state_path_of(const struct blame_ctx *ctx, const char *kind, const char *key, int is_default,
+			 struct strbuf *out, int to_write)
+{
+	struct strbuf name = STRBUF_INIT;
+	unsigned char oid[20];
+	char hex[41];
+
+	if (is_default) {
+		state_replay_path(out, ctx->gitdir.buf, kind, to_write);
+		return;
+	}
+	git_blob_oid(key, strlen(key), oid);
+	oid_to_hex(oid, hex);
+	strbuf_addf(&name, "%s-%.16s", kind, hex);
+	state_replay_path(out, ctx->gitdir.buf, name.buf, to_write);
+	strbuf_release(&name);
+	if (to_write)
+		prune_other_states(ctx, kind, out->buf);
+}
+
+void blame_state_path(const struct blame_ctx *ctx, struct strbuf *out, int to_write)
+{
+	blame_state_path_of(ctx, "tokens", ctx->key.buf, ctx->default_options, out, to_write);
+}
+
+/*
  * The whole tree's token replay at ctx's revision: from the state in
  * DEST when it fits, else from the first commit, or (only_from_state)
  * NULL without replaying anything.
@@ -570,7 +647,7 @@ static struct replay *replay_with_state(struct blame_ctx *ctx, int only_from_sta
 	struct replay *r;
 
 	/* a replay from the state rewrites it, which is then there: its directory too */
-	state_replay_path(&path, ctx->gitdir.buf, "tokens", !only_from_state);
+	blame_state_path(ctx, &path, !only_from_state);
 	o.checkpoint = path.buf;
 	o.checkpoint_key = ctx->key.buf;
 	r = only_from_state ? replay_tokens_from_checkpoint(ctx->gitdir.buf, ctx->token, &o)
@@ -789,14 +866,16 @@ static struct commit_info **token_commits(struct blame_ctx *ctx, const char *pat
 	if (!ctx->replay && test && !strcmp(test, "state"))
 		die("TOKSTREAM_TEST_BLAME=state: no attribution state in '%s' fits", ctx->gitdir.buf);
 	if (ctx->replay && !walk_only) {
+		const uint32_t *origin;
+
 		line_commit = replay_commits(&res->commits, ctx->replay, path, nr);
 		if (!line_commit)
 			die("'%s' is not in the token history", path);
-		for (k = 0; k < res->commits.nr; k++) {
-			const char *at = replay_commit_path(ctx->replay, res->commits.v[k]->token, path);
-
-			res->commits.v[k]->filename = xstrdup(at ? at : path);
-		}
+		/* the path the token had where it was written (renames and moves followed), as the walk's */
+		origin = replay_file(ctx->replay, path, nr);
+		for (k = 0; k < *nr; k++)
+			if (!line_commit[k]->filename)
+				line_commit[k]->filename = xstrdup(replay_origin_path(ctx->replay, origin[k]));
 		return line_commit;
 	}
 	if (walk_file(ctx->gitdir.buf, ctx->token, path, &ctx->engine, &fb))

@@ -63,6 +63,8 @@ struct blame_ctx {
 	char **ignored;          /* the same, by original id */
 	size_t nr_ignored, alloc_ignored;
 	struct strbuf key;       /* what the attributions depend on besides the history, for caches */
+	int default_options;     /* the key is the default options' (the configured ignore file's too) */
+	int default_ignores;     /* the ignored revisions are the configured file's */
 	int tried_checkpoint;    /* blame_file_at() looked for the whole tree's state in DEST */
 	struct replay *replay;   /* when set, token blames come from it: the whole tree at once */
 	int ids_only;            /* the caller needs no details of the commits (author, summary) */
@@ -100,6 +102,17 @@ int parse_attribution_option(struct attribution_options *o, int argc, char **arg
  */
 void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, const char *rev,
 		const struct attribution_options *o);
+
+/*
+ * Where the whole tree's state of ctx's options is kept in DEST: the
+ * default options' (those of blame with no option, the source's
+ * configured ignore file included) in one place, each other set of
+ * options beside it (to_write: its directory made).
+ */
+void blame_state_path(const struct blame_ctx *ctx, struct strbuf *out, int to_write);
+/* The same for a state of another kind ("lines"), made with key, which may be that kind's default. */
+void blame_state_path_of(const struct blame_ctx *ctx, const char *kind, const char *key, int is_default,
+			 struct strbuf *out, int to_write);
 
 /*
  * The whole tree's token attribution at ctx's revision, in one pass

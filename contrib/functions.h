@@ -16,10 +16,13 @@ struct function_span {
 
 /*
  * The functions of res, in order, outermost only: for languages with
- * braces, a name, then (...), then a `{` before any `;` opens a body that
- * runs to its matching `}`; for Python, `def NAME` runs to the next token
- * at or left of the column of `def`.  Returns their number; *out is
- * allocated (free() it), NULL when there are none.
+ * braces, a name (not a keyword such as `if`, `function` or `func`), then
+ * (...), then a `{` before any `;` opens a body that runs to its matching
+ * `}` (C's old-style parameter declarations and C++'s member initializers
+ * may come between); for Python, `def NAME` runs past its signature, which
+ * may wrap, to the first logical line, not a comment, indented at or left
+ * of the `def`'s line.  Returns their number; *out is allocated (free()
+ * it), NULL when there are none.
  */
 size_t find_functions(const struct blame_result *res, struct function_span **out);
 

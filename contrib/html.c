@@ -179,12 +179,20 @@ static void up_path(const char *path, struct strbuf *out)
 
 /* ---- the page ----------------------------------------------------------- */
 
-/* The palette of authors and commits, shared by the pages' script and the indexes' bars. */
+/*
+ * The palette of authors and commits, shared by the pages' script, the
+ * legends and the indexes' bars: ten hues far enough apart to tell from
+ * each other at a glance (d3's category10, its grey replaced by navy),
+ * one for each of the ten authors (or commits) that own most tokens of
+ * a view.  The rest are grey (OTHERS_TEXT, OTHERS_BAR): a palette that wrapped round
+ * gave the 1st, 11th and 21st the same blue, and no hue told them apart.
+ */
 static const char *const palette[] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
-	"#7f7f7f", "#bcbd22", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd",
-	"#e6550d", "#31a354", "#756bb1", "#636363"
+	"#bcbd22", "#393b79"
 };
+#define OTHERS_TEXT "#999"  /* the tokens of the rest, still readable */
+#define OTHERS_BAR "#ccc"
 #define NR_PALETTE (sizeof(palette) / sizeof(*palette))
 
 /*
@@ -228,7 +236,7 @@ static const char page_css[] =
 	".sw{display:inline-block;width:12px;height:12px;border-radius:2px}"
 	"td.num,th.num{text-align:right}"
 	".bar{display:flex;width:240px;height:12px;background:#eee;border-radius:2px;overflow:hidden}"
-	".bar span{display:block;flex:none;height:100%}.bar span.others{background:#ccc}"
+	".bar span{display:block;flex:none;height:100%}.bar span.others{background:" OTHERS_BAR "}"
 	"ul.authors{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:4px 16px}";
 
 /*
@@ -253,7 +261,7 @@ static const char page_js[] =
 	"  g.n+=c.n;g.w+=c.n*c.t;g.c.push(i);g.q+='\\n'+c.a+'\\n'+c.id+'\\n'+c.s+'\\n'+c.d;}\n"
 	" order.sort(by==='age'?function(x,y){return y.key-x.key;}:function(x,y){return y.n-x.n;});return order;}\n"
 	"function colour(gs){var css='';gs.forEach(function(g,i){\n"
-	"  g.col=by==='age'?ramp(g.w/(g.n||1)):P[i%P.length];\n"
+	"  g.col=by==='age'?ramp(g.w/(g.n||1)):i<P.length?P[i]:OTHERS;\n"
 	"  g.c.forEach(function(k){C[k].col=by==='age'?ramp(C[k].t):g.col;css+='.c'+k+'{color:'+C[k].col+'}';});});\n"
 	" dyn.textContent=css;}\n"
 	"function td(tr,cls,x){var d=document.createElement('td');if(cls)d.className=cls;\n"
@@ -636,7 +644,7 @@ static void add_legend(struct strbuf *pg, struct blame_result *res)
 		      "aria-label=\"filter the legend\"><table class=\"legend\"><tbody id=\"legend-rows\">");
 	for (i = 0; i < o.nr; i++) {
 		strbuf_addf(pg, "<tr><td><span class=\"sw\" style=\"background:%s\"></span></td><td class=\"label\">",
-			    palette[i % NR_PALETTE]);
+			    i < NR_PALETTE ? palette[i] : OTHERS_TEXT);
 		html_escape_str(pg, o.v[i].author);
 		strbuf_addf(pg, "</td><td class=\"num\">%zu</td><td class=\"num\">%.1f%%</td></tr>",
 			    o.v[i].tokens, 100.0 * (double)o.v[i].tokens / (double)(o.total ? o.total : 1));
@@ -669,7 +677,7 @@ static void add_script(struct strbuf *pg, struct blame_result *res)
 	strbuf_addstr(pg, "];\nvar P=[");
 	for (i = 0; i < NR_PALETTE; i++)
 		strbuf_addf(pg, "%s\"%s\"", i ? "," : "", palette[i]);
-	strbuf_addstr(pg, "];\nvar BY=");
+	strbuf_addstr(pg, "],OTHERS=\"" OTHERS_TEXT "\";\nvar BY=");
 	js_string(pg, opt.by);
 	strbuf_addstr(pg, ",URLT=");
 	if (opt.commit_url)
@@ -739,32 +747,38 @@ static void entry_line(struct strbuf *sb, struct file_entry *f)
 	strbuf_addch(sb, '\n');
 }
 
-/* Reads cache lines into a lookup of path -> (key, owners). */
+/*
+ * A cache line into f: its key, path and owners, as many owners as the
+ * line holds (a file of pytest has 773: a limit would drop some from
+ * every index that sums the file up).
+ */
 static void parse_entry(char *line, struct file_entry *f)
 {
-	char *field[256];
-	size_t nf = 0, i;
-	char *p = line;
+	char *key = line, *path, *field, *next;
 
 	memset(f, 0, sizeof(*f));
-	while (nf < 256) {
-		field[nf++] = p;
-		p = strchr(p, '\t');
-		if (!p)
-			break;
-		*p++ = '\0';
-	}
-	if (nf < 3 || strlen(field[0]) != 40)
+	path = strchr(key, '\t');
+	if (!path || path - key != 40)
 		return;
-	memcpy(f->key, field[0], 41);
-	f->path = percent_unescape(field[1], strlen(field[1]));
-	for (i = 3; i < nf; i++) {
-		char *eq = strrchr(field[i], '=');
-		char *author;
+	*path++ = '\0';
+	field = strchr(path, '\t');
+	if (!field)
+		return;
+	*field++ = '\0';
+	memcpy(f->key, key, 41);
+	f->path = percent_unescape(path, strlen(path));
+	/* the total is the sum of the owners: skip it */
+	for (field = strchr(field, '\t'); field; field = next) {
+		char *eq, *author;
 
+		field++;
+		next = strchr(field, '\t');
+		if (next)
+			*next = '\0';
+		eq = strrchr(field, '=');
 		if (!eq)
 			continue;
-		author = percent_unescape(field[i], (size_t)(eq - field[i]));
+		author = percent_unescape(field, (size_t)(eq - field));
 		owners_add(&f->owners, author, (size_t)strtoul(eq + 1, NULL, 10));
 		free(author);
 	}
@@ -823,7 +837,7 @@ static void page_key(struct blame_ctx *ctx, const char *last, char *key)
 	int i;
 	static const char hex[] = "0123456789abcdef";
 
-	strbuf_addf(&all, "v3 %s\n %s %s %s", last, opt.by, opt.commit_url ? opt.commit_url : "",
+	strbuf_addf(&all, "v4 %s\n %s %s %s", last, opt.by, opt.commit_url ? opt.commit_url : "",
 		    ctx->key.buf);
 	git_blob_oid(all.buf, all.len, h);
 	for (i = 0; i < 20; i++) {
@@ -898,7 +912,7 @@ static void remove_page(const char *path, struct smap *dirs)
 }
 
 /* The authors a directory page gives a colour of their own (the rest are "others"). */
-#define BAR_COLOURS 10
+#define BAR_COLOURS NR_PALETTE
 
 /* Adds the owners of the files at or under directory dir ("" the top) to o. */
 static void dir_owners(const char *dir, struct owners *o)
@@ -987,7 +1001,7 @@ static void add_dir_authors(struct strbuf *pg, struct owners *total, struct smap
 		strbuf_addf(pg, " %.1f%%</li>", 100.0 * (double)total->v[i].tokens / (double)(total->total ? total->total : 1));
 	}
 	if (total->nr > BAR_COLOURS)
-		strbuf_addf(pg, "<li><span class=\"sw\" style=\"background:#ccc\"></span> %zu others %.1f%%</li>",
+		strbuf_addf(pg, "<li><span class=\"sw\" style=\"background:" OTHERS_BAR "\"></span> %zu others %.1f%%</li>",
 			    total->nr - BAR_COLOURS, 100.0 * (double)others / (double)(total->total ? total->total : 1));
 	strbuf_addstr(pg, "</ul>");
 }

@@ -15,19 +15,196 @@
 /*
  * A text file: a header and the key, the commits it names (each with the
  * path where it has tokens of its own), the paths, every file at the tip
- * with its origins in runs (commit, count), every change reported, and
- * which commit is the tip.  Hashes and lines are not kept: they are read
- * again from the views when a later diff needs them (read_lazy).
+ * with its origins in runs (commit, count), the fork points kept (each
+ * with its files that are not the tip's: a version, or "-" for none),
+ * every change reported, and which commit is the tip.  Hashes and lines
+ * are not kept: they are read again from the views when a later diff
+ * needs them (read_lazy).
  */
 #define CHECKPOINT_FORMAT "tokstream replay checkpoint "
-#define CHECKPOINT_HEADER CHECKPOINT_FORMAT "2\n"
+#define CHECKPOINT_HEADER CHECKPOINT_FORMAT "4\n"
+
+/* How many fork points are looked at, newest first, and the files they may keep in all. */
+#define MAX_FORKS 64
+#define MIN_FORK_FILES 64
+
+static int cmp_fork_size(const void *a, const void *b)
+{
+	const size_t *x = a, *y = b;
+
+	return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* The number of files in commit's tree. */
+static size_t count_files(const char *dir, const char *commit)
+{
+	const char *argv[] = { "git", "ls-tree", "-r", "-z", "--name-only", commit, NULL };
+	struct strbuf out = STRBUF_INIT;
+	size_t n = 0, k;
+
+	if (run_capture(argv, dir, &out))
+		die("git ls-tree %s failed in '%s'", commit, dir);
+	for (k = 0; k < out.len; k++)
+		n += !out.buf[k];
+	strbuf_release(&out);
+	return n;
+}
+
+/* Whether the files of commit ci will be known: replayed now, or the checkpoint's (the base, a fork point). */
+static int fork_files_known(const struct replay *r, size_t ci)
+{
+	const struct rcommit *c = &r->commits[ci];
+
+	if (c->known_only || c->outside)
+		return 0;
+	return (ci >= r->first_new && ci < r->end_new) || (ci < r->first_new && c->files);
+}
+
+/*
+ * The fork points: parents, in tip's history, of the commits no ref
+ * merged into tip (git rev-list --all --not tip).  A later pass at a
+ * commit of such a branch, or at a merge of one, starts from them; kept,
+ * their files need no walk back through their history.  Of those this
+ * pass replays or the checkpoint kept, the ones whose trees differ least
+ * from tip's, while the files they differ in number at most a quarter of
+ * tip's (MIN_FORK_FILES at least), so that the checkpoint grows by a
+ * quarter at most: their versions stay alive until it is written.  Older
+ * forks are left to the walk.
+ */
+void checkpoint_choose_forks(struct replay *r, const char *dir)
+{
+	const char *tip = r->commits[r->tip].id;
+	const char *refs_argv[] = { "git", "for-each-ref", "--format=%(objectname)^{commit}", NULL };
+	const char *peel_argv[] = { "git", "cat-file", "--batch-check", NULL };
+	const char *argv[] = { "git", "rev-list", "--parents", "--stdin", NULL };
+	const char *diff_argv[] = { "git", "diff-tree", "-r", "--name-only", "--stdin", NULL };
+	struct strbuf out = STRBUF_INIT, in = STRBUF_INIT, diff = STRBUF_INIT;
+	struct smap listed = { NULL, 0, 0 }, seen = { NULL, 0, 0 };
+	size_t (*forks)[2] = NULL, nr = 0, alloc = 0, k, budget, used = 0;
+	char *line, *nl;
+	int isnew;
+
+	for (k = 0; k < r->nr_commits; k++)
+		r->commits[k].keep = 0;
+	/* the commits the refs name, tags peeled (one of a blob, or of an object not here, names none) */
+	if (run_capture(refs_argv, dir, &in) || run_capture_input(peel_argv, dir, &in, &out))
+		die("git for-each-ref failed in '%s'", dir);
+	strbuf_reset(&in);
+	for (line = out.buf; (nl = strchr(line, '\n')); line = nl + 1)
+		if (nl - line > 48 && !memcmp(line + 40, " commit ", 8)) {
+			strbuf_add(&in, line, 40);
+			strbuf_addch(&in, '\n');
+		}
+	strbuf_addf(&in, "^%s\n", tip);
+	strbuf_reset(&out);
+	if (run_capture_input(argv, dir, &in, &out))
+		die("git rev-list --not %s failed in '%s'", tip, dir);
+	strbuf_reset(&in);
+	for (line = out.buf; (nl = strchr(line, '\n')); line = nl + 1)
+		if (nl - line >= 40) {
+			line[40] = '\0';
+			smap_put(&listed, line, 1, &isnew);
+			line[40] = nl - line > 40 ? ' ' : '\n';
+		}
+	for (line = out.buf; nr < MAX_FORKS && (nl = strchr(line, '\n')); line = nl + 1) {
+		const char *p;
+
+		for (p = line + 40; p + 41 <= nl && *p == ' '; p += 41) {
+			char id[41];
+			size_t *ci, *at;
+
+			memcpy(id, p + 1, 40);
+			id[40] = '\0';
+			if (smap_get(&listed, id) || !(ci = smap_get(&r->commit_index, id)))
+				continue;
+			at = smap_put(&seen, id, nr, &isnew);
+			if (!isnew)
+				continue;
+			if (!fork_files_known(r, *ci)) {
+				*at = SIZE_MAX;  /* not a fork point kept */
+				continue;
+			}
+			ALLOC_GROW(forks, nr + 1, alloc);
+			forks[nr][0] = *ci;
+			forks[nr++][1] = 0;
+			strbuf_addf(&in, "%s %s\n", id, tip);
+		}
+	}
+	if (nr) {
+		size_t *at = NULL;
+
+		/* each diff after the fork's id; none for a tree that is tip's */
+		if (run_capture_input(diff_argv, dir, &in, &diff))
+			die("git diff-tree --stdin failed in '%s'", dir);
+		for (line = diff.buf; (nl = strchr(line, '\n')); line = nl + 1) {
+			size_t *fork = NULL;
+
+			if (nl - line == 40) {
+				*nl = '\0';
+				fork = smap_get(&seen, line);
+				*nl = '\n';
+			}
+			if (fork && *fork != SIZE_MAX)
+				at = fork;
+			else if (at)
+				forks[*at][1]++;
+		}
+		qsort(forks, nr, sizeof(*forks), cmp_fork_size);
+		budget = count_files(dir, tip) / 4;
+		if (budget < MIN_FORK_FILES)
+			budget = MIN_FORK_FILES;
+		for (k = 0; k < nr && used + forks[k][1] <= budget; k++) {
+			used += forks[k][1];
+			r->commits[forks[k][0]].keep = 1;
+		}
+	}
+	free(forks);
+	smap_release(&listed);
+	smap_release(&seen);
+	strbuf_release(&out);
+	strbuf_release(&in);
+	strbuf_release(&diff);
+}
+
+/* Whether fork point c can be written: its files that are not the tip's all known. */
+static int fork_known(const struct rcommit *c, const struct rcommit *tip)
+{
+	size_t k;
+
+	if (!c->keep || !c->files)
+		return 0;
+	for (k = 0; k < c->nr_files; k++)
+		if (c->files[k] && c->files[k] != file_at(tip, k) && c->files[k]->pending)
+			return 0;
+	return 1;
+}
+
+/*
+ * " BLOB BY-IGNORED MAKER MAKER-PATH NR", then " OWNER COUNT" for each
+ * run of its origins: owners are numbered as the commits list them.
+ */
+static void write_version(struct strbuf *sb, const struct version *v, const uint32_t *cnum, const size_t *pnum,
+			  const uint32_t *onum)
+{
+	size_t i, j;
+
+	strbuf_addf(sb, " %s %d %u %zu %zu", v->blob, v->by_ignored ? 1 : 0, (unsigned)cnum[v->maker],
+		    pnum[v->maker_path], v->nr);
+	for (i = 0; i < v->nr; i = j) {
+		for (j = i; j < v->nr && v->origin[j] == v->origin[i]; j++)
+			;
+		strbuf_addf(sb, " %u %zu", (unsigned)onum[v->origin[i]], j - i);
+	}
+	strbuf_addch(sb, '\n');
+}
 
 void checkpoint_save(struct replay *r)
 {
 	struct strbuf sb = STRBUF_INIT;
 	uint32_t *cnum = xmalloc((r->nr_commits + 1) * sizeof(*cnum)), *corder;
+	uint32_t *onum = xmalloc((r->nr_owners + 1) * sizeof(*onum)), nr_onum = 0;
 	size_t *pnum = xmalloc((r->nr_paths + 1) * sizeof(*pnum)), *porder;
-	size_t nc = 0, np = 0, k, i, nr_files = 0;
+	size_t nc = 0, np = 0, k, i, nr_files = 0, nr_forks = 0;
 	const struct rcommit *tip = &r->commits[r->tip];
 
 	corder = xmalloc((r->nr_commits + 1) * sizeof(*corder));
@@ -38,6 +215,12 @@ void checkpoint_save(struct replay *r)
 		pnum[k] = SIZE_MAX;
 #define MARK_COMMIT(c) do { if (cnum[c] == NO_COMMIT) { cnum[c] = (uint32_t)nc; corder[nc++] = (c); } } while (0)
 #define MARK_PATH(p) do { if (pnum[p] == SIZE_MAX) { pnum[p] = np; porder[np++] = (p); } } while (0)
+#define MARK_VERSION(v) do { \
+		MARK_COMMIT((v)->maker); \
+		MARK_PATH((v)->maker_path); \
+		for (i = 0; i < (v)->nr; i++) \
+			MARK_COMMIT(r->owners[(v)->origin[i]].commit); \
+	} while (0)
 	MARK_COMMIT(r->tip);
 	for (k = 0; k < tip->nr_files; k++) {
 		const struct version *v = tip->files[k];
@@ -46,18 +229,36 @@ void checkpoint_save(struct replay *r)
 			continue;
 		nr_files++;
 		MARK_PATH(k);
-		MARK_COMMIT(v->maker);
-		MARK_PATH(v->maker_path);
-		for (i = 0; i < v->nr; i++)
-			MARK_COMMIT(v->origin[i]);
+		MARK_VERSION(v);
+	}
+	for (k = 0; k < r->nr_commits; k++) {
+		const struct rcommit *c = &r->commits[k];
+		size_t j;
+
+		if (k == r->tip || !fork_known(c, tip))
+			continue;
+		nr_forks++;
+		MARK_COMMIT(k);
+		for (j = 0; j < c->nr_files || j < tip->nr_files; j++) {
+			const struct version *v = file_at(c, j);
+
+			if (v == file_at(tip, j))
+				continue;
+			MARK_PATH(j);
+			if (v)
+				MARK_VERSION(v);
+		}
 	}
 	for (k = 0; k < r->nr_records; k++) {
 		MARK_COMMIT(r->records[k].commit);
 		MARK_PATH(r->records[k].path);
 	}
 	for (k = 0; k < nc; k++)
-		for (i = 0; i < r->commits[corder[k]].nr_own_paths; i++)
+		for (i = 0; i < r->commits[corder[k]].nr_own_paths; i++) {
 			MARK_PATH(r->commits[corder[k]].own_paths[i]);
+			onum[r->commits[corder[k]].own_ids[i]] = nr_onum++;
+		}
+#undef MARK_VERSION
 #undef MARK_COMMIT
 #undef MARK_PATH
 
@@ -85,17 +286,30 @@ void checkpoint_save(struct replay *r)
 
 		if (!v)
 			continue;
-		strbuf_addf(&sb, "%zu %s %u %zu %zu", pnum[k], v->blob, (unsigned)cnum[v->maker],
-			    pnum[v->maker_path], v->nr);
-		for (i = 0; i < v->nr;) {
-			size_t j = i;
+		strbuf_addf(&sb, "%zu", pnum[k]);
+		write_version(&sb, v, cnum, pnum, onum);
+	}
+	strbuf_addf(&sb, "forks %zu\n", nr_forks);
+	for (k = 0; k < r->nr_commits; k++) {
+		const struct rcommit *c = &r->commits[k];
+		size_t j, nr = 0;
 
-			while (j < v->nr && v->origin[j] == v->origin[i])
-				j++;
-			strbuf_addf(&sb, " %u %zu", (unsigned)cnum[v->origin[i]], j - i);
-			i = j;
+		if (k == r->tip || !fork_known(c, tip))
+			continue;
+		for (j = 0; j < c->nr_files || j < tip->nr_files; j++)
+			nr += file_at(c, j) != file_at(tip, j);
+		strbuf_addf(&sb, "%u %zu\n", (unsigned)cnum[k], nr);
+		for (j = 0; j < c->nr_files || j < tip->nr_files; j++) {
+			const struct version *v = file_at(c, j);
+
+			if (v == file_at(tip, j))
+				continue;
+			strbuf_addf(&sb, "%zu", pnum[j]);
+			if (v)
+				write_version(&sb, v, cnum, pnum, onum);
+			else
+				strbuf_addstr(&sb, " -\n");
 		}
-		strbuf_addch(&sb, '\n');
 	}
 	strbuf_addf(&sb, "changes %zu\n", r->nr_records);
 	for (k = 0; k < r->nr_records; k++) {
@@ -109,6 +323,7 @@ void checkpoint_save(struct replay *r)
 	strbuf_release(&sb);
 	free(cnum);
 	free(corder);
+	free(onum);
 	free(pnum);
 	free(porder);
 }
@@ -150,6 +365,51 @@ static int checkpoint_count(const char **p, const char *limit, const char *word,
 }
 
 /*
+ * A version written by write_version, from *p: NULL when the line is
+ * damaged.  Its hashes and lines are read when a diff needs them.
+ */
+static struct version *checkpoint_version(struct replay *r, const char **p, const char *limit, size_t nc,
+					  size_t np, const size_t *pid)
+{
+	struct version *v;
+	size_t at = 0, maker, maker_path, by_ignored;
+	char ended;
+
+	if (limit - *p < 42 || (*p)[40] != ' ' || hex_to_oid(*p, 40, (unsigned char[20]){ 0 }))
+		return NULL;
+	v = xcalloc(1, sizeof(*v));
+	memcpy(v->blob, *p, 40);
+	*p += 41;
+	if (checkpoint_number(p, limit, ' ', &by_ignored, NULL) || by_ignored > 1)
+		goto damaged;
+	v->by_ignored = (int)by_ignored;
+	v->lazy = r->unit == REPLAY_TOKENS;
+	if (checkpoint_number(p, limit, ' ', &maker, NULL) || maker >= nc ||
+	    checkpoint_number(p, limit, ' ', &maker_path, NULL) || maker_path >= np ||
+	    checkpoint_number(p, limit, 0, &v->nr, &ended) || v->nr >= SIZE_MAX / sizeof(*v->origin) ||
+	    (ended == '\n') != !v->nr)
+		goto damaged;
+	v->maker = (uint32_t)maker;
+	v->maker_path = pid[maker_path];
+	v->origin = xmalloc((v->nr + 1) * sizeof(*v->origin));
+	while (at < v->nr) {
+		size_t c, n, i;
+
+		if (checkpoint_number(p, limit, ' ', &c, NULL) || c >= r->nr_owners ||
+		    checkpoint_number(p, limit, 0, &n, &ended) || !n || n > v->nr - at ||
+		    (ended == '\n') != (n == v->nr - at))
+			goto damaged;
+		for (i = 0; i < n; i++)
+			v->origin[at++] = (uint32_t)c;
+	}
+	return v;
+damaged:
+	v->refs = 1;
+	version_unref(v);
+	return NULL;
+}
+
+/*
  * Loads the checkpoint of r->opts when its key is r's and returns 1, with
  * r's first commits those it names and r->base its tip; 2 when that tip
  * is tip itself (nothing to replay).  0 when there is none that fits;
@@ -159,7 +419,7 @@ int checkpoint_load(struct replay *r, const char *dir, const char *tip)
 {
 	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT;
 	const char *p, *limit, *key = r->opts.checkpoint_key ? r->opts.checkpoint_key : "";
-	size_t nc, np, nf, nch, k, i, t, *pid = NULL;
+	size_t nc, np, nf, nk, nch, k, i, t, *pid = NULL;
 	const char *argv[] = { "git", "rev-parse", "--verify", "-q", NULL, NULL };
 	struct strbuf spec = STRBUF_INIT;
 	int ret = 0;
@@ -216,7 +476,9 @@ int checkpoint_load(struct replay *r, const char *dir, const char *tip)
 
 			if (checkpoint_number(&p, limit, 0, &path, &ended) || path >= np)
 				goto damaged;
-			add_own_path(c, pid[path]);
+			/* owners in the order written: a path twice is no checkpoint's */
+			if (owner_of(r, (uint32_t)k, pid[path]) != r->nr_owners - 1)
+				goto damaged;
 		}
 	}
 	/* the tip is written as commit 0 */
@@ -226,35 +488,43 @@ int checkpoint_load(struct replay *r, const char *dir, const char *tip)
 		goto damaged;
 	for (k = 0; k < nf; k++) {
 		struct version *v;
-		size_t path, at = 0, maker, maker_path;
-		char ended;
+		size_t path;
 
 		if (checkpoint_number(&p, limit, ' ', &path, NULL) || path >= np ||
-		    limit - p < 42 || p[40] != ' ' || hex_to_oid(p, 40, (unsigned char[20]){ 0 }))
+		    !(v = checkpoint_version(r, &p, limit, nc, np, pid)))
 			goto damaged;
-		v = xcalloc(1, sizeof(*v));
-		memcpy(v->blob, p, 40);
-		p += 41;
-		v->lazy = r->unit == REPLAY_TOKENS;
 		set_file(&r->commits[0], pid[path], v);
-		/* "MAKER MAKER-PATH NR", then " COMMIT COUNT" for each run, then a newline */
-		if (checkpoint_number(&p, limit, ' ', &maker, NULL) || maker >= nc ||
-		    checkpoint_number(&p, limit, ' ', &maker_path, NULL) || maker_path >= np ||
-		    checkpoint_number(&p, limit, 0, &v->nr, &ended) || v->nr >= SIZE_MAX / sizeof(*v->origin) ||
-		    (ended == '\n') != !v->nr)
-			goto damaged;
-		v->maker = (uint32_t)maker;
-		v->maker_path = pid[maker_path];
-		v->origin = xmalloc((v->nr + 1) * sizeof(*v->origin));
-		while (at < v->nr) {
-			size_t c, n;
+	}
+	if (checkpoint_count(&p, limit, "forks", &nk))
+		goto damaged;
+	for (k = 0; k < nk; k++) {
+		struct rcommit *c;
+		size_t ci, nr;
 
-			if (checkpoint_number(&p, limit, ' ', &c, NULL) || c >= nc ||
-			    checkpoint_number(&p, limit, 0, &n, &ended) || !n || n > v->nr - at ||
-			    (ended == '\n') != (n == v->nr - at))
+		if (checkpoint_number(&p, limit, ' ', &ci, NULL) || !ci || ci >= nc ||
+		    checkpoint_number(&p, limit, '\n', &nr, NULL))
+			goto damaged;
+		c = &r->commits[ci];
+		if (!c->known_only)
+			goto damaged;  /* twice */
+		c->known_only = 0;
+		c->keep = 1;  /* a parent of a commit since: its files, not pending ones (read_commits) */
+		c->files = xcalloc(r->commits[0].nr_files + 1, sizeof(*c->files));
+		c->nr_files = r->commits[0].nr_files;
+		for (i = 0; i < c->nr_files; i++)
+			if ((c->files[i] = r->commits[0].files[i]))
+				c->files[i]->refs++;
+		for (i = 0; i < nr; i++) {
+			struct version *v = NULL;
+			size_t path;
+
+			if (checkpoint_number(&p, limit, ' ', &path, NULL) || path >= np)
 				goto damaged;
-			for (i = 0; i < n; i++)
-				v->origin[at++] = (uint32_t)c;
+			if (limit - p >= 2 && !memcmp(p, "-\n", 2))
+				p += 2;
+			else if (!(v = checkpoint_version(r, &p, limit, nc, np, pid)))
+				goto damaged;
+			set_file(c, pid[path], v);
 		}
 	}
 	if (checkpoint_count(&p, limit, "changes", &nch))

@@ -26,12 +26,14 @@ struct rcommit {
 	uint32_t *parents;
 	unsigned nr_parents, children_left;
 	int ignored;              /* its changes are attributed as if it had not made them */
-	size_t *own_paths;        /* the token replay: the paths where it has tokens of its own */
-	size_t nr_own_paths, alloc_own_paths;
+	size_t *own_paths;        /* the paths where it has tokens (lines) of its own, in the order made */
+	uint32_t *own_ids;        /* the owner of each (r->owners) */
+	size_t nr_own_paths, alloc_own_paths, alloc_own_ids;
 	struct version **files;  /* by path id; NULL: no file; valid while replayed and needed */
 	size_t nr_files;
 	int known_only;           /* from a checkpoint, as an origin only: no files, never a parent */
 	int outside;              /* older than the checkpoint, a parent of a commit since: pending files */
+	int keep;                 /* a fork point of another branch: its files go into the checkpoint */
 };
 
 /* One entry of `git log --raw` and the hunks of its patch. */
@@ -64,8 +66,20 @@ struct group {
 	int parent;               /* index among the parents; -1: not yet known */
 };
 
+/*
+ * What a version's origin names: the commit that wrote the token (the
+ * line) and the path it wrote it at, which renames and moves keep, as
+ * git blame's porcelain names the file a line came from.
+ */
+struct owner {
+	uint32_t commit;
+	size_t path;
+};
+
 struct replay {
 	const char *dir;          /* the repository */
+	struct owner *owners;     /* by the origins of the versions */
+	size_t nr_owners, alloc_owners;
 	struct rcommit *commits;
 	size_t nr_commits;
 	struct smap commit_index, path_index;
@@ -101,6 +115,7 @@ struct replay {
 	size_t nr_records, alloc_records;
 	struct progress *progress;  /* opts.progress_title's display */
 	struct walk *walk;        /* the walk that resolves pending files (opened on first use) */
+	size_t nr_looked_back;    /* pending files the walk (or git blame) resolved */
 	uint32_t sample;          /* the commit on_sample is told of */
 };
 
@@ -114,7 +129,8 @@ _Noreturn void die_replay(const struct replay *r, const char *commit, const char
 size_t path_id(struct replay *r, const char *path);
 struct version *file_at(const struct rcommit *c, size_t path);
 void set_file(struct rcommit *c, size_t path, struct version *v);
-void add_own_path(struct rcommit *c, size_t path);
+/* The owner of the tokens commit ci wrote at path: the origin they are given. */
+uint32_t owner_of(struct replay *r, uint32_t ci, size_t path);
 void add_record(struct replay *r, uint32_t ci, size_t path, size_t added, size_t removed);
 
 /* replay.c: replays commit ci, whose changes against its parents are read. */
@@ -124,6 +140,13 @@ void replay_next(struct replay *r, uint32_t ci);
 void replay_log(struct replay *r, const char *dir, const char *tip, int ignore_ws);
 
 /* replay-checkpoint.c */
+/*
+ * Marks the fork points whose files the checkpoint at tip keeps: the
+ * commits of tip's history that a branch of the repository not merged
+ * into tip grew from, when r holds their files and they differ from
+ * tip's little (a budget of files in all).
+ */
+void checkpoint_choose_forks(struct replay *r, const char *dir);
 void checkpoint_save(struct replay *r);
 int checkpoint_load(struct replay *r, const char *dir, const char *tip);
 

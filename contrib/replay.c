@@ -38,11 +38,14 @@
  * DEST/tokstream/replay/ (every file's origins in runs, and the tokens
  * each commit added and removed), so that a later pass at a descendant
  * replays only the commits since, reading the files' token hashes from
- * the views when a diff first needs them (replay-checkpoint.c).  A tip
- * that is no descendant,
- * a commit since whose parent forked before it, other options, or a
- * damaged file make the pass start from the first commit: the result is
- * the same either way, only the time differs.
+ * the views when a diff first needs them (replay-checkpoint.c).  A
+ * commit since whose parent is older than the tip (a topic forked long
+ * before, the main line after a release branch forked from it) finds
+ * that parent's files in the checkpoint when it was a fork point of a
+ * branch then, else asks the walk for the ones it reads.  A tip that is
+ * no descendant, other options, or a damaged file make the pass start
+ * from the first commit: the result is the same either way, only the
+ * time differs.
  */
 #include "replay-internal.h"
 #include "walk.h"
@@ -109,13 +112,25 @@ static void release_files(struct rcommit *c)
 	c->nr_files = 0;
 }
 
-/* Notes that c has tokens of its own at path (each path once: a commit makes each file once). */
-void add_own_path(struct rcommit *c, size_t path)
+uint32_t owner_of(struct replay *r, uint32_t ci, size_t path)
 {
-	if (c->nr_own_paths && c->own_paths[c->nr_own_paths - 1] == path)
-		return;
+	struct rcommit *c = &r->commits[ci];
+	size_t k;
+
+	/* the newest first: a commit makes its files one after the other */
+	for (k = c->nr_own_paths; k-- > 0;)
+		if (c->own_paths[k] == path)
+			return c->own_ids[k];
+	if (r->nr_owners >= NO_COMMIT)
+		die("too many owners of tokens to replay in '%s'", r->dir);
+	ALLOC_GROW(r->owners, r->nr_owners + 1, r->alloc_owners);
+	r->owners[r->nr_owners].commit = ci;
+	r->owners[r->nr_owners].path = path;
 	ALLOC_GROW(c->own_paths, c->nr_own_paths + 1, c->alloc_own_paths);
-	c->own_paths[c->nr_own_paths++] = path;
+	ALLOC_GROW(c->own_ids, c->nr_own_paths + 1, c->alloc_own_ids);
+	c->own_paths[c->nr_own_paths] = path;
+	c->own_ids[c->nr_own_paths++] = (uint32_t)r->nr_owners;
+	return (uint32_t)r->nr_owners++;
 }
 
 /* ---- the order of the commits ------------------------------------------- */
@@ -169,8 +184,8 @@ static int read_commits(struct replay *r, const char *dir, const char *tip)
 			if (smap_get(&listed, id))
 				continue;
 			pi = smap_get(&r->commit_index, id);
-			if (pi && (*pi == r->base || r->commits[*pi].outside))
-				continue;
+			if (pi && (*pi == r->base || r->commits[*pi].outside || r->commits[*pi].keep))
+				continue;  /* files known (the base, a fork point kept) or pending already */
 			if (!pi) {
 				ALLOC_GROW(r->commits, r->nr_commits + 1, alloc);
 				memset(&r->commits[r->nr_commits], 0, sizeof(*r->commits));
@@ -323,11 +338,12 @@ static void blame_lines(struct replay *r, struct version *v, const char *commit,
 		ALLOC_GROW(v->origin, final + 1, alloc);
 		while (v->nr < final)
 			v->origin[v->nr++] = NO_COMMIT;
-		v->origin[final - 1] = known_commit(r, id);
+		v->origin[final - 1] = owner_of(r, known_commit(r, id), v->maker_path);
 	}
 	strbuf_release(&out);
 	if (!v->origin)
 		v->origin = xmalloc(sizeof(*v->origin));
+	v->by_ignored = 1;  /* whether an ignored commit made it is not known: git blame's search */
 }
 
 /*
@@ -355,6 +371,7 @@ static int same_as_base(struct replay *r, struct version *v, const char *commit,
 	memcpy(v->origin, bv->origin, bv->nr * sizeof(*v->origin));
 	v->maker = bv->maker;
 	v->maker_path = bv->maker_path;
+	v->by_ignored = bv->by_ignored;
 	v->lazy = r->unit == REPLAY_TOKENS;
 	return 1;
 }
@@ -365,7 +382,7 @@ static void take_blame(struct replay *r, struct version *v, struct file_blame *f
 	uint32_t *ids = xcalloc(fb->nr_ids + 1, sizeof(*ids));
 	struct smap owned = { NULL, 0, 0 };
 	struct strbuf key = STRBUF_INIT;
-	size_t k;
+	size_t k, *at;
 	int isnew;
 
 	for (k = 0; k < fb->nr_ids; k++)
@@ -373,12 +390,12 @@ static void take_blame(struct replay *r, struct version *v, struct file_blame *f
 	v->nr = fb->nr;
 	v->origin = xmalloc((fb->nr + 1) * sizeof(*v->origin));
 	for (k = 0; k < fb->nr; k++) {
-		v->origin[k] = ids[fb->commit[k]];
 		strbuf_reset(&key);
 		strbuf_addf(&key, "%u %u", (unsigned)fb->commit[k], (unsigned)fb->path[k]);
-		smap_put(&owned, key.buf, 1, &isnew);
+		at = smap_put(&owned, key.buf, 0, &isnew);
 		if (isnew)
-			add_own_path(&r->commits[v->origin[k]], path_id(r, fb->paths[fb->path[k]]));
+			*at = owner_of(r, ids[fb->commit[k]], path_id(r, fb->paths[fb->path[k]]));
+		v->origin[k] = (uint32_t)*at;
 	}
 	v->maker = known_commit(r, fb->maker);
 	v->maker_path = path_id(r, fb->maker_path);
@@ -423,7 +440,7 @@ static void resolve_pending(struct replay *r, struct version **v, size_t n)
 		path = xstrdup(r->paths[v[k]->maker_path]);
 		if (same_as_base(r, v[k], commit, path))
 			; /* the state's tip's version, origins and all */
-		else if (r->unit == REPLAY_LINES)
+		else if (++r->nr_looked_back && r->unit == REPLAY_LINES)
 			blame_lines(r, v[k], commit, path);
 		else
 			v[nr_left++] = v[k];
@@ -453,7 +470,7 @@ static void resolve_pending(struct replay *r, struct version **v, size_t n)
 				/* a submodule: one token, as its diff is one line */
 				x->nr = 1;
 				x->origin = xmalloc(2 * sizeof(*x->origin));
-				x->origin[0] = last_change(r, commit, paths[i - first]);
+				x->origin[0] = owner_of(r, last_change(r, commit, paths[i - first]), x->maker_path);
 				x->lazy = 1;
 			}
 			file_blame_release(&fb[i - first]);
@@ -628,15 +645,20 @@ static struct version *replay_file_at(struct replay *r, uint32_t ci, const struc
 	for (i = 0; i < nv->nr; i++)
 		nv->origin[i] = NO_COMMIT;
 
+	nv->by_ignored = c->ignored;
 	for (pi = 0; pi < c->nr_parents; pi++) {
 		const struct change *ch = change_to(r, group_of_parent(r, pi), ch1->dst);
+		const struct version *pv;
 
-		if (ch->status != 'A' && ch->status != 'T')
-			pass_unchanged(r, c->id, ch, file_at(&r->commits[c->parents[pi]], ch->src), nv);
+		if (ch->status == 'A' || ch->status == 'T')
+			continue;
+		pv = file_at(&r->commits[c->parents[pi]], ch->src);
+		pass_unchanged(r, c->id, ch, pv, nv);
+		nv->by_ignored |= pv && pv->by_ignored;
 	}
 	for (i = 0; i < nv->nr; i++)
 		if (nv->origin[i] == NO_COMMIT)
-			nv->origin[i] = ci;
+			nv->origin[i] = owner_of(r, ci, ch1->dst);
 	return nv;
 }
 
@@ -834,10 +856,9 @@ static void finish_commit_tokens(struct replay *r, uint32_t ci, struct move_sour
 		if (c->ignored && f->old)
 			pass_over_ignored(f->v, f->old, &f->d);
 		for (i = 0; i < f->v->nr; i++)
-			if (f->v->origin[i] == NO_COMMIT) {
-				f->v->origin[i] = ci;
-				add_own_path(c, f->path);
-			}
+			if (f->v->origin[i] == NO_COMMIT)
+				f->v->origin[i] = owner_of(r, ci, f->path);
+		c = &r->commits[ci];
 		for (i = 0; i < f->d.nr; i++)
 			same += f->d.runs[i].len;
 		if (c->nr_parents <= 1 && (f->v->nr > same || (f->old && f->old->nr > same)))
@@ -890,9 +911,10 @@ static void add_root_file(const char *path, const char *blob, size_t lines, int 
 	v->nr = lines;
 	v->maker = rf->ci;
 	v->maker_path = path_id(rf->r, path);
+	v->by_ignored = rf->r->commits[rf->ci].ignored;
 	v->origin = xmalloc((lines + 1) * sizeof(*v->origin));
 	for (i = 0; i < lines; i++)
-		v->origin[i] = rf->ci;
+		v->origin[i] = owner_of(rf->r, rf->ci, v->maker_path);
 	set_file(&rf->r->commits[rf->ci], path_id(rf->r, path), v);
 }
 
@@ -918,13 +940,12 @@ static void add_root_version(const char *path, const char *blob, const char *con
 	} else {
 		hash = hash_lines(content, len, r->opts.ignore_ws, &nr);
 	}
-	v = new_version(blob, hash, nr, rf->ci);
+	v = new_version(blob, hash, nr, owner_of(r, rf->ci, path_id(r, path)));
 	v->maker = rf->ci;
 	v->maker_path = path_id(r, path);
 	if (!submodule)
 		add_lines(r, v, r->commits[rf->ci].id, path);
 	set_file(&r->commits[rf->ci], path_id(r, path), v);
-	add_own_path(&r->commits[rf->ci], path_id(r, path));
 	if (nr)
 		note_change(r, rf->ci, path_id(r, path), nr, 0);
 }
@@ -1027,7 +1048,7 @@ static void replay_commit_files(struct replay *r, uint32_t ci)
 	if (c->nr_parents) {
 		struct rcommit *p1 = &r->commits[c->parents[0]];
 
-		if (p1->children_left == 1 && (c->nr_parents == 1 || c->parents[1] != c->parents[0])) {
+		if (p1->children_left == 1 && !p1->keep && (c->nr_parents == 1 || c->parents[1] != c->parents[0])) {
 			c->files = p1->files;
 			c->nr_files = p1->nr_files;
 			p1->files = NULL;
@@ -1057,7 +1078,7 @@ static void replay_commit_files(struct replay *r, uint32_t ci)
 	for (pi = 0; pi < c->nr_parents; pi++) {
 		struct rcommit *p = &r->commits[c->parents[pi]];
 
-		if (!--p->children_left && c->parents[pi] != r->tip)
+		if (!--p->children_left && c->parents[pi] != r->tip && !p->keep)
 			release_files(p);
 	}
 }
@@ -1171,6 +1192,8 @@ static struct replay *replay_whole(const char *dir, const char *tip, const struc
 		sample_commit(r, r->base);
 	if (from != 2) {
 		mark_ignored(r);
+		if (opts->checkpoint)
+			checkpoint_choose_forks(r, dir);
 		replay_log(r, dir, tip, unit == REPLAY_TOKENS ? 0 : opts->ignore_ws);
 		resolve_files(r, r->tip);
 		if (opts->checkpoint)
@@ -1206,22 +1229,14 @@ const uint32_t *replay_file(const struct replay *r, const char *path, size_t *nr
 	return v->origin;
 }
 
-const char *replay_commit(const struct replay *r, uint32_t commit)
+const char *replay_commit(const struct replay *r, uint32_t origin)
 {
-	return r->commits[commit].id;
+	return r->commits[r->owners[origin].commit].id;
 }
 
-const char *replay_commit_path(const struct replay *r, const char *id, const char *prefer)
+const char *replay_origin_path(const struct replay *r, uint32_t origin)
 {
-	size_t *k = smap_get((struct smap *)&r->commit_index, id), i;
-	const struct rcommit *c;
-
-	if (!k || !(c = &r->commits[*k])->nr_own_paths)
-		return NULL;
-	for (i = 0; prefer && i < c->nr_own_paths; i++)
-		if (!strcmp(r->paths[c->own_paths[i]], prefer))
-			return prefer;
-	return r->paths[c->own_paths[0]];
+	return r->paths[r->owners[origin].path];
 }
 
 void replay_sample_files(const struct replay *r, replay_file_fn *fn, void *data)
@@ -1239,6 +1254,19 @@ size_t replay_nr_commits(const struct replay *r)
 	return r->end_new - r->first_new;
 }
 
+int replay_file_by_ignored(const struct replay *r, const char *path)
+{
+	size_t *id = smap_get((struct smap *)&r->path_index, path);
+	const struct version *v = id ? file_at(&r->commits[r->tip], *id) : NULL;
+
+	return !v || v->by_ignored;
+}
+
+size_t replay_nr_looked_back(const struct replay *r)
+{
+	return r->nr_looked_back;
+}
+
 static void forget_commits(struct replay *r)
 {
 	size_t i;
@@ -1247,10 +1275,14 @@ static void forget_commits(struct replay *r)
 		release_files(&r->commits[i]);
 		free(r->commits[i].parents);
 		free(r->commits[i].own_paths);
+		free(r->commits[i].own_ids);
 	}
 	free(r->commits);
 	r->commits = NULL;
 	r->nr_commits = 0;
+	free(r->owners);
+	r->owners = NULL;
+	r->nr_owners = r->alloc_owners = 0;
 	smap_release(&r->commit_index);
 	memset(&r->commit_index, 0, sizeof(r->commit_index));
 }

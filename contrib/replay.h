@@ -82,17 +82,14 @@ struct replay *replay_tokens(const char *dir, const char *tip, const struct repl
  */
 struct replay *replay_tokens_from_checkpoint(const char *dir, const char *tip, const struct replay_options *opts);
 
-/* The commit of each line of path at the tip (*nr lines); NULL when it is no file there. */
+/* The origin of each line of path at the tip (*nr lines); NULL when it is no file there. */
 const uint32_t *replay_file(const struct replay *r, const char *path, size_t *nr);
 
-/* The id of a commit replay_file gave. */
-const char *replay_commit(const struct replay *r, uint32_t commit);
+/* The id of the commit that wrote a line (a token) of origin replay_file gave. */
+const char *replay_commit(const struct replay *r, uint32_t origin);
 
-/*
- * A path where the token replay found tokens of commit id's own: prefer
- * when it is one, else the first (NULL: none).
- */
-const char *replay_commit_path(const struct replay *r, const char *id, const char *prefer);
+/* The path where it wrote it (renames and moves followed, as git blame's porcelain names it). */
+const char *replay_origin_path(const struct replay *r, uint32_t origin);
 
 /*
  * In on_sample: every file of the sample, with the commit of each of its
@@ -103,6 +100,18 @@ void replay_sample_files(const struct replay *r, replay_file_fn *fn, void *data)
 
 /* How many commits the replay went through (not those its checkpoint gave). */
 size_t replay_nr_commits(const struct replay *r);
+/*
+ * Whether an ignored commit (opts.ignore) made the file at path, or a
+ * version it took lines from: in the line replay, whose lines ignore no
+ * revision, git blame's answer with the ignored revisions is then not
+ * known to be the replay's (1 also for a path that is no file).
+ */
+int replay_file_by_ignored(const struct replay *r, const char *path);
+/*
+ * How many files of commits older than the checkpoint, neither its tip's
+ * nor a fork point's it kept, the replay looked up back in their history.
+ */
+size_t replay_nr_looked_back(const struct replay *r);
 
 void replay_free(struct replay *r);
 

@@ -62,7 +62,10 @@ static void side_job_finish(struct side_job *j)
 
 /* ---- one file: both blames, summed up into a cache entry ---- */
 
-/* The line blame of a file: from the replay of the lines when there is one, else git blame. */
+/*
+ * The line blame of a file: from the replay of the lines when there is
+ * one and no ignored revision made the file's lines, else git blame.
+ */
 static struct commit_info **line_blame(struct report *rep, struct rfile *f, struct commit_table *lt,
 				       size_t *nr_lines)
 {
@@ -73,7 +76,7 @@ static struct commit_info **line_blame(struct report *rep, struct rfile *f, stru
 	size_t i;
 	int n;
 
-	if (rep->line_replay) {
+	if (rep->line_replay && !(ctx->nr_ignored && replay_file_by_ignored(rep->line_replay, f->path))) {
 		lc = replay_commits(lt, rep->line_replay, f->path, nr_lines);
 		if (!lc)
 			die("'%s' is not in the replay of '%s'", f->path, rep->line_repo.buf);
@@ -296,6 +299,112 @@ static void record_change(const char *commit, const char *path, size_t added, si
 }
 
 /*
+ * The changes of the history that the figures leave out, by "TOKEN-COMMIT
+ * PATH" into out: those the pathspecs of --exclude select at the commit,
+ * and the generated files, by their names and the blob the commit gives
+ * them (the one it removed, for a deletion): a deleted generated tree
+ * is no author's change, wherever REV stands.
+ */
+static void history_left_out(struct report *rep, const char **pathspec, int nr_pathspec, struct smap *out)
+{
+	struct blame_ctx *ctx = &rep->ctx;
+	const char **argv = xcalloc((size_t)nr_pathspec + (size_t)rep->opt.nr_exclude + 16, sizeof(*argv));
+	struct strbuf rec = STRBUF_INIT, key = STRBUF_INIT;
+	char (*blobs)[41] = NULL, (*keys)[82] = NULL;
+	const char **paths = NULL;
+	size_t nr = 0, alloc = 0, k;
+	const char *cur = NULL;
+	struct reader r;
+	int n, i;
+
+	if (rep->opt.nr_exclude) {
+		n = push_args(argv, 0, "git", "log", "-z", "--no-merges", "--full-history", "--no-renames",
+			      "--name-only", "--format=%x01%H", ctx->token, "--", NULL);
+		for (i = 0; i < rep->opt.nr_exclude; i++)
+			argv[n++] = rep->opt.exclude[i];
+		argv[n] = NULL;
+		reader_start(&r, argv, ctx->gitdir.buf);
+		while (reader_next(&r, &rec, '\0')) {
+			const char *p = rec.buf;
+
+			if (*p == '\001') {
+				strbuf_reset(&key);
+				strbuf_addf(&key, "%s ", p + 1);
+				continue;
+			}
+			while (*p == '\n')
+				p++;
+			if (*p && key.len == 41) {
+				strbuf_setlen(&key, 41);
+				strbuf_addstr(&key, p);
+				smap_put(out, key.buf, 0, NULL);
+			}
+		}
+		if (reader_finish(&r))
+			die("git log failed in '%s'", ctx->gitdir.buf);
+	}
+	if (rep->opt.include_vendored)
+		goto done;
+	/* ":OLDMODE NEWMODE OLD NEW STATUS", NUL, PATH, NUL, of each commit of the source */
+	n = push_args(argv, 0, "git", "log", "-z", "--no-merges", "--full-history", "--no-renames", "--raw",
+		      "--no-abbrev", "--format=%x01%H", ctx->orig, "--", NULL);
+	for (i = 0; i < nr_pathspec; i++)
+		argv[n++] = pathspec[i];
+	argv[n] = NULL;
+	reader_start(&r, argv, rep->line_repo.buf);
+	while (reader_next(&r, &rec, '\0')) {
+		const char *p = rec.buf, *blob, *mode;
+		int regular;
+
+		if (*p == '\001') {
+			cur = oid_map_token(&ctx->map, p + 1);
+			continue;
+		}
+		while (*p == '\n')
+			p++;
+		if (*p != ':' || rec.len < 98 || !cur)
+			continue;
+		blob = p[97] == 'D' ? p + 15 : p + 56;
+		mode = p[97] == 'D' ? p + 1 : p + 8;
+		/* regular files only: a submodule's "blob" is a commit of another repository */
+		regular = !strncmp(mode, "100644", 6) || !strncmp(mode, "100755", 6);
+		ALLOC_GROW(keys, nr + 1, alloc);
+		blobs = xrealloc(blobs, alloc * sizeof(*blobs));
+		paths = xrealloc(paths, alloc * sizeof(*paths));
+		memcpy(blobs[nr], blob, 40);  /* before the next record, the path, takes rec */
+		blobs[nr][40] = '\0';
+		if (!reader_next(&r, &rec, '\0'))
+			break;
+		if (!regular)
+			continue;
+		memcpy(keys[nr], cur, 40);
+		keys[nr][40] = '\0';
+		paths[nr++] = xstrdup(rec.buf);
+	}
+	if (reader_finish(&r))
+		die("git log failed in '%s'", rep->line_repo.buf);
+	generated_read_blobs(rep, blobs, paths, nr);
+	for (k = 0; k < nr; k++) {
+		const char *detail;
+
+		if (generated_reason(rep, paths[k], blobs[k], &detail) == LEFT_IN)
+			continue;
+		strbuf_reset(&key);
+		strbuf_addf(&key, "%s %s", keys[k], paths[k]);
+		smap_put(out, key.buf, 0, NULL);
+	}
+	for (k = 0; k < nr; k++)
+		free((char *)paths[k]);
+done:
+	free(blobs);
+	free(keys);
+	free(paths);
+	free(argv);
+	strbuf_release(&rec);
+	strbuf_release(&key);
+}
+
+/*
  * Every non-merge commit of the token history of the tip that changes a
  * selected token file (git log --name-only, so that the pathspec means
  * what it means to git), with the tokens it adds to and removes from
@@ -309,6 +418,7 @@ void commit_sizes(struct report *rep, const char **pathspec, int nr_pathspec)
 	const char **argv = xcalloc((size_t)nr_pathspec + 16, sizeof(*argv));
 	struct strbuf rec = STRBUF_INIT, key = STRBUF_INIT, path = STRBUF_INIT, sb = STRBUF_INIT;
 	struct strbuf since = STRBUF_INIT, until = STRBUF_INIT;
+	struct smap left_out = { NULL, 0, 0 };
 	struct reader *r;
 	char cur[41] = "";
 	size_t i, a = 0, rm = 0;
@@ -339,6 +449,7 @@ void commit_sizes(struct report *rep, const char **pathspec, int nr_pathspec)
 	argv[n++] = "--";
 	for (i = 0; i < (size_t)nr_pathspec; i++)
 		argv[n++] = pathspec[i];
+	history_left_out(rep, pathspec, nr_pathspec, &left_out);
 	r = xmalloc(sizeof(*r));
 	reader_start(r, argv, ctx->gitdir.buf);
 	/* "\001COMMIT", NUL, then "\nPATH", NUL and "PATH", NUL... */
@@ -368,9 +479,11 @@ void commit_sizes(struct report *rep, const char **pathspec, int nr_pathspec)
 			p++;
 		if (!*p || !is_token_path(rep, p) || (rep->left_out.nr && smap_get(&rep->left_out, p)))
 			continue;
-		counted = 1;
 		strbuf_reset(&key);
 		strbuf_addf(&key, "%s %s", cur, p);
+		if (left_out.nr && smap_get(&left_out, key.buf))
+			continue;
+		counted = 1;
 		if ((at = smap_get(&rep->change_index, key.buf))) {
 			a += rep->file_changes[*at].added;
 			rm += rep->file_changes[*at].removed;
@@ -385,6 +498,7 @@ void commit_sizes(struct report *rep, const char **pathspec, int nr_pathspec)
 		strbuf_addf(&sb, "%s %zu %zu\n", rep->csizes[i].token, rep->csizes[i].added, rep->csizes[i].removed);
 	write_atomic(path.buf, sb.buf, sb.len);
 done:
+	smap_release(&left_out);
 	free(argv);
 	strbuf_release(&rec);
 	strbuf_release(&key);
@@ -400,9 +514,20 @@ static void replay_lines(void *data)
 	struct blame_ctx *ctx = &rep->ctx;
 	struct replay_options o = { 0 };
 	struct strbuf path = STRBUF_INIT, key = STRBUF_INIT;
+	struct smap ignore = { NULL, 0, 0 };
+	char **ids = xcalloc(ctx->nr_ignored + 1, sizeof(*ids));
+	size_t k;
 
-	state_replay_path(&path, ctx->gitdir.buf, "lines", 1);
+	/* the ignored commits only mark the files they made: git blame's search is theirs */
 	strbuf_addf(&key, "lines ws %d%s", rep->opt.ignore_ws, rep->line_grafts.buf);
+	memcpy(ids, ctx->ignored, ctx->nr_ignored * sizeof(*ids));
+	qsort(ids, ctx->nr_ignored, sizeof(*ids), cmp_strings);
+	for (k = 0; k < ctx->nr_ignored; k++) {
+		smap_put(&ignore, ids[k], 1, NULL);
+		strbuf_addf(&key, "%s %s", k ? "" : " marks", ids[k]);
+	}
+	o.ignore = ctx->nr_ignored ? &ignore : NULL;
+	blame_state_path_of(ctx, "lines", key.buf, ctx->default_ignores && !rep->opt.ignore_ws, &path, 1);
 	o.ignore_ws = rep->opt.ignore_ws;
 	o.checkpoint = path.buf;
 	o.checkpoint_key = key.buf;
@@ -410,6 +535,8 @@ static void replay_lines(void *data)
 	rep->line_replay = replay_history(rep->line_repo.buf, ctx->orig, &o);
 	strbuf_release(&path);
 	strbuf_release(&key);
+	smap_release(&ignore);
+	free(ids);
 }
 
 /*
@@ -422,7 +549,7 @@ static int has_checkpoint(struct report *rep)
 	struct strbuf path = STRBUF_INIT;
 	int ret;
 
-	state_replay_path(&path, ctx->gitdir.buf, "tokens", 0);
+	blame_state_path(ctx, &path, 0);
 	ret = !access(path.buf, F_OK);
 	strbuf_release(&path);
 	return ret;
@@ -444,7 +571,8 @@ void blame_fresh(struct report *rep)
 	 * One pass over each history costs about what blaming every file of
 	 * the tree one by one costs, so it pays when the whole tree is
 	 * selected and more than a few of its files are to be blamed.  Line
-	 * blame with -M or ignored revisions needs git blame's own search.
+	 * blame with -M needs git blame's own search, and so do the files
+	 * an ignored revision made (line_blame).
 	 */
 	if (rep->opt.replay == REPLAY_ALWAYS)
 		use_replay = nr_todo > 0;
@@ -454,7 +582,7 @@ void blame_fresh(struct report *rep)
 			     (nr_todo && age_wants(0));  /* the code age needs the pass anyway */
 	if (use_replay) {
 		struct side_job lines;
-		int line_side = !rep->opt.move && !ctx->nr_ignored;
+		int line_side = !rep->opt.move;
 
 		if (line_side)
 			side_job_start(rep, &lines, replay_lines, rep);
@@ -471,8 +599,9 @@ void blame_fresh(struct report *rep)
 		if (line_side)
 			side_job_finish(&lines);
 		step_done(rep, "replays");
-		rep->blamed_by = line_side ? "one replay of each history"
-				      : "one replay of the token history, git blame of each file by lines";
+		rep->blamed_by = !line_side ? "one replay of the token history, git blame of each file by lines"
+				 : ctx->nr_ignored ? "one replay of each history, git blame by lines where an ignored revision made the file"
+				 : "one replay of each history";
 	} else if (nr_todo) {
 		rep->blamed_by = "the history of each file by tokens, git blame of each file by lines";
 	}
@@ -529,6 +658,29 @@ static int age_counts(const char *path)
 	return language_for_path(path) != &language_none && !is_git_control_file(path);
 }
 
+/* The code age's judge(): the blobs of the points, read for their markers. */
+static void age_judge(char (*blobs)[41], const char **paths, size_t nr, void *data)
+{
+	struct report *rep = data;
+
+	if (!rep->opt.include_vendored)
+		generated_read_blobs(rep, blobs, paths, nr);
+}
+
+/*
+ * The code age's left_out(): what the report leaves out at REV by path
+ * (--exclude, the attributes), and the generated files by their names
+ * and the blob at the point.
+ */
+static int age_left_out(const char *path, const char *blob, void *data)
+{
+	struct report *rep = data;
+	const char *detail;
+
+	return (rep->left_out.nr && smap_get(&rep->left_out, path)) ||
+	       generated_reason(rep, path, blob, &detail) != LEFT_IN;
+}
+
 /* Finds the points of the history and what the cache knows of them (age.h). */
 void age_start(struct report *rep, const char **pathspec, int nr_pathspec)
 {
@@ -546,6 +698,13 @@ void age_start(struct report *rep, const char **pathspec, int nr_pathspec)
 		    rep->line_grafts.buf, 0, rep->age_lines, 0, (int)rep->opt.every);
 	for (k = 0; k < nr_pathspec; k++)
 		strbuf_addf(&key, "%c%s", 0, pathspec[k]);
+	/* and what is left out: the same at every point, the attributes' files as at REV */
+	strbuf_addf(&key, "%cleft out 1 %d", 0, rep->opt.include_vendored);
+	for (k = 0; k < rep->opt.nr_exclude; k++)
+		strbuf_addf(&key, "%cexclude %s", 0, rep->opt.exclude[k]);
+	for (k = 0; (size_t)k < rep->nr_left_out_list; k++)
+		if (rep->left_out_list[k].reason == LEFT_OUT_VENDORED || rep->left_out_list[k].reason == LEFT_OUT_GENERATED)
+			strbuf_addf(&key, "%c%zu %s", 0, rep->left_out_list[k].reason, rep->left_out_list[k].path);
 	report_cache_file(rep, "age", &key, &path);
 	memset(&o, 0, sizeof(o));
 	o.every = rep->opt.every;
@@ -555,6 +714,11 @@ void age_start(struct report *rep, const char **pathspec, int nr_pathspec)
 	o.pathspec = pathspec;
 	o.nr_pathspec = nr_pathspec;
 	o.counts = age_counts;
+	o.exclude = rep->opt.exclude;
+	o.nr_exclude = rep->opt.nr_exclude;
+	o.judge = age_judge;
+	o.left_out = age_left_out;
+	o.data = rep;
 	o.year_of = year_of;
 	o.lines = rep->age_lines;
 	o.cache = path.buf;

@@ -387,7 +387,7 @@ void sizes_cache_path(struct report *rep, const char **pathspec, int nr_pathspec
 	struct strbuf key = STRBUF_INIT;
 	int i;
 
-	strbuf_addf(&key, "sizes 2%c%s%cvendored %d%c%s%c%s", 0, rep->engine_key, 0, rep->opt.include_vendored,
+	strbuf_addf(&key, "sizes 3%c%s%cvendored %d%c%s%c%s", 0, rep->engine_key, 0, rep->opt.include_vendored,
 		    0, rep->window.since, 0, rep->window.until);
 	for (i = 0; i < nr_pathspec; i++)
 		strbuf_addf(&key, "%c%s", 0, pathspec[i]);

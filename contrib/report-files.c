@@ -192,12 +192,60 @@ int is_token_path(struct report *rep, const char *path)
 static void count_left_out_tokens(const char *path, const char *blob, size_t lines, int binary, void *data)
 {
 	struct report *rep = data;
-	size_t *why = smap_get(&rep->left_out_files, path);
+	size_t *at = smap_get(&rep->left_out_files, path);
 
 	(void)blob;
 	(void)binary;
-	if (why)
-		rep->left_out_total[*why].tokens += lines;
+	if (at) {
+		rep->left_out_list[*at].tokens = lines;
+		rep->left_out_total[rep->left_out_list[*at].reason].tokens += lines;
+	}
+}
+
+/* Leaves path out of every figure, for reason (detail: the rule that said so). */
+static void leave_out(struct report *rep, const char *path, size_t reason, const char *detail)
+{
+	struct left_out_file *l;
+
+	ALLOC_GROW(rep->left_out_list, rep->nr_left_out_list + 1, rep->alloc_left_out_list);
+	l = &rep->left_out_list[rep->nr_left_out_list];
+	l->path = xstrdup(path);
+	l->detail = detail;
+	l->reason = reason;
+	l->tokens = 0;
+	smap_put(&rep->left_out_files, path, rep->nr_left_out_list++, NULL);
+	rep->left_out_total[reason].files++;
+}
+
+/* The files with a view that a tool wrote, as their names and first lines say: left out. */
+static void leave_out_generated(struct report *rep)
+{
+	char (*blobs)[41] = xcalloc(rep->nr_files + 1, sizeof(*blobs));
+	const char **paths = xcalloc(rep->nr_files + 1, sizeof(*paths));
+	size_t k, kept = 0;
+
+	if (rep->opt.include_vendored)
+		return;
+	for (k = 0; k < rep->nr_files; k++) {
+		memcpy(blobs[k], rep->files[k].blob, 41);
+		paths[k] = rep->files[k].path;
+	}
+	generated_read_blobs(rep, blobs, paths, rep->nr_files);
+	for (k = 0; k < rep->nr_files; k++) {
+		struct rfile *f = &rep->files[k];
+		const char *detail;
+		size_t why = generated_reason(rep, f->path, f->blob, &detail);
+
+		if (why == LEFT_IN) {
+			rep->files[kept++] = *f;
+			continue;
+		}
+		leave_out(rep, f->path, why, detail);
+		free(f->path);
+	}
+	rep->nr_files = kept;
+	free(blobs);
+	free(paths);
 }
 
 void list_files(struct report *rep)
@@ -223,8 +271,7 @@ void list_files(struct report *rep)
 		if (lang == &language_none || is_git_control_file(tab + 1))
 			continue;
 		if (rep->left_out.nr && (why = smap_get(&rep->left_out, tab + 1))) {
-			rep->left_out_total[*why].files++;
-			smap_put(&rep->left_out_files, tab + 1, *why, NULL);
+			leave_out(rep, tab + 1, *why, NULL);
 			continue;
 		}
 		ALLOC_GROW(rep->files, rep->nr_files + 1, rep->alloc_files);
@@ -265,6 +312,7 @@ void list_files(struct report *rep)
 		rep->nr_files = kept;
 		smap_release(&views);
 	}
+	leave_out_generated(rep);
 	/* the tokens of the files left out: the lines of their views */
 	if (rep->left_out_files.nr)
 		tree_lines(ctx->gitdir.buf, ctx->token, count_left_out_tokens, rep);

@@ -280,6 +280,7 @@ static void run_report(struct report *rep, const char *dest, const char *source,
 	commit_sizes(rep, pathspec, nr_pathspec);
 	step_done(rep, "commit sizes");
 	write_report(rep);
+	generated_save(rep);
 	step_done(rep, "report written");
 	if (rep->opt.stats)
 		print_stats(rep, fresh, skipped);

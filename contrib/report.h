@@ -67,6 +67,17 @@ struct rfile {
 	double distance;
 };
 
+/*
+ * Why the report leaves a file out: blame_left_out()'s reasons, then the
+ * generated files Linguist finds by name and by their first lines
+ * (report-generated.c).
+ */
+enum report_left_out {
+	LEFT_OUT_GENERATED_NAME = NR_LEFT_OUT,
+	LEFT_OUT_GENERATED_MARKER,
+	NR_REPORT_LEFT_OUT
+};
+
 /* ---- the cache's packs of entries (report-cache.c) ---- */
 
 struct entry_loc {
@@ -175,10 +186,16 @@ struct report {
 	 * The files the figures leave out (blame_left_out: --exclude, vendored,
 	 * generated), and how many files and tokens of the tree each reason took.
 	 */
-	struct smap left_out, left_out_files;
+	struct smap left_out, left_out_files;  /* left_out_files: path -> index in left_out_list */
 	struct {
 		size_t files, tokens;
-	} left_out_total[NR_LEFT_OUT];
+	} left_out_total[NR_REPORT_LEFT_OUT];
+	struct left_out_file {
+		char *path;
+		const char *detail;  /* the name rule or the marker; NULL for the others */
+		size_t reason, tokens;
+	} *left_out_list;
+	size_t nr_left_out_list, alloc_left_out_list;
 
 	struct report_cache cache;
 
@@ -300,6 +317,25 @@ void tdz(struct strbuf *pg, size_t n);
 void write_page(struct report *rep, const struct strbuf *story, const struct strbuf *sections,
 		size_t files, size_t lines, size_t tokens);
 void svg_areas(struct strbuf *pg, const char *title, size_t nr_x, char **xlabels, size_t nr_s, char **slabels, const double *v);
+
+/* ---- generated files (report-generated.c) ---- */
+
+extern const char *const report_left_out_reason[NR_REPORT_LEFT_OUT];
+/* The name rule of Linguist's that says path is generated, or NULL. */
+const char *generated_by_name(const char *path);
+/* The marker the first lines of a file (head: its first bytes) carry, or NULL. */
+const char *generated_by_marker(const char *path, const char *head, size_t len);
+/* Reads and judges the blobs (of paths) not judged yet; then generated_blob() tells. */
+void generated_read_blobs(struct report *rep, char (*blobs)[41], const char **paths, size_t nr);
+/* The marker of a judged blob, or NULL. */
+const char *generated_blob(struct report *rep, const char *blob);
+/* Keeps the new verdicts in the cache. */
+void generated_save(struct report *rep);
+/*
+ * Why a file of the given blob is left out besides blame_left_out(): its
+ * name or its marker (the blob judged), LEFT_IN for none; *detail: the rule.
+ */
+size_t generated_reason(struct report *rep, const char *path, const char *blob, const char **detail);
 
 /* ---- the sections (report-sections.c) ---- */
 

@@ -829,6 +829,7 @@ static struct version *suspect_version(struct walk *w, uint32_t si)
 	hash = read_hashes(w, oid, &nr);
 	s = &w->suspects[si];
 	s->v = new_version(hex, hash, nr, NO_COMMIT);
+	s->v->refs = 1;  /* the suspect's: drop_version() frees it */
 	w->version_bytes += nr * (sizeof(*hash) + sizeof(*s->v->line));
 	if (w->opts->token_lines && nr) {
 		s->v->line = xmalloc(nr * sizeof(*s->v->line));
@@ -848,7 +849,6 @@ static void drop_version(struct walk *w, uint32_t si)
 	if (!s->v)
 		return;
 	w->version_bytes -= s->v->nr * (sizeof(*s->v->hash) + sizeof(*s->v->line));
-	free(s->v->line);
 	version_unref(s->v);
 	s->v = NULL;
 }
@@ -1175,10 +1175,7 @@ static void walk_release(struct walk *w)
 	for (i = 0; i < w->nr_suspects; i++) {
 		free(w->suspects[i].path);
 		free(w->suspects[i].t);
-		if (w->suspects[i].v) {
-			free(w->suspects[i].v->line);
-			version_unref(w->suspects[i].v);
-		}
+		version_unref(w->suspects[i].v);
 	}
 	free(w->suspects);
 	free(w->heap);

@@ -254,3 +254,32 @@ size_t lex_nested_comment(const unsigned char *s, size_t p, size_t n,
 	}
 	return n;
 }
+
+size_t lex_span_idents_high(const unsigned char *s, size_t p, size_t n, int dollar,
+			    const unsigned char table[256], unsigned lo, unsigned hi,
+			    unsigned spaces)
+{
+	while (p < n) {
+		uint64_t m = 0, x;
+
+		if (s[p] >= 0x80) {
+			if (lex_uspace(s, p, n, spaces))
+				return p;
+			p++;
+			continue;
+		}
+		for (; n - p >= 8; p += 8) {
+			x = lex_word_load(s + p);
+			if ((m = (~lex_word_idents(x, dollar) | x) & LEX_WORD_HIGHS))
+				break;
+		}
+		if (m)
+			p += lex_word_first(m);
+		else
+			while (p < n && s[p] < 0x80 && table[s[p]] - lo <= hi - lo)
+				p++;
+		if (p < n && s[p] < 0x80)
+			return p;
+	}
+	return p;
+}

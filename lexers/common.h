@@ -74,7 +74,9 @@ LEX_INLINE int lex_end(struct lexer_state *ls)
 #define LEX_TOKEN_PLAIN 2
 
 #define LEX_DEFINE(var, name, fn) LEX_DEFINE_BREAKS(var, name, fn, LEX_BREAKS_ALL)
-#define LEX_DEFINE_BREAKS(var, name, fn, breaks)			\
+#define LEX_DEFINE_BREAKS(var, name, fn, breaks) LEX_DEFINE_SPACES(var, name, fn, breaks, 0)
+/* LEX_DEFINE_BREAKS of a lexer that skips the Unicode white space spaces (LEX_U_ bits). */
+#define LEX_DEFINE_SPACES(var, name, fn, breaks, spaces)		\
 	static size_t fn##_many(struct lexer_state *ls, struct token *tok, size_t max) \
 	{								\
 		struct lexer_state l = *ls;				\
@@ -107,7 +109,7 @@ LEX_INLINE int lex_end(struct lexer_state *ls)
 	{								\
 		return fn##_many(ls, tok, 1) != 0;			\
 	}								\
-	const struct lexer var = { name, fn##_next, fn##_many, fn##_view, breaks }
+	const struct lexer var = { name, fn##_next, fn##_many, fn##_view, breaks, spaces }
 
 /*
  * End of a line comment starting at p: the end of its line, without a
@@ -308,6 +310,8 @@ static inline size_t lex_punct_fast(const unsigned char second[256], const char 
 #define LEX_IS_DIGIT(c) ((c) >= '0' && (c) <= '9')
 /* The bytes that start an identifier in most languages: A-Z a-z _, and every byte >= 0x80, so that UTF-8 is never split. */
 #define LEX_IS_IDENT(c) (LEX_IS_LETTER(c) || (c) == '_' || (c) >= 0x80)
+/* The bytes that may start a character of a LEX_U_ set: the lead bytes of their UTF-8. */
+#define LEX_IS_ULEAD(c) ((c) == 0xc2 || ((c) >= 0xe1 && (c) <= 0xe3) || (c) == 0xef)
 
 static inline int lex_is_digit(unsigned char c)
 {
@@ -424,6 +428,83 @@ static inline size_t lex_span_idents(const unsigned char *s, size_t p, size_t n,
 	return lex_span(s, p, n, table, lo, hi);
 }
 
+/*
+ * lex_span_idents in a language that takes the Unicode white space of
+ * spaces (LEX_U_ bits; 0: lex_span_idents itself) for white space: a byte
+ * >= 0x80 stops the scan a word at a time, and is taken into the
+ * identifier unless such a space starts there (lex_span_idents_high, out
+ * of the way of the identifiers of ASCII).  table, lo and hi must give
+ * every byte >= 0x80.
+ */
+size_t lex_span_idents_high(const unsigned char *s, size_t p, size_t n, int dollar,
+			    const unsigned char table[256], unsigned lo, unsigned hi,
+			    unsigned spaces);
+
+LEX_INLINE size_t lex_span_idents_u(const unsigned char *s, size_t p, size_t n, int dollar,
+				    const unsigned char table[256], unsigned lo, unsigned hi,
+				    unsigned spaces)
+{
+	if (!spaces)
+		return lex_span_idents(s, p, n, dollar, table, lo, hi);
+	for (; n - p >= 8; p += 8) {
+		uint64_t x = lex_word_load(s + p), m = (~lex_word_idents(x, dollar) | x) & LEX_WORD_HIGHS;
+
+		if (m) {
+			p += lex_word_first(m);
+			return s[p] < 0x80 ? p : lex_span_idents_high(s, p, n, dollar, table, lo, hi, spaces);
+		}
+	}
+	while (p < n && s[p] < 0x80 && table[s[p]] - lo <= hi - lo)
+		p++;
+	return p < n && s[p] >= 0x80 ? lex_span_idents_high(s, p, n, dollar, table, lo, hi, spaces) : p;
+}
+
+/* lex_uline_end of one lead byte and the line breaks of set that start with it. */
+static inline size_t lex_uline_lead(const unsigned char *s, size_t p, size_t e,
+				    unsigned char lead, unsigned set)
+{
+	const unsigned char *q;
+
+	while (p < e && (q = memchr(s + p, lead, e - p))) {
+		p = (size_t)(q - s);
+		if (lex_uspace(s, p, e, set))
+			return p;
+		p++;
+	}
+	return e;
+}
+
+/*
+ * Past the white space at p of a language that takes lex_is_space's
+ * bytes (those of class space in table) and the Unicode white space of
+ * spaces (LEX_U_ bits) for it.
+ */
+static inline size_t lex_skip_spaces_u(const unsigned char *s, size_t p, size_t n,
+				       const unsigned char table[256], unsigned space, unsigned spaces)
+{
+	size_t l;
+
+	p = lex_span(s, p, n, table, space, space);
+	while (spaces && p < n && s[p] >= 0x80 && (l = lex_uspace(s, p, n, spaces)))
+		p = lex_span(s, p + l, n, table, space, space);
+	return p;
+}
+
+/*
+ * The end of the line comment s[p..e) (as lex_line_comment ended it) in a
+ * language whose lines also end at the Unicode line breaks of set
+ * (LEX_U_LSPS, LEX_U_NEL): where the first of them is, or e.  Their lead
+ * bytes are looked for by memchr, which passes most comments at once.
+ */
+static inline size_t lex_uline_end(const unsigned char *s, size_t p, size_t e, unsigned set)
+{
+	if (set & LEX_U_NEL)
+		e = lex_uline_lead(s, p, e, 0xc2, LEX_U_NEL);
+	if (set & LEX_U_LSPS)
+		e = lex_uline_lead(s, p, e, 0xe2, LEX_U_LSPS);
+	return e;
+}
+
 /* Length of the UTF-8 sequence whose lead byte is c (1 for ASCII and junk). */
 static inline size_t lex_utf8_len(unsigned char c)
 {
@@ -436,8 +517,9 @@ static inline size_t lex_utf8_len(unsigned char c)
 
 /*
  * Length of a UTF-8 byte order mark at p when p is the start of the input
- * (3), else 0: lexers give it a token of its own (TOKEN_OTHER), so that it
- * is not glued to the first word.
+ * (3), else 0: the lexers whose language does not take U+FEFF for white
+ * space give it a token of its own (TOKEN_OTHER), so that it is not glued
+ * to the first word.
  */
 static inline size_t lex_bom(const unsigned char *s, size_t p, size_t n)
 {
@@ -513,7 +595,8 @@ enum {
 	LEX_CF_TEXT_BLOCKS = 1 << 3, /* """...""" is one string over its lines (Java) */
 	LEX_CF_MULTILINE = 1 << 4,   /* unterminated, "..." and '...' run to the end of the input */
 	LEX_CF_NESTING = 1 << 5,     /* block comments nest (Rust) */
-	LEX_CF_QDOT_DIGIT = 1 << 6   /* "?." before a digit is '?' ("a?.5:b") */
+	LEX_CF_QDOT_DIGIT = 1 << 6,  /* "?." before a digit is '?' ("a?.5:b") */
+	LEX_CF_ULINES = 1 << 7       /* a line comment ends at the Unicode line breaks of spaces */
 };
 
 struct lex_cfamily {
@@ -526,6 +609,7 @@ struct lex_cfamily {
 	/* if not NULL: the word s[p..e) may go on as another token (Rust's r"...") */
 	size_t (*word)(const unsigned char *s, size_t p, size_t e, size_t n, enum token_class *cls);
 	unsigned flags;
+	unsigned spaces;              /* the Unicode white space (LEX_U_ bits) of the language */
 };
 
 /* End of the longest punctuator at p (p < n). */
@@ -555,8 +639,8 @@ LEX_INLINE size_t lex_cfamily_scan(const struct lex_cfamily *lang, const unsigne
 			return e;
 		}
 		*cls = TOKEN_WORD;
-		e = lex_span_idents(s, p + 1, n, lang->flags & LEX_CF_DOLLAR, lang->cclass,
-				    LEX_C_IDENT, LEX_C_DIGIT);
+		e = lex_span_idents_u(s, p + 1, n, lang->flags & LEX_CF_DOLLAR, lang->cclass,
+				      LEX_C_IDENT, LEX_C_DIGIT, lang->spaces);
 		return lang->word && e < n ? lang->word(s, p, e, n, cls) : e;
 	case LEX_C_DOT:
 		if (!(lang->flags & LEX_CF_DOT_NUMBERS) || p + 1 >= n || !lex_is_digit(s[p + 1]))
@@ -576,7 +660,8 @@ LEX_INLINE size_t lex_cfamily_scan(const struct lex_cfamily *lang, const unsigne
 	case LEX_C_SLASH:
 		*cls = TOKEN_COMMENT;
 		if ((e = lex_slash_comment(s, p, n, lang->flags & LEX_CF_NESTING ? LEX_SLASH_NESTING : 0)))
-			return e;
+			return (lang->flags & LEX_CF_ULINES) && s[p + 1] == '/' ?
+				lex_uline_end(s, p, e, lang->spaces) : e;
 		break;
 	case LEX_C_PUNCT:
 		break;
@@ -594,7 +679,8 @@ LEX_INLINE int lex_cfamily_token(struct lexer_state *ls, struct token *tok,
 				 const struct lex_cfamily *lang)
 {
 	const unsigned char *s = ls->src;
-	size_t n = ls->len, p = lex_span(s, ls->pos, n, lang->cclass, LEX_C_SPACE, LEX_C_SPACE), e;
+	size_t n = ls->len, e;
+	size_t p = lex_skip_spaces_u(s, ls->pos, n, lang->cclass, LEX_C_SPACE, lang->spaces);
 	enum token_class cls;
 
 	if (p >= n)
@@ -603,12 +689,15 @@ LEX_INLINE int lex_cfamily_token(struct lexer_state *ls, struct token *tok,
 	return lex_emit(ls, tok, p, e, cls);
 }
 
-/* The lexer var named name of the C family language lang, as LEX_DEFINE_BREAKS. */
-#define LEX_DEFINE_CFAMILY(var, name, lang, breaks)					\
+/*
+ * The lexer var named name of the C family language lang, as
+ * LEX_DEFINE_SPACES (spaces: lang's, as a constant expression).
+ */
+#define LEX_DEFINE_CFAMILY(var, name, lang, breaks, spaces)				\
 	LEX_TOKEN_FN lang##_token(struct lexer_state *ls, struct token *tok)		\
 	{										\
 		return lex_cfamily_token(ls, tok, &lang);				\
 	}										\
-	LEX_DEFINE_BREAKS(var, name, lang##_token, breaks)
+	LEX_DEFINE_SPACES(var, name, lang##_token, breaks, spaces)
 
 #endif

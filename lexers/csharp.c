@@ -14,6 +14,12 @@
  * "if", "region" the words after it.  @identifier is one word; digits,
  * letters, '_' and '.digit' make up a number (1_000UL, 0xFF_u, 1.5e-3m),
  * so suffixes are part of it but "1..2" is a range.
+ *
+ * White space is the language's (ECMA-334, "Lexical structure"): besides
+ * the ASCII blanks, every character of category Zs, the line breaks
+ * U+0085, U+2028 and U+2029 (which also end a // comment), and U+FEFF,
+ * which Roslyn takes for white space anywhere (so a byte order mark at
+ * the start is no token).
  */
 #include "common.h"
 #include "lexers.h"
@@ -23,9 +29,13 @@
 				      LEX_IS_C_PUNCT(c) || LEX_IN(c, '?', '#'))
 static const unsigned char cclass[256] = { LEX_TABLE(CS_CLASS) };
 
-static inline int is_ident(unsigned char c)
+#define CSHARP_SPACES (LEX_U_NBSP | LEX_U_ZS | LEX_U_BOM | LEX_U_LSPS | LEX_U_NEL)
+
+/* Is the byte at p (p < n) one of an identifier's, and no white space? */
+static inline int is_ident_at(const unsigned char *s, size_t p, size_t n)
 {
-	return cclass[c] == LEX_C_IDENT || cclass[c] == LEX_C_DIGIT;
+	return (cclass[s[p]] == LEX_C_IDENT && !(s[p] >= 0x80 && lex_uspace(s, p, n, CSHARP_SPACES))) ||
+		cclass[s[p]] == LEX_C_DIGIT;
 }
 
 /* Number of consecutive quotes at p. */
@@ -150,7 +160,7 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 	while (p < n) {
 		unsigned char c = s[p];
 
-		if (is_ident(c)) {
+		if (is_ident_at(s, p, n)) {
 			if (!hex && (c == 'e' || c == 'E') && p + 2 < n &&
 			    (s[p + 1] == '+' || s[p + 1] == '-') && lex_is_digit(s[p + 2]))
 				p += 2;
@@ -178,9 +188,9 @@ static size_t scan_special(const unsigned char *s, size_t p, size_t n, enum toke
 {
 	size_t e;
 
-	if (s[p] == '@' && p + 1 < n && cclass[s[p + 1]] == LEX_C_IDENT) {
+	if (s[p] == '@' && p + 1 < n && cclass[s[p + 1]] == LEX_C_IDENT && is_ident_at(s, p + 1, n)) {
 		*cls = TOKEN_WORD;
-		return lex_span_idents(s, p + 2, n, 0, cclass, LEX_C_IDENT, LEX_C_DIGIT);
+		return lex_span_idents_u(s, p + 2, n, 0, cclass, LEX_C_IDENT, LEX_C_DIGIT, CSHARP_SPACES);
 	}
 	if ((e = scan_string(s, p, n))) {
 		*cls = TOKEN_STRING;
@@ -192,7 +202,7 @@ static size_t scan_special(const unsigned char *s, size_t p, size_t n, enum toke
 
 static const struct lex_cfamily csharp = {
 	.cclass = cclass, .puncts = puncts, .number = scan_number, .special = scan_special,
-	.flags = LEX_CF_DOT_NUMBERS | LEX_CF_QDOT_DIGIT,
+	.flags = LEX_CF_DOT_NUMBERS | LEX_CF_QDOT_DIGIT | LEX_CF_ULINES, .spaces = CSHARP_SPACES,
 };
 
-LEX_DEFINE_CFAMILY(lexer_csharp, "csharp", csharp, LEX_BREAKS_ALL);
+LEX_DEFINE_CFAMILY(lexer_csharp, "csharp", csharp, LEX_BREAKS_ALL, CSHARP_SPACES);

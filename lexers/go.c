@@ -73,4 +73,4 @@ static const struct lex_cfamily go = {
 	.flags = LEX_CF_BOM | LEX_CF_DOT_NUMBERS,
 };
 
-LEX_DEFINE_CFAMILY(lexer_go, "go", go, LEX_BREAKS_ALL);
+LEX_DEFINE_CFAMILY(lexer_go, "go", go, LEX_BREAKS_ALL, 0);

@@ -84,4 +84,4 @@ static const struct lex_cfamily java = {
 };
 
 /* Unicode escapes are not translated: only literals and comments hold line breaks. */
-LEX_DEFINE_CFAMILY(lexer_java, "java", java, LEX_BREAKS_STRINGS);
+LEX_DEFINE_CFAMILY(lexer_java, "java", java, LEX_BREAKS_STRINGS, 0);

@@ -19,8 +19,11 @@
  * after all, and no more regular expressions are tried on that line, so
  * that a wrong guess costs linear time.
  *
- * A byte order mark at the start is a token of its own; a #! line at the
- * start (after it, if any) is a comment.
+ * White space is ECMAScript's: besides the ASCII blanks, U+00A0, U+FEFF
+ * (a byte order mark, at the start or anywhere), every other character of
+ * category Zs, and the line terminators U+2028 and U+2029, which also end
+ * a // comment and a regular expression.  A #! line at the start (after a
+ * byte order mark, if any) is a comment.
  *
  * JSX text (between tags) is not lexed as text; it comes out as words and
  * punctuation, and an apostrophe in it opens a string to the end of the line.
@@ -44,10 +47,14 @@ enum {
 	J_CLOSER, /* ] } (after which `/` divides) */
 	J_SINGLE, /* , : ; @ [ { ~: a punctuator of one byte whatever follows */
 	J_PUNCT,  /* the first byte of a punctuator of one byte or more */
+	J_ULEAD,  /* a byte that may start Unicode white space, else as J_IDENT */
 	J_SPACED = 16  /* plus a class: a token of that class after a single space */
 };
 
-#define JS_CLASS(c) (LEX_IS_SPACE(c) ? J_SPACE : \
+/* The Unicode white space of ECMAScript (WhiteSpace, LineTerminator). */
+#define JS_SPACES (LEX_U_NBSP | LEX_U_ZS | LEX_U_BOM | LEX_U_LSPS)
+
+#define JS_CLASS(c) (LEX_IS_SPACE(c) ? J_SPACE : LEX_IS_ULEAD(c) ? J_ULEAD : \
 	LEX_IS_IDENT(c) || (c) == '$' ? J_IDENT : LEX_IS_DIGIT(c) ? J_DIGIT : \
 	LEX_IN(c, '!', '%', '&', '*', '+', '-', '<', '=', '>', '?', '^', '|') ? J_PUNCT : \
 	LEX_IN(c, ',', ':', ';', '@', '[', '{', '~') ? J_SINGLE : \
@@ -78,9 +85,23 @@ static const unsigned char after_space[256] = { LEX_TABLE(JS_AFTER_SPACE) };
 #define JS_PUNCT2(c) LEX_IN(c, '.', '?', '<', '>', '=', '+', '-', '*', '&', '|')
 static const unsigned char punct2[256] = { LEX_TABLE(JS_PUNCT2) };
 
-static inline int is_ident(unsigned char c)
+/* Is the byte at p (p < n) one of an identifier's, and no white space? */
+static inline int is_ident_at(const unsigned char *s, size_t p, size_t n)
 {
-	return cclass[c] == J_IDENT || cclass[c] == J_DIGIT;
+	return cclass[s[p]] == J_IDENT || cclass[s[p]] == J_DIGIT ||
+		(cclass[s[p]] == J_ULEAD && !lex_uspace(s, p, n, JS_SPACES));
+}
+
+/* Is there a line terminator U+2028 or U+2029 at p (p < n)? */
+static inline int is_uline(const unsigned char *s, size_t p, size_t n)
+{
+	return s[p] == 0xe2 && lex_uspace(s, p, n, LEX_U_LSPS);
+}
+
+/* The end of a line comment (or #! line) from p. */
+static size_t line_comment(const unsigned char *s, size_t p, size_t n)
+{
+	return lex_uline_end(s, p, lex_line_comment(s, p, n, 0), JS_SPACES);
 }
 
 /*
@@ -208,10 +229,10 @@ static size_t scan_regex(const unsigned char *s, size_t p, size_t n, size_t *fai
 	for (p++; p < n; p++) {
 		unsigned char c = s[p];
 
-		if (c == '\n' || c == '\r')
+		if (c == '\n' || c == '\r' || is_uline(s, p, n))
 			break;
 		if (c == '\\') {
-			if (p + 1 < n && (s[p + 1] == '\n' || s[p + 1] == '\r'))
+			if (p + 1 < n && (s[p + 1] == '\n' || s[p + 1] == '\r' || is_uline(s, p + 1, n)))
 				break;
 			p++;
 		} else if (c == '[') {
@@ -219,7 +240,7 @@ static size_t scan_regex(const unsigned char *s, size_t p, size_t n, size_t *fai
 		} else if (c == ']') {
 			in_class = 0;
 		} else if (c == '/' && !in_class) {
-			for (p++; p < n && is_ident(s[p]); p++)
+			for (p++; p < n && is_ident_at(s, p, n); p++)
 				;
 			return p;
 		}
@@ -251,16 +272,19 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 				p = q;
 		}
 	}
-	while (p < n && is_ident(s[p]))
+	while (p < n && is_ident_at(s, p, n))
 		p++;
 	return p;
 }
 
-/* The rest of an identifier from p, with \uXXXX and \u{...} escapes. */
-static size_t scan_ident_escaped(const unsigned char *s, size_t p, size_t n)
+/*
+ * The rest of an identifier from p, with \uXXXX and \u{...} escapes and
+ * bytes >= 0x80, up to white space.
+ */
+static size_t scan_ident_rest(const unsigned char *s, size_t p, size_t n)
 {
 	while (p < n) {
-		if (is_ident(s[p]))
+		if (is_ident_at(s, p, n))
 			p++;
 		else if (s[p] == '\\' && p + 1 < n && s[p + 1] == 'u')
 			p += 2;
@@ -288,19 +312,23 @@ static inline uint64_t non_idents(uint64_t x)
 	return ~(letter | digit | underscore | dollar | x) & LEX_WORD_HIGHS;
 }
 
-/* An identifier from p; the rare escapes out of line. */
+/*
+ * An identifier from p; the rare escapes out of line.  A byte >= 0x80
+ * stops the scan a word at a time, and is taken unless it starts white
+ * space.
+ */
 LEX_INLINE size_t scan_ident(const unsigned char *s, size_t p, size_t n)
 {
 	for (; n - p >= 8; p += 8) {
-		uint64_t m = non_idents(lex_word_load(s + p));
+		uint64_t x = lex_word_load(s + p), m = non_idents(x) | (x & LEX_WORD_HIGHS);
 
 		if (m) {
 			p += lex_word_first(m);
-			return s[p] == '\\' ? scan_ident_escaped(s, p, n) : p;
+			return s[p] == '\\' || s[p] >= 0x80 ? scan_ident_rest(s, p, n) : p;
 		}
 	}
 	p = lex_span(s, p, n, cclass, J_IDENT, J_DIGIT);
-	return p < n && s[p] == '\\' ? scan_ident_escaped(s, p, n) : p;
+	return p < n && (s[p] == '\\' || s[p] >= 0x80) ? scan_ident_rest(s, p, n) : p;
 }
 
 /* The punctuators of several bytes, for lex_punct. */
@@ -337,6 +365,16 @@ static inline size_t skip_blanks(const unsigned char *s, size_t p, size_t n)
 			return p + lex_word_first(m);
 	}
 	return lex_span(s, p, n, cclass, J_SPACE, J_SPACE);
+}
+
+/* Past the white space at p, Unicode white space among it. */
+static size_t skip_spaces(const unsigned char *s, size_t p, size_t n)
+{
+	size_t l;
+
+	while ((p = skip_blanks(s, p, n)) < n && (l = lex_uspace(s, p, n, JS_SPACES)))
+		p += l;
+	return p;
 }
 
 /*
@@ -392,12 +430,8 @@ LEX_INLINE size_t scan_token(const unsigned char *s, size_t *start, size_t n, un
 	/* the token after a single space starts one byte on: an add, not a branch */
 	*start = p;
 	switch (k % J_SPACED) {
+	case J_ULEAD:   /* no white space: the caller skipped it */
 	case J_IDENT:
-		if (!p && (e = lex_bom(s, p, n))) {
-			/* not significant: the start of the input it remains */
-			*cls = TOKEN_OTHER;
-			return emit(o, s, p, e, TOKEN_OTHER, 1);
-		}
 		*cls = TOKEN_WORD;
 		e = scan_ident(s, p + 1, n);
 		prev_name(pv, p, e);
@@ -452,7 +486,7 @@ LEX_INLINE size_t scan_token(const unsigned char *s, size_t *start, size_t n, un
 	case J_SLASH:
 		if (p + 1 < n && s[p + 1] == '/') {
 			*cls = TOKEN_COMMENT;
-			return emit(o, s, p, lex_line_comment(s, p, n, 0), TOKEN_COMMENT, 0);
+			return emit(o, s, p, line_comment(s, p, n), TOKEN_COMMENT, 0);
 		}
 		if (p + 1 < n && s[p + 1] == '*') {
 			*cls = TOKEN_COMMENT;
@@ -471,9 +505,9 @@ LEX_INLINE size_t scan_token(const unsigned char *s, size_t *start, size_t n, un
 	case J_HASH:
 		if (p == lex_bom(s, 0, n) && lex_starts(s, p, n, "#!")) {
 			*cls = TOKEN_COMMENT;
-			return emit(o, s, p, lex_line_comment(s, p, n, 0), TOKEN_COMMENT, 0);
+			return emit(o, s, p, line_comment(s, p, n), TOKEN_COMMENT, 0);
 		}
-		if (p + 1 < n && (cclass[s[p + 1]] == J_IDENT ||
+		if (p + 1 < n && ((cclass[s[p + 1]] != J_DIGIT && is_ident_at(s, p + 1, n)) ||
 				  (s[p + 1] == '\\' && p + 2 < n && s[p + 2] == 'u'))) {
 			*cls = TOKEN_WORD;  /* a private name */
 			e = scan_ident(s, p + 1, n);
@@ -527,7 +561,7 @@ static size_t skip_braces(const unsigned char *s, size_t p, size_t n)
  */
 static size_t scan_template(const unsigned char *s, size_t p, size_t n)
 {
-	size_t braces[TEMPLATE_DEPTH], horizon = 0;
+	size_t braces[TEMPLATE_DEPTH], horizon = 0, l;
 	unsigned open = 0;      /* open substitutions */
 	int in_text = 1;
 	struct lex_js_prev pv;
@@ -560,6 +594,8 @@ static size_t scan_template(const unsigned char *s, size_t p, size_t n)
 			}
 		} else if (lex_is_space(c)) {
 			p++;
+		} else if (cclass[c] == J_ULEAD && (l = lex_uspace(s, p, n, JS_SPACES))) {
+			p += l;
 		} else if (c == '`') {
 			p++;
 			in_text = 1;
@@ -599,6 +635,14 @@ LEX_INLINE int js_token(const unsigned char *s, size_t n, size_t *pos, struct le
 		k = s[p] == ' ' ? after_space[s[p + 1]] : cclass[s[p]];
 	if (k == J_SPACE) {
 		p = skip_blanks(s, p, n);
+		if (p >= n) {
+			*pos = n;
+			return 0;
+		}
+		k = cclass[s[p]];
+	}
+	if (k == J_ULEAD && lex_uspace(s, p, n, JS_SPACES)) {
+		p = skip_spaces(s, p, n);
 		if (p >= n) {
 			*pos = n;
 			return 0;
@@ -661,4 +705,6 @@ static int js_next(struct lexer_state *ls, struct token *tok)
 }
 
 /* Regular expressions and templates are strings: only they and comments hold line breaks. */
-const struct lexer lexer_javascript = { "javascript", js_next, js_many, js_view, LEX_BREAKS_STRINGS };
+const struct lexer lexer_javascript = {
+	"javascript", js_next, js_many, js_view, LEX_BREAKS_STRINGS, JS_SPACES
+};

@@ -10,6 +10,11 @@
  * its parser joins them; the joined ones are the tokens a reader sees); and
  * a #! first line as a comment, unless it opens an inner attribute #![...];
  * a byte order mark at the start is a token of its own.
+ *
+ * White space is rustc's (Pattern_White_Space): besides the ASCII blanks,
+ * U+0085, U+200E, U+200F, U+2028 and U+2029; a no-break space or any
+ * other Zs character is no white space to rustc ("unknown start of
+ * token") and stays in the word it touches here, as any byte >= 0x80.
  */
 #include "common.h"
 #include "lexers.h"
@@ -19,9 +24,17 @@
 					LEX_IS_C_PUNCT(c) || LEX_IN(c, '$', '?', '@'))
 static const unsigned char cclass[256] = { LEX_TABLE(RUST_CLASS) };
 
+#define RUST_SPACES (LEX_U_NEL | LEX_U_MARKS | LEX_U_LSPS)
+
 static size_t scan_ident(const unsigned char *s, size_t p, size_t n)
 {
-	return lex_span_idents(s, p, n, 0, cclass, LEX_C_IDENT, LEX_C_DIGIT);
+	return lex_span_idents_u(s, p, n, 0, cclass, LEX_C_IDENT, LEX_C_DIGIT, RUST_SPACES);
+}
+
+/* Does an identifier start at p (p < n)? */
+static inline int ident_starts(const unsigned char *s, size_t p, size_t n)
+{
+	return cclass[s[p]] == LEX_C_IDENT && !(s[p] >= 0x80 && lex_uspace(s, p, n, RUST_SPACES));
 }
 
 /*
@@ -91,7 +104,7 @@ static size_t scan_number(const unsigned char *s, size_t p, size_t n)
 		return scan_ident(s, p + 2, n);
 	p = lex_digits(s, p, n, 10);
 	if (p < n && s[p] == '.' &&
-	    !(p + 1 < n && (s[p + 1] == '.' || cclass[s[p + 1]] == LEX_C_IDENT))) {
+	    !(p + 1 < n && (s[p + 1] == '.' || ident_starts(s, p + 1, n)))) {
 		p++;
 		if (p < n && lex_is_digit(s[p]))
 			p = lex_digits(s, p, n, 10);
@@ -149,7 +162,7 @@ static size_t scan_prefixed(const unsigned char *s, size_t p, size_t e, size_t n
 			*cls = TOKEN_STRING;
 			return r;
 		}
-		if (e - p == 1 && s[e] == '#' && e + 1 < n && cclass[s[e + 1]] == LEX_C_IDENT)
+		if (e - p == 1 && s[e] == '#' && e + 1 < n && ident_starts(s, e + 1, n))
 			return scan_ident(s, e + 2, n);  /* r#match */
 	} else if (e - p == 1 && (s[p] == 'b' || s[p] == 'c') && s[e] == '"') {
 		*cls = TOKEN_STRING;
@@ -170,7 +183,7 @@ static size_t scan_quote(const unsigned char *s, size_t p, size_t n, enum token_
 		*cls = TOKEN_STRING;
 		return e;
 	}
-	if (p + 1 < n && cclass[s[p + 1]] == LEX_C_IDENT) {
+	if (p + 1 < n && ident_starts(s, p + 1, n)) {
 		*cls = TOKEN_WORD;
 		return scan_ident(s, p + 2, n);  /* 'a 'static 'outer */
 	}
@@ -194,6 +207,7 @@ static size_t scan_special(const unsigned char *s, size_t p, size_t n, enum toke
 static const struct lex_cfamily rust = {
 	.cclass = cclass, .puncts = puncts, .number = scan_number, .special = scan_special,
 	.word = scan_prefixed, .flags = LEX_CF_BOM | LEX_CF_MULTILINE | LEX_CF_NESTING,
+	.spaces = RUST_SPACES,
 };
 
-LEX_DEFINE_CFAMILY(lexer_rust, "rust", rust, LEX_BREAKS_ALL);
+LEX_DEFINE_CFAMILY(lexer_rust, "rust", rust, LEX_BREAKS_ALL, RUST_SPACES);

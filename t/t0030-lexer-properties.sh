@@ -9,7 +9,9 @@ in order: walking the --exact-comments --positions view, each token
 starts at its LINE:COL, its text is the input bytes from there (LF and CR
 written as \n and \r), tokens do not overlap, and what lies between them
 is whitespace or a line continuation (a backslash, maybe blanks, and
-a newline: LF, CR LF or a lone CR, as clang takes it).  Then a coarse
+a newline: LF, CR LF or a lone CR, as clang takes it); whitespace is the
+ASCII blanks, and for the languages that take them the Unicode spaces
+their lexers name (lexers/README.md), but for no other language.  Then a coarse
 guard against quadratic lexing: inputs of N and 4N bytes of a
 pathological pattern must not take more than 8 times as long (and more
 than a second).
@@ -54,7 +56,9 @@ my @pieces = ('/*', '*/', '//', '"', "'", '`', '\\', "\n", "\r\n", "\r",
 	'\\n', '\\"', "\\'", "\\\n", "\\\r\n", '--[[', '--[==[', ']==]', '%{',
 	'@"', '$"', '"""\n', '{{', '}}', 'dnl ', '`x`', '#!', '#!/bin/sh',
 	'/**/', '-->', '<![CDATA[', ']]>', '<script>', '</script>', '<style>',
-	"\x0b", '0b', '0o', '1_000', "1'000", '.5', '5.', '1.5e-3f', 'ull');
+	"\x0b", '0b', '0o', '1_000', "1'000", '.5', '5.', '1.5e-3f', 'ull',
+	"\xc2\xa0", "\xc2\x85", "\xc2\xaa", "\xe2\x80\xa8", "\xe2\x80\xa9", "\xe2\x80\x8e",
+	"\xe2\x80\x80", "\xe2\x82\xac", "\xe3\x80\x80", "\xef\xbb\xbf", "\xef\xbc\xa1");
 for my $i (1 .. $count) {
 	my $len = int(rand(4001));
 	my $s = '';
@@ -139,9 +143,21 @@ sub view_of {
 	return $out;
 }
 
+# The Unicode white space each language takes (lexers/README.md), in UTF-8.
+my $zs = qr/\xc2\xa0|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xaf]|\xe2\x81\x9f|\xe3\x80\x80/;
+my $lsps = qr/\xe2\x80[\xa8\xa9]/;
+my %uspace = (
+	javascript => qr/$zs|$lsps|\xef\xbb\xbf/,
+	typescript => qr/$zs|$lsps|\xef\xbb\xbf/,
+	csharp => qr/$zs|$lsps|\xef\xbb\xbf|\xc2\x85/,
+	rust => qr/$lsps|\xc2\x85|\xe2\x80[\x8e\x8f]/,
+);
+my $uspace = $uspace{$lang} || qr/(?!)/;
+
 sub only_blanks {
 	my ($gap) = @_;
 	$gap =~ s/\\[ \t\x0b\f]*(?:\r\n?|\n)//g;
+	$gap =~ s/$uspace//g;
 	return $gap !~ /[^ \t\n\x0b\f\r]/;
 }
 
@@ -192,7 +208,8 @@ for my $file (@files) {
 			problem($file, "token $count at $l:$c is empty");
 			last;
 		}
-		if ($text =~ /\A[ \t\x0b\f]/ || $text =~ /\A\\[nr]/ && substr($src, $at, 1) ne '\\') {
+		if ($text =~ /\A(?:[ \t\x0b\f]|$uspace)/ ||
+		    $text =~ /\A\\[nr]/ && substr($src, $at, 1) ne '\\') {
 			problem($file, "token $count at $l:$c starts with whitespace: " . esc($text));
 			last;
 		}
@@ -299,6 +316,7 @@ my %patterns = (
 	'brackets' => '[[', 'subst' => '$(', 'heredoc' => "<<A\n",
 	'lt' => '<', 'brace' => '{', 'hash' => '#', 'slash' => '/',
 	'line-comment' => "//\n", 'dollar-brace' => '${',
+	'nbsp' => "a\xc2\xa0", 'lead-bytes' => "\xe2\x80", 'nbsp-comment' => "//\xc2\xa0",
 );
 for my $name (sort keys %patterns) {
 	for my $size ([small => 512 * 1024], [big => 2048 * 1024]) {
@@ -392,6 +410,19 @@ test_expect_success 'the view checker finds a dropped byte, a changed byte and a
 	printf "ab cd" >short &&
 	test_must_fail env FAKE_VIEW=good perl check-views.pl fake/tokenize c short >out &&
 	grep "token 3: position 2:1 is outside the input" out
+'
+
+test_expect_success 'the view checker takes Unicode white space only in the languages that have it' '
+	printf "a\302\240b\n" >nbsp &&
+	test_write_lines a b >nbsp-split &&
+	printf "1:1\ta\n1:4\tb\n" >nbsp-split.positions &&
+	FAKE_VIEW=nbsp-split perl check-views.pl fake/tokenize javascript nbsp &&
+	test_must_fail env FAKE_VIEW=nbsp-split perl check-views.pl fake/tokenize c nbsp >out &&
+	grep "bytes before it are in no token: \\\\xc2\\\\xa0" out &&
+	printf "1:1\ta\n1:2\t\302\240b\n" >nbsp-glued.positions &&
+	printf "a\n\302\240b\n" >nbsp-glued &&
+	test_must_fail env FAKE_VIEW=nbsp-glued perl check-views.pl fake/tokenize javascript nbsp >out &&
+	grep "starts with whitespace" out
 '
 
 # The fake "quadratic" lexer grows as the fourth power, so that a loaded

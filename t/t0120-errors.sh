@@ -177,13 +177,20 @@ test_expect_success 'identities and dates: refused where git fast-import refuses
 		"C <c@example.com> 1700000000 +18446744073709551616" \
 		"C <c@example.com> 1700000000 0000" \
 		"C <c@example.com> 1700000000 +" \
-		"C <c@example.com> x1700000000 +0000" \
-		"C <c@example.com>1700000000 +0000" \
+		"C <c@example.com> x1700000000 +0000"
+	do
+		printf "commit refs/heads/main\ncommitter %s\ndata 0\n" "$ident" >in &&
+		expect_fatal 2 commit "committer: invalid date" --date-format=raw &&
+		rm -rf raw.git && git init -q --bare raw.git &&
+		test_must_fail git -C raw.git fast-import --quiet <in 2>/dev/null || return 1
+	done &&
+	for ident in "C <c@example.com>1700000000 +0000" \
 		"C c@example.com> 1700000000 +0000" \
 		"C<c@example.com> 1700000000 +0000"
 	do
 		printf "commit refs/heads/main\ncommitter %s\ndata 0\n" "$ident" >in &&
 		expect_fatal 2 commit "committer: " &&
+		expect_fatal 2 commit "committer: " --date-format=rfc2822 &&
 		rm -rf raw.git && git init -q --bare raw.git &&
 		test_must_fail git -C raw.git fast-import --quiet <in 2>/dev/null || return 1
 	done &&
@@ -194,11 +201,40 @@ test_expect_success 'identities and dates: refused where git fast-import refuses
 		"<c@example.com> 0 -0000"
 	do
 		printf "commit refs/heads/main\ncommitter %s\ndata 0\n" "$ident" >in &&
-		"$TOKSTREAM" <in >out 2>err &&
+		"$TOKSTREAM" --date-format=raw <in >out 2>err &&
 		test_must_be_empty err &&
 		rm -rf ok.git && git init -q --bare ok.git &&
 		git -C ok.git fast-import --quiet <out || return 1
 	done
+'
+
+test_expect_success 'told no date format, the filter leaves dates to fast-import, which may have been told one' '
+	# fast-import alone is given the format (raw-permissive, rfc2822);
+	# the command line overrides the stream'"'"'s feature date-format
+	for ident in "C <c@example.com> 1234567890 +051800" \
+		"C <c@example.com> 1700000000 +1401" \
+		"C <c@example.com> Tue, 14 Nov 2023 22:13:20 +0000"
+	do
+		case $ident in
+		*,*) format=rfc2822 ;;
+		*) format=raw-permissive ;;
+		esac &&
+		for feature in "" "feature date-format=raw\n"
+		do
+			printf "${feature}commit refs/heads/main\ncommitter %s\ndata 0\n" "$ident" >in &&
+			"$TOKSTREAM" <in >out 2>err &&
+			test_must_be_empty err &&
+			rm -rf alone.git && git init -q --bare alone.git &&
+			git -C alone.git fast-import --quiet --date-format=$format <out &&
+			rm -rf raw.git && git init -q --bare raw.git &&
+			test_must_fail git -C raw.git fast-import --quiet <out 2>/dev/null || return 1
+		done || return 1
+	done &&
+	# and fast-import alone given --done: an input that ends with done passes
+	printf "blob\nmark :1\ndata 1\na\ndone\n" >in &&
+	"$TOKSTREAM" <in >out &&
+	rm -rf done.git && git init -q --bare done.git &&
+	git -C done.git fast-import --quiet --done <out
 '
 
 test_expect_success 'bad file modes and paths' '

@@ -280,6 +280,45 @@ test_expect_success 'the legend cuts and pads names by columns, not bytes' '
 	grep "^$zoe                           5 tokens" out
 '
 
+test_expect_success 'emoji take two columns, marks of other scripts none; a long name widens the author legend' '
+	hrvoje="Hrvoje Šimić" &&
+	long="Hrvoje Šimić-Aleksandrović Petrović" &&
+	emma="Emma 🦄" &&
+	dev=$(printf "Dev \340\244\246\340\245\207\340\244\265") &&
+	echo "int d = 4;" >src/wide.c &&
+	commit_by "$hrvoje" "d" &&
+	echo "int e = 5;" >>src/wide.c &&
+	commit_by "$long" "e" &&
+	echo "int f = 6;" >>src/wide.c &&
+	commit_by "$emma" "f" &&
+	echo "int g = 7;" >>src/wide.c &&
+	commit_by "$dev" "g" &&
+	"$TOKSTREAM" convert -q src tokens.git &&
+	"$TOKSTREAM" blame -C tokens.git --no-pager --color=never wide.c >out &&
+	body <out | cut -c10- >actual &&
+	# Emma, a space and a wide emoji: 7 columns; "Dev", a space, two
+	# Devanagari letters and a vowel sign of none: 6
+	cat >expect <<-EOF &&
+	Hrvoje Šimić         1  int d = 4;
+	Hrvoje Šimić         2  int e = 5;
+	Emma 🦄              3  int f = 6;
+	$dev               4  int g = 7;
+	EOF
+	test_cmp expect actual &&
+	grep "^[0-9a-f]\{10\} [0-9-]* Hrvoje Šimić-Aleksan      5 tokens" out &&
+	grep "^[0-9a-f]\{10\} [0-9-]* Emma 🦄                   5 tokens" out &&
+	"$TOKSTREAM" blame -C tokens.git --no-pager --color=never --by=author wide.c >out &&
+	sed "1,/^\$/d" out >actual &&
+	# the names 35 columns wide, as the longest, then " %6d"
+	cat >expect <<-EOF &&
+	$dev                                   5 tokens  25.0%
+	Emma 🦄                                  5 tokens  25.0%
+	Hrvoje Šimić                             5 tokens  25.0%
+	Hrvoje Šimić-Aleksandrović Petrović      5 tokens  25.0%
+	EOF
+	test_cmp expect actual
+'
+
 test_expect_success 'a name that is not UTF-8 is shown with U+FFFD, not as broken UTF-8' '
 	git init -q broken &&
 	echo "int a = 1;" >broken/x.c &&

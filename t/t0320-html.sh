@@ -406,6 +406,58 @@ test_expect_success 'a directory of more authors than colours: the rest are "oth
 	check_bars many-out/index.html
 '
 
+# index_head INDEX: the "N tokens, M contributors" an index opens with, as "N M".
+index_head () {
+	sed -n "s|.*<p>\([0-9]*\) tokens, \([0-9]*\) contributors</p>.*|\1 \2|p" "$1"
+}
+
+test_expect_success 'a file of 300 authors: every index sums up all of them, as the report does' '
+	git init -q crowd &&
+	mkdir crowd/lib &&
+	printf "int base;\n" >crowd/lib/all.c &&
+	printf "int other;\n" >crowd/top.c &&
+	git -C crowd add . && commit_as crowd Author0 "base" &&
+	i=1 &&
+	while test $i -le 300
+	do
+		printf "int v$i;\n" >>crowd/lib/all.c &&
+		git -C crowd add lib/all.c &&
+		git -C crowd -c user.name=A$i -c user.email=a$i@example.org commit -q \
+			--author="Author$i <a$i@example.org>" -m "v$i" || return 1
+		i=$((i + 1))
+	done &&
+	"$TOKSTREAM" convert -q crowd crowd.git &&
+	"$TOKSTREAM" html -C crowd.git crowd-out &&
+	echo "903 301" >expect &&
+	index_head crowd-out/lib/index.html >actual &&
+	test_cmp expect actual &&
+	index_row crowd-out/lib/index.html all.c >row &&
+	grep "<td class=\"num\">903</td><td class=\"num\">301</td>" row &&
+	echo "906 301" >expect &&
+	index_head crowd-out/index.html >actual &&
+	test_cmp expect actual &&
+	"$TOKSTREAM" report -C crowd.git -j 1 crowd-report &&
+	grep "^tokens	906$" crowd-report/summary.tsv &&
+	grep "^authors_by_tokens	301$" crowd-report/summary.tsv &&
+	"$TOKSTREAM" html -C crowd.git crowd-out &&
+	index_head crowd-out/index.html >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'the ten largest authors of a page have ten colours, the rest one grey' '
+	grep -o "<span class=\"sw\" style=\"background:[^\"]*\"></span></td><td class=\"label\">[^<]*" \
+		crowd-out/lib/all.c.html | sed "s/.*background:\([^\"]*\).*label\">/\1 /" >swatches &&
+	test_line_count = 301 swatches &&
+	head -n 10 swatches | cut -d" " -f1 | sort -u >top &&
+	test_line_count = 10 top &&
+	sed 1,10d swatches | cut -d" " -f1 | sort -u >rest &&
+	echo "#999" >expect &&
+	test_cmp expect rest &&
+	! grep -x "#999" top &&
+	grep "i<P.length?P\[i\]:OTHERS" crowd-out/lib/all.c.html &&
+	grep "<li><span class=\"sw\" style=\"background:#ccc\"></span> 291 others" crowd-out/lib/index.html
+'
+
 # Hostile content: everything from the repository is escaped.  Git keeps
 # no "<" or ">" in a name (it drops them), so names carry quotes,
 # ampersands and backslashes; messages, contents and paths carry markup.
@@ -557,6 +609,7 @@ test_expect_success BROWSER 'in Chromium: tip, colours, gutter, links, legend, m
 		--filter bob --filter-keeps Bob --map-line 250 --anchor-line 120 \
 		--bars "$TRASH_DIRECTORY/long-out/index.html" --bars "$TRASH_DIRECTORY/long-out/lib/index.html" \
 		--bars "$TRASH_DIRECTORY/browser-out/index.html" --bars "$TRASH_DIRECTORY/many-out/index.html" \
+		--crowd "$TRASH_DIRECTORY/crowd-out/lib/all.c.html" \
 		--hostile "$TRASH_DIRECTORY/evil-browser-out/$EVIL_FILE.html" \
 		--hostile "$TRASH_DIRECTORY/evil-browser-out/$EVIL_QUOTE.html" \
 		--hostile-summary "$EVIL_XSS<!--" --hostile-summary "$EVIL_MSG" \
@@ -568,6 +621,7 @@ test_expect_success BROWSER 'in Chromium: tip, colours, gutter, links, legend, m
 	test $status = 0 &&
 	! grep "^FAIL" browser.log &&
 	grep "^ok - hovering A.s row marks exactly their tokens" browser.log &&
+	grep "^ok - by commit: the ten largest have ten colours" browser.log &&
 	grep "^# all checks passed" browser.log &&
 	test_path_is_file "$TEST_DIRECTORY/out/t0320-add.png" &&
 	test_path_is_file "$TEST_DIRECTORY/out/t0320-commit-colours.png" &&

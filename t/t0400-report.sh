@@ -185,6 +185,31 @@ test_expect_success 'the oldest code: functions by tokens of the oldest commit' 
 	test_cmp expect out/oldest-functions.tsv
 '
 
+test_expect_success 'the oldest code is code: past a first commit that owns only prose' '
+	git init -q prose &&
+	printf "The project.\n\nIt adds numbers.\n" >prose/README.txt &&
+	git -C prose add README.txt && commit_in prose Alice 2001-01-01T12:00:00Z -m readme &&
+	printf "int main(void)\n{\n\treturn 0;\n}\n" >prose/main.c &&
+	git -C prose add main.c && commit_in prose Bob 2002-01-01T12:00:00Z -m main &&
+	printf "int add(int a, int b)\n{\n\treturn a + b;\n}\n" >>prose/main.c &&
+	git -C prose add main.c && commit_in prose Carol 2003-01-01T12:00:00Z -m add &&
+	"$TOKSTREAM" convert -q prose prose.git &&
+	"$TOKSTREAM" report -C prose.git -j 1 prose-out &&
+	cat >expect <<-\EOF &&
+	rank	path	function	line	tokens	oldest_tokens	oldest_share
+	1	main.c	main	1	9	9	100.00
+	EOF
+	test_cmp expect prose-out/oldest-functions.tsv &&
+	grep "^oldest_commit	$(git -C prose rev-parse HEAD~2)$" prose-out/summary.tsv &&
+	grep "^oldest_code_commit	$(git -C prose rev-parse HEAD~1)$" prose-out/summary.tsv &&
+	grep "owns none inside a function: its tokens are in <code>README.txt</code> (7)" prose-out/index.html &&
+	grep "The oldest code in functions is from <span class=\"id\">$(git -C prose rev-parse --short=12 HEAD~1)</span> by Bob of 2002-01-01" prose-out/index.html &&
+	! grep "No function holds" prose-out/index.html &&
+	"$TOKSTREAM" report -C prose.git -j 1 prose-text HEAD README.txt &&
+	test_line_count = 1 prose-text/oldest-functions.tsv &&
+	grep "no file of the selection holds a function as tokstream finds them" prose-text/index.html
+'
+
 test_expect_success 'the summary states the story in numbers' '
 	alice=$(git -C src rev-list --author=Alice --no-merges main) &&
 	cat >expect <<-EOF &&
@@ -208,6 +233,7 @@ test_expect_success 'the summary states the story in numbers' '
 	oldest_commit	$alice
 	oldest_commit_line_share	55.56
 	oldest_commit_token_share	84.62
+	oldest_code_commit	$alice
 	most_disagreeing_distance	32.86
 	verdict	different
 	EOF
@@ -218,7 +244,7 @@ test_expect_success 'the summary states the story in numbers' '
 	grep "Erin (5 by lines, 2 by tokens)" out/index.html &&
 	grep "Only in the top 3 by tokens: Erin. Only in the top 3 by lines: Bob." out/index.html &&
 	grep "29.49% of the code changes hands" out/index.html &&
-	grep "The oldest commit still holds 55.56% of the lines and 84.62% of the tokens" out/index.html
+	grep "The oldest commit still holds 5 lines (55.56%) and 22 tokens (84.62%)" out/index.html
 '
 
 test_expect_success 'the page is self-contained and holds the SVG charts' '
@@ -385,6 +411,44 @@ test_expect_success 'one replay of each history gives the report git blame file 
 	diff -r boths.replay boths.git &&
 	report_both evil.git bothe HEAD --min-tokens=1 &&
 	diff -r bothe.replay bothe.git
+'
+
+test_expect_success 'an ignored revision: git blame by lines for the files it made, the replay for the rest' '
+	sweep=$(git -C src rev-list -1 --grep="whitespace sweep" main) &&
+	report_both tokens.git bothi HEAD --ignore-rev "$sweep" --top=3 --min-tokens=1 &&
+	grep "git blame by lines where an ignored revision made the file" stats.replay &&
+	diff -r bothi.replay bothi.git &&
+	# the sweep ignored: its re-indented line is Alice'"'"'s, as git blame says
+	grep "^Alice	" bothi.replay/authors.tsv >alice &&
+	git -C src blame --line-porcelain --ignore-rev "$sweep" HEAD -- a.c >blamed &&
+	test "$(grep -c "^author Alice" blamed)" -ge 4
+'
+
+test_expect_success 'a report with other options keeps the default state, its own beside it' '
+	rm -rf tokens.git/tokstream/replay tokens.git/tokstream/report-cache &&
+	"$TOKSTREAM" report -C tokens.git --replay=always -j 1 --min-tokens=1 dflt HEAD &&
+	cp tokens.git/tokstream/replay/tokens default.state &&
+	cp tokens.git/tokstream/replay/lines default.lines &&
+	"$TOKSTREAM" report -C tokens.git --replay=always -w -j 1 --min-tokens=1 ws HEAD &&
+	test_cmp default.lines tokens.git/tokstream/replay/lines &&
+	test_cmp default.state tokens.git/tokstream/replay/tokens &&
+	ls tokens.git/tokstream/replay | grep "^lines-" >others &&
+	test_line_count = 1 others &&
+	rm -f tokens.git/tokstream/replay/tokens-* &&
+	"$TOKSTREAM" report -C tokens.git --replay=always --no-moves -j 1 --min-tokens=1 nomoves HEAD &&
+	test_cmp default.state tokens.git/tokstream/replay/tokens &&
+	ls tokens.git/tokstream/replay | grep "^tokens-" >others &&
+	test_line_count = 1 others &&
+	# blame finds each: the state way dies where none fits
+	(cd src && TOKSTREAM_TEST_BLAME=state "$TOKSTREAM" blame -C ../tokens.git --porcelain a.c) >/dev/null &&
+	(cd src && TOKSTREAM_TEST_BLAME=state "$TOKSTREAM" blame -C ../tokens.git --no-moves --porcelain a.c) >/dev/null &&
+	test_must_fail env TOKSTREAM_TEST_BLAME=state "$TOKSTREAM" blame -C tokens.git --min-move=3 a.c 2>err &&
+	# the newest two other states are kept
+	"$TOKSTREAM" report -C tokens.git --replay=always --min-move=5 -j 1 --min-tokens=1 mm HEAD &&
+	"$TOKSTREAM" report -C tokens.git --replay=always --min-move=7 -j 1 --min-tokens=1 mm7 HEAD &&
+	ls tokens.git/tokstream/replay | grep "^tokens-" >others &&
+	test_line_count = 2 others &&
+	test_cmp default.state tokens.git/tokstream/replay/tokens
 '
 
 test_expect_success '-M needs git blame for lines: only the tokens are replayed' '

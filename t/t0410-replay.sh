@@ -281,18 +281,18 @@ test_expect_success 'a replay from a checkpoint goes through the commits since, 
 	) &&
 	replay_files random later &&
 	mv out full &&
-	test "$(cat count)" = "replayed $(git -C random rev-list --count later)" &&
+	test "$(sed -n 1p count)" = "replayed $(git -C random rev-list --count later)" &&
 	rm -f cp &&
 	replay_files random main --checkpoint=cp &&
 	test -f cp &&
 	replay_files random later --checkpoint=cp &&
 	test_cmp full out &&
-	test "$(cat count)" = "replayed 4" &&
+	test "$(sed -n 1p count)" = "replayed 4" &&
 	test "$(git -C random rev-list --count later ^main)" = 4 &&
 	# the same tip again: nothing to replay
 	replay_files random later --checkpoint=cp &&
 	test_cmp full out &&
-	test "$(cat count)" = "replayed 0"
+	test "$(sed -n 1p count)" = "replayed 0"
 '
 
 test_expect_success 'from checkpoints all along the history, merges and all: the same lines' '
@@ -309,7 +309,7 @@ test_expect_success 'from checkpoints all along the history, merges and all: the
 	replay_files random main "-w --checkpoint=cp" &&
 	replay_files random later "-w --checkpoint=cp" &&
 	test_cmp full-w out &&
-	test "$(cat count)" = "replayed 4"
+	test "$(sed -n 1p count)" = "replayed 4"
 '
 
 test_expect_success 'a branch forked before the checkpoint: only its commit, its parent from git blame' '
@@ -325,8 +325,47 @@ test_expect_success 'a branch forked before the checkpoint: only its commit, its
 	rm -f cp &&
 	replay_files random main --checkpoint=cp &&
 	replay_files random forked --checkpoint=cp &&
-	test "$(cat count)" = "replayed 1" &&
+	test "$(sed -n 1p count)" = "replayed 1" &&
 	test_cmp forked.full out
+'
+
+test_expect_success 'a checkpoint on a release branch keeps the fork point the main line grows from' '
+	# rel forks from main~3 and is tagged; main goes on, then merges rel back
+	(
+		cd random &&
+		git checkout -q -b rel main~3 &&
+		edit file1.c 1 "release notes" && git rm -q file2.c && commit "prepare release" &&
+		git checkout -q -b grown main &&
+		edit file3.c 2 "main goes on" && commit "main after the fork" &&
+		merge_any rel theirs &&
+		edit file1.c 3 "after the merge" && commit "after the release" &&
+		git checkout -q main
+	) &&
+	replay_files random grown &&
+	mv out grown.full &&
+	rm -f cp &&
+	replay_files random rel --checkpoint=cp &&
+	replay_files random grown --checkpoint=cp &&
+	test "$(sed -n 1p count)" = "replayed $(git -C random rev-list --count grown ^rel)" &&
+	test "$(sed -n 2p count)" = "looked back 0" &&
+	test_cmp grown.full out
+'
+
+test_expect_success 'a branch forked after the checkpoint was written: its parent looked back, the same lines' '
+	rm -f cp &&
+	replay_files random main --checkpoint=cp &&
+	(
+		cd random &&
+		git checkout -q -b late main~6 &&
+		edit file1.c 2 "late topic" && commit "late topic" &&
+		git checkout -q main
+	) &&
+	replay_files random late &&
+	mv out late.full &&
+	replay_files random late --checkpoint=cp &&
+	test "$(sed -n 1p count)" = "replayed 1" &&
+	test "$(sed -n 2p count)" != "looked back 0" &&
+	test_cmp late.full out
 '
 
 test_expect_success 'an older tip, a damaged checkpoint: from the start' '
@@ -334,8 +373,9 @@ test_expect_success 'an older tip, a damaged checkpoint: from the start' '
 	# an older tip: an ancestor of the checkpoint
 	replay_files random main --checkpoint=cp &&
 	replay_files random main~5 --checkpoint=cp &&
-	test "$(cat count)" = "replayed $(git -C random rev-list --count main~5)" &&
-	printf "tokstream replay checkpoint 2\nkey test\ncommits 1\nnonsense\n" >cp &&
+	test "$(sed -n 1p count)" = "replayed $(git -C random rev-list --count main~5)" &&
+	header=$(head -n 1 cp) &&
+	printf "%s\nkey test\ncommits 1\nnonsense\n" "$header" >cp &&
 	replay_files random later --checkpoint=cp &&
 	test_cmp full out &&
 	grep "warning: the replay checkpoint .* is damaged" count &&

@@ -205,6 +205,76 @@ test_expect_success 'with -M the lines are git blame'"'"'s: the code age is by t
 	! grep -q "aria-label=\"Share of the lines by year" mout/index.html
 '
 
+# Two maintained lines: 1.x forks from main at R, main goes on (2.0 ... 2.2,
+# each adding a file), 1.x gets fixes (1.1 ... 1.3) dated between main's
+# tags and main merges 1.x twice.  By date the tags alternate between two
+# very different trees; along main's first-parent line they do not.
+test_expect_success 'two maintained lines: the points follow REV'"'"'s first-parent line' '
+	git init -q -b main two &&
+	lcommit () {
+		GIT_AUTHOR_DATE="$1" GIT_COMMITTER_DATE="$1" \
+		git -C two -c user.name=Ann -c user.email=ann@example.org commit -q -m "$2"
+	} &&
+	printf "int r;\n" >two/r.c && git -C two add . && lcommit 2001-01-01T00:00:00Z R &&
+	git -C two tag 1.0 &&
+	git -C two branch one &&
+	i=0 &&
+	for d in 2002 2004 2006
+	do
+		printf "int m$i[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };\n" >two/m$i.c &&
+		git -C two add . && lcommit $d-01-01T00:00:00Z "m$i" && git -C two tag 2.$i &&
+		i=$((i + 1)) || return 1
+	done &&
+	git -C two checkout -q one &&
+	i=1 &&
+	for d in 2003 2005 2007
+	do
+		printf "int r$i;\n" >>two/r.c &&
+		git -C two add . && lcommit $d-01-01T00:00:00Z "fix $i" && git -C two tag 1.$i &&
+		i=$((i + 1)) || return 1
+	done &&
+	git -C two checkout -q main &&
+	GIT_AUTHOR_DATE=2008-01-01T00:00:00Z GIT_COMMITTER_DATE=2008-01-01T00:00:00Z \
+		git -C two -c user.name=Ann -c user.email=ann@example.org merge -q --no-ff -m "merge 1.2" 1.2 &&
+	GIT_AUTHOR_DATE=2009-01-01T00:00:00Z GIT_COMMITTER_DATE=2009-01-01T00:00:00Z \
+		git -C two -c user.name=Ann -c user.email=ann@example.org merge -q --no-ff -m "merge 1.3" 1.3 &&
+	"$TOKSTREAM" convert -q two two.git &&
+	"$TOKSTREAM" report -C two.git -j 1 two-out &&
+	awk -F"\t" "NR > 1 { if (\$1 != last) { if (last != \"\") print last, day, n; n = 0 }
+		last = \$1; day = \$2; n += \$7 } END { print last, day, n }" two-out/age.tsv >points &&
+	cat >expect <<-EOF &&
+	1.0 2001-01-01 3
+	2.0 2002-01-01 30
+	2.1 2004-01-01 57
+	2.2 2006-01-01 84
+	1.2 +1 2008-01-01 90
+	1.3 2009-01-01 93
+	EOF
+	test_cmp expect points &&
+	grep "in the order of its first-parent line" two-out/index.html
+'
+
+test_expect_success 'a long table of points is summed up on the page, whole in age.tsv' '
+	git init -q -b main many &&
+	i=1 &&
+	while test $i -le 60
+	do
+		printf "int v$i;\n" >>many/v.c && git -C many add v.c &&
+		GIT_AUTHOR_DATE="2001-01-01T00:00:$((i / 10))$((i % 10))Z" \
+		GIT_COMMITTER_DATE="2001-01-01T00:00:$((i / 10))$((i % 10))Z" \
+			git -C many -c user.name=Ann -c user.email=ann@example.org commit -q -m "v$i" &&
+		git -C many tag t$i && i=$((i + 1)) || return 1
+	done &&
+	"$TOKSTREAM" convert -q many many.git &&
+	"$TOKSTREAM" report -C many.git -j 1 many-out &&
+	cut -f1 many-out/age.tsv | sed 1d | uniq >all &&
+	test_line_count = 60 all &&
+	grep "The table shows one point in 3 of the 60, and the last;" many-out/index.html &&
+	sed -n "/id=\"age\"/,/<\/table>/p" many-out/index.html | grep -o "<tr><td>t[0-9]*</td>" >rows &&
+	test_line_count = 21 rows &&
+	grep "<tr><td>t60</td>" rows
+'
+
 test_expect_success '--every takes tag or year' '
 	test_expect_code 129 "$TOKSTREAM" report -C tokens.git --every=month eout 2>err &&
 	grep "every takes tag or year, not .month." err &&

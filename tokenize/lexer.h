@@ -122,6 +122,12 @@ struct lexer {
 	 * numbers and punctuators never hold one (no line splices) names fewer.
 	 */
 	unsigned breaks;
+	/*
+	 * The Unicode white space (LEX_U_ bits, below) that the lexer skips
+	 * between tokens as it skips lex_is_space's bytes: what its language
+	 * takes for white space besides them; 0 for most.
+	 */
+	unsigned spaces;
 };
 
 #define LEX_BREAKS_ALL (~0u)
@@ -160,6 +166,56 @@ static inline void lex_set_prev(struct lexer_state *ls, const struct token *tok)
 static inline int lex_is_space(unsigned char c)
 {
 	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/*
+ * The Unicode white space a language may take for white space between
+ * tokens, besides lex_is_space's bytes, in sets of these bits (struct
+ * lexer's spaces), each a few code points written in UTF-8:
+ */
+#define LEX_U_NBSP  (1u << 0)  /* U+00A0 no-break space */
+#define LEX_U_ZS    (1u << 1)  /* the rest of category Zs: U+1680, U+2000..U+200A, U+202F, U+205F, U+3000 */
+#define LEX_U_BOM   (1u << 2)  /* U+FEFF zero width no-break space (a byte order mark) */
+#define LEX_U_LSPS  (1u << 3)  /* U+2028 line separator, U+2029 paragraph separator */
+#define LEX_U_NEL   (1u << 4)  /* U+0085 next line */
+#define LEX_U_MARKS (1u << 5)  /* U+200E left-to-right mark, U+200F right-to-left mark */
+
+/*
+ * The length of the character of the set at p (p < n) in UTF-8, or 0
+ * when another character (or a byte that is none) is there.
+ */
+static inline size_t lex_uspace(const unsigned char *s, size_t p, size_t n, unsigned set)
+{
+	unsigned char c1, c2;
+
+	if (n - p < 2)
+		return 0;
+	c1 = s[p + 1];
+	if (s[p] == 0xc2)
+		return (c1 == 0xa0 && (set & LEX_U_NBSP)) || (c1 == 0x85 && (set & LEX_U_NEL)) ? 2 : 0;
+	if (n - p < 3)
+		return 0;
+	c2 = s[p + 2];
+	switch (s[p]) {
+	case 0xe1:
+		return c1 == 0x9a && c2 == 0x80 && (set & LEX_U_ZS) ? 3 : 0;
+	case 0xe2:
+		if (c1 == 0x81)
+			return c2 == 0x9f && (set & LEX_U_ZS) ? 3 : 0;
+		if (c1 != 0x80)
+			return 0;
+		if ((c2 >= 0x80 && c2 <= 0x8a) || c2 == 0xaf)
+			return set & LEX_U_ZS ? 3 : 0;
+		if (c2 == 0x8e || c2 == 0x8f)
+			return set & LEX_U_MARKS ? 3 : 0;
+		return (c2 == 0xa8 || c2 == 0xa9) && (set & LEX_U_LSPS) ? 3 : 0;
+	case 0xe3:
+		return c1 == 0x80 && c2 == 0x80 && (set & LEX_U_ZS) ? 3 : 0;
+	case 0xef:
+		return c1 == 0xbb && c2 == 0xbf && (set & LEX_U_BOM) ? 3 : 0;
+	default:
+		return 0;
+	}
 }
 
 /*

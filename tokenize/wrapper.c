@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <string.h>
 #include <unistd.h>
 
 long write_in_full(int fd, const void *buf, size_t len)
@@ -59,6 +60,11 @@ void make_dir(const char *path)
 	}
 	if (mkdir(path, 0755) && errno != EEXIST)
 		die_errno("cannot create '%s'", path);
+}
+
+int cmp_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 void free_strings(char **v, size_t nr)

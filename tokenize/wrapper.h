@@ -21,4 +21,7 @@ void make_dir(const char *path);
 /* Frees the nr strings of v, then v itself. */
 void free_strings(char **v, size_t nr);
 
+/* qsort()'s order of an array of strings (char *), by strcmp(). */
+int cmp_strings(const void *a, const void *b);
+
 #endif

@@ -15,6 +15,9 @@
 //          (what the legend keeps), --map-line N (clicked on the minimap),
 //          --anchor-line N (loaded as #LN) are checked
 //        [--bars INDEX]...           indexes whose bars must match their shares
+//        [--crowd FILE]              a page of more than ten authors and commits: by
+//                                    author and by commit, the ten largest have ten
+//                                    colours, the rest one grey
 //        [--hostile FILE]... [--hostile-summary S]... [--hostile-text T]...
 //
 // Prints "ok - ..." or "FAIL - ..." for every check; exits 1 when any failed.
@@ -171,6 +174,23 @@ async function checkLongPage(page) {
 }
 
 // Each segment of each bar is as wide as its share of the row's tokens.
+// The legend's swatches by author and by commit: the first ten, the largest,
+// have ten colours no other row has; every other row the one grey.
+async function checkCrowd(page, file) {
+	await page.goto(url(file));
+	for (const by of ['author', 'commit']) {
+		if (by !== 'author')  // the colouring the page opens with: its button is disabled
+			await page.click(`#by button[value="${by}"]`);
+		const sw = await page.$$eval('#legend-rows tr .sw', (s) => s.map((e) => getComputedStyle(e).backgroundColor));
+		const top = sw.slice(0, 10), rest = new Set(sw.slice(10));
+		check(sw.length > 10 && new Set(top).size === 10, `by ${by}: the ten largest have ten colours`, top.join(' '));
+		check(rest.size === 1 && !top.includes([...rest][0]), `by ${by}: the other ${sw.length - 10} share one grey`,
+			[...rest].join(' '));
+		const tokens = await page.$$eval('#code .t', (s) => new Set(s.map((e) => getComputedStyle(e).color)).size);
+		check(tokens === 11, `by ${by}: the tokens show eleven colours`, tokens);
+	}
+}
+
 async function checkBars(page, file) {
 	await page.goto(url(file));
 	const bars = await page.$$eval('.bar', (bs) => bs.map((b) => ({
@@ -368,6 +388,8 @@ async function main() {
 			await page.screenshot({ path: path.join(opt.shots, 't0320-hostile.png'), fullPage: true });
 	}
 
+	if (opt.crowd)
+		await checkCrowd(page, opt.crowd);
 	check(dialogs.length === 0, 'no dialog ever opened', dialogs.join('; '));
 	const foreign = requests.filter((u) => !u.startsWith('file:') && u !== opt.url);
 	check(foreign.length === 0, 'no request left file:// but the click on a token', foreign.join(' '));

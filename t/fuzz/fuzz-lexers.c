@@ -4,7 +4,8 @@
  * rest is the file.  It asserts the invariants the view and the blame
  * tools rely on:
  *   - tokens are non-empty, in order, do not overlap and stay in bounds;
- *   - every byte outside a token is whitespace (or a backslash-newline);
+ *   - every byte outside a token is whitespace (or a backslash-newline):
+ *     the ASCII blanks, and the Unicode white space of the lexer's spaces;
  *   - the view has exactly one line per token, none of them empty.
  * Running time is bounded by libFuzzer's -timeout: a quadratic lexer
  * shows up as a timeout on the long inputs it generates.
@@ -26,13 +27,17 @@ static void fail(const char *lang, const char *what, size_t at)
 	abort();
 }
 
-static int gap_ok(const unsigned char *s, size_t from, size_t to)
+static int gap_ok(const unsigned char *s, size_t from, size_t to, unsigned spaces)
 {
-	size_t i;
+	size_t i, l;
 
 	for (i = from; i < to; i++) {
 		if (lex_is_space(s[i]))
 			continue;
+		if ((l = lex_uspace(s, i, to, spaces))) {
+			i += l - 1;
+			continue;
+		}
 		/*
 		 * a line splice as clang takes it: a backslash, maybe blanks,
 		 * then LF, CRLF or a lone CR
@@ -80,13 +85,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fail(lang->name, "token overlaps the previous one", tok.start);
 		if (tok.start > n || tok.len > n - tok.start)
 			fail(lang->name, "token past the end", tok.start);
-		if (!gap_ok(s, end, tok.start))
+		if (!gap_ok(s, end, tok.start, lang->lexer->spaces))
 			fail(lang->name, "a byte that is not whitespace belongs to no token", end);
 		end = tok.start + tok.len;
 		if (++count > n)
 			fail(lang->name, "more tokens than bytes", tok.start);
 	}
-	if (!gap_ok(s, end, n))
+	if (!gap_ok(s, end, n, lang->lexer->spaces))
 		fail(lang->name, "a byte after the last token belongs to no token", end);
 
 	view_build(&view, lang, s, n, 0);

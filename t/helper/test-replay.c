@@ -3,7 +3,8 @@
  * each line of each PATH at REV by the forward replay (contrib/replay.c),
  * one "PATH ID" line per line, for the tests to set beside git blame;
  * with --checkpoint, starting from FILE when it fits, and leaving it;
- * "replayed N" on stderr, the commits it went through.
+ * "replayed N" on stderr, the commits it went through, and "looked back
+ * N", the older files it had to ask git blame for.
  */
 #include "../../contrib/replay.h"
 #include "../../tokenize/usage.h"
@@ -30,7 +31,7 @@ int main(int argc, char **argv)
 		die("usage: test-replay [-w] [--checkpoint=FILE] DIR REV PATH...");
 	o.checkpoint_key = o.ignore_ws ? "test -w" : "test";
 	r = replay_history(argv[i], argv[i + 1], &o);
-	fprintf(stderr, "replayed %zu\n", replay_nr_commits(r));
+	fprintf(stderr, "replayed %zu\nlooked back %zu\n", replay_nr_commits(r), replay_nr_looked_back(r));
 	for (i += 2; i < argc; i++) {
 		size_t nr, k;
 		const uint32_t *lines = replay_file(r, argv[i], &nr);
