@@ -3,7 +3,7 @@
 #   make                 build ./tokstream and ./tokenize
 #   make test            run the test suite (t/)
 #   make demo            convert this project's own history and show a token blame
-#   make install prefix=DIR
+#   make install prefix=DIR   DIR/bin, and the manual pages in DIR/share/man/man1
 #   make SANITIZE=1      build with -fsanitize=address,undefined
 
 CC ?= cc
@@ -16,6 +16,10 @@ ALL_CFLAGS = -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE 
 ALL_LDFLAGS = -pthread $(LDFLAGS)
 prefix ?= /usr/local
 bindir = $(prefix)/bin
+mandir = $(prefix)/share/man
+# The version when this is no checkout of tokstream's own history (a
+# tarball); in one, `git describe` names it (TOKSTREAM-VERSION-FILE).
+VERSION = 0.1
 PROVE ?= prove
 PROVE_OPTS ?=
 
@@ -26,7 +30,7 @@ ALL_LDFLAGS += -fsanitize=address,undefined
 TEST_ENV = TOKSTREAM_SANITIZE=1
 endif
 
-LIB_OBJS = tokenize/strbuf.o tokenize/smap.o tokenize/wrapper.o tokenize/parse.o tokenize/progress.o tokenize/lines.o tokenize/quote.o tokenize/usage.o tokenize/sha1.o tokenize/run-command.o tokenize/catfile.o tokenize/language.o tokenize/view.o tokenize/json.o tokenize/escape.o \
+LIB_OBJS = tokenize/strbuf.o tokenize/smap.o tokenize/wrapper.o tokenize/parse.o tokenize/parse-options.o tokenize/progress.o tokenize/lines.o tokenize/quote.o tokenize/usage.o tokenize/sha1.o tokenize/run-command.o tokenize/catfile.o tokenize/language.o tokenize/view.o tokenize/json.o tokenize/escape.o \
 	$(patsubst %.c,%.o,$(wildcard lexers/*.c))
 TOKSTREAM_OBJS = fastexport.o contrib/tokdiff.o contrib/attribute.o contrib/replay.o contrib/replay-log.o contrib/replay-checkpoint.o contrib/replay-tree.o contrib/walk.o contrib/age.o contrib/convert.o contrib/map.o contrib/state.o contrib/blame.o contrib/cmd-blame.o contrib/html.o contrib/functions.o contrib/dest-options.o contrib/report.o \
 	contrib/report-files.o contrib/report-cache.o contrib/report-blame.o contrib/report-stats.o \
@@ -37,10 +41,31 @@ TOKSTREAM_MAIN = contrib/commands.o
 HEADERS = $(wildcard tokenize/*.h lexers/*.h contrib/*.h)
 
 PROGRAMS = tokstream tokenize/tokenize
+# tokstream(1) and git-tokstream(1), from the README's command sections
+MAN_PAGES = tokstream.1 git-tokstream.1
 # programs the tests use to reach inside (as Git's t/helper)
 TEST_PROGRAMS = t/helper/test-replay t/helper/test-tokdiff t/helper/test-functions
 
-all: $(PROGRAMS)
+all: $(PROGRAMS) $(MAN_PAGES)
+
+# The version: a tag vX.Y as git describe finds it, else VERSION and the
+# commit (0.1-g1a2b3c4, -dirty with changes), else (no checkout of this
+# tree) VERSION.  The file changes only when the version does, so that
+# only then is commands.o, which prints it, built again.
+TOKSTREAM-VERSION-FILE: FORCE
+	@if test "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$$(pwd -P)"; then \
+		v=$$(git describe --match 'v[0-9]*' --dirty 2>/dev/null | sed 's/^v//'); \
+		test -n "$$v" || v=$(VERSION)-g$$(git describe --always --dirty); \
+	else \
+		v=$(VERSION); \
+	fi; \
+	if test "$$v" != "$$(cat $@ 2>/dev/null)"; then echo "$$v" >$@; fi
+
+contrib/commands.o: TOKSTREAM-VERSION-FILE
+contrib/commands.o: ALL_CFLAGS += -DTOKSTREAM_VERSION='"$(shell cat TOKSTREAM-VERSION-FILE)"'
+
+%.1: README.md contrib/readme-man.awk TOKSTREAM-VERSION-FILE
+	awk -v name=$* -v version="$$(cat TOKSTREAM-VERSION-FILE)" -f contrib/readme-man.awk README.md >$@+ && mv $@+ $@
 
 tokstream: $(TOKSTREAM_MAIN) $(TOKSTREAM_OBJS) $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
@@ -66,17 +91,21 @@ demo: all
 test: all $(TEST_PROGRAMS)
 	cd t && $(TEST_ENV) $(PROVE) $(PROVE_OPTS) ./t[0-9]*.sh
 
-# git-tokstream: so that `git tokstream blame FILE` runs it as a Git command
+# git-tokstream: so that `git tokstream blame FILE` runs it as a Git
+# command, and git-tokstream(1) what `git tokstream --help` shows
 install: all
-	mkdir -p $(DESTDIR)$(bindir)
+	mkdir -p $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1
 	cp $(PROGRAMS) $(DESTDIR)$(bindir)/
 	ln -sf tokstream $(DESTDIR)$(bindir)/git-tokstream
+	cp $(MAN_PAGES) $(DESTDIR)$(mandir)/man1/
+
+man: $(MAN_PAGES)
 
 clean:
-	rm -f $(PROGRAMS) $(TEST_PROGRAMS) *.o tokenize/*.o lexers/*.o contrib/*.o t/helper/*.o
+	rm -f $(PROGRAMS) $(TEST_PROGRAMS) $(MAN_PAGES) TOKSTREAM-VERSION-FILE *.o tokenize/*.o lexers/*.o contrib/*.o t/helper/*.o
 	rm -rf t/trash* t/out
 
-.PHONY: all demo test install clean
+.PHONY: all demo test install man clean FORCE
 
 # Agreement of the lexers with production tokenizers on real code (see README).
 agree: all

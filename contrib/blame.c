@@ -223,52 +223,6 @@ static void describe_commits(const char *gitdir, struct commit_table *t, int no_
 	strbuf_release(&out);
 }
 
-int parse_attribution_option(struct attribution_options *o, int argc, char **argv, int *i)
-{
-	const char *a = argv[*i];
-
-	if (!strcmp(a, "-M") || !strcmp(a, "-C")) {
-		o->no_moves = 0;
-	} else if (!strcmp(a, "--no-moves")) {
-		o->no_moves = 1;
-	} else if (!strcmp(a, "--moves")) {
-		o->no_moves = 0;
-	} else if (!strncmp(a, "--min-move=", 11)) {
-		char *end;
-		unsigned long n = strtoul(a + 11, &end, 10);
-
-		if (end == a + 11 || *end || n < 2 || n > 100000)
-			die("--min-move takes a number of tokens from 2 to 100000");
-		o->min_move = n;
-		o->no_moves = 0;
-	} else if (!strcmp(a, "-w")) {
-		o->ignore_ws = 1;
-	} else if (!strcmp(a, "--ignore-rev") || !strncmp(a, "--ignore-rev=", 13)) {
-		const char *v = a[12] == '=' ? a + 13 : *i + 1 < argc ? argv[++*i] : NULL;
-
-		if (!v)
-			die("--ignore-rev needs a revision");
-		ALLOC_GROW(o->ignore_revs, o->nr_ignore_revs + 1, o->alloc_ignore_revs);
-		o->ignore_revs[o->nr_ignore_revs++] = v;
-	} else if (!strcmp(a, "--ignore-revs-file") || !strncmp(a, "--ignore-revs-file=", 19)) {
-		const char *v = a[18] == '=' ? a + 19 : *i + 1 < argc ? argv[++*i] : NULL;
-
-		if (!v)
-			die("--ignore-revs-file needs a file");
-		if (!*v) {
-			/* as git blame: an empty name drops the files given so far, the configured one too */
-			o->nr_ignore_files = 0;
-			o->no_config_ignore_file = 1;
-		} else {
-			ALLOC_GROW(o->ignore_files, o->nr_ignore_files + 1, o->alloc_ignore_files);
-			o->ignore_files[o->nr_ignore_files++] = v;
-		}
-	} else {
-		return 0;
-	}
-	return 1;
-}
-
 /* Adds the token commit of the source's commit orig to the ignored ones. */
 static void ignore_commit(struct blame_ctx *ctx, const char *orig, const char *where)
 {

@@ -35,7 +35,7 @@ struct token_pos {
 
 /*
  * What the attribution engine is told, from the options of blame, html
- * and report alike (parse_attribution_option).
+ * and report alike (dest-options.c parses them).
  */
 struct attribution_options {
 	int no_moves;                 /* --no-moves */
@@ -79,23 +79,6 @@ struct blame_result {
 	size_t nr_toks, alloc_toks;
 	struct commit_table commits;
 };
-
-/*
- * Takes argv[*i] (and its argument) when it is an option of the
- * attribution engine: -w, --moves and -M (moves and copies, the
- * default), --no-moves, --min-move=N, --ignore-rev REV,
- * --ignore-revs-file FILE.  1 if taken.  It takes -C as -M too, as git
- * blame does: a command whose -C names DEST (blame, html, report) takes
- * that -C before asking here.
- */
-int parse_attribution_option(struct attribution_options *o, int argc, char **argv, int *i);
-/* The lines of usage of those options. */
-#define ATTRIBUTION_USAGE \
-	"    --no-moves         do not look for moved and copied tokens (--moves, -M: look, the default)\n" \
-	"    --min-move=N       a moved or copied run is at least N tokens long (default: 12)\n" \
-	"    -w                 tokens that differ only in whitespace (in comments, strings) are the same\n" \
-	"    --ignore-rev REV   attribute REV's changes as if it had not made them\n" \
-	"    --ignore-revs-file FILE   the same for the revisions listed in FILE\n"
 
 /*
  * Dies with a clear message when DEST, the source or REV is not usable;

@@ -10,31 +10,28 @@
  */
 #include "commands.h"
 #include "blame.h"
+#include "dest-options.h"
+#include "functions.h"
 #include "../tokenize/escape.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/json.h"
+#include "../tokenize/parse.h"
+#include "../tokenize/parse-options.h"
 #include "../tokenize/usage.h"
 #include "../tokenize/wrapper.h"
 
+#include <regex.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char blame_usage[] =
-	"usage: tokstream blame [-C DEST] [OPTIONS] PATH [REV]\n"
-	"\n"
-	"    -C DEST            the token repository (default: found from the current directory)\n"
-	"    --source SRC       the original repository (default: the newest source DEST records)\n"
-	"    --porcelain        one record per token: LINE COL LENGTH ORIGINAL-ID, commit details once\n"
-	"    --json             the same as one JSON document (README: \"Output for programs\")\n"
-	"    --by=commit|author|age   what the colours tell (default: commit)\n"
-	"    --line             show git blame's commit for each line beside\n"
-	"    --color=auto|always|never\n"
-	"    --no-pager\n"
-	"    --no-mailmap       identities as the commits write them, not through .mailmap\n"
-	ATTRIBUTION_USAGE;
+static const char *const blame_usage[] = {
+	"tokstream blame [-C DEST] [OPTIONS] PATH [REV]",
+	NULL
+};
 
 /*
  * The layout version of blame --json: raised when a member goes, is
@@ -370,7 +367,9 @@ static const int palette[] = {
 };
 #define NR_PALETTE (sizeof(palette) / sizeof(palette[0]))
 
+/* what the colours tell; the names of --by, in the same order */
 enum by { BY_COMMIT, BY_AUTHOR, BY_AGE };
+static const char *const by_names[] = { "commit", "author", "age", NULL };
 
 static int cmp_share(const void *a, const void *b)
 {
@@ -487,12 +486,22 @@ static struct commit_info **color_commits(struct blame_result *res, enum by by)
 #define GUTTER_WIDTH 25
 
 /*
+ * --date: each commit's author date as git log --date=FORMAT writes it,
+ * by token id, for the gutter; width is the widest.  Unused without it.
+ */
+struct gutter_dates {
+	struct smap index;   /* token id -> its place in date */
+	char **date;
+	size_t nr, width;
+};
+
+/*
  * The gutter of the line whose tokens are toks[first] up to the first
  * that starts at or after end, appended to sb: the line's largest
  * contributor, and how many others; GUTTER_WIDTH columns.
  */
 static void line_gutter(const struct token_pos *toks, size_t nr, size_t first, size_t end,
-			struct strbuf *sb)
+			const struct gutter_dates *dates, struct strbuf *sb)
 {
 	struct commit_info *best = NULL;
 	size_t best_n = 0, others = 0, k;
@@ -521,12 +530,18 @@ static void line_gutter(const struct token_pos *toks, size_t nr, size_t first, s
 	if (best) {
 		strbuf_addf(&field, "%.8s ", best->orig);
 		add_columns(&field, best->author, 12, 1);
+		if (dates) {
+			size_t *at = smap_get((struct smap *)&dates->index, best->token);
+
+			strbuf_addch(&field, ' ');
+			add_columns(&field, at ? dates->date[*at] : NULL, dates->width, 0);
+		}
 		if (others)
 			strbuf_addf(&field, " +%zu", others);
 		else
 			strbuf_addstr(&field, "   ");
 	}
-	add_columns(sb, field.buf, GUTTER_WIDTH, 0);
+	add_columns(sb, field.buf, GUTTER_WIDTH + (dates ? dates->width + 1 : 0), 0);
 	strbuf_release(&field);
 }
 
@@ -538,14 +553,14 @@ static void line_gutter(const struct token_pos *toks, size_t nr, size_t first, s
  * moved to the next line's start was never reached when that line was
  * empty, and held every later token back.
  */
-static void print_lines(struct blame_result *res, int color,
-			char **line_blame, size_t nr_line_blame)
+static void print_lines(struct blame_result *res, int color, const char *in_range,
+			const struct gutter_dates *dates, char **line_blame, size_t nr_line_blame)
 {
 	const char *src = res->content.buf;
 	size_t len = res->content.len, nr = res->nr_toks;
 	const struct token_pos *toks = res->toks;
 	size_t t = 0, line = 1, pos = 0;
-	struct strbuf gutter = STRBUF_INIT;
+	struct strbuf gutter = STRBUF_INIT, out = STRBUF_INIT;
 
 	while (pos < len) {
 		const char *eol = memchr(src + pos, '\n', len - pos);
@@ -555,35 +570,41 @@ static void print_lines(struct blame_result *res, int color,
 		while (t < nr && toks[t].start < pos && toks[t].start + toks[t].len <= pos)
 			t++;
 		strbuf_reset(&gutter);
-		line_gutter(toks, nr, t, end, &gutter);
+		strbuf_reset(&out);
+		line_gutter(toks, nr, t, end, dates, &gutter);
 		if (line_blame)
-			printf("%-8.8s ", line - 1 < nr_line_blame && line_blame[line - 1] ? line_blame[line - 1] : "");
-		printf("%s %5zu  ", gutter.buf, line);
+			strbuf_addf(&out, "%-8.8s ",
+				    line - 1 < nr_line_blame && line_blame[line - 1] ? line_blame[line - 1] : "");
+		strbuf_addf(&out, "%s %5zu  ", gutter.buf, line);
 		while (pos < end) {
 			if (t < nr && toks[t].start <= pos) {
 				/* colour up to the token's end or the line's, whichever comes first */
 				size_t tend = toks[t].start + toks[t].len, stop = tend < end ? tend : end;
 
 				if (color)
-					printf("\033[38;5;%dm", toks[t].commit->color);
-				fwrite(src + pos, 1, stop - pos, stdout);
+					strbuf_addf(&out, "\033[38;5;%dm", toks[t].commit->color);
+				strbuf_add(&out, src + pos, stop - pos);
 				if (color)
-					fputs("\033[m", stdout);
+					strbuf_addstr(&out, "\033[m");
 				pos = stop;
 				if (tend <= end)
 					t++;
 			} else {
-				putchar(src[pos]);
+				strbuf_addch(&out, src[pos]);
 				pos++;
 			}
 		}
-		putchar('\n');
+		strbuf_addch(&out, '\n');
+		/* a line out of every -L range is passed, its tokens with it */
+		if (!in_range || in_range[line])
+			fwrite(out.buf, 1, out.len, stdout);
 		if (!eol)
 			break;
 		pos = end + 1;
 		line++;
 	}
 	strbuf_release(&gutter);
+	strbuf_release(&out);
 }
 
 /* "1 token", "2 tokens": the singular padded, so that the shares stay in line */
@@ -622,6 +643,8 @@ static void print_legend(struct commit_info **order, size_t nr_commits, size_t t
 				continue;
 			for (j = i; j < nr_commits && order[j]->group == c->group; j++)
 				n += order[j]->tokens;
+			if (!n)
+				continue;  /* none in the -L ranges */
 			if (color)
 				printf("\033[38;5;%dm#####\033[m ", c->color);
 			add_columns(&who, c->author, names, 0);
@@ -629,6 +652,8 @@ static void print_legend(struct commit_info **order, size_t nr_commits, size_t t
 			       100.0 * (double)n / (double)total);
 			continue;
 		}
+		if (!c->tokens)
+			continue;  /* none in the -L ranges */
 		day_of(c->author_time, date, sizeof(date));
 		if (color)
 			printf("\033[38;5;%dm#####\033[m ", c->color);
@@ -640,14 +665,15 @@ static void print_legend(struct commit_info **order, size_t nr_commits, size_t t
 	strbuf_release(&who);
 }
 
-static void print_terminal(struct blame_result *res, enum by by, int color,
+static void print_terminal(struct blame_result *res, enum by by, int color, const char *in_range,
+			   size_t nr_in_range, const struct gutter_dates *dates,
 			   char **line_blame, size_t nr_line_blame)
 {
 	struct commit_info **order = color_commits(res, by);
 
-	print_lines(res, color, line_blame, nr_line_blame);
+	print_lines(res, color, in_range, dates, line_blame, nr_line_blame);
 	printf("\n");
-	print_legend(order, res->commits.nr, res->nr_toks ? res->nr_toks : 1, by, color);
+	print_legend(order, res->commits.nr, nr_in_range ? nr_in_range : 1, by, color);
 	free(order);
 }
 
@@ -673,99 +699,414 @@ static char **git_line_blame(struct blame_ctx *ctx, const char *path, size_t *nr
 	return line_blame;
 }
 
+/*
+ * PATH must be a file at REV: a directory, or nothing, is said so here
+ * (the blame would only find no file).
+ */
+static void check_blame_path(const struct blame_ctx *ctx, const char *path, const char *rev)
+{
+	const char *argv[] = { "git", "cat-file", "-t", NULL, NULL };
+	struct strbuf spec = STRBUF_INIT, out = STRBUF_INIT;
+
+	strbuf_addf(&spec, "%s:%s", ctx->orig, path);
+	argv[3] = spec.buf;
+	if (run_capture_quiet(argv, ctx->src.buf, &out))
+		die("'%s' does not exist at %s", path, rev);
+	strbuf_trim_newline(&out);
+	if (!strcmp(out.buf, "tree"))
+		die("'%s' is a directory at %s: blame takes a file (html and report take directories)",
+		    path, rev);
+	strbuf_release(&spec);
+	strbuf_release(&out);
+}
+
+/* ---- -L and --date ------------------------------------------------------ */
+
+/* What the command line of blame says. */
+struct blame_options {
+	struct dest_options d;
+	struct attribution_options ao;
+	int porcelain, json, show_line, no_pager, no_mailmap;
+	int by;       /* enum by */
+	int color;    /* enum color_when */
+	const char **ranges;   /* -L, as given */
+	size_t nr_ranges, alloc_ranges;
+	const char *date;      /* --date: the gutter's date format; NULL: none */
+	const char *path, *rev;
+};
+
+/*
+ * An -L range as git blame writes one: START,END, START,+N (N lines from
+ * START), START,-N (N lines up to START), START (to the end), ,END; or
+ * :FUNCNAME.  Lines are 1-based.
+ */
+struct range_spec {
+	const char *funcname;    /* :FUNCNAME; the rest unused */
+	size_t start, end;       /* 0: not given */
+	char sign;               /* '+' or '-' before end, or 0 */
+};
+
+/* A line number, at least 1, at *p: moves *p past it; -1 if there is none. */
+static int scan_line(const char **p, size_t *v)
+{
+	uintmax_t n;
+	const char *end;
+
+	if (**p < '0' || **p > '9' || !(end = scan_decimal(*p, &n)) || !n || n > SIZE_MAX / 2)
+		return -1;
+	*v = (size_t)n;
+	*p = end;
+	return 0;
+}
+
+static int parse_range_spec(const char *arg, struct range_spec *r)
+{
+	const char *p = arg;
+
+	memset(r, 0, sizeof(*r));
+	if (arg[0] == ':')
+		return arg[1] ? (r->funcname = arg + 1, 0) : -1;
+	if (*p != ',' && scan_line(&p, &r->start))
+		return -1;
+	if (!*p)
+		return r->start ? 0 : -1;
+	if (*p++ != ',')
+		return -1;
+	if (*p == '+' || *p == '-') {
+		if (!r->start)
+			return -1;
+		r->sign = *p++;
+	}
+	return scan_line(&p, &r->end) || *p ? -1 : 0;
+}
+
+static int blame_opt_range(const struct option *opt, const char *arg, int unset)
+{
+	struct blame_options *o = opt->value;
+	struct range_spec r;
+
+	(void)unset;
+	if (parse_range_spec(arg, &r))
+		return parse_opt_error(opt, "takes START,END, START,+N, START,-N, START, ,END or :FUNCNAME "
+				       "(lines from 1), not '%s'", arg);
+	ALLOC_GROW(o->ranges, o->nr_ranges + 1, o->alloc_ranges);
+	o->ranges[o->nr_ranges++] = arg;
+	return 0;
+}
+
+/* git log's --date formats, each also with -local; and format:... */
+static const char *const date_formats[] = {
+	"relative", "local", "iso", "iso8601", "iso-strict", "iso8601-strict", "rfc", "rfc2822",
+	"short", "raw", "human", "unix", "default", NULL
+};
+
+static int blame_opt_date(const struct option *opt, const char *arg, int unset)
+{
+	size_t i, n = strlen(arg);
+
+	(void)unset;
+	if (!strncmp(arg, "format:", 7) || !strncmp(arg, "format-local:", 13)) {
+		*(const char **)opt->value = arg;
+		return 0;
+	}
+	if (n > 6 && !strcmp(arg + n - 6, "-local"))
+		n -= 6;
+	for (i = 0; date_formats[i]; i++)
+		if (strlen(date_formats[i]) == n && !strncmp(arg, date_formats[i], n)) {
+			*(const char **)opt->value = arg;
+			return 0;
+		}
+	return parse_opt_error(opt, "takes relative, iso, iso-strict, rfc, short, raw, human, unix, "
+			       "default or format:STRFTIME (each but format: also with -local), not '%s'", arg);
+}
+
+/* The line where the function whose name is toks[name] starts: its type and qualifiers too. */
+static size_t function_start_line(const struct blame_result *res, size_t name)
+{
+	size_t k = name;
+
+	while (k > 0 && res->toks[k - 1].line < res->toks[name].line &&
+	       (res->toks[k - 1].cls == TOKEN_WORD ||
+		(res->toks[k - 1].len == 1 && res->content.buf[res->toks[k - 1].start] == '*')))
+		k--;
+	return res->toks[k].line;
+}
+
+/* The last line of toks[k]: a comment or a string may span lines. */
+static size_t token_end_line(const struct blame_result *res, size_t k)
+{
+	const struct token_pos *t = &res->toks[k];
+	const char *p = res->content.buf + t->start, *end = p + t->len;
+	size_t line = t->line;
+
+	for (; p < end; p++)
+		line += *p == '\n';
+	return line;
+}
+
+/*
+ * The lines of the function named (exactly, else as a regular expression
+ * matches its name) funcname, the first one so named; dies when there is
+ * none.
+ */
+static void function_lines(const struct blame_result *res, const char *path, const char *funcname,
+			   size_t *start, size_t *end)
+{
+	struct function_span *fn;
+	size_t nr = find_functions(res, &fn), k, found = nr;
+	regex_t re;
+	int pass;
+
+	for (pass = 0; pass < 2 && found == nr; pass++) {
+		if (pass && regcomp(&re, funcname, REG_EXTENDED | REG_NOSUB))
+			die("-L :%s: not a regular expression", funcname);
+		for (k = 0; k < nr && found == nr; k++) {
+			const struct token_pos *t = &res->toks[fn[k].name];
+			char *name = xstrfmt("%.*s", (int)t->len, res->content.buf + t->start);
+
+			if (pass ? !regexec(&re, name, 0, NULL, 0) : !strcmp(name, funcname))
+				found = k;
+			free(name);
+		}
+		if (pass)
+			regfree(&re);
+	}
+	if (found == nr)
+		die("-L :%s: no function of that name in '%s'", funcname, path);
+	*start = function_start_line(res, fn[found].name);
+	*end = token_end_line(res, fn[found].end - 1);
+	free(fn);
+}
+
+/*
+ * The lines the -L ranges select, as in_range[LINE] (1-based), or NULL
+ * without one; dies when a range starts past the end of the file.
+ */
+static char *resolve_ranges(const struct blame_options *o, const struct blame_result *res,
+			    const char *path)
+{
+	size_t nr_lines = 0, i, k;
+	char *in_range;
+
+	if (!o->nr_ranges)
+		return NULL;
+	for (k = 0; k < res->content.len; k++)
+		nr_lines += res->content.buf[k] == '\n';
+	if (res->content.len && res->content.buf[res->content.len - 1] != '\n')
+		nr_lines++;
+	in_range = xcalloc(nr_lines + 2, 1);
+	for (i = 0; i < o->nr_ranges; i++) {
+		struct range_spec r;
+		size_t start, end;
+
+		parse_range_spec(o->ranges[i], &r);
+		if (r.funcname) {
+			function_lines(res, path, r.funcname, &start, &end);
+		} else {
+			start = r.start ? r.start : 1;
+			if (start > nr_lines)
+				die("-L %s: '%s' has only %zu line%s", o->ranges[i], path, nr_lines,
+				    nr_lines == 1 ? "" : "s");
+			end = r.sign == '+' ? start + r.end - 1
+			    : r.sign == '-' ? start : r.end ? r.end : nr_lines;
+			if (r.sign == '-')
+				start = r.end >= start ? 1 : start - r.end + 1;
+			if (end < start) {
+				size_t swap = start;
+
+				start = end;
+				end = swap;
+			}
+		}
+		for (k = start; k <= end && k <= nr_lines; k++)
+			in_range[k] = 1;
+	}
+	return in_range;
+}
+
+/*
+ * The tokens of res whose first byte is in range: only those are shown
+ * and counted, each commit's count (for the legend) made again.  Returns
+ * how many; toks keeps them all, for the layout of the lines.
+ */
+static size_t count_in_range(struct blame_result *res, const char *in_range)
+{
+	size_t k, nr = 0;
+
+	if (!in_range)
+		return res->nr_toks;
+	for (k = 0; k < res->commits.nr; k++)
+		res->commits.v[k]->tokens = 0;
+	for (k = 0; k < res->nr_toks; k++)
+		if (in_range[res->toks[k].line]) {
+			res->toks[k].commit->tokens++;
+			nr++;
+		}
+	return nr;
+}
+
+/* Only the tokens in range, for --porcelain and --json, moved to the front of res->toks. */
+static void drop_out_of_range(struct blame_result *res, const char *in_range)
+{
+	size_t k, nr = 0;
+
+	if (!in_range)
+		return;
+	for (k = 0; k < res->nr_toks; k++)
+		if (in_range[res->toks[k].line])
+			res->toks[nr++] = res->toks[k];
+	res->nr_toks = nr;
+}
+
+/* The author dates of res's commits, as git log --date=format writes them, from DEST. */
+static void read_dates(struct gutter_dates *d, const char *gitdir, const struct blame_result *res,
+		       const char *format)
+{
+	struct strbuf date_opt = STRBUF_INIT, in = STRBUF_INIT, out = STRBUF_INIT;
+	const char *argv[] = { "git", "log", "--no-walk=unsorted", "--stdin", "-z", NULL,
+			       "--format=%H %ad", NULL };
+	char *p, *end;
+	size_t k;
+	int isnew;
+
+	memset(d, 0, sizeof(*d));
+	d->date = xcalloc(res->commits.nr + 1, sizeof(*d->date));
+	strbuf_addf(&date_opt, "--date=%s", format);
+	argv[5] = date_opt.buf;
+	for (k = 0; k < res->commits.nr; k++)
+		strbuf_addf(&in, "%s\n", res->commits.v[k]->token);
+	if (res->commits.nr && run_capture_input(argv, gitdir, &in, &out))
+		die("git log --date=%s failed in '%s'", format, gitdir);
+	for (p = out.buf, end = out.buf + out.len; p < end; p += strlen(p) + 1) {
+		size_t cols = 0;
+		const char *q;
+
+		if (strlen(p) < 41)
+			continue;
+		p[40] = '\0';
+		smap_put(&d->index, p, d->nr, &isnew);
+		d->date[d->nr++] = xstrdup(p + 41);
+		for (q = p + 41; *q; q++)
+			cols += ((unsigned char)*q & 0xC0) != 0x80;
+		if (cols > d->width)
+			d->width = cols;
+		p[40] = ' ';
+	}
+	strbuf_release(&date_opt);
+	strbuf_release(&in);
+	strbuf_release(&out);
+}
+
+enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+static const char *const color_names[] = { "auto", "always", "never", NULL };
+
+/*
+ * -C before PATH names DEST; after PATH it is git blame's copy
+ * detection, kept for old command lines (--moves, -M are the options).
+ */
+static int blame_opt_dest(struct parse_opt_ctx *ctx, const struct option *opt, const char *arg, int unset)
+{
+	struct blame_options *o = opt->value;
+
+	(void)unset;
+	if (ctx->nr_out) {
+		if (arg)
+			return parse_opt_error(opt, "after PATH takes no value (it means --moves)");
+		warning("-C after PATH means --moves (git blame's -C); it is deprecated: "
+			"give --moves, and -C DEST before PATH");
+		o->ao.no_moves = 0;
+		return 0;
+	}
+	if (!arg && !(arg = parse_opt_next_arg(ctx)))
+		return parse_opt_error(opt, "needs a value, DEST");
+	o->d.dest = arg;
+	return 0;
+}
+
+static void parse_blame_options(struct blame_options *o, int argc, char **argv)
+{
+	struct option options[] = {
+		OPT_LOWLEVEL_CALLBACK('C', NULL, o, "DEST",
+				      "the token repository (default: found from the current directory);\n"
+				      "after PATH: --moves, as git blame's -C (deprecated)",
+				      PARSE_OPT_NONEG, blame_opt_dest),
+		OPT_SOURCE(&o->d),
+		OPT_FLAG(0, "porcelain", &o->porcelain,
+			 "one record per token: LINE COL LENGTH ORIGINAL-ID, commit details once"),
+		OPT_FLAG(0, "json", &o->json, "the same as one JSON document (README: \"Output for programs\")"),
+		OPT_CHOICE(0, "by", &o->by, "commit|author|age", "what the colours tell (default: commit)", by_names),
+		OPT_FLAG(0, "line", &o->show_line, "show git blame's commit for each line beside"),
+		OPT_CHOICE(0, "color", &o->color, "auto|always|never",
+			   "colours when stdout is a terminal (default), always, or never", color_names),
+		OPT_SET_INT(0, "no-pager", &o->no_pager, "write to stdout, not through a pager", 1),
+		OPT_FLAG(0, "no-mailmap", &o->no_mailmap, "identities as the commits write them, not through .mailmap"),
+		OPT_CALLBACK('L', NULL, o, "START,END",
+			     "only the lines START to END (also START,+N, START,-N, ,END, :FUNCNAME);\n"
+			     "repeatable", blame_opt_range),
+		OPT_CALLBACK(0, "date", &o->date, "FORMAT",
+			     "the date of the gutter's commit, as git log --date=FORMAT writes it\n"
+			     "(relative, iso, short, unix, default, format:STRFTIME, ...)", blame_opt_date),
+		OPT_ATTRIBUTION(&o->ao),
+		OPT_END(),
+	};
+	int n;
+
+	n = parse_options(argc, argv, options, blame_usage, 0);
+	if (n < 1)
+		usage_msg_opt("no PATH given", blame_usage, options);
+	if (n > 2)
+		usage_msg_opt("too many arguments", blame_usage, options);
+	if (o->json && o->porcelain)
+		usage_msg_opt("--json and --porcelain cannot be used together", blame_usage, options);
+	o->path = argv[0];
+	o->rev = n > 1 ? argv[1] : "HEAD";
+}
+
 int cmd_blame(int argc, char **argv)
 {
-	const char *dest = NULL, *path = NULL, *rev = NULL, *source_opt = NULL, *color_opt = "auto";
-	const char *err;
-	struct attribution_options ao;
-	int porcelain = 0, json = 0, show_line = 0, pager = 1, no_mailmap = 0, i, color;
-	enum by by = BY_COMMIT;
+	const char *path, *err;
+	struct blame_options o;
 	struct blame_ctx ctx;
 	struct blame_result res;
-	char **line_blame = NULL;
-	size_t nr_line_blame = 0;
+	struct gutter_dates dates;
+	char **line_blame = NULL, *in_range;
+	size_t nr_line_blame = 0, nr_in_range;
+	int color;
 
-	memset(&ao, 0, sizeof(ao));
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-C") && i + 1 < argc && !path) {
-			/* before PATH, -C names DEST; --moves (-M) is the copy detection */
-			dest = argv[++i];
-		} else if (!strcmp(a, "-C") && path) {
-			/* git blame's copy detection, kept for old command lines */
-			warning("-C after PATH means --moves (git blame's -C); it is deprecated: "
-				"give --moves, and -C DEST before PATH");
-			ao.no_moves = 0;
-		} else if (!strcmp(a, "--source") && i + 1 < argc) {
-			source_opt = argv[++i];
-		} else if (!strncmp(a, "--source=", 9)) {
-			source_opt = a + 9;
-		} else if (!strcmp(a, "--porcelain")) {
-			porcelain = 1;
-		} else if (!strcmp(a, "--json")) {
-			json = 1;
-		} else if (!strcmp(a, "--line")) {
-			show_line = 1;
-		} else if (!strcmp(a, "--by=commit")) {
-			by = BY_COMMIT;
-		} else if (!strcmp(a, "--by=author")) {
-			by = BY_AUTHOR;
-		} else if (!strcmp(a, "--by=age")) {
-			by = BY_AGE;
-		} else if (!strncmp(a, "--color=", 8)) {
-			color_opt = a + 8;
-			if (strcmp(color_opt, "auto") && strcmp(color_opt, "always") && strcmp(color_opt, "never"))
-				usage_die(blame_usage, "--color takes auto, always or never");
-		} else if (!strcmp(a, "--no-pager")) {
-			pager = 0;
-		} else if (!strcmp(a, "--no-mailmap")) {
-			no_mailmap = 1;
-		} else if (parse_attribution_option(&ao, argc, argv, &i)) {
-			continue;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(blame_usage, stdout);
-			return 0;
-		} else if (!strcmp(a, "--")) {
-			continue;
-		} else if (a[0] == '-' && a[1]) {
-			usage_die(blame_usage, "unknown option '%s'", a);
-		} else if (!path) {
-			path = a;
-		} else if (!rev) {
-			rev = a;
-		} else {
-			usage_die(blame_usage, "too many arguments");
-		}
-	}
-	if (!rev)
-		rev = "HEAD";
-	if (!path)
-		usage_die(blame_usage, "no PATH given");
-	if (json && porcelain)
-		usage_die(blame_usage, "--json and --porcelain cannot be used together");
-	blame_open(&ctx, dest, source_opt, rev, &ao);
-	ctx.no_mailmap = no_mailmap;
+	memset(&o, 0, sizeof(o));
+	o.by = BY_COMMIT;
+	o.color = COLOR_AUTO;
+	parse_blame_options(&o, argc, argv);
+	check_dest_given(o.d.dest);
+	blame_open(&ctx, o.d.dest, o.d.source, o.rev, &o.ao);
+	ctx.no_mailmap = o.no_mailmap;
 	ctx.one_file = 1;
+	path = o.path;
 	if (ctx.prefix.len)
 		path = prefix_path(ctx.prefix.buf, path);
+	check_blame_path(&ctx, path, o.rev);
 	if (blame_file(&ctx, path, &res, &err))
 		die("'%s': %s", path, err);
+	in_range = resolve_ranges(&o, &res, path);
 
-	if (porcelain) {
-		print_porcelain(res.toks, res.nr_toks, path);
+	if (o.porcelain || o.json) {
+		drop_out_of_range(&res, in_range);
+		if (o.porcelain)
+			print_porcelain(res.toks, res.nr_toks, path);
+		else
+			print_json(&res, path, ctx.orig);
 		return 0;
 	}
-	if (json) {
-		print_json(&res, path, ctx.orig);
-		return 0;
-	}
-	color = !strcmp(color_opt, "always") || (!strcmp(color_opt, "auto") && isatty(1));
-	if (pager && isatty(1))
+	nr_in_range = count_in_range(&res, in_range);
+	if (o.date)
+		read_dates(&dates, ctx.gitdir.buf, &res, o.date);
+	color = o.color == COLOR_ALWAYS || (o.color == COLOR_AUTO && isatty(1));
+	if (!o.no_pager && isatty(1))
 		setup_pager();
-	if (show_line)
+	if (o.show_line)
 		line_blame = git_line_blame(&ctx, path, &nr_line_blame);
-	print_terminal(&res, by, color, line_blame, nr_line_blame);
+	print_terminal(&res, o.by, color, in_range, nr_in_range, o.date ? &dates : NULL,
+		       line_blame, nr_line_blame);
 	free_strings(line_blame, nr_line_blame);
 	blame_result_release(&res);
 	return 0;

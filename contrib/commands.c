@@ -7,14 +7,25 @@
  * git fast-import (fastexport.c), whose options all start with '-'.
  */
 #include "commands.h"
+#include "../tokenize/parse-options.h"
+#include "../tokenize/strbuf.h"
 #include "../tokenize/usage.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The version, as the Makefile found it (git describe, or its VERSION). */
+#ifndef TOKSTREAM_VERSION
+#define TOKSTREAM_VERSION "unknown"
+#endif
+static const char tokstream_version[] = TOKSTREAM_VERSION;
+
 /* The command takes -C DEST: a global -C is handed to it. */
 #define USE_DEST (1u << 0)
+/* The command takes --source SRC: a global --source is handed to it. */
+#define USE_SOURCE (1u << 1)
 
 struct cmd_struct {
 	const char *name;
@@ -26,20 +37,43 @@ struct cmd_struct {
 static int cmd_help(int argc, char **argv);
 
 static const struct cmd_struct commands[] = {
-	{ "blame", cmd_blame, USE_DEST, "Show the commit and author of every token of a file" },
+	{ "blame", cmd_blame, USE_DEST | USE_SOURCE, "Show the commit and author of every token of a file" },
 	{ "convert", cmd_convert, 0, "Create or update the token repository of one or more repositories" },
 	{ "help", cmd_help, 0, "List the commands, or show the usage of one" },
-	{ "html", cmd_html, USE_DEST, "Write browsable pages of token ownership" },
+	{ "html", cmd_html, USE_DEST | USE_SOURCE, "Write browsable pages of token ownership" },
 	{ "map", cmd_map, USE_DEST, "Translate commit ids between a source and its token repository" },
-	{ "report", cmd_report, USE_DEST, "Write the authorship report of a revision: tables and a page" },
+	{ "report", cmd_report, USE_DEST | USE_SOURCE, "Write the authorship report of a revision: tables and a page" },
 };
 
-static const char tokstream_usage[] =
-	"usage: tokstream [-C DEST] <command> [<args>]\n"
-	"   or: git fast-export ... | tokstream [FILTER-OPTIONS] | git fast-import\n"
-	"\n"
-	"    -C DEST     the token repository, for the commands that read one\n"
-	"                (default: found from the current directory)\n";
+/* What -C and --source before the command's name give it. */
+struct global_options {
+	const char *dest, *source;
+	int help, version;
+};
+
+static const char *const tokstream_usage[] = {
+	"tokstream [-C DEST] [--source SRC] <command> [<args>]",
+	"git fast-export ... | tokstream [FILTER-OPTIONS] | git fast-import",
+	"tokstream --version",
+	NULL
+};
+
+static const struct option *global_options(struct global_options *g)
+{
+	static struct option options[6];
+	const struct option table[] = {
+		OPT_STRING('C', NULL, &g->dest, "DEST",
+			   "the token repository, for the commands that read one\n"
+			   "(default: found from the current directory)"),
+		OPT_STRING(0, "source", &g->source, "SRC", "the original repository, for blame, html and report"),
+		OPT_FLAG('h', "help", &g->help, "list the commands, and the filter's options"),
+		OPT_FLAG(0, "version", &g->version, "print tokstream's version"),
+		OPT_END(),
+	};
+
+	memcpy(options, table, sizeof(table));
+	return options;
+}
 
 static const struct cmd_struct *find_command(const char *name)
 {
@@ -51,17 +85,19 @@ static const struct cmd_struct *find_command(const char *name)
 	return NULL;
 }
 
-static void list_commands(FILE *out)
+static void list_commands(void)
 {
+	struct global_options g;
 	size_t i;
 
-	fputs(tokstream_usage, out);
-	fputs("\nThe commands:\n", out);
+	memset(&g, 0, sizeof(g));
+	usage_with_options(tokstream_usage, global_options(&g));
+	printf("\nThe commands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "   %-10s %s\n", commands[i].name, commands[i].summary);
+		printf("   %-10s %s\n", commands[i].name, commands[i].summary);
 	fputs("\n'tokstream help <command>' shows a command's usage. With no command,\n"
-	      "tokstream filters a fast-export stream:\n\n", out);
-	filter_usage(out);
+	      "tokstream filters a fast-export stream:\n\n", stdout);
+	filter_usage(stdout);
 }
 
 /* tokstream help [COMMAND]: the list, or the command's own -h. */
@@ -73,7 +109,7 @@ static int cmd_help(int argc, char **argv)
 	char *cmd_argv[3];
 
 	if (argc < 2) {
-		list_commands(stdout);
+		list_commands();
 		return 0;
 	}
 	if (argc > 2)
@@ -88,7 +124,7 @@ static int cmd_help(int argc, char **argv)
 	}
 	cmd = find_command(argv[1]);
 	if (!cmd)
-		die("'%s' is not a tokstream command. See 'tokstream help'.", argv[1]);
+		usage_die("", "'%s' is not a tokstream command. See 'tokstream help'.", argv[1]);
 	if (cmd->fn == cmd_help) {
 		fputs(help_usage, stdout);
 		return 0;
@@ -99,57 +135,67 @@ static int cmd_help(int argc, char **argv)
 	return cmd->fn(2, cmd_argv);
 }
 
-/* argv with "-C DEST" put right after the command's name. */
-static char **with_dest(int argc, char **argv, const char *dest)
+/* argv with "-C DEST" and "--source=SRC", when given, put right after the command's name. */
+static char **with_globals(int argc, char **argv, const struct global_options *g)
 {
-	char **v = xcalloc((size_t)argc + 3, sizeof(*v));
+	char **v = xcalloc((size_t)argc + 4, sizeof(*v));
+	int n = 0;
 
-	v[0] = argv[0];
-	v[1] = "-C";
-	v[2] = (char *)dest;
-	memcpy(v + 3, argv + 1, (size_t)(argc - 1) * sizeof(*v));
+	v[n++] = argv[0];
+	if (g->dest) {
+		v[n++] = "-C";
+		v[n++] = (char *)g->dest;
+	}
+	if (g->source)
+		v[n++] = xstrfmt("--source=%s", g->source);
+	memcpy(v + n, argv + 1, (size_t)(argc - 1) * sizeof(*v));
 	return v;
 }
 
 int main(int argc, char **argv)
 {
-	const char *dest = NULL;
+	struct global_options g;
+	const struct option *options;
 	const struct cmd_struct *cmd;
+	char **filter_argv;
+	int n;
 
 	progname = "tokstream";
 	signal(SIGPIPE, SIG_IGN);
-	argc--;
-	argv++;
-	while (argc > 0) {
-		if (!strcmp(argv[0], "-C")) {
-			if (argc < 2)
-				usage_die(tokstream_usage, "-C needs a token repository");
-			dest = argv[1];
-			argc -= 2;
-			argv += 2;
-		} else if (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help")) {
-			if (dest || argc > 1)
-				break;
-			list_commands(stdout);
-			return 0;
-		} else {
-			break;
-		}
+	memset(&g, 0, sizeof(g));
+	options = global_options(&g);
+	/* the filter's options are the filter's, its --source too: argv as it came */
+	filter_argv = xcalloc((size_t)argc + 1, sizeof(*filter_argv));
+	memcpy(filter_argv, argv, (size_t)argc * sizeof(*argv));
+	n = parse_options(argc, argv, options, tokstream_usage,
+			  PARSE_OPT_STOP_AT_NON_OPTION | PARSE_OPT_STOP_AT_UNKNOWN | PARSE_OPT_NO_INTERNAL_HELP);
+	if (g.version) {
+		printf("tokstream version %s\n", tokstream_version);
+		return 0;
 	}
-	if (argc == 0 || argv[0][0] == '-') {
-		if (dest)
-			usage_die(tokstream_usage, "-C DEST needs a command (see 'tokstream help')");
+	if (g.help) {
+		list_commands();
+		return 0;
+	}
+	if (n == 0 || argv[0][0] == '-') {
+		if (g.dest)
+			usage_msg_opt(n ? xstrfmt("-C DEST needs a command (see 'tokstream help'), "
+						  "not the option '%s'", argv[0])
+					: "-C DEST needs a command (see 'tokstream help')",
+				      tokstream_usage, options);
 		/* the filter: argv[0] is the program, its options follow */
-		return cmd_filter(argc + 1, argv - 1);
+		return cmd_filter(argc, filter_argv);
 	}
 	cmd = find_command(argv[0]);
 	if (!cmd)
-		die("'%s' is not a tokstream command. See 'tokstream help'.", argv[0]);
-	if (dest) {
-		if (!(cmd->flags & USE_DEST))
-			usage_die(tokstream_usage, "'%s' takes no -C DEST%s", cmd->name,
-				  cmd->fn == cmd_convert ? " (DEST is its last argument)" : "");
-		return cmd->fn(argc + 2, with_dest(argc, argv, dest));
-	}
-	return cmd->fn(argc, argv);
+		usage_die("", "'%s' is not a tokstream command. See 'tokstream help'.", argv[0]);
+	if (g.dest && !(cmd->flags & USE_DEST))
+		usage_msg_opt(xstrfmt("'%s' takes no -C DEST%s", cmd->name,
+				      cmd->fn == cmd_convert ? " (DEST is its last argument)" : ""),
+			      tokstream_usage, options);
+	if (g.source && !(cmd->flags & USE_SOURCE))
+		usage_msg_opt(xstrfmt("'%s' takes no --source", cmd->name), tokstream_usage, options);
+	if (g.dest || g.source)
+		return cmd->fn(n + (g.dest ? 2 : 0) + (g.source ? 1 : 0), with_globals(n, argv, &g));
+	return cmd->fn(n, argv);
 }

@@ -50,6 +50,7 @@
 #include "../tokenize/run-command.h"
 #include "../tokenize/sha1.h"
 #include "../tokenize/view.h"
+#include "../tokenize/parse-options.h"
 #include "../tokenize/usage.h"
 
 #include <dirent.h>
@@ -65,22 +66,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char convert_usage[] =
-	"usage: tokstream convert [FILTER-OPTIONS] [--quiet | --progress] [--stats] [--attribute] SRC... DEST\n"
-	"\n"
+static const char *const convert_usage[] = {
+	"tokstream convert [FILTER-OPTIONS] [--quiet | --progress] [--stats] [--attribute] SRC... DEST",
+	"",
 	"Creates (or brings up to date) the bare token repository DEST from the\n"
 	"git repositories SRC...; with several, each later one's root commit gets\n"
-	"the tip of the earlier one's default branch as its parent.\n"
-	"\n"
-	"    --keep-other, --exact-comments, --lang LANG:GLOB, --identity\n"
-	"                  as for the filter; recorded in DEST, later runs reuse them\n"
-	"    --max-held=SIZE  as for the filter (blobs held in memory); changes no output, not recorded\n"
-	"    --quiet       no progress display\n"
-	"    --progress    a progress display even when stderr is not a terminal\n"
-	"    --stats       the filter's counts for each source, the CPU time of each stage\n"
-	"    --attribute   also attribute every token of HEAD's tree (one pass over the history),\n"
-	"                  kept in DEST so that blame, html and report start from it; later\n"
-	"                  runs bring it to the new HEAD (they do so whenever DEST has it)\n";
+	"the tip of the earlier one's default branch as its parent.",
+	NULL
+};
 
 static struct {
 	struct strbuf gitdir;      /* DEST's git directory */
@@ -91,7 +84,13 @@ static struct {
 	int locked;
 	int took_over;             /* the lock of a run that died */
 	pid_t children[3];
-} run = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, 0, 0, { 0, 0, 0 } };
+	/*
+	 * What an interrupted run says (on_signal): DEST as it was until the
+	 * new generation is in force, converted after.
+	 */
+	char *interrupted_before, *interrupted_after;
+	volatile sig_atomic_t switched;
+} run = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, 0, 0, { 0, 0, 0 }, NULL, NULL, 0 };
 
 static void remove_tree(const char *path);
 
@@ -108,9 +107,28 @@ static void cleanup(void)
 	}
 }
 
+/*
+ * Interrupted (Ctrl-C, a kill): the stages go, upstream first, each gone
+ * before the next is told, so that none dies of a write to a stage that
+ * went before it, and what is left is said in one line.
+ */
 static void on_signal(int sig)
 {
+	const char *msg = run.switched ? run.interrupted_after : run.interrupted_before;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (run.children[i] > 0) {
+			kill(run.children[i], SIGTERM);
+			waitpid(run.children[i], NULL, 0);
+			run.children[i] = 0;
+		}
 	cleanup();
+	if (msg) {
+		ssize_t n = write(2, msg, strlen(msg));
+
+		(void)n;  /* nothing more to say where stderr is gone */
+	}
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -973,71 +991,82 @@ static int advance_checkpoint(const char *source, int quiet, int make)
 	return 0;
 }
 
-static int is_filter_option(const char *a)
-{
-	return !strcmp(a, "--keep-other") || !strcmp(a, "--exact-comments") ||
-	       !strcmp(a, "--identity") || !strncmp(a, "--lang=", 7);
-}
-
 struct convert_options {
 	const char **filter_opts;  /* given, or those DEST records */
 	int nr_filter_opts;
 	int quiet, progress, stats, attribute;
 };
 
-/* The options before SRC... DEST: the index of the first SRC, or -1 after -h. */
+/* --keep-other, --exact-comments, --identity: recorded in DEST as given */
+static int convert_opt_filter(const struct option *opt, const char *arg, int unset)
+{
+	struct convert_options *o = opt->value;
+
+	(void)arg;
+	(void)unset;
+	o->filter_opts[o->nr_filter_opts++] = xstrfmt("--%s", opt->long_name);
+	return 0;
+}
+
+/* --lang LANG:GLOB, recorded as --lang=LANG:GLOB */
+static int convert_opt_lang(const struct option *opt, const char *arg, int unset)
+{
+	struct convert_options *o = opt->value;
+	const char *err;
+
+	(void)unset;
+	if (language_add_override(arg, &err))
+		return parse_opt_error(opt, "'%s': %s", arg, err);
+	o->filter_opts[o->nr_filter_opts++] = xstrfmt("--lang=%s", arg);
+	return 0;
+}
+
+static int convert_opt_max_held(const struct option *opt, const char *arg, int unset)
+{
+	uintmax_t size;
+
+	(void)unset;
+	if (parse_size(arg, &size))
+		return parse_opt_error(opt, "takes a size (digits, then k, m or g), not '%s'", arg);
+	*(const char **)opt->value = xstrfmt("--max-held=%s", arg);
+	return 0;
+}
+
+/* The options before SRC... DEST: the index of the first SRC. */
 static int parse_convert_options(int argc, char **argv, struct convert_options *o)
 {
-	struct strbuf opt = STRBUF_INIT;
-	int i;
+	struct option options[] = {
+		OPT_CALLBACK_F(0, "keep-other", o, NULL, "as for the filter; recorded in DEST, later runs reuse it",
+			       PARSE_OPT_NOARG | PARSE_OPT_NONEG, convert_opt_filter),
+		OPT_CALLBACK_F(0, "exact-comments", o, NULL, "the same", PARSE_OPT_NOARG | PARSE_OPT_NONEG,
+			       convert_opt_filter),
+		OPT_CALLBACK(0, "lang", o, "LANG:GLOB", "the same", convert_opt_lang),
+		OPT_CALLBACK_F(0, "identity", o, NULL, "the same", PARSE_OPT_NOARG | PARSE_OPT_NONEG,
+			       convert_opt_filter),
+		OPT_CALLBACK(0, "max-held", &max_held_opt, "SIZE",
+			     "as for the filter (blobs held in memory); changes no output, not recorded",
+			     convert_opt_max_held),
+		OPT_SET_INT('q', "quiet", &o->quiet, "no progress display, no --stats", 1),
+		OPT_BOOL(0, "progress", &o->progress, "a progress display (default: when stderr is a terminal)"),
+		OPT_FLAG(0, "stats", &o->stats, "the filter's counts for each source, the CPU time of each stage"),
+		OPT_FLAG(0, "attribute", &o->attribute,
+			 "also attribute every token of HEAD's tree (one pass over the history),\n"
+			 "kept in DEST so that blame, html and report start from it; later\n"
+			 "runs bring it to the new HEAD (they do so whenever DEST has it)"),
+		OPT_END(),
+	};
+	int n;
 
 	o->filter_opts = xcalloc((size_t)argc + 1, sizeof(char *));
 	o->progress = -1;
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		} else if (!strcmp(a, "--lang")) {
-			if (++i >= argc)
-				usage_die(convert_usage, "--lang needs LANG:GLOB");
-			strbuf_addf(&opt, "--lang=%s", argv[i]);
-			o->filter_opts[o->nr_filter_opts++] = strbuf_detach(&opt, NULL);
-		} else if (is_filter_option(a)) {
-			if (!strncmp(a, "--lang=", 7))
-				parse_lang_option(a + 7, convert_usage);
-			o->filter_opts[o->nr_filter_opts++] = a;
-		} else if (!strncmp(a, "--max-held=", 11)) {
-			uintmax_t size;
-
-			if (parse_size(a + 11, &size))
-				usage_die(convert_usage, "%s: not a size (digits, then k, m or g)", a);
-			max_held_opt = a;
-		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-			o->quiet = 1;
-		} else if (!strcmp(a, "--progress")) {
-			o->progress = 1;
-		} else if (!strcmp(a, "--no-progress")) {
-			o->progress = 0;
-		} else if (!strcmp(a, "--stats")) {
-			o->stats = 1;
-		} else if (!strcmp(a, "--attribute")) {
-			o->attribute = 1;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(convert_usage, stdout);
-			return -1;
-		} else {
-			usage_die(convert_usage, "unknown option '%s'", a);
-		}
-	}
-	if (argc - i < 2)
-		usage_die(convert_usage, "need at least one SRC and a DEST");
+	n = parse_options(argc, argv, options, convert_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (n < 2)
+		usage_msg_opt("need at least one SRC and a DEST", convert_usage, options);
 	if (o->progress < 0)
 		o->progress = isatty(2);
 	if (o->quiet)
 		o->progress = o->stats = 0;
-	return i;
+	return n;
 }
 
 /* The filter is this very program. */
@@ -1076,6 +1105,38 @@ static void create_dest(const char *dest)
 	strbuf_release(&tmp);
 }
 
+static int is_empty_directory(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int empty = 1;
+
+	if (!d)
+		return 0;
+	while (empty && (e = readdir(d)))
+		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+	closedir(d);
+	return empty;
+}
+
+/*
+ * An existing DEST that is no repository at all is refused in one line
+ * of our own: git's "not a git repository" would come first otherwise.
+ */
+static void check_dest_repository(const char *dest, const struct stat *st)
+{
+	const char *query[] = { "git", "rev-parse", "--git-dir", NULL };
+	struct strbuf out = STRBUF_INIT;
+
+	if (!S_ISDIR(st->st_mode))
+		die("'%s' is not a directory: DEST is a bare repository (convert makes it when it does not exist)",
+		    dest);
+	if (run_capture_quiet(query, dest, &out))
+		die("'%s' is neither a git repository nor empty: DEST is a bare repository "
+		    "(convert makes it when it does not exist, or in an empty directory)", dest);
+	strbuf_release(&out);
+}
+
 /* DEST's git directory and DEST/tokstream, locked for this run. */
 static void open_dest(const char *dest)
 {
@@ -1092,6 +1153,10 @@ static void open_dest(const char *dest)
 	if (access(run.dir.buf, W_OK))
 		die_errno("cannot write in '%s'", run.dir.buf);
 	die_cleanup = cleanup;
+	run.interrupted_before = xstrfmt("tokstream: interrupted: '%s' is as it was before this run; "
+					 "run tokstream convert again to convert\n", dest);
+	run.interrupted_after = xstrfmt("tokstream: interrupted: '%s' is converted; its old generations "
+					"and staging files go at the next run\n", dest);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
@@ -1468,34 +1533,37 @@ int cmd_convert(int argc, char **argv)
 	struct convert_options o;
 	struct strbuf config = STRBUF_INIT, path = STRBUF_INIT, cur = STRBUF_INIT, tag_map = STRBUF_INIT,
 		tips = STRBUF_INIT, self = STRBUF_INIT, gen_name = STRBUF_INIT;
-	int nr_src, gen, fresh, k, i, attribute_failed = 0;
+	int nr_src, gen, fresh, k, attribute_failed = 0;
 	struct source *srcs;
 	const char *dest;
 	struct oid_map commits;
 	struct stat st;
 
 	memset(&o, 0, sizeof(o));
-	i = parse_convert_options(argc, argv, &o);
-	if (i < 0)
-		return 0;
-	nr_src = argc - i - 1;
-	dest = argv[argc - 1];
+	nr_src = parse_convert_options(argc, argv, &o) - 1;
+	dest = argv[nr_src];
 	srcs = xcalloc((size_t)nr_src, sizeof(*srcs));
 	for (k = 0; k < nr_src; k++)
-		inspect_source(&srcs[k], argv[i + k]);
+		inspect_source(&srcs[k], argv[k]);
 	self_path(&self);
-	if (stat(dest, &st))
+	if (stat(dest, &st) || is_empty_directory(dest))
 		create_dest(dest);
+	else
+		check_dest_repository(dest, &st);
 	open_dest(dest);
 
 	/* the recorded options and sources, and what changed */
 	gen = current_generation(run.gitdir.buf);
 	fresh = gen == 0;
+	if (fresh)
+		run.interrupted_before = xstrfmt("tokstream: interrupted: '%s' holds no conversion yet; "
+						 "run tokstream convert again to convert\n", dest);
 	generation_path(&cur, run.gitdir.buf, gen, 0);
 	check_recorded(dest, cur.buf, fresh, &o, srcs, nr_src, &config);
 	prepare_generation(gen, cur.buf, fresh, nr_src);
 	convert_sources(srcs, nr_src, cur.buf, fresh, &o, self.buf, &commits, &tag_map, &tips);
 	switch_generation(gen, cur.buf, fresh, srcs, nr_src, &commits, &tag_map, &config, &tips, &gen_name);
+	run.switched = 1;
 	record_dest_in_sources(srcs, nr_src, fresh);
 	remove_old_generations(gen_name.buf);
 	remove_tree(run.staging.buf);

@@ -38,16 +38,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char html_usage[] =
-	"usage: tokstream html [-C DEST] [OPTIONS] OUTDIR [REV] [PATHSPEC...]\n"
-	"\n"
-	"    -C DEST            the token repository (default: found from the current directory)\n"
-	"    --source SRC       the original repository (default: the one DEST records)\n"
-	"    --by=author|commit|age   the colouring a page opens with (default: author)\n"
-	"    --commit-url TEMPLATE    where a click on a token goes; %H is the original id\n"
-	"    -j N               build pages with N processes\n"
-	"    --[no-]progress    show progress on stderr (default: when it is a terminal)\n"
-	ATTRIBUTION_USAGE;
+static const char *const html_usage[] = {
+	"tokstream html [-C DEST] [OPTIONS] OUTDIR [REV] [--] [PATHSPEC...]",
+	NULL
+};
+
+/* the colourings a page can open with, as --by names them */
+static const char *const by_names[] = { "author", "commit", "age", NULL };
 
 static struct {
 	const char *by, *commit_url;
@@ -1325,12 +1322,43 @@ static void list_files(struct blame_ctx *ctx, struct smap *selected, struct smap
 	strbuf_release(&out);
 }
 
+/*
+ * The options into opt, dest, ao and progress; then OUTDIR, REV and the
+ * pathspec.
+ */
+static void parse_html_options(int argc, char **argv, struct dest_options *d, struct attribution_options *ao,
+			       int *progress, const char **rev, const char ***pathspec, int *nr_pathspec)
+{
+	int by = 0, n;
+	struct option options[] = {
+		OPT_DEST(d),
+		OPT_SOURCE(d),
+		OPT_CHOICE(0, "by", &by, "author|commit|age", "the colouring a page opens with (default: author)",
+			   by_names),
+		OPT_STRING(0, "commit-url", &opt.commit_url, "TEMPLATE",
+			   "where a click on a token goes; %H is the original id"),
+		OPT_INTEGER('j', NULL, &opt.jobs, "N", "build pages with N processes (1 to 256; default: 1)", 1, 256),
+		OPT_PROGRESS(progress),
+		OPT_ATTRIBUTION(ao),
+		OPT_END(),
+	};
+
+	n = parse_options(argc, argv, options, html_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	opt.by = by_names[by];
+	if (n < 1)
+		usage_msg_opt("no OUTDIR given", html_usage, options);
+	outdir = argv[0];
+	check_dest_given(d->dest);
+	split_rev_pathspec(d, n - 1, argv + 1, rev, pathspec, nr_pathspec);
+}
+
 int cmd_html(int argc, char **argv)
 {
-	const char *dest = NULL, *source = NULL, *rev = "HEAD";
+	const char *rev = "HEAD";
 	const char **pathspec;
+	struct dest_options d = { NULL, NULL };
 	struct attribution_options ao;
-	int nr_pathspec = 0, i, progress = -1;
+	int nr_pathspec = 0, progress = -1;
 	size_t nr_fresh = 0;
 	struct blame_ctx ctx;
 	struct strbuf cache = STRBUF_INIT, cache_path = STRBUF_INIT;
@@ -1339,46 +1367,10 @@ int cmd_html(int argc, char **argv)
 	size_t nr_old, k;
 	struct stat st;
 
-	pathspec = xcalloc((size_t)argc + 8, sizeof(*pathspec));
 	memset(&ao, 0, sizeof(ao));
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		const char *a = argv[i];
-
-		if (parse_dest_option(argc, argv, &i, &dest, &source, &progress))
-			continue;
-		else if (!strncmp(a, "--by=", 5) && (!strcmp(a + 5, "author") || !strcmp(a + 5, "commit") ||
-						   !strcmp(a + 5, "age")))
-			opt.by = a + 5;
-		else if (!strncmp(a, "--commit-url=", 13))
-			opt.commit_url = a + 13;
-		else if (!strcmp(a, "--commit-url") && i + 1 < argc)
-			opt.commit_url = argv[++i];
-		else if (!strcmp(a, "-j") && i + 1 < argc)
-			opt.jobs = atoi(argv[++i]);
-		else if (!strncmp(a, "-j", 2) && a[2])
-			opt.jobs = atoi(a + 2);
-		else if (strcmp(a, "-C") && parse_attribution_option(&ao, argc, argv, &i))
-			continue;
-		else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(html_usage, stdout);
-			return 0;
-		} else if (!strcmp(a, "--")) {
-			i++;
-			break;
-		} else
-			usage_die(html_usage, "unknown option '%s'", a);
-	}
+	parse_html_options(argc, argv, &d, &ao, &progress, &rev, &pathspec, &nr_pathspec);
 	progress = progress_wanted(progress);
-	if (opt.jobs < 1 || opt.jobs > 256)
-		usage_die(html_usage, "-j takes a number from 1 to 256");
-	if (i >= argc)
-		usage_die(html_usage, "no OUTDIR given");
-	outdir = argv[i++];
-	if (i < argc)
-		rev = argv[i++];
-	for (; i < argc; i++)
-		pathspec[nr_pathspec++] = argv[i];
-	blame_open(&ctx, dest, source, rev, &ao);
+	blame_open(&ctx, d.dest, d.source, rev, &ao);
 	if (nr_pathspec)
 		blame_select_paths(&ctx, rev, pathspec, nr_pathspec, &selected);
 

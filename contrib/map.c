@@ -4,18 +4,22 @@
  */
 #include "commands.h"
 #include "state.h"
+#include "dest-options.h"
+#include "../tokenize/parse-options.h"
+#include "../tokenize/run-command.h"
 #include "../tokenize/usage.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static const char map_usage[] =
-	"usage: tokstream map [-C DEST] ID...\n"
-	"\n"
-	"    -C DEST    the token repository (default: found from the current directory)\n"
-	"\n"
-	"Prints, for each full or abbreviated commit id, its counterpart:\n"
-	"the token commit of an original commit, or the original of a token commit.\n";
+static const char *const map_usage[] = {
+	"tokstream map [-C DEST] REV...",
+	"",
+	"Prints, for each commit id (full or abbreviated) its counterpart: the\n"
+	"token commit of an original commit, or the original of a token commit;\n"
+	"for any other revision of the source (HEAD~1, a tag), its token commit.",
+	NULL
+};
 
 static int hex_prefix(const char *s)
 {
@@ -30,46 +34,67 @@ static int hex_prefix(const char *s)
 	return 1;
 }
 
+/*
+ * The full id of rev, a revision of the newest source DEST records that
+ * is no commit id (HEAD~1, main, v1.0); dies when it is none.
+ */
+static void source_revision(const char *gitdir, const char *rev, char *full)
+{
+	const char *argv[] = { "git", "rev-parse", "--verify", "-q", NULL, NULL };
+	struct strbuf spec = STRBUF_INIT, out = STRBUF_INIT;
+	struct dest_config cfg;
+	const char *src;
+
+	if (dest_config_read(&cfg, gitdir) || !cfg.nr_sources)
+		die("'%s' is not a commit id (4 to 40 hex digits), and '%s' records no source to read it in",
+		    rev, gitdir);
+	src = cfg.sources[cfg.nr_sources - 1];
+	strbuf_addf(&spec, "%s^{commit}", rev);
+	argv[4] = spec.buf;
+	if (run_capture_quiet(argv, src, &out) || out.len < 40)
+		die("'%s' is neither a commit id nor a revision of '%s'", rev, src);
+	memcpy(full, out.buf, 40);
+	full[40] = '\0';
+	dest_config_release(&cfg);
+	strbuf_release(&spec);
+	strbuf_release(&out);
+}
+
 int cmd_map(int argc, char **argv)
 {
-	const char *dest = NULL;
+	struct dest_options d = { NULL, NULL };
 	struct strbuf prefix = STRBUF_INIT;
 	struct strbuf gitdir = STRBUF_INIT;
 	struct oid_map map;
-	int i;
+	const char *dest;
+	struct option options[] = {
+		OPT_DEST(&d),
+		OPT_END(),
+	};
+	int nr, i;
 
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "-C")) {
-			if (++i >= argc)
-				usage_die(map_usage, "-C needs a directory");
-			dest = argv[i];
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(map_usage, stdout);
-			return 0;
-		} else if (!strcmp(argv[i], "--")) {
-			i++;
-			break;
-		} else {
-			usage_die(map_usage, "unknown option '%s'", argv[i]);
-		}
-	}
-	if (i >= argc)
-		usage_die(map_usage, "no id given");
-	dest = find_dest(dest, &prefix);
+	nr = parse_options(argc, argv, options, map_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (!nr)
+		usage_msg_opt("no id given", map_usage, options);
+	check_dest_given(d.dest);
+	dest = find_dest(d.dest, &prefix);
 	git_dir_of(dest, &gitdir);
 	commit_map_read(&map, gitdir.buf);
 	if (!map.nr)
 		die("'%s' has no commit map: is it a token repository made by 'tokstream convert'?", dest);
-	for (; i < argc; i++) {
+	for (i = 0; i < nr; i++) {
 		char want[41];
 		const char *found = NULL;
 		size_t n = strlen(argv[i]), k, j;
 		int matches = 0;
 
-		if (!hex_prefix(argv[i]))
-			die("'%s' is not a commit id (4 to 40 hex digits)", argv[i]);
-		for (k = 0; k <= n; k++)
-			want[k] = (char)(argv[i][k] >= 'A' && argv[i][k] <= 'F' ? argv[i][k] + 32 : argv[i][k]);
+		if (!hex_prefix(argv[i])) {
+			source_revision(gitdir.buf, argv[i], want);
+			n = 40;
+		} else {
+			for (k = 0; k <= n; k++)
+				want[k] = (char)(argv[i][k] >= 'A' && argv[i][k] <= 'F' ? argv[i][k] + 32 : argv[i][k]);
+		}
 		for (j = 0; j < map.nr; j++) {
 			const char *hit = NULL;
 

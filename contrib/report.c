@@ -21,45 +21,24 @@
 #include "commands.h"
 #include "report.h"
 #include "dest-options.h"
-#include "../tokenize/parse.h"
+#include "../tokenize/parse-options.h"
 #include "../tokenize/usage.h"
 #include "../tokenize/wrapper.h"
 #include "../tokenize/run-command.h"
 
+#include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-static const char report_usage[] =
-	"usage: tokstream report [-C DEST] [OPTIONS] OUTDIR [REV] [PATHSPEC...]\n"
-	"\n"
-	"    -C DEST            the token repository (default: found from the current directory)\n"
-	"    --source SRC       the original repository (default: the newest source DEST records)\n"
-	"    --top=N            the length of the top lists (default: 20)\n"
-	"    --min-tokens=N     files smaller than N tokens are left out of the disagreement list (default: 100)\n"
-	"    -j N               N processes and threads at once (default: one per online CPU)\n"
-	"    -M                 passed to the line blame: moved lines (tokens: see --no-moves)\n"
-	"    -w                 passed to the line blame: ignore whitespace\n"
-	"    --no-moves         the token attribution does not look for moved and copied tokens\n"
-	"                       (--moves: it does, the default)\n"
-	"    --min-move=N       a moved or copied run is at least N tokens long (default: 12)\n"
-	"    --ignore-rev REV, --ignore-revs-file FILE   attribute those revisions' changes, by lines\n"
-	"                       and by tokens, as if they had not made them\n"
-	"    --replay=auto|always|never   blame every file in one pass over the history (default: auto;\n"
-	"                       --replay is always, --no-replay never)\n"
-	"    --every=tag|year   the code age at each tag of REV's history (default), or at the end of each year\n"
-	"    --stats            on stderr: files blamed, files from the cache, the time of each step\n"
-	"    --exclude=PATHSPEC leave the files PATHSPEC selects out of every figure (repeatable)\n"
-	"    --since=DATE, --until=DATE   (or --after, --before) the commit-size figures count only the commits\n"
-	"                       git log --since/--until selects (dates as git log takes them)\n"
-	"    --progress, --no-progress   progress on stderr (default: when it is a terminal)\n"
-	"    --no-mailmap       identities as the commits write them, not through .mailmap\n"
-	"    --include-vendored count the files .gitattributes marks linguist-vendored or\n"
-	"                       linguist-generated (default: left out, and counted apart;\n"
-	"                       --no-include-vendored says so)\n";
+static const char *const report_usage[] = {
+	"tokstream report [-C DEST] [OPTIONS] OUTDIR [REV] [--] [PATHSPEC...]",
+	NULL
+};
 
 void step_done(struct report *rep, const char *name)
 {
@@ -110,15 +89,6 @@ static void resolve_window(struct report *rep, const char *dir)
 	strbuf_release(&out);
 }
 
-/* The number of -j N, or -1 (an error) if N is not one from 1 to 256. */
-static int jobs_arg(const char *s)
-{
-	char *end;
-	long n = strtol(s, &end, 10);
-
-	return *s >= '0' && *s <= '9' && !*end && n >= 1 && n <= 256 ? (int)n : -1;
-}
-
 /* The defaults of every option, and nothing known yet. */
 static void report_init(struct report *rep)
 {
@@ -137,79 +107,96 @@ static void report_init(struct report *rep)
 	strbuf_init(&rep->step_times, 0);
 }
 
-/*
- * Takes argv[*i] (and its argument) when it is one of the report's own
- * options; 1 if taken.  -h and -- are the caller's.
- */
-static int parse_report_option(struct report *rep, int argc, char **argv, int *i)
+static int report_opt_every(const struct option *opt, const char *arg, int unset)
 {
-	struct report_options *o = &rep->opt;
-	const char *a = argv[*i], *v;
-
-	if (!strncmp(a, "--top=", 6))
-		o->top = atoi(a + 6);
-	else if (!strncmp(a, "--min-tokens=", 13))
-		o->min_tokens = (size_t)strtoul(a + 13, NULL, 10);
-	else if (!strcmp(a, "-j") && *i + 1 < argc)
-		o->jobs = jobs_arg(argv[++*i]);
-	else if (!strncmp(a, "-j", 2) && a[2])
-		o->jobs = jobs_arg(a + 2);
-	else if (!strcmp(a, "-M"))
-		o->move = 1;
-	else if (!strcmp(a, "-w"))
-		o->ignore_ws = 1;
-	else if (!strcmp(a, "--stats"))
-		o->stats = 1;
-	else if (option_value("--exclude", argc, argv, i, &v) && v)
-		o->exclude[o->nr_exclude++] = v;
-	else if (!strncmp(a, "--since=", 8) || !strncmp(a, "--after=", 8))
-		o->since = a + 8;
-	else if (!strncmp(a, "--until=", 8))
-		o->until = a + 8;
-	else if (!strncmp(a, "--before=", 9))
-		o->until = a + 9;
-	else if (!strcmp(a, "--no-mailmap"))
-		o->no_mailmap = 1;
-	else if (!strcmp(a, "--include-vendored"))
-		o->include_vendored = 1;
-	else if (!strcmp(a, "--no-include-vendored"))
-		o->include_vendored = 0;
-	else if (!strncmp(a, "--every=", 8) && age_parse_every(a + 8, &o->every))
-		usage_die(report_usage, "--every takes tag or year, not '%s'", a + 8);
-	else if (!strncmp(a, "--every=", 8))
-		return 1;
-	else if (!strcmp(a, "--replay=auto"))
-		o->replay = REPLAY_AUTO;
-	else if (!strcmp(a, "--replay=always") || !strcmp(a, "--replay"))
-		o->replay = REPLAY_ALWAYS;
-	else if (!strcmp(a, "--replay=never") || !strcmp(a, "--no-replay"))
-		o->replay = REPLAY_NEVER;
-	else
-		return 0;
-	return 1;
+	(void)unset;
+	if (age_parse_every(arg, opt->value))
+		return parse_opt_error(opt, "takes tag or year, not '%s'", arg);
+	return 0;
 }
 
-/* What the options say together, and OUTDIR, REV and the pathspec after them (from argv[i]). */
-static void finish_options(struct report *rep, int argc, char **argv, int i)
+/* --replay[=auto|always|never]: --replay alone is always, --no-replay never */
+static int report_opt_replay(const struct option *opt, const char *arg, int unset)
+{
+	enum replay_mode *replay = opt->value;
+
+	if (unset)
+		*replay = REPLAY_NEVER;
+	else if (!arg || !strcmp(arg, "always"))
+		*replay = REPLAY_ALWAYS;
+	else if (!strcmp(arg, "auto"))
+		*replay = REPLAY_AUTO;
+	else if (!strcmp(arg, "never"))
+		*replay = REPLAY_NEVER;
+	else
+		return parse_opt_error(opt, "takes auto, always or never, not '%s'", arg);
+	return 0;
+}
+
+static int report_opt_exclude(const struct option *opt, const char *arg, int unset)
+{
+	struct report_options *o = opt->value;
+
+	(void)unset;
+	o->exclude[o->nr_exclude++] = arg;
+	return 0;
+}
+
+/*
+ * The options into rep->opt, d and ao; then OUTDIR, REV and the pathspec
+ * after them; and what the options say together.
+ */
+static void parse_report_options(struct report *rep, struct dest_options *d, struct attribution_options *ao,
+				 int argc, char **argv)
 {
 	struct report_options *o = &rep->opt;
+	struct option options[] = {
+		OPT_DEST(d),
+		OPT_SOURCE(d),
+		OPT_INTEGER(0, "top", &o->top, "N", "the length of the top lists (default: 20)", 1, INT_MAX),
+		OPT_SIZE_T(0, "min-tokens", &o->min_tokens, "N",
+			   "files smaller than N tokens are left out of the disagreement list (default: 100)",
+			   0, SIZE_MAX),
+		OPT_INTEGER('j', NULL, &o->jobs, "N",
+			    "N processes and threads at once (1 to 256; default: one per online CPU)", 1, 256),
+		OPT_SET_INT('M', NULL, &o->move, "passed to the line blame: moved lines (tokens: see --no-moves)", 1),
+		OPT_SET_INT('w', NULL, &o->ignore_ws, "passed to the line blame: ignore whitespace", 1),
+		OPT_ATTRIBUTION_MOVES(ao, 0),
+		OPT_ATTRIBUTION_IGNORE(ao),
+		OPT_CALLBACK_F(0, "replay", &o->replay, "auto|always|never",
+			       "blame every file in one pass over the history (default: auto;\n"
+			       "--replay is always, --no-replay never)", PARSE_OPT_OPTARG, report_opt_replay),
+		OPT_CALLBACK(0, "every", &o->every, "tag|year",
+			     "the code age at each tag of REV's history (default), or at the end of each year",
+			     report_opt_every),
+		OPT_FLAG(0, "stats", &o->stats, "on stderr: files blamed, files from the cache, the time of each step"),
+		OPT_CALLBACK(0, "exclude", o, "PATHSPEC",
+			     "leave the files PATHSPEC selects out of every figure (repeatable)", report_opt_exclude),
+		OPT_STRING(0, "since", &o->since, "DATE",
+			   "the commit-size figures count only the commits git log --since selects"),
+		OPT_STRING(0, "after", &o->since, "DATE", "the same as --since"),
+		OPT_STRING(0, "until", &o->until, "DATE", "the same for git log --until"),
+		OPT_STRING(0, "before", &o->until, "DATE", "the same as --until"),
+		OPT_PROGRESS(&o->progress),
+		OPT_FLAG(0, "no-mailmap", &o->no_mailmap, "identities as the commits write them, not through .mailmap"),
+		OPT_BOOL(0, "include-vendored", &o->include_vendored,
+			 "count the files .gitattributes marks linguist-vendored or linguist-generated\n"
+			 "(default: left out, and counted apart)"),
+		OPT_END(),
+	};
+	int n;
 
+	n = parse_options(argc, argv, options, report_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (!o->jobs) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 		o->jobs = cpus < 1 ? 1 : cpus > 256 ? 256 : (int)cpus;
-	} else if (o->jobs < 1 || o->jobs > 256) {
-		usage_die(report_usage, "-j takes a number from 1 to 256");
 	}
-	if (o->top < 1)
-		usage_die(report_usage, "--top takes a positive number");
-	if (i >= argc)
-		usage_die(report_usage, "no OUTDIR given");
-	o->out_dir = argv[i++];
-	if (i < argc)
-		o->rev = argv[i++];
-	for (; i < argc; i++)
-		o->pathspec[o->nr_pathspec++] = argv[i];
+	if (n < 1)
+		usage_msg_opt("no OUTDIR given", report_usage, options);
+	o->out_dir = argv[0];
+	check_dest_given(d->dest);
+	split_rev_pathspec(d, n - 1, argv + 1, &o->rev, &o->pathspec, &o->nr_pathspec);
 }
 
 /* Opens DEST and the source at REV, and reads what the report needs to know first. */
@@ -301,34 +288,15 @@ static void run_report(struct report *rep, const char *dest, const char *source,
 
 int cmd_report(int argc, char **argv)
 {
-	const char *dest = NULL, *source = NULL;
+	struct dest_options d = { NULL, NULL };
 	struct report report;
 	struct report *rep = &report;
 	struct attribution_options ao;
-	int i;
 
 	report_init(rep);
-	rep->opt.pathspec = xcalloc((size_t)argc + 1, sizeof(*rep->opt.pathspec));
 	rep->opt.exclude = xcalloc((size_t)argc + 1, sizeof(*rep->opt.exclude));
 	memset(&ao, 0, sizeof(ao));
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		const char *a = argv[i];
-
-		if (parse_dest_option(argc, argv, &i, &dest, &source, &rep->opt.progress) ||
-		    parse_report_option(rep, argc, argv, &i))
-			continue;
-		else if (strcmp(a, "-C") && parse_attribution_option(&ao, argc, argv, &i))
-			continue;
-		else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(report_usage, stdout);
-			return 0;
-		} else if (!strcmp(a, "--")) {
-			i++;
-			break;
-		} else
-			usage_die(report_usage, "unknown option '%s'", a);
-	}
-	finish_options(rep, argc, argv, i);
-	run_report(rep, dest, source, &ao);
+	parse_report_options(rep, &d, &ao, argc, argv);
+	run_report(rep, d.dest, d.source, &ao);
 	return 0;
 }

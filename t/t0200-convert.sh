@@ -368,8 +368,9 @@ test_expect_success 'a non-bare repository as DEST: a clear error, DEST untouche
 
 test_expect_success 'a DEST that exists and is no repository: a clear error' '
 	mkdir plain-dir &&
+	echo text >plain-dir/file &&
 	test_expect_code 128 "$TOKSTREAM" convert "./$SRC" plain-dir 2>err &&
-	grep "plain-dir.* is not a git repository" err &&
+	grep "plain-dir.* is neither a git repository nor empty" err &&
 	test_path_is_missing plain-dir/tokstream &&
 	echo text >plain-file &&
 	test_expect_code 128 "$TOKSTREAM" convert "./$SRC" plain-file 2>err &&
@@ -467,7 +468,7 @@ test_expect_success '--max-held reaches the filter (every blob spills), changes 
 	test_cmp expect actual &&
 	! grep -r "max-held" held0.git/tokstream/current held0.git/tokstream/gen-*/config &&
 	test_expect_code 129 "$TOKSTREAM" convert --max-held=lots "./$SRC" bad-held.git 2>err &&
-	grep "^tokstream: error: --max-held=lots: not a size (digits, then k, m or g)$" err &&
+	grep "^tokstream: error: --max-held takes a size (digits, then k, m or g), not .lots.$" err &&
 	test_path_is_missing bad-held.git
 '
 
@@ -558,6 +559,98 @@ test_expect_success 'an update reuses more recorded options than it has argument
 	git -C many.git show HEAD:b.txt >view &&
 	printf "plain\ntext\n" >expect &&
 	test_cmp expect view
+'
+
+test_expect_success 'convert into an empty directory makes DEST there' '
+	mkdir empty-dir &&
+	"$TOKSTREAM" convert -q "./$SRC" empty-dir 2>/dev/null &&
+	"$TOKSTREAM" convert -q "./$SRC" not-yet.git 2>/dev/null &&
+	refs not-yet.git >expect &&
+	refs empty-dir >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a DEST that is a directory of files but no repository is one line of our own' '
+	mkdir full-dir &&
+	echo x >full-dir/file &&
+	test_expect_code 128 "$TOKSTREAM" convert -q "./$SRC" full-dir 2>err &&
+	echo "tokstream: fatal: '"'"'full-dir'"'"' is neither a git repository nor empty: DEST is a bare repository (convert makes it when it does not exist, or in an empty directory)" >expect &&
+	test_cmp expect err &&
+	test_expect_code 128 "$TOKSTREAM" convert -q "./$SRC" full-dir/file 2>err &&
+	test_line_count = 1 err &&
+	grep "^tokstream: fatal: .full-dir/file. is not a directory" err
+'
+
+test_lazy_prereq PROC 'test -r /proc/$$/stat && command -v setsid'
+
+# slow_import DIR: a git in DIR/bin whose fast-import writes the process
+# group of the conversion into DIR/importing, then waits to be killed
+slow_import () {
+	real_git=$(command -v git) &&
+	mkdir -p "$1/bin" &&
+	write_script "$1/bin/git" <<-EOF
+	case "\$*" in
+	*fast-import*)
+		cut -d" " -f5 /proc/\$\$/stat >"$(pwd)/$1/importing.tmp" &&
+		mv "$(pwd)/$1/importing.tmp" "$(pwd)/$1/importing" &&
+		exec sleep 600 ;;
+	esac
+	exec "$real_git" "\$@"
+	EOF
+}
+
+# interrupt_convert DIR SRC DEST: convert SRC into DEST with DIR's git,
+# Ctrl-C (SIGINT to the process group) once fast-import runs; its
+# stderr in DIR/err, its exit status in DIR/status
+interrupt_convert () {
+	(
+		PATH="$(pwd)/$1/bin:$PATH" &&
+		export PATH &&
+		setsid "$TOKSTREAM" convert "$2" "$3" 2>"$1/err"
+		echo $? >"$1/status"
+	) &
+	tries=0 &&
+	while ! test -f "$1/importing" && test $tries -lt 300
+	do
+		sleep 0.1 &&
+		tries=$((tries + 1))
+	done &&
+	kill -INT -"$(cat "$1/importing")" &&
+	wait
+}
+
+test_expect_success PROC 'Ctrl-C during convert says so, and that DEST is as it was' '
+	git init -q ints &&
+	echo "int a;" >ints/a.c &&
+	git -C ints add a.c &&
+	test_tick &&
+	git -C ints commit -q -m one &&
+	"$TOKSTREAM" convert -q ints ints.git &&
+	refs ints.git >before &&
+	echo "int b;" >>ints/a.c &&
+	test_tick &&
+	git -C ints commit -q -a -m two &&
+	slow_import int1 &&
+	interrupt_convert int1 ints ints.git &&
+	echo 130 >expect &&
+	test_cmp expect int1/status &&
+	grep "^tokstream: interrupted: .ints.git. is as it was before this run; run tokstream convert again to convert$" int1/err &&
+	! grep -v "^tokstream: interrupted: " int1/err &&
+	refs ints.git >after &&
+	test_cmp before after &&
+	"$TOKSTREAM" convert -q ints ints.git &&
+	git -C ints.git log --format=%s -1 >subject &&
+	echo two >expect &&
+	test_cmp expect subject
+'
+
+test_expect_success PROC 'Ctrl-C during a first convert says DEST holds no conversion yet' '
+	slow_import int2 &&
+	interrupt_convert int2 ints ints-new.git &&
+	echo 130 >expect &&
+	test_cmp expect int2/status &&
+	grep "^tokstream: interrupted: .ints-new.git. holds no conversion yet; run tokstream convert again to convert$" int2/err &&
+	! grep -v "^tokstream: interrupted: " int2/err
 '
 
 test_done

@@ -101,21 +101,33 @@ test_expect_success 'an unknown id among good ones fails the command' '
 	grep "no such commit" err
 '
 
-test_expect_success 'what is not 4 to 40 hex digits is not an id (exit 128)' '
-	for bad in abc main HEAD~1 "12 34" 0123456789abcdef0123456789abcdef012345678 g123 ""
+test_expect_success 'what is neither an id nor a revision of the source is an error (exit 128)' '
+	for bad in abc nosuchbranch HEAD~5000 "12 34" 0123456789abcdef0123456789abcdef012345678 g123 ""
 	do
 		test_expect_code 128 "$TOKSTREAM" map -C dest.git "$bad" 2>err &&
-		grep "is not a commit id (4 to 40 hex digits)" err || return 1
+		grep "is neither a commit id nor a revision of .*/src.$" err || return 1
 	done
 '
 
-test_expect_success 'a DEST without a commit map is an error naming it (exit 128)' '
+test_expect_success 'a revision of the source maps to its token commit, as its id does' '
+	for rev in main HEAD~1 side side^ main~999
+	do
+		"$TOKSTREAM" map -C dest.git $(git -C src rev-parse "$rev") >expect &&
+		"$TOKSTREAM" map -C dest.git "$rev" >actual &&
+		test_cmp expect actual || return 1
+	done &&
+	git -C dest.git rev-parse main~1 >expect &&
+	"$TOKSTREAM" map -C dest.git main~1 >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a DEST that is no token repository is an error naming it (exit 128)' '
 	git init -q --bare plain.git &&
 	test_expect_code 128 "$TOKSTREAM" map -C plain.git 1234 2>err &&
-	grep "plain.git. has no commit map" err &&
+	grep "plain.git. is no token repository, and records none" err &&
 	git init -q worktree &&
 	test_expect_code 128 "$TOKSTREAM" map -C worktree 1234 2>err &&
-	grep "has no commit map" err
+	grep "worktree. is no token repository, and records none" err
 '
 
 test_expect_success 'a DEST that is no repository is an error (exit 128)' '

@@ -127,6 +127,20 @@ test_expect_success 'errors: unknown revision, file without a view, not a token 
 	test_expect_code 129 "$TOKSTREAM" blame -C tokens.git 2>err
 '
 
+test_expect_success 'a directory as PATH is called a directory, a missing PATH missing at REV' '
+	mkdir -p src/dir &&
+	echo "int in_dir;" >src/dir/f.c &&
+	git -C src add dir/f.c &&
+	git -C src commit -qm dir &&
+	"$TOKSTREAM" convert -q src tokens.git &&
+	test_expect_code 128 "$TOKSTREAM" blame -C tokens.git dir 2>err &&
+	echo "tokstream: fatal: '"'"'dir'"'"' is a directory at HEAD: blame takes a file (html and report take directories)" >expect &&
+	test_cmp expect err &&
+	test_expect_code 128 "$TOKSTREAM" blame -C tokens.git dir/f.c HEAD~1 2>err &&
+	echo "tokstream: fatal: '"'"'dir/f.c'"'"' does not exist at HEAD~1" >expect &&
+	test_cmp expect err
+'
+
 test_expect_success 'a second revision is refused, whatever the first one is' '
 	for first in HEAD HEAD~1
 	do
@@ -343,6 +357,106 @@ test_expect_success '--by=author lists the authors by their tokens, ties by name
 	test -n "$hal" &&
 	body <out | sed -n 2p >line2 &&
 	grep -F "$esc[38;5;${hal}mint$esc[m" line2
+'
+
+test_expect_success 'a history of two functions by two authors, for -L and --date' '
+	rm -rf src tokens.git &&
+	git init -q src &&
+	printf "int first(int a)\n{\n\treturn a;\n}\n\nstatic int\nsecond(int b)\n{\n\treturn b * 2;\n}\n" >src/two.c &&
+	commit_as Alice -m "two functions" &&
+	sed "s/return b \* 2;/return b * 3;/" src/two.c >tmp && mv tmp src/two.c &&
+	commit_as Bob -m "second: times three" &&
+	"$TOKSTREAM" convert -q src tokens.git
+'
+
+# records <PORCELAIN: the token records only, not the commit details
+records () {
+	awk "NF == 4 && \$1 ~ /^[0-9]+\$/"
+}
+
+test_expect_success '-L START,END shows those lines, and counts their tokens only' '
+	"$TOKSTREAM" blame -C tokens.git --no-pager --color=never -L 8,9 two.c >out &&
+	body <out >lines &&
+	test_line_count = 2 lines &&
+	grep "^[0-9a-f]\{8\} Alice  *  8  {$" lines &&
+	grep "^[0-9a-f]\{8\} Alice  *+1  *9  	return b \* 3;$" lines &&
+	sed "1,/^\$/d" out >legend &&
+	test_line_count = 2 legend &&
+	grep " Bob  *1 token   16.7%  second: times three$" legend &&
+	grep " Alice  *5 tokens  83.3%  two functions$" legend
+'
+
+test_expect_success '-L in --porcelain and --json: the records of those lines only' '
+	"$TOKSTREAM" blame -C tokens.git --porcelain two.c | records >all &&
+	awk "\$1 >= 8 && \$1 <= 9" all >expect &&
+	"$TOKSTREAM" blame -C tokens.git --porcelain -L 8,9 two.c | records >actual &&
+	test_cmp expect actual &&
+	"$TOKSTREAM" blame -C tokens.git --json -L 8,9 two.c >json &&
+	grep -c "\"line\": " json >count &&
+	wc -l <expect | tr -d " " >expect-count &&
+	test_cmp expect-count count
+'
+
+test_expect_success '-L START,+N, START,-N, START and ,END as git blame takes them' '
+	for spec in "8,+2 8,9" "9,-2 8,9" "9,8 8,9" "9 9,10" ",2 1,2" "10,99 10,10"
+	do
+		set -- $spec &&
+		"$TOKSTREAM" blame -C tokens.git --porcelain -L $1 two.c | records >actual &&
+		"$TOKSTREAM" blame -C tokens.git --porcelain -L $2 two.c | records >expect &&
+		test_file_not_empty expect &&
+		test_cmp expect actual || return 1
+	done
+'
+
+test_expect_success '-L :FUNCNAME is the function, from its type to its closing brace; a regex too' '
+	"$TOKSTREAM" blame -C tokens.git --porcelain -L 6,10 two.c | records >expect &&
+	"$TOKSTREAM" blame -C tokens.git --porcelain -L :second two.c | records >actual &&
+	test_cmp expect actual &&
+	"$TOKSTREAM" blame -C tokens.git --porcelain -L ":^sec" two.c | records >actual &&
+	test_cmp expect actual &&
+	"$TOKSTREAM" blame -C tokens.git --no-pager --color=never -L :first two.c >out &&
+	body <out | sed "s/^.* \([0-9]\)  .*/\1/" >numbers &&
+	test_write_lines 1 2 3 4 >expect &&
+	test_cmp expect numbers
+'
+
+test_expect_success 'several -L: the lines of each, in the order of the file' '
+	"$TOKSTREAM" blame -C tokens.git --no-pager --color=never -L :second -L 1,1 two.c >out &&
+	body <out | sed "s/^.* \([0-9]*\)  .*/\1/" >numbers &&
+	test_write_lines 1 6 7 8 9 10 >expect &&
+	test_cmp expect numbers
+'
+
+test_expect_success '-L past the end, or of no such function, is an error that says so' '
+	test_expect_code 128 "$TOKSTREAM" blame -C tokens.git -L 11 two.c 2>err &&
+	echo "tokstream: fatal: -L 11: '"'"'two.c'"'"' has only 10 lines" >expect &&
+	test_cmp expect err &&
+	test_expect_code 128 "$TOKSTREAM" blame -C tokens.git -L :third two.c 2>err &&
+	echo "tokstream: fatal: -L :third: no function of that name in '"'"'two.c'"'"'" >expect &&
+	test_cmp expect err &&
+	test_expect_code 129 "$TOKSTREAM" blame -C tokens.git -L 3,x two.c 2>err &&
+	grep "^tokstream: error: -L takes START,END, .*, not .3,x.$" err
+'
+
+test_expect_success '--date=FORMAT puts the date of each line'"'"'s commit in the gutter, as git log writes it' '
+	alice=$(git -C src rev-list -1 --author=Alice HEAD) &&
+	for format in short unix iso relative "format:%Y/%m/%d" default
+	do
+		"$TOKSTREAM" blame -C tokens.git --no-pager --color=never --date="$format" -L 9,9 two.c >out &&
+		date=$(git -C src log -1 --date="$format" --format=%ad $alice) &&
+		body <out >line &&
+		grep -F "Alice        $date +1 " line || return 1
+	done &&
+	"$TOKSTREAM" blame -C tokens.git --no-pager --color=never --date=unix two.c >out &&
+	date=$(git -C src log -1 --date=unix --format=%ad $alice) &&
+	grep -F "Alice        $date " out >first &&
+	grep "^[0-9a-f]\{8\} Alice  *$date  *1  int first(int a)$" first
+'
+
+test_expect_success '--date takes Git'"'"'s formats only' '
+	test_expect_code 129 "$TOKSTREAM" blame -C tokens.git --date=yesterday two.c 2>err &&
+	grep "^tokstream: error: --date takes relative, iso, .*, not .yesterday.$" err &&
+	"$TOKSTREAM" blame -C tokens.git --no-pager --date=iso-local --date=short-local two.c >/dev/null
 '
 
 test_done

@@ -632,7 +632,7 @@ test_expect_success 'usage errors' '
 	for j in 0 257 -1 x 2x ""
 	do
 		test_expect_code 129 "$TOKSTREAM" report -C tokens.git -j "$j" x 2>err &&
-		grep "^tokstream: error: -j takes a number from 1 to 256$" err || return 1
+		grep "^tokstream: error: -j takes a number from 1 to 256, not .$j.$" err || return 1
 	done &&
 	test_expect_code 129 "$TOKSTREAM" report -C tokens.git -j2x x 2>err &&
 	test_expect_code 129 "$TOKSTREAM" report --nosuch x 2>err &&
