@@ -59,7 +59,12 @@ static const char report_usage[] =
 	"    --no-mailmap       identities as the commits write them, not through .mailmap\n"
 	"    --include-vendored count the files .gitattributes marks linguist-vendored or\n"
 	"                       linguist-generated (default: left out, and counted apart;\n"
-	"                       --no-include-vendored says so)\n";
+	"                       --no-include-vendored says so)\n"
+	"    --include-bots     count bots ([bot] names) among the people (default: left out of the\n"
+	"                       people figures, and counted apart)\n"
+	"    --merge-identities count each group of names that share an address or differ only in\n"
+	"                       case as one author (default: listed, with the .mailmap lines that\n"
+	"                       would merge them)\n";
 
 void step_done(struct report *rep, const char *name)
 {
@@ -174,6 +179,14 @@ static int parse_report_option(struct report *rep, int argc, char **argv, int *i
 		o->include_vendored = 1;
 	else if (!strcmp(a, "--no-include-vendored"))
 		o->include_vendored = 0;
+	else if (!strcmp(a, "--include-bots"))
+		o->include_bots = 1;
+	else if (!strcmp(a, "--no-include-bots"))
+		o->include_bots = 0;
+	else if (!strcmp(a, "--merge-identities"))
+		o->merge_identities = 1;
+	else if (!strcmp(a, "--no-merge-identities"))
+		o->merge_identities = 0;
 	else if (!strncmp(a, "--every=", 8) && age_parse_every(a + 8, &o->every))
 		usage_die(report_usage, "--every takes tag or year, not '%s'", a + 8);
 	else if (!strncmp(a, "--every=", 8))
@@ -288,6 +301,8 @@ static void run_report(struct report *rep, const char *dest, const char *source,
 	}
 	step_done(rep, "cache read");
 	commit_details(rep);
+	find_identities(rep);
+	index_authors(rep);
 	commit_eras(rep);
 	step_done(rep, "commits");
 	commit_sizes(rep, pathspec, nr_pathspec);
