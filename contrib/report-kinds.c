@@ -183,8 +183,8 @@ void summary_kinds(struct report *rep, struct table *summary)
 /* A kind's figures in words: its files, lines and tokens, its authors by each, the one with most tokens. */
 static void kind_in_words(struct strbuf *story, const struct kind_figures *kf, const char *what)
 {
-	strbuf_addf(story, "<b>%s</b>: %zu files, %zu lines, %zu tokens; %zu %s by lines, %zu by tokens",
-		    what, kf->files, kf->lines, kf->tokens, kf->authors_by_lines,
+	strbuf_addf(story, "<b>%s</b>: %zu %s, %zu lines, %zu tokens; %zu %s by lines, %zu by tokens",
+		    what, kf->files, kf->files == 1 ? "file" : "files", kf->lines, kf->tokens, kf->authors_by_lines,
 		    kf->authors_by_lines == 1 ? "author" : "authors", kf->authors_by_tokens);
 	if (kf->top) {
 		strbuf_addstr(story, ", the most tokens ");
