@@ -62,13 +62,6 @@ size_t identity_of(struct report *rep, const char *fields)
 	return *v;
 }
 
-int is_bot_name(const char *name)
-{
-	size_t len = strlen(name);
-
-	return len > 5 && !strcasecmp(name + len - 5, "[bot]");
-}
-
 int left_out_of_people(const struct report *rep, const struct author *a)
 {
 	return a->bot && !rep->opt.include_bots;

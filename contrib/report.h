@@ -12,6 +12,7 @@
 
 #include "age.h"
 #include "blame.h"
+#include "people.h"
 #include "../tokenize/smap.h"
 #include "../tokenize/strbuf.h"
 
@@ -391,8 +392,6 @@ size_t generated_reason(struct report *rep, const char *path, const char *blob, 
  * %aN%n%aE%n%an%n%ae gives it), added when new: an index in rep->idents.
  */
 size_t identity_of(struct report *rep, const char *fields);
-/* Whether name is a bot's: it ends in "[bot]", as GitHub names its apps. */
-int is_bot_name(const char *name);
 /* Whether the people figures leave author a out: a bot, without --include-bots. */
 int left_out_of_people(const struct report *rep, const struct author *a);
 /* Groups the names that look like one person's; with --merge-identities, merges them. */
