@@ -185,20 +185,22 @@ static int node_before(const struct name_node *a, const struct name_node *b)
 	return strcmp(a->name, b->name) < 0;
 }
 
-/* For sorting a group's identities: by their names' order, then the most tokens, then as written. */
-static const struct report *sort_rep;
-static const struct name_node *sort_nodes;
-static const size_t *sort_node_of;
+/* An identity of a group, with what orders it: its name's node. */
+struct group_member {
+	size_t ident;
+	const struct identity *id;
+	const struct name_node *node;
+};
 
-static int cmp_group_ident(const void *a, const void *b)
+/* A group's identities: by their names' order, then the most tokens, then as written. */
+static int cmp_group_member(const void *a, const void *b)
 {
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	const struct identity *ix = &sort_rep->idents[x], *iy = &sort_rep->idents[y];
-	const struct name_node *nx = &sort_nodes[sort_node_of[x]], *ny = &sort_nodes[sort_node_of[y]];
+	const struct group_member *x = a, *y = b;
+	const struct identity *ix = x->id, *iy = y->id;
 	int c;
 
-	if (nx != ny)
-		return node_before(nx, ny) ? -1 : 1;
+	if (x->node != y->node)
+		return node_before(x->node, y->node) ? -1 : 1;
 	if (ix->tokens != iy->tokens)
 		return ix->tokens < iy->tokens ? 1 : -1;
 	if (ix->lines != iy->lines)
@@ -208,6 +210,26 @@ static int cmp_group_ident(const void *a, const void *b)
 	if ((c = strcmp(ix->raw_name, iy->raw_name)))
 		return c;
 	return strcmp(ix->raw_email, iy->raw_email);
+}
+
+/* Puts the identities of a group in order, and names the group by its first. */
+static void order_group(struct report *rep, struct name_group *ng, const struct name_node *nodes,
+			const size_t *node_of)
+{
+	struct group_member *m = xcalloc(ng->nr_idents + 1, sizeof(*m));
+	size_t k;
+
+	for (k = 0; k < ng->nr_idents; k++) {
+		m[k].ident = ng->idents[k];
+		m[k].id = &rep->idents[m[k].ident];
+		m[k].node = &nodes[node_of[m[k].ident]];
+	}
+	qsort(m, ng->nr_idents, sizeof(*m), cmp_group_member);
+	for (k = 0; k < ng->nr_idents; k++)
+		ng->idents[k] = m[k].ident;
+	ng->name = m[0].node->name;
+	ng->email = rep->idents[m[0].node->best].email;
+	free(m);
 }
 
 static int cmp_group(const void *a, const void *b)
@@ -242,18 +264,8 @@ static void make_groups(struct report *rep, struct name_node *nodes, size_t nr_n
 		ng->lines += rep->idents[i].lines;
 		ng->tokens += rep->idents[i].tokens;
 	}
-	sort_rep = rep;
-	sort_nodes = nodes;
-	sort_node_of = node_of;
-	for (g = 0; g < rep->nr_groups; g++) {
-		struct name_group *ng = &rep->groups[g];
-		const struct name_node *first;
-
-		qsort(ng->idents, ng->nr_idents, sizeof(*ng->idents), cmp_group_ident);
-		first = &nodes[node_of[ng->idents[0]]];
-		ng->name = first->name;
-		ng->email = rep->idents[first->best].email;
-	}
+	for (g = 0; g < rep->nr_groups; g++)
+		order_group(rep, &rep->groups[g], nodes, node_of);
 	qsort(rep->groups, rep->nr_groups, sizeof(*rep->groups), cmp_group);
 	free(group_of_root);
 	free(names);
@@ -393,14 +405,7 @@ static void identities_html(struct report *rep, struct strbuf *pg, const struct 
 			}
 		}
 	strbuf_addstr(pg, "</pre>");
-	strbuf_addstr(pg, "<table>");
-	th_row(pg, t->cols);
-	for (k = 0; k < table_rows(t); k++) {
-		strbuf_addstr(pg, "<tr>");
-		table_html_cells(pg, t, k, 0);
-		strbuf_addstr(pg, "</tr>\n");
-	}
-	strbuf_addstr(pg, "</table>");
+	table_html(pg, t, NULL);
 }
 
 /* How many names a group has (its identities come name by name). */
@@ -485,7 +490,7 @@ void story_identities(struct report *rep, struct strbuf *story)
 	if (rep->nr_bots) {
 		for (i = 0; i < rep->nr_bots; i++)
 			names[i] = rep->bots[i]->name;
-		strbuf_addf(story, "Bots (");
+		strbuf_addstr(story, "Bots (");
 		some_names(story, names, rep->nr_bots);
 		strbuf_addf(story, ") own %s%% of the tokens, %s. ",
 			    pct((double)rep->bot_tokens, (double)rep->total_tokens),
