@@ -508,7 +508,7 @@ void story_identities(struct report *rep, struct strbuf *story)
 			if (!n || strcmp(names[n - 1], rep->idents[ng->idents[k]].name))
 				names[n++] = rep->idents[ng->idents[k]].name;
 		strbuf_addf(story, "%zu names look like %zu %s (they share an address or differ only in "
-			    "case; the most tokens: ", all, rep->nr_groups, rep->nr_groups == 1 ? "person" : "people");
+			    "case; the largest group: ", all, rep->nr_groups, rep->nr_groups == 1 ? "person" : "people");
 		some_names(story, names, n);
 		strbuf_addstr(story, rep->opt.merge_identities ?
 			      "), and count as one each (--merge-identities). " :
