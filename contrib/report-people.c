@@ -244,7 +244,8 @@ static int cmp_group(const void *a, const void *b)
 /* The groups of more than one name, each its identities in order, the largest group first. */
 static void make_groups(struct report *rep, struct name_node *nodes, size_t nr_nodes, const size_t *node_of)
 {
-	size_t *group_of_root = xcalloc(nr_nodes + 1, sizeof(*group_of_root)), *names = xcalloc(nr_nodes + 1, sizeof(*names));
+	size_t *group_of_root = xcalloc(nr_nodes + 1, sizeof(*group_of_root));
+	size_t *names = xcalloc(nr_nodes + 1, sizeof(*names));
 	size_t i, g;
 
 	for (i = 0; i < nr_nodes; i++)
@@ -286,7 +287,6 @@ static void merge_groups(struct report *rep)
 		for (k = 0; k < ng->nr_idents; k++) {
 			struct identity *id = &rep->idents[ng->idents[k]];
 
-			id->group = g + 1;
 			smap_put(&rep->group_of_name, id->name, g + 1, NULL);
 			if (!strcmp(id->name, ng->name))
 				continue;

@@ -143,7 +143,6 @@ struct identity {
 	const char *author;  /* name, or with --merge-identities the name its group takes */
 	char *mailmap;       /* the .mailmap line that would merge it into its group; NULL: none needed */
 	size_t lines, tokens;
-	size_t group;        /* 1-based, in rep->groups; 0: in none */
 };
 
 /* Names that look like one person's: they share an address, or differ only in case. */
