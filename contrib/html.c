@@ -21,6 +21,7 @@
 #include "blame.h"
 #include "dest-options.h"
 #include "functions.h"
+#include "people.h"
 #include "../tokenize/escape.h"
 #include "../tokenize/smap.h"
 #include "../tokenize/progress.h"
@@ -968,7 +969,17 @@ static void add_bar(struct strbuf *pg, struct owners *o, struct smap *rank)
 	strbuf_release(&who);
 }
 
-/* A row of an index: the link, tokens, contributors, the top three and the bar. */
+/* How many of o's authors are people, not bots: the contributors, as report counts them. */
+static size_t people_of(const struct owners *o)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < o->nr; i++)
+		n += !is_bot_name(o->v[i].author);
+	return n;
+}
+
+/* A row of an index: the link, tokens, contributors (bots aside), the top three and the bar. */
 static void index_row(struct strbuf *pg, const char *href, const char *name, struct owners *o,
 		      struct smap *rank)
 {
@@ -976,7 +987,7 @@ static void index_row(struct strbuf *pg, const char *href, const char *name, str
 	percent_escape(pg, href, strlen(href), URL_PATH);
 	strbuf_addstr(pg, "\">");
 	html_escape_str(pg, name);
-	strbuf_addf(pg, "</a></td><td class=\"num\">%zu</td><td class=\"num\">%zu</td><td>", o->total, o->nr);
+	strbuf_addf(pg, "</a></td><td class=\"num\">%zu</td><td class=\"num\">%zu</td><td>", o->total, people_of(o));
 	add_top_owners(pg, o, 3);
 	strbuf_addstr(pg, "</td>");
 	add_bar(pg, o, rank);
@@ -986,10 +997,13 @@ static void index_row(struct strbuf *pg, const char *href, const char *name, str
 /* The authors of a directory with their colours: the key to its bars. */
 static void add_dir_authors(struct strbuf *pg, struct owners *total, struct smap *rank)
 {
-	size_t i, others = 0;
+	size_t i, others = 0, people = people_of(total), bots = total->nr - people;
 
 	qsort(total->v, total->nr, sizeof(*total->v), cmp_owner);
-	strbuf_addf(pg, "<p>%zu tokens, %zu contributors</p><ul class=\"authors\">", total->total, total->nr);
+	strbuf_addf(pg, "<p>%zu tokens, %zu %s", total->total, people, people == 1 ? "contributor" : "contributors");
+	if (bots)
+		strbuf_addf(pg, " and %zu %s", bots, bots == 1 ? "bot" : "bots");
+	strbuf_addstr(pg, "</p><ul class=\"authors\">");
 	for (i = 0; i < total->nr; i++) {
 		smap_put(rank, total->v[i].author, i, NULL);
 		if (i >= BAR_COLOURS) {

@@ -225,7 +225,8 @@ void write_page(struct report *rep, const struct strbuf *story, const struct str
 		size_t files, size_t lines, size_t tokens)
 {
 	static const char *const tables[] = {
-		"summary.tsv", "size.tsv", "authors.tsv", "top.tsv", "top-only.tsv", "eras.tsv",
+		"summary.tsv", "size.tsv", "kinds.tsv", "left-out.tsv", "left-out-files.tsv", "authors.tsv",
+		"authors-by-kind.tsv", "top.tsv", "top-only.tsv", "bots.tsv", "identities.tsv", "eras.tsv",
 		"years.tsv", "age.tsv", "commit-sizes.tsv", "changed-histogram.tsv", "churn-histogram.tsv",
 		"largest-commits.tsv", "commits.tsv", "files.tsv", "disagreement.tsv", "oldest-functions.tsv", NULL
 	};

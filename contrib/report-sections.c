@@ -355,20 +355,21 @@ static void section_size(struct report *rep, struct strbuf *pg, struct figures *
 	free(langs);
 }
 
-/* 2. People: every author's lines and tokens (authors.tsv, not on the page). */
+/* 2. People: every author's lines and tokens (authors.tsv, not on the page); bots aside. */
 static void section_authors(struct report *rep)
 {
 	static const char *const cols[] = { "author", "lines", "line_share", "line_rank", "tokens",
 					    "token_share", "token_rank", NULL };
 	struct author **all = xcalloc(rep->nr_authors + 1, sizeof(*all));
 	struct table *t;
-	size_t i;
+	size_t i, nr = 0;
 
 	for (i = 0; i < rep->nr_authors; i++)
-		all[i] = &rep->authors[i];
+		if (!left_out_of_people(rep, &rep->authors[i]))
+			all[nr++] = &rep->authors[i];
 	t = table_begin(rep, "authors.tsv", cols);
-	qsort(all, rep->nr_authors, sizeof(*all), cmp_all);
-	for (i = 0; i < rep->nr_authors; i++) {
+	qsort(all, nr, sizeof(*all), cmp_all);
+	for (i = 0; i < nr; i++) {
 		table_text(t, all[i]->name);
 		table_count(t, all[i]->lines);
 		table_number(t, pct((double)all[i]->lines, (double)rep->total_lines));
@@ -415,8 +416,9 @@ static void section_top(struct report *rep, struct strbuf *pg, struct figures *f
 	}
 	table_end(rep, t);
 	strbuf_addf(pg, "<h2 id=\"people\">2. People</h2><p>%zu %s in blame by lines, "
-		    "%zu by tokens (names through the mailmap).</p>", rep->nr_by_lines,
-		    rep->nr_by_lines == 1 ? "author appears" : "authors appear", rep->nr_by_tokens);
+		    "%zu by tokens (names through the mailmap%s).</p>", rep->nr_by_lines,
+		    rep->nr_by_lines == 1 ? "author appears" : "authors appear", rep->nr_by_tokens,
+		    rep->nr_bots && !rep->opt.include_bots ? "; bots aside" : "");
 	strbuf_addf(pg, "<h3>The top %zu by tokens and by lines</h3>", fig->top);
 	table_html(pg, t, NULL);
 }
@@ -905,17 +907,25 @@ static void section_disagreement(struct report *rep, struct strbuf *pg, struct f
 	table_end(rep, t);
 }
 
-/* The distance between the authors' shares by lines and by tokens, over the whole tree. */
+/*
+ * The distance between the authors' shares by lines and by tokens, over
+ * the whole tree: the shares of what the people own, bots aside.
+ */
 static double overall_distance(struct report *rep)
 {
-	size_t *l = xcalloc(rep->nr_authors + 1, sizeof(*l)), *t = xcalloc(rep->nr_authors + 1, sizeof(*t)), i;
+	size_t *l = xcalloc(rep->nr_authors + 1, sizeof(*l)), *t = xcalloc(rep->nr_authors + 1, sizeof(*t));
+	size_t i, nr = 0, lines = 0, tokens = 0;
 	double d;
 
 	for (i = 0; i < rep->nr_authors; i++) {
-		l[i] = rep->authors[i].lines;
-		t[i] = rep->authors[i].tokens;
+		if (left_out_of_people(rep, &rep->authors[i]))
+			continue;
+		l[nr] = rep->authors[i].lines;
+		t[nr] = rep->authors[i].tokens;
+		lines += l[nr];
+		tokens += t[nr++];
 	}
-	d = distance(l, t, rep->nr_authors, rep->total_lines, rep->total_tokens);
+	d = distance(l, t, nr, lines, tokens);
 	free(l);
 	free(t);
 	return d;
@@ -1202,7 +1212,9 @@ static void section_story(struct report *rep, struct strbuf *story, struct figur
 {
 	size_t ntop = rep->nr_by_tokens < fig->top ? rep->nr_by_tokens : fig->top;
 
-	strbuf_addf(story, "<div class=\"story\"><p><b>%s</b> ", same_story(rep, fig) ?
+	strbuf_addstr(story, "<div class=\"story\">");
+	story_kinds(rep, story);
+	strbuf_addf(story, "<p><b>%s</b> ", same_story(rep, fig) ?
 		    "By and large, lines and tokens tell the same story here." :
 		    "Lines and tokens tell different stories here.");
 	strbuf_addf(story, "%zu %s in blame by lines, %zu by tokens. Of the top %zu by "
@@ -1212,6 +1224,7 @@ static void section_story(struct report *rep, struct strbuf *story, struct figur
 	if (rep->nr_by_lines <= 1 && rep->nr_by_tokens <= 1)
 		strbuf_addstr(story, "(With one author, the two counts cannot disagree about people.) ");
 	story_people(rep, story, fig);
+	story_identities(rep, story);
 	strbuf_addf(story, "Between the two counts, %.2f%% of the code changes hands (the total variation "
 		    "distance between the authors' shares by lines and by tokens).</p><p>", fig->overall);
 	if (rep->nr_sources > 1)
@@ -1253,8 +1266,10 @@ static void section_summary(struct report *rep, struct figures *fig)
 	summary_count(sum, "tokens", fig->tokens);
 	table_text(sum, "tokens_per_code_line");
 	table_number(sum, fig->code_lines ? pct((double)fig->tokens, 100.0 * (double)fig->code_lines) : "-");
+	summary_kinds(rep, sum);
 	summary_count(sum, "authors_by_lines", rep->nr_by_lines);
 	summary_count(sum, "authors_by_tokens", rep->nr_by_tokens);
+	summary_people(rep, sum);
 	summary_count(sum, "top", fig->top);
 	summary_count(sum, "top_in_both", fig->in_both);
 	summary_count(sum, "top_same_rank", fig->same_rank);
@@ -1301,11 +1316,14 @@ void write_report(struct report *rep)
 	fig.top = (size_t)rep->opt.top;
 	fig.oldest = fig.oldest_code = (size_t)-1;
 	section_size(rep, &pg, &fig);
-	write_left_out(rep, &pg);
 	rank_authors(rep);
+	section_kinds(rep, &pg);
+	write_left_out(rep, &pg);
 	section_authors(rep);
 	section_top(rep, &pg, &fig);
 	section_top_only(rep, &pg, &fig);
+	section_bots(rep, &pg);
+	section_identities(rep, &pg);
 	section_eras(rep, &pg, &fig);
 	section_years(rep, &pg, &fig);
 	write_age(rep, &pg);

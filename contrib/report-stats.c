@@ -37,10 +37,6 @@ int year_of(long long t)
 	return tm.tm_year + 1900;
 }
 
-
-
-
-
 size_t commit_of(struct report *rep, const char *id)
 {
 	int isnew;
@@ -55,11 +51,17 @@ size_t commit_of(struct report *rep, const char *id)
 	return *v;
 }
 
-/* Authors (mailmapped names) and author times of the commits, from the line repository. */
+/*
+ * The author times and identities of the commits, from the line
+ * repository: each commit's name and address through the mailmap (the
+ * report's; as written with --no-mailmap) and as the commit writes them,
+ * for the .mailmap lines report-people.c suggests.
+ */
 void commit_details(struct report *rep)
 {
 	const char *argv[] = { "git", "log", "--no-walk=unsorted", "--stdin", "-z",
-			       rep->opt.no_mailmap ? "--format=%H %at %an" : "--format=%H %at %aN", NULL };
+			       rep->opt.no_mailmap ? "--format=%H %at %an%n%ae%n%an%n%ae"
+						   : "--format=%H %at %aN%n%aE%n%an%n%ae", NULL };
 	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
 	char *p, *next;
 	size_t i;
@@ -85,28 +87,43 @@ void commit_details(struct report *rep)
 		if (!v || *end != ' ')
 			continue;
 		rep->commits[*v].time = t;
-		rep->commits[*v].author = xstrdup(end + 1);
+		rep->commits[*v].ident = identity_of(rep, end + 1);
 		rep->commits[*v].known = 1;
 	}
+	for (i = 0; i < rep->nr_commits; i++)
+		if (!rep->commits[i].known)
+			die("commit %s is not in '%s'", rep->commits[i].id, rep->line_repo.buf);
+	strbuf_release(&in);
+	strbuf_release(&out);
+}
+
+/*
+ * The authors, one per name the report counts (an identity's author,
+ * so after find_identities()), with the lines and tokens of their
+ * commits; and which of them are bots.
+ */
+void index_authors(struct report *rep)
+{
+	size_t i;
+
 	for (i = 0; i < rep->nr_commits; i++) {
+		struct gcommit *c = &rep->commits[i];
 		int isnew;
 		size_t *v;
 
-		if (!rep->commits[i].known)
-			die("commit %s is not in '%s'", rep->commits[i].id, rep->line_repo.buf);
-		v = smap_put(&rep->author_index, rep->commits[i].author, rep->nr_authors, &isnew);
+		c->author = rep->idents[c->ident].author;
+		v = smap_put(&rep->author_index, c->author, rep->nr_authors, &isnew);
 		if (isnew) {
 			ALLOC_GROW(rep->authors, rep->nr_authors + 1, rep->alloc_authors);
 			memset(&rep->authors[rep->nr_authors], 0, sizeof(*rep->authors));
-			rep->authors[rep->nr_authors].name = rep->commits[i].author;
+			rep->authors[rep->nr_authors].name = c->author;
+			rep->authors[rep->nr_authors].bot = is_bot_name(c->author);
 			rep->nr_authors++;
 		}
-		rep->commits[i].author_idx = *v;
-		rep->authors[*v].lines += rep->commits[i].lines;
-		rep->authors[*v].tokens += rep->commits[i].tokens;
+		c->author_idx = *v;
+		rep->authors[*v].lines += c->lines;
+		rep->authors[*v].tokens += c->tokens;
 	}
-	strbuf_release(&in);
-	strbuf_release(&out);
 }
 
 /* The era of each commit: the first source (oldest first) that has it. */
@@ -180,22 +197,37 @@ static int cmp_by_lines(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/*
+ * Ranks the authors by lines and by tokens, bots aside unless
+ * --include-bots; the totals are the whole selection's, bots' code too.
+ */
 void rank_authors(struct report *rep)
 {
 	size_t i;
 
 	rep->by_tokens = xcalloc(rep->nr_authors + 1, sizeof(*rep->by_tokens));
 	rep->by_lines = xcalloc(rep->nr_authors + 1, sizeof(*rep->by_lines));
+	rep->bots = xcalloc(rep->nr_authors + 1, sizeof(*rep->bots));
 	for (i = 0; i < rep->nr_authors; i++) {
-		rep->total_lines += rep->authors[i].lines;
-		rep->total_tokens += rep->authors[i].tokens;
-		if (rep->authors[i].tokens)
-			rep->by_tokens[rep->nr_by_tokens++] = &rep->authors[i];
-		if (rep->authors[i].lines)
-			rep->by_lines[rep->nr_by_lines++] = &rep->authors[i];
+		struct author *a = &rep->authors[i];
+
+		rep->total_lines += a->lines;
+		rep->total_tokens += a->tokens;
+		if (a->bot) {
+			rep->bots[rep->nr_bots++] = a;
+			rep->bot_lines += a->lines;
+			rep->bot_tokens += a->tokens;
+		}
+		if (left_out_of_people(rep, a))
+			continue;
+		if (a->tokens)
+			rep->by_tokens[rep->nr_by_tokens++] = a;
+		if (a->lines)
+			rep->by_lines[rep->nr_by_lines++] = a;
 	}
 	qsort(rep->by_tokens, rep->nr_by_tokens, sizeof(*rep->by_tokens), cmp_by_tokens);
 	qsort(rep->by_lines, rep->nr_by_lines, sizeof(*rep->by_lines), cmp_by_lines);
+	qsort(rep->bots, rep->nr_bots, sizeof(*rep->bots), cmp_all);
 	for (i = 0; i < rep->nr_by_tokens; i++)
 		rep->by_tokens[i]->rank_tokens = i + 1;
 	for (i = 0; i < rep->nr_by_lines; i++)
@@ -231,6 +263,7 @@ static int cmp_owner(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* A file's owners among the people (bots aside unless --include-bots), the most tokens first. */
 size_t file_owners(struct report *rep, struct rfile *f, struct owner **out)
 {
 	struct owner *o = NULL;
@@ -239,6 +272,8 @@ size_t file_owners(struct report *rep, struct rfile *f, struct owner **out)
 	for (i = 0; i < f->nr_c; i++) {
 		size_t a = rep->commits[f->c[i].commit].author_idx;
 
+		if (left_out_of_people(rep, &rep->authors[a]))
+			continue;
 		for (j = 0; j < nr && o[j].author != a; j++)
 			;
 		if (j == nr) {
@@ -257,27 +292,30 @@ size_t file_owners(struct report *rep, struct rfile *f, struct owner **out)
 	return nr;
 }
 
+/* Each file's distance, between its people's shares (of what the people own) by lines and by tokens. */
 void file_distances(struct report *rep)
 {
 	size_t i, j;
 
 	for (i = 0; i < rep->nr_files; i++) {
 		struct owner *o;
-		size_t nr = file_owners(rep, &rep->files[i], &o);
+		size_t nr = file_owners(rep, &rep->files[i], &o), lines = 0, tokens = 0;
 		size_t *l = xcalloc(nr + 1, sizeof(*l)), *t = xcalloc(nr + 1, sizeof(*t));
 
 		for (j = 0; j < nr; j++) {
 			l[j] = o[j].lines;
 			t[j] = o[j].tokens;
+			lines += l[j];
+			tokens += t[j];
 		}
-		rep->files[i].distance = distance(l, t, nr, rep->files[i].lines, rep->files[i].tokens);
+		rep->files[i].distance = distance(l, t, nr, lines, tokens);
 		free(l);
 		free(t);
 		free(o);
 	}
 }
 
-
+/* Author (as the report counts it), date and subject of the commits ids. */
 void commit_subjects(struct report *rep, char (*ids)[41], size_t n, struct detail *d)
 {
 	const char *argv[] = { "git", "log", "--no-walk=unsorted", "--stdin", "-z",
@@ -306,7 +344,7 @@ void commit_subjects(struct report *rep, char (*ids)[41], size_t n, struct detai
 		for (i = 0; i < n; i++)
 			if (!strncmp(ids[i], p, 40) && !d[i].author) {
 				d[i].time = strtoll(p + 41, &end, 10);
-				d[i].author = xstrdup(*end == ' ' ? end + 1 : "");
+				d[i].author = xstrdup(merged_name(rep, *end == ' ' ? end + 1 : ""));
 				d[i].subject = xstrdup(nl + 1);
 			}
 	}

@@ -182,6 +182,12 @@ static void parse_report_options(struct report *rep, struct dest_options *d, str
 		OPT_BOOL(0, "include-vendored", &o->include_vendored,
 			 "count the files .gitattributes marks linguist-vendored or linguist-generated\n"
 			 "(default: left out, and counted apart)"),
+		OPT_BOOL(0, "include-bots", &o->include_bots,
+			 "count bots ([bot] names) among the people\n"
+			 "(default: left out of the people figures, and counted apart)"),
+		OPT_BOOL(0, "merge-identities", &o->merge_identities,
+			 "count each group of names that share an address or differ only in case as one author\n"
+			 "(default: listed, with the .mailmap lines that would merge them)"),
 		OPT_END(),
 	};
 	int n;
@@ -275,6 +281,8 @@ static void run_report(struct report *rep, const char *dest, const char *source,
 	}
 	step_done(rep, "cache read");
 	commit_details(rep);
+	find_identities(rep);
+	index_authors(rep);
 	commit_eras(rep);
 	step_done(rep, "commits");
 	commit_sizes(rep, pathspec, nr_pathspec);

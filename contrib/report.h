@@ -12,6 +12,7 @@
 
 #include "age.h"
 #include "blame.h"
+#include "people.h"
 #include "../tokenize/smap.h"
 #include "../tokenize/strbuf.h"
 
@@ -28,6 +29,8 @@ struct report_options {
 	enum replay_mode replay;
 	enum age_every every;
 	int include_vendored;
+	int include_bots;      /* --include-bots: bots count among the people */
+	int merge_identities;  /* --merge-identities: each group of names one person */
 	const char **exclude;  /* --exclude */
 	int nr_exclude;
 	const char *out_dir, *rev;
@@ -117,16 +120,48 @@ struct file_change {
 
 struct gcommit {
 	char id[41];
-	char *author;
+	const char *author;  /* the name the report counts it under (the identity's author) */
 	long long time;
 	int era, known;
-	size_t lines, tokens, author_idx;
+	size_t lines, tokens, author_idx, ident;
 };
 
 struct author {
-	char *name;
+	const char *name;
 	size_t lines, tokens;
-	size_t rank_lines, rank_tokens;  /* 1-based; 0: none */
+	size_t rank_lines, rank_tokens;  /* 1-based; 0: none, and for a bot left out */
+	int bot;
+};
+
+/*
+ * An identity of the commits in blame: as the report names it (through
+ * the mailmap) and as the commits write it, which is what a line of a
+ * .mailmap has to match (report-people.c).
+ */
+struct identity {
+	char *name, *email, *raw_name, *raw_email;
+	const char *author;  /* name, or with --merge-identities the name its group takes */
+	char *mailmap;       /* the .mailmap line that would merge it into its group; NULL: none needed */
+	size_t lines, tokens;
+};
+
+/* Names that look like one person's: they share an address, or differ only in case. */
+struct name_group {
+	const char *name, *email;  /* the name with the most tokens, and its address: what the others take */
+	size_t *idents;            /* the identities of its names, that one's first */
+	size_t nr_idents;
+	size_t lines, tokens;
+};
+
+/* What the report tells apart: code, and prose (documentation, files in the text language). */
+enum kind { KIND_CODE, KIND_PROSE, NR_KINDS };
+
+/* The size and the people of one kind (report-kinds.c). */
+struct kind_figures {
+	size_t files, lines, code_lines, tokens, comment_tokens;
+	size_t authors_by_lines, authors_by_tokens;
+	const char *top;  /* the author with the most tokens of the kind; NULL: none */
+	size_t top_tokens;
 };
 
 /* A file's owners, by lines and by tokens. */
@@ -229,6 +264,17 @@ struct report {
 	size_t total_lines, total_tokens;
 	struct author **by_tokens, **by_lines;
 	size_t nr_by_tokens, nr_by_lines;
+	/* the identities, keyed by the four fields; the groups of names, the most tokens first */
+	struct identity *idents;
+	size_t nr_idents, alloc_idents;
+	struct smap ident_index;
+	struct name_group *groups;
+	size_t nr_groups;
+	struct smap group_of_name;  /* a name of a group -> its index in groups, from 1 */
+	/* the bots' authors, the most tokens first, and what they own */
+	struct author **bots;
+	size_t nr_bots, bot_lines, bot_tokens;
+	struct kind_figures kinds[NR_KINDS];
 
 	/* the tables written so far, for report.json */
 	struct table **tables;
@@ -282,6 +328,7 @@ double absd(double x);
 int year_of(long long t);
 size_t commit_of(struct report *rep, const char *id);
 void commit_details(struct report *rep);
+void index_authors(struct report *rep);
 void commit_eras(struct report *rep);
 int cmp_all(const void *a, const void *b);
 void rank_authors(struct report *rep);
@@ -336,6 +383,35 @@ void generated_save(struct report *rep);
  * name or its marker (the blob judged), LEFT_IN for none; *detail: the rule.
  */
 size_t generated_reason(struct report *rep, const char *path, const char *blob, const char **detail);
+
+/* ---- identities and bots (report-people.c) ---- */
+
+/*
+ * The identity of "NAME\nEMAIL\nRAW-NAME\nRAW-EMAIL" (as git log's
+ * %aN%n%aE%n%an%n%ae gives it), added when new: an index in rep->idents.
+ */
+size_t identity_of(struct report *rep, const char *fields);
+/* Whether the people figures leave author a out: a bot, without --include-bots. */
+int left_out_of_people(const struct report *rep, const struct author *a);
+/* Groups the names that look like one person's; with --merge-identities, merges them. */
+void find_identities(struct report *rep);
+/* The name the report counts an author name under (its group's, with --merge-identities). */
+const char *merged_name(struct report *rep, const char *name);
+/* The bots and the groups of names: their tables and the page's paragraphs; their rows of summary.tsv. */
+void section_bots(struct report *rep, struct strbuf *pg);
+void section_identities(struct report *rep, struct strbuf *pg);
+void summary_people(struct report *rep, struct table *summary);
+/* The story's sentences about bots and names that may be one person. */
+void story_identities(struct report *rep, struct strbuf *story);
+
+/* ---- code and prose (report-kinds.c) ---- */
+
+enum kind kind_of_language(const char *lang);
+/* Size and people of each kind: kinds.tsv, authors-by-kind.tsv, the page's table; their rows of summary.tsv. */
+void section_kinds(struct report *rep, struct strbuf *pg);
+void summary_kinds(struct report *rep, struct table *summary);
+/* The story's headline when prose holds most tokens: the two kinds apart. */
+void story_kinds(struct report *rep, struct strbuf *story);
 
 /* ---- the sections (report-sections.c) ---- */
 

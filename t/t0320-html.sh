@@ -408,7 +408,7 @@ test_expect_success 'a directory of more authors than colours: the rest are "oth
 
 # index_head INDEX: the "N tokens, M contributors" an index opens with, as "N M".
 index_head () {
-	sed -n "s|.*<p>\([0-9]*\) tokens, \([0-9]*\) contributors</p>.*|\1 \2|p" "$1"
+	sed -n "s|.*<p>\([0-9]*\) tokens, \([0-9]*\) contributors*</p>.*|\1 \2|p" "$1"
 }
 
 test_expect_success 'a file of 300 authors: every index sums up all of them, as the report does' '
@@ -442,6 +442,24 @@ test_expect_success 'a file of 300 authors: every index sums up all of them, as 
 	"$TOKSTREAM" html -C crowd.git crowd-out &&
 	index_head crowd-out/index.html >actual &&
 	test_cmp expect actual
+'
+
+test_expect_success 'bots are no contributors: the indexes count them apart, as the report does' '
+	git init -q botty &&
+	printf "int mine;\n" >botty/a.c &&
+	git -C botty add a.c && commit_as botty Author1 "mine" &&
+	printf "int deps = 1;\n" >botty/b.c &&
+	git -C botty add b.c &&
+	git -C botty -c user.name=x -c user.email=x@example.org commit -q \
+		--author="dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>" -m deps &&
+	"$TOKSTREAM" convert -q botty botty.git &&
+	"$TOKSTREAM" html -C botty.git botty-out &&
+	grep "<p>8 tokens, 1 contributor and 1 bot</p>" botty-out/index.html &&
+	index_row botty-out/index.html b.c >row &&
+	grep "<td class=\"num\">5</td><td class=\"num\">0</td><td>dependabot\[bot\] 100.0%</td>" row &&
+	"$TOKSTREAM" report -C botty.git -j 1 botty-report &&
+	grep "^authors_by_tokens	1$" botty-report/summary.tsv &&
+	grep "^bots	1$" botty-report/summary.tsv
 '
 
 test_expect_success 'the ten largest authors of a page have ten colours, the rest one grey' '

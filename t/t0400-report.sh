@@ -222,8 +222,17 @@ test_expect_success 'the summary states the story in numbers' '
 	code_lines	7
 	tokens	26
 	tokens_per_code_line	3.71
+	code_tokens	26
+	prose_tokens	0
+	prose_token_share	0.00
 	authors_by_lines	5
 	authors_by_tokens	3
+	bots	0
+	bot_lines	0
+	bot_tokens	0
+	bot_token_share	0.00
+	identity_groups	0
+	identity_names	0
 	top	3
 	top_in_both	2
 	top_same_rank	2
@@ -244,7 +253,48 @@ test_expect_success 'the summary states the story in numbers' '
 	grep "Erin (5 by lines, 2 by tokens)" out/index.html &&
 	grep "Only in the top 3 by tokens: Erin. Only in the top 3 by lines: Bob." out/index.html &&
 	grep "29.49% of the code changes hands" out/index.html &&
-	grep "The oldest commit still holds 5 lines (55.56%) and 22 tokens (84.62%)" out/index.html
+	grep "The oldest commit still holds 5 lines (55.56%) and 22 tokens (84.62%)" out/index.html &&
+	! grep "Most of this selection is prose" out/index.html
+'
+
+# Wendy 2001: README.rst, 14 tokens in 3 lines; Wendy 2002: doc/usage.md, 14 tokens in 4
+# lines ("=====" is five); Carl 2003: add.c, 16 tokens in 4 lines, and a blank line and
+# "Carl was here." (4 tokens) at the end of README.rst
+test_expect_success 'prose apart from code: when documentation holds most tokens, the story says so' '
+	git init -q docs &&
+	mkdir docs/doc &&
+	printf "Install it with pip.\n\nThen run the tests, all of them.\n" >docs/README.rst &&
+	git -C docs add README.rst && commit_in docs Wendy 2001-01-01T12:00:00Z -m readme &&
+	printf "Usage\n=====\n\nCall add() with two numbers.\n" >docs/doc/usage.md &&
+	git -C docs add doc/usage.md && commit_in docs Wendy 2002-01-01T12:00:00Z -m usage &&
+	printf "int add(int a, int b)\n{\n\treturn a + b;\n}\n" >docs/add.c &&
+	printf "\nCarl was here.\n" >>docs/README.rst &&
+	git -C docs add add.c README.rst && commit_in docs Carl 2003-01-01T12:00:00Z -m add &&
+	"$TOKSTREAM" convert -q docs docs.git &&
+	"$TOKSTREAM" report -C docs.git -j 1 docs-out &&
+	cat >expect <<-\EOF &&
+	kind	files	lines	code_lines	tokens	token_share	authors_by_lines	authors_by_tokens	top_by_tokens	top_token_share
+	code	1	4	4	16	33.33	1	1	Carl	100.00
+	prose	2	9	6	32	66.67	2	2	Wendy	87.50
+	EOF
+	test_cmp expect docs-out/kinds.tsv &&
+	cat >expect <<-\EOF &&
+	kind	author	lines	line_share	line_rank	tokens	token_share	token_rank
+	code	Carl	4	100.00	1	16	100.00	1
+	prose	Wendy	7	77.78	1	28	87.50	1
+	prose	Carl	2	22.22	2	4	12.50	2
+	EOF
+	test_cmp expect docs-out/authors-by-kind.tsv &&
+	grep "^prose_token_share	66.67\$" docs-out/summary.tsv &&
+	grep "<b>Most of this selection is prose:</b> 66.67% of its tokens are documentation" docs-out/index.html &&
+	grep "<b>code</b>: 1 file, 4 lines, 16 tokens; 1 author by lines, 1 by tokens, the most tokens Carl.s (100.00%)" docs-out/index.html &&
+	grep "<b>prose</b>: 2 files, 9 lines, 32 tokens; 2 authors by lines, 2 by tokens, the most tokens Wendy.s (87.50%)" docs-out/index.html &&
+	cat >expect <<-\EOF &&
+	kind	files	lines	code_lines	tokens	token_share	authors_by_lines	authors_by_tokens	top_by_tokens	top_token_share
+	code	2	9	7	26	100.00	5	3	Alice	84.62
+	prose	0	0	0	0	0.00	0	0		
+	EOF
+	test_cmp expect out/kinds.tsv
 '
 
 test_expect_success 'the page is self-contained and holds the SVG charts' '

@@ -217,4 +217,118 @@ test_expect_success 'progress on stderr with --progress, none by default off a t
 	test_must_be_empty err
 '
 
+# One person under three names with one address, one under two names that differ
+# only in case, two people GitHub wrote as noreply@github.com, five names on one
+# address (an old import's none@none), a bot by name and one by the mailmap.
+test_expect_success 'a history of people under several names, and bots' '
+	git init -q ppl &&
+	printf "helper[bot] <ci@example.org> ci-helper <ci@example.org>\n" >ppl/.mailmap &&
+	git -C ppl add .mailmap &&
+	pcommit () {
+		printf "%s\n" "$3" >"ppl/$4" && git -C ppl add "$4" &&
+		GIT_AUTHOR_DATE="2020-01-01 12:00:00 +0000" GIT_COMMITTER_DATE="2020-01-01 12:00:00 +0000" \
+		git -C ppl commit -q --author="$1 <$2>" -m "$4"
+	} &&
+	pcommit "Tj Holowaychuk" tj@vision.example "int a(int x) { return x * 2 + 1; }" tj1.c &&
+	pcommit "TJ Holowaychuk" tj@vision.example "int b(void) { return 2; }" tj2.c &&
+	pcommit visionmedia tj@vision.example "int c;" tj3.c &&
+	pcommit "ann lee" ann@home.example "int d;" ann1.c &&
+	pcommit "Ann Lee" ann@work.example "int e, f;" ann2.c &&
+	pcommit "Pat One" noreply@github.com "int p;" pat.c &&
+	pcommit "Sam Two" noreply@github.com "int s, t;" sam.c &&
+	for n in 1 2 3 4 5
+	do
+		pcommit "user$n" none@none "int n$n;" n$n.c || return 1
+	done &&
+	pcommit "dependabot[bot]" "49699333+dependabot[bot]@users.noreply.github.com" "int z = 1;" dep.c &&
+	pcommit ci-helper ci@example.org "int y = 2, w = 3;" ci.c &&
+	"$TOKSTREAM" convert -q ppl ppl.git &&
+	"$TOKSTREAM" report -C ppl.git -j 1 p1
+'
+
+test_expect_success 'names that share an address or differ only in case are listed, with .mailmap lines' '
+	cat >expect <<-\EOF &&
+	group	author	name	email	lines	tokens	mailmap
+	1	Tj Holowaychuk	Tj Holowaychuk	tj@vision.example	1	15	
+	1	Tj Holowaychuk	TJ Holowaychuk	tj@vision.example	1	10	Tj Holowaychuk <tj@vision.example> TJ Holowaychuk <tj@vision.example>
+	1	Tj Holowaychuk	visionmedia	tj@vision.example	1	3	Tj Holowaychuk <tj@vision.example> visionmedia <tj@vision.example>
+	2	Ann Lee	Ann Lee	ann@work.example	1	5	
+	2	Ann Lee	ann lee	ann@home.example	1	3	Ann Lee <ann@work.example> ann lee <ann@home.example>
+	EOF
+	test_cmp expect p1/identities.tsv &&
+	grep "^identity_groups	2\$" p1/summary.tsv &&
+	grep "^identity_names	5\$" p1/summary.tsv &&
+	grep "^Tj Holowaychuk	1	[0-9.]*	[0-9]*	15	" p1/authors.tsv &&
+	grep "^TJ Holowaychuk	1	[0-9.]*	[0-9]*	10	" p1/authors.tsv &&
+	grep "^visionmedia	" p1/authors.tsv &&
+	grep "5 names look like 2 people" p1/index.html &&
+	grep "Tj Holowaychuk &lt;tj@vision.example&gt; visionmedia &lt;tj@vision.example&gt;" p1/index.html
+'
+
+test_expect_success '... but not names on a shared address: noreply@github.com, or one many names use' '
+	test_line_count = 6 p1/identities.tsv &&
+	! grep "Pat One\|Sam Two\|user[1-5]" p1/identities.tsv &&
+	grep "^Pat One	" p1/authors.tsv &&
+	grep "^Sam Two	" p1/authors.tsv &&
+	test $(grep -c "^user[1-5]	" p1/authors.tsv) = 5
+'
+
+test_expect_success 'the .mailmap lines merge the names for git too' '
+	sed 1d p1/identities.tsv | cut -f7 | grep . >lines &&
+	test_line_count = 3 lines &&
+	cat ppl/.mailmap lines >merged.mailmap &&
+	git -C ppl -c mailmap.file=../merged.mailmap log --format=%aN -- tj1.c tj2.c tj3.c ann1.c ann2.c |
+		sort -u >actual &&
+	printf "Ann Lee\nTj Holowaychuk\n" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success '--merge-identities counts each group as one author in every figure' '
+	"$TOKSTREAM" report -C ppl.git -j 1 --merge-identities p2 &&
+	grep "^Tj Holowaychuk	3	[0-9.]*	[0-9]*	28	" p2/authors.tsv &&
+	grep "^Ann Lee	2	[0-9.]*	[0-9]*	8	" p2/authors.tsv &&
+	! grep "^TJ Holowaychuk\|^visionmedia\|^ann lee" p2/authors.tsv p2/top.tsv p2/files.tsv \
+		p2/largest-commits.tsv p2/authors-by-kind.tsv &&
+	test $(($(grep -c . p1/authors.tsv) - 3)) = $(grep -c . p2/authors.tsv) &&
+	grep "^authors_by_tokens	$(($(sed -n "s/^authors_by_tokens	//p" p1/summary.tsv) - 3))\$" p2/summary.tsv &&
+	grep "	TJ Holowaychuk	.*	Tj Holowaychuk <tj@vision.example> TJ Holowaychuk" p2/identities.tsv &&
+	test $(cut -f7 p2/largest-commits.tsv | grep -c "^Tj Holowaychuk\$") = 3 &&
+	grep "count as one each (--merge-identities)" p2/index.html &&
+	python3 -c "
+import json
+o = json.load(open(\"p2/report.json\"))[\"options\"]
+assert o[\"merge_identities\"] is True and o[\"include_bots\"] is False, o
+"
+'
+
+test_expect_success 'bots are out of the people figures, counted and named apart' '
+	cat >expect <<-\EOF &&
+	bot	lines	line_share	tokens	token_share
+	helper[bot]	1	7.14	9	12.33
+	dependabot[bot]	1	7.14	5	6.85
+	EOF
+	test_cmp expect p1/bots.tsv &&
+	! grep "bot\]\|ci-helper" p1/authors.tsv p1/top.tsv p1/top-only.tsv p1/files.tsv \
+		p1/disagreement.tsv p1/authors-by-kind.tsv &&
+	grep "^bots	2\$" p1/summary.tsv &&
+	grep "^bot_tokens	14\$" p1/summary.tsv &&
+	grep "^bot_token_share	19.18\$" p1/summary.tsv &&
+	grep "^authors_by_tokens	12\$" p1/summary.tsv &&
+	grep "^ci.c	c	1	1	9	0	0	" p1/files.tsv &&
+	grep "Bots (helper\[bot\] and dependabot\[bot\]) own 19.18% of the tokens, left out of the people figures" p1/index.html
+'
+
+test_expect_success '--include-bots counts them among the people' '
+	"$TOKSTREAM" report -C ppl.git -j 1 --include-bots p3 &&
+	grep "^helper\[bot\]	1	7.14	[0-9]*	9	12.33	" p3/authors.tsv &&
+	grep "^dependabot\[bot\]	" p3/authors.tsv &&
+	grep "^authors_by_tokens	14\$" p3/summary.tsv &&
+	test_cmp p1/bots.tsv p3/bots.tsv &&
+	grep "counted among the people (--include-bots)" p3/index.html &&
+	python3 "$TEST_DIRECTORY/helper/json-schema.py" "$REPO_ROOT/contrib/schema/report.schema.json" \
+		p1/report.json p2/report.json p3/report.json &&
+	python3 "$TEST_DIRECTORY/helper/json-agree.py" report p1 &&
+	python3 "$TEST_DIRECTORY/helper/json-agree.py" report p2
+'
+
 test_done
