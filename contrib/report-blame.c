@@ -520,8 +520,10 @@ static void replay_lines(void *data)
 
 	/* the ignored commits only mark the files they made: git blame's search is theirs */
 	strbuf_addf(&key, "lines ws %d%s", rep->opt.ignore_ws, rep->line_grafts.buf);
-	memcpy(ids, ctx->ignored, ctx->nr_ignored * sizeof(*ids));
-	qsort(ids, ctx->nr_ignored, sizeof(*ids), cmp_strings);
+	if (ctx->nr_ignored) {
+		memcpy(ids, ctx->ignored, ctx->nr_ignored * sizeof(*ids));
+		qsort(ids, ctx->nr_ignored, sizeof(*ids), cmp_strings);
+	}
 	for (k = 0; k < ctx->nr_ignored; k++) {
 		smap_put(&ignore, ids[k], 1, NULL);
 		strbuf_addf(&key, "%s %s", k ? "" : " marks", ids[k]);
