@@ -42,6 +42,7 @@ struct change {
 	size_t src, dst;          /* path ids */
 	char old_blob[41], new_blob[41];
 	size_t first_hunk, nr_hunks;
+	int patched;              /* its hunks are read (a merge's come from its combined patch) */
 };
 
 struct hunk {
@@ -138,6 +139,12 @@ void replay_next(struct replay *r, uint32_t ci);
 
 /* replay-log.c: reads git log of tip's history (since the checkpoint) and replays each commit. */
 void replay_log(struct replay *r, const char *dir, const char *tip, int ignore_ws);
+/*
+ * The line replay: reads the hunks of a change of the commit being
+ * replayed that its merge's combined patch did not give (git diff of its
+ * two blobs), when it has none yet.
+ */
+void replay_patch(struct replay *r, const char *commit, struct change *ch);
 
 /* replay-checkpoint.c */
 /*

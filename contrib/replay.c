@@ -624,6 +624,12 @@ static struct version *replay_file_at(struct replay *r, uint32_t ci, const struc
 
 	if (nv)
 		return nv;
+	/* a merge's patches, read only for the files that differ from every parent */
+	for (pi = 0; c->nr_parents > 1 && pi < c->nr_parents; pi++) {
+		const struct change *ch = change_to(r, group_of_parent(r, pi), ch1->dst);
+
+		replay_patch(r, c->id, &r->changes[ch - r->changes]);
+	}
 	for (k = 0; k < ch1->nr_hunks; k++) {
 		added += r->hunks[ch1->first_hunk + k].new_nr;
 		removed += r->hunks[ch1->first_hunk + k].old_nr;

@@ -382,6 +382,54 @@ test_expect_success 'an older tip, a damaged checkpoint: from the start' '
 	grep "replayed $(git -C random rev-list --count later)" count
 '
 
+# A merge's lines come from its combined patch (git log -c), split into
+# a patch against each parent; a file that patch calls binary, and one a
+# side renamed, take git diff of their blobs instead.
+test_expect_success 'merges that differ from every parent: binary, renamed, octopus' '
+	git init -q -b main merges &&
+	(
+		cd merges &&
+		printf "a\000\nb\nc\nd\ne\n" >bin &&
+		test_write_lines 1 2 3 4 5 6 7 8 >moved &&
+		test_write_lines p q r s t u >oct &&
+		commit root &&
+		git checkout -q -b x &&
+		printf "a\000\nB\nc\nd\ne\n" >bin &&
+		git mv moved renamed &&
+		edit renamed 2 "x: two" &&
+		commit "x: edits, a rename" &&
+		git checkout -q main &&
+		printf "a\000\nb\nc\nd\nE\n" >bin &&
+		edit moved 7 "main: seven" &&
+		commit "main: edits" &&
+		test_tick &&
+		! git merge -q --no-edit x >/dev/null 2>&1 &&
+		printf "a\000\nB\nc\nd\nE\nmerged\n" >bin &&
+		test_write_lines 1 "x: two" 3 4 5 6 "main: seven" 8 "merged" >renamed &&
+		git add -A . &&
+		git commit -q --no-edit &&
+		test "$(git rev-parse HEAD^2)" = "$(git rev-parse x)" &&
+		for b in o1 o2 o3
+		do
+			git checkout -q -b $b main~1 &&
+			edit oct $(echo $b | tr -d o) "$b" &&
+			commit $b || return 1
+		done &&
+		git checkout -q main &&
+		git merge -q --no-commit -s ours o1 o2 o3 >/dev/null &&
+		test_write_lines p o1 o2 o3 "" octopus u >oct &&
+		git add oct &&
+		git commit -q -m octopus &&
+		test "$(git rev-list --count --min-parents=4 HEAD)" = 1
+	) &&
+	blame_all merges main &&
+	test_cmp expect actual &&
+	grep -c "^renamed $(git -C merges rev-parse main~1)$" actual >count &&
+	echo 1 >expected && test_cmp expected count &&
+	blame_all merges main -w &&
+	test_cmp expect actual
+'
+
 test_expect_success 'a path that is no file at the tip is an error, and a bad revision dies cleanly' '
 	test_must_fail "$REPLAY" hard HEAD no-such-file 2>err &&
 	grep "no-such-file" err &&
