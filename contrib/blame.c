@@ -639,6 +639,15 @@ static struct batch {
 
 #define NR_BATCHES (sizeof(batches) / sizeof(batches[0]))
 
+void blame_stop_batches(void)
+{
+	size_t i;
+
+	for (i = 0; i < NR_BATCHES; i++)
+		if (batches[i].dir && batches[i].owner == getpid())
+			catfile_stop(&batches[i].cf);
+}
+
 /* The blob REV:PATH, or the blob ID when ID is given (no tree to walk) */
 static int cat_blob_batch(const char *dir, const char *rev, const char *path, const char *id,
 			  struct strbuf *out)
@@ -657,6 +666,9 @@ static int cat_blob_batch(const char *dir, const char *rev, const char *path, co
 			;
 		if (i == NR_BATCHES)
 			return -2;
+		/* reaped at exit: a process never leaves its cat-file behind */
+		if (!i)
+			atexit(blame_stop_batches);
 		b = &batches[i];
 		/* a forked worker's copy of its parent's is not its own: dropped */
 		free(b->dir);

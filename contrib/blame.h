@@ -103,6 +103,11 @@ void blame_state_path_of(const struct blame_ctx *ctx, const char *kind, const ch
  * (ctx->replay), from the checkpoint an earlier one left when it fits.
  */
 void blame_replay_tree(struct blame_ctx *ctx);
+/*
+ * Stops this process's `git cat-file --batch` processes and waits for
+ * them: at exit, and in a forked worker before its _exit().
+ */
+void blame_stop_batches(void);
 
 /*
  * Brings the whole tree's state that an earlier pass left in DEST forward

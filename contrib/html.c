@@ -1206,8 +1206,10 @@ static void build_pages(struct blame_ctx *ctx, const char *cache_path, struct sm
 			/* as a page: never through a symlink left in OUTDIR/.tokstream */
 			strbuf_addf(&ppath, ".tokstream/pages.%d", w);
 			write_page(ppath.buf, &lines);
-			if (opt.jobs > 1)
+			if (opt.jobs > 1) {
+				blame_stop_batches();
 				_exit(0);
+			}
 			strbuf_release(&lines);
 			strbuf_release(&ppath);
 		}

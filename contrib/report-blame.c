@@ -628,6 +628,7 @@ void blame_fresh(struct report *rep)
 			strbuf_release(&entry);
 			if (jobs > 1) {
 				fflush(NULL);
+				blame_stop_batches();
 				_exit(0);
 			}
 		}
