@@ -28,11 +28,69 @@
 #define MAX_FORKS 64
 #define MIN_FORK_FILES 64
 
-static int cmp_fork_size(const void *a, const void *b)
-{
-	const size_t *x = a, *y = b;
+/* A fork point: a commit and the files its tree differs from tip's in. */
+struct fork {
+	size_t commit, files;
+	size_t ahead;             /* 2: HEAD grew from it, 1: another ref that holds tip, 0: none */
+};
 
-	return x[1] < y[1] ? -1 : x[1] > y[1];
+/* The forks of branches that hold tip first (a later pass is most likely at one), then the smallest. */
+static int cmp_fork(const void *a, const void *b)
+{
+	const struct fork *x = a, *y = b;
+
+	if (x->ahead != y->ahead)
+		return x->ahead < y->ahead ? 1 : -1;
+	return x->files < y->files ? -1 : x->files > y->files;
+}
+
+/* The parents in tip's history of the commits of revs (one a line) not in it, into ahead as rank. */
+static void parents_in_tip(const char *dir, const char *tip, struct strbuf *revs, struct smap *ahead,
+			   size_t rank)
+{
+	const char *argv[] = { "git", "rev-list", "--parents", "--stdin", NULL };
+	struct strbuf out = STRBUF_INIT;
+	char *line, *nl;
+	int isnew;
+
+	strbuf_addf(revs, "^%s\n", tip);
+	if (run_capture_input(argv, dir, revs, &out))
+		die("git rev-list --not %s failed in '%s'", tip, dir);
+	for (line = out.buf; (nl = strchr(line, '\n')); line = nl + 1) {
+		const char *p;
+
+		for (p = line + 40; p + 41 <= nl && *p == ' '; p += 41) {
+			char id[41];
+			size_t *at;
+
+			memcpy(id, p + 1, 40);
+			id[40] = '\0';
+			at = smap_put(ahead, id, rank, &isnew);
+			if (*at < rank)
+				*at = rank;
+		}
+	}
+	strbuf_release(&out);
+}
+
+/*
+ * The fork points a later pass at a descendant of tip needs, ranked into
+ * ahead: 2 for the repository's HEAD (where a report goes by default),
+ * 1 for the other refs that hold tip.
+ */
+static void forks_ahead(const char *dir, const char *tip, struct smap *ahead)
+{
+	const char *refs_argv[] = { "git", "for-each-ref", "--contains", tip, "--format=%(objectname)", NULL };
+	const char *head_argv[] = { "git", "rev-parse", "-q", "--verify", "HEAD^{commit}", NULL };
+	struct strbuf revs = STRBUF_INIT;
+
+	if (!run_capture_quiet(head_argv, dir, &revs))
+		parents_in_tip(dir, tip, &revs, ahead, 2);
+	strbuf_reset(&revs);
+	if (run_capture(refs_argv, dir, &revs))
+		die("git for-each-ref --contains failed in '%s'", dir);
+	parents_in_tip(dir, tip, &revs, ahead, 1);
+	strbuf_release(&revs);
 }
 
 /* The number of files in commit's tree. */
@@ -65,11 +123,16 @@ static int fork_files_known(const struct replay *r, size_t ci)
  * merged into tip (git rev-list --all --not tip).  A later pass at a
  * commit of such a branch, or at a merge of one, starts from them; kept,
  * their files need no walk back through their history.  Of those this
- * pass replays or the checkpoint kept, the ones whose trees differ least
- * from tip's, while the files they differ in number at most a quarter of
- * tip's (MIN_FORK_FILES at least), so that the checkpoint grows by a
- * quarter at most: their versions stay alive until it is written.  Older
- * forks are left to the walk.
+ * pass replays or the checkpoint kept, those HEAD grew from, then those
+ * of the other refs that hold tip (a pass at a later commit of tip's
+ * branch needs them), then the ones whose trees differ least from tip's,
+ * while the files they differ in number at most tip's
+ * (MIN_FORK_FILES at least), so that the checkpoint at most doubles:
+ * their versions stay alive until it is written.  A mirror kept as a
+ * branch of its own, whose every file differs (tmux's OpenBSD line, each
+ * file's $OpenBSD$ line), is a fork point that a quarter would leave out,
+ * and the next pass would walk back from it for every file it merges.
+ * Older forks are left to the walk.
  */
 void checkpoint_choose_forks(struct replay *r, const char *dir)
 {
@@ -79,8 +142,9 @@ void checkpoint_choose_forks(struct replay *r, const char *dir)
 	const char *argv[] = { "git", "rev-list", "--parents", "--stdin", NULL };
 	const char *diff_argv[] = { "git", "diff-tree", "-r", "--name-only", "--stdin", NULL };
 	struct strbuf out = STRBUF_INIT, in = STRBUF_INIT, diff = STRBUF_INIT;
-	struct smap listed = { NULL, 0, 0 }, seen = { NULL, 0, 0 };
-	size_t (*forks)[2] = NULL, nr = 0, alloc = 0, k, budget, used = 0;
+	struct smap listed = { NULL, 0, 0 }, seen = { NULL, 0, 0 }, ahead = { NULL, 0, 0 };
+	struct fork *forks = NULL;
+	size_t nr = 0, alloc = 0, k, budget, used = 0;
 	char *line, *nl;
 	int isnew;
 
@@ -106,12 +170,13 @@ void checkpoint_choose_forks(struct replay *r, const char *dir)
 			smap_put(&listed, line, 1, &isnew);
 			line[40] = nl - line > 40 ? ' ' : '\n';
 		}
+	forks_ahead(dir, tip, &ahead);
 	for (line = out.buf; nr < MAX_FORKS && (nl = strchr(line, '\n')); line = nl + 1) {
 		const char *p;
 
 		for (p = line + 40; p + 41 <= nl && *p == ' '; p += 41) {
 			char id[41];
-			size_t *ci, *at;
+			size_t *ci, *at, *rank;
 
 			memcpy(id, p + 1, 40);
 			id[40] = '\0';
@@ -125,8 +190,10 @@ void checkpoint_choose_forks(struct replay *r, const char *dir)
 				continue;
 			}
 			ALLOC_GROW(forks, nr + 1, alloc);
-			forks[nr][0] = *ci;
-			forks[nr++][1] = 0;
+			forks[nr].commit = *ci;
+			forks[nr].files = 0;
+			rank = smap_get(&ahead, id);
+			forks[nr++].ahead = rank ? *rank : 0;
 			strbuf_addf(&in, "%s %s\n", id, tip);
 		}
 	}
@@ -147,20 +214,21 @@ void checkpoint_choose_forks(struct replay *r, const char *dir)
 			if (fork && *fork != SIZE_MAX)
 				at = fork;
 			else if (at)
-				forks[*at][1]++;
+				forks[*at].files++;
 		}
-		qsort(forks, nr, sizeof(*forks), cmp_fork_size);
-		budget = count_files(dir, tip) / 4;
+		qsort(forks, nr, sizeof(*forks), cmp_fork);
+		budget = count_files(dir, tip);
 		if (budget < MIN_FORK_FILES)
 			budget = MIN_FORK_FILES;
-		for (k = 0; k < nr && used + forks[k][1] <= budget; k++) {
-			used += forks[k][1];
-			r->commits[forks[k][0]].keep = 1;
+		for (k = 0; k < nr && used + forks[k].files <= budget; k++) {
+			used += forks[k].files;
+			r->commits[forks[k].commit].keep = 1;
 		}
 	}
 	free(forks);
 	smap_release(&listed);
 	smap_release(&seen);
+	smap_release(&ahead);
 	strbuf_release(&out);
 	strbuf_release(&in);
 	strbuf_release(&diff);

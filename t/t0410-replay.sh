@@ -382,6 +382,64 @@ test_expect_success 'an older tip, a damaged checkpoint: from the start' '
 	grep "replayed $(git -C random rev-list --count later)" count
 '
 
+test_expect_success 'the fork point HEAD grows from is kept before smaller ones of other branches' '
+	# a mirror line (every file differs from main: an id line of its own)
+	# forked at the root; main takes it in, goes on to T, then takes it in
+	# again after T: a later pass at HEAD needs the mirror'"'"'s fork point,
+	# which differs from T in every file, while branches off T~1 differ little
+	git init -q -b main forks &&
+	(
+		cd forks &&
+		for i in $(seq 70)
+		do
+			test_write_lines "main $i" body "end $i" >f$i.c || return 1
+		done &&
+		commit root &&
+		git checkout -q -b mirror &&
+		for i in $(seq 70)
+		do
+			edit f$i.c 1 "mirror $i" || return 1
+		done &&
+		commit "mirror: ids" &&
+		git checkout -q main &&
+		for i in $(seq 70)
+		do
+			edit f$i.c 3 "main end $i" || return 1
+		done &&
+		commit "main: ends" &&
+		merge_any mirror ours &&
+		test "$(git diff --name-only mirror HEAD | wc -l)" = 70 &&
+		edit f2.c 2 "main two" && commit "main: T~1" &&
+		for b in b1 b2 b3
+		do
+			git checkout -q -b $b main &&
+			edit f3.c 3 "$b" && commit "$b" &&
+			git checkout -q main || return 1
+		done &&
+		edit f4.c 2 "main T" && commit "main: T" &&
+		git tag T &&
+		for b in b1 b2 b3
+		do
+			git checkout -q -b $b-late T~1 &&
+			edit f5.c 3 "$b late" && edit f6.c 3 "$b late" && commit "$b late" &&
+			git checkout -q main || return 1
+		done &&
+		git checkout -q mirror &&
+		edit f7.c 3 "mirror later" && commit "mirror: later" &&
+		git checkout -q main &&
+		merge_any mirror ours &&
+		test "$(git -C . rev-parse HEAD^2)" = "$(git rev-parse mirror)"
+	) &&
+	replay_files forks main &&
+	mv out forks.full &&
+	rm -f cp &&
+	replay_files forks T --checkpoint=cp &&
+	replay_files forks main --checkpoint=cp &&
+	test "$(sed -n 1p count)" = "replayed $(git -C forks rev-list --count main ^T)" &&
+	test "$(sed -n 2p count)" = "looked back 0" &&
+	test_cmp forks.full out
+'
+
 # A merge's lines come from its combined patch (git log -c), split into
 # a patch against each parent; a file that patch calls binary, and one a
 # side renamed, take git diff of their blobs instead.
@@ -416,7 +474,7 @@ test_expect_success 'merges that differ from every parent: binary, renamed, octo
 			commit $b || return 1
 		done &&
 		git checkout -q main &&
-		git merge -q --no-commit -s ours o1 o2 o3 >/dev/null &&
+		git merge -q --no-commit -s ours o1 o2 o3 >/dev/null 2>&1 &&
 		test_write_lines p o1 o2 o3 "" octopus u >oct &&
 		git add oct &&
 		git commit -q -m octopus &&

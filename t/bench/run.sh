@@ -345,9 +345,11 @@ add_scale() {
 	commits[$h]=$(git -C "$g" rev-list --count HEAD)
 	note "converting $h (${commits[$h]} commits) for the scale measures"
 	"$TOKSTREAM" convert -q "$g" "$s/$h.scale.git"
-	measures+=("scale-report-$h" "scale-report-later-$h" "scale-html-$h" "scale-html-later-$h")
+	measures+=("scale-report-$h" "scale-report-convert-$h" "scale-report-later-$h" "scale-html-$h" "scale-html-later-$h")
 	define_measure "scale-report-$h" "whole-tree report from nothing, wall, $h (${commits[$h]} commits; target: the median)" \
 		"report s" "git log -m --raw -M s" 300 wallabs
+	define_measure "scale-report-convert-$h" "the same report against convert of the same history, wall, $h" \
+		"report s" "convert s" 1.0 wall
 	define_measure "scale-report-later-$h" "whole-tree report at HEAD after one at HEAD~$later_step, wall, $h" \
 		"report at the later revision s" "report from nothing s" 0.10 wall
 	define_measure "scale-html-$h" "whole-tree html from nothing, wall, $h (target: the median)" \
@@ -368,6 +370,13 @@ run_scale() {
 		timed_pair "scale-$cmd-$h" "$r" "$fresh && '$TOKSTREAM' $cmd -C '$d' '$s/sout'" "$walk"
 		awk -v from="scale-$cmd-$h" -v to="scale-$cmd-later-$h" -v r="$r" \
 			'$1 == from && $2 == "a" && $3 == r { print to, "b", r, $4, $5, $6 }' "$results" >>"$results"
+		if [ $cmd = report ]; then
+			# the report's run of this round against a convert from nothing
+			awk -v from="scale-report-$h" -v to="scale-report-convert-$h" -v r="$r" \
+				'$1 == from && $2 == "a" && $3 == r { print to, "a", r, $4, $5, $6 }' "$results" >>"$results"
+			timed "scale-report-convert-$h" b "$r" "rm -rf '$s/cout.git' && '$TOKSTREAM' convert -q '$g' '$s/cout.git'"
+			rm -rf "$s/cout.git"
+		fi
 		eval "$fresh" && "$TOKSTREAM" $cmd -C "$d" "$s/sout" "$earlier" >/dev/null
 		timed "scale-$cmd-later-$h" a "$r" "'$TOKSTREAM' $cmd -C '$d' '$s/sout'"
 	done
