@@ -62,7 +62,8 @@
 #             (no cache, no state in DEST), whose median wall time is held
 #             to 300 s, beside Git's own walk of every commit's changes
 #             (`git log -m --raw -M` of HEAD, the least that any pass over
-#             the whole history costs); the same report at HEAD after one at
+#             the whole history costs), and against `convert` of the same
+#             history from nothing; the same report at HEAD after one at
 #             HEAD~$BENCH_LATER against it; and `html` of the whole tree,
 #             from nothing and at a later revision, the same way.
 #   first-blame-*  for each history in BENCH_BLAME (paths of git
