@@ -421,13 +421,10 @@ static void start_combined_file(struct hunk_reader *hr, const char *commit, cons
 				const char *end)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *err;
 	size_t id, k;
 
 	end_hunk(hr, commit);
-	if (*path != '"')
-		strbuf_add(&sb, path, (size_t)(end - path));
-	else if (unquote_c_style(&sb, path, end, &err) != end)
+	if (raw_path(path, end, &sb) != end)
 		die_replay(hr->r, commit, "an unexpected combined patch header");
 	id = path_id(hr->r, sb.buf);
 	hr->file = SIZE_MAX;

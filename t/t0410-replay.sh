@@ -266,6 +266,20 @@ replay_files () {
 	xargs -0 "$REPLAY" $3 "$1" "$2" <files0 >out 2>count
 }
 
+# advances_alone DIR BASE TIP: from BASE's checkpoint, the replay of TIP
+# goes through the commits since BASE only, looks no file back, and gives
+# every line the commit a replay from the first commit gives it
+advances_alone () {
+	replay_files "$1" "$3" &&
+	mv out full.advance &&
+	rm -f cp &&
+	replay_files "$1" "$2" --checkpoint=cp &&
+	replay_files "$1" "$3" --checkpoint=cp &&
+	test "$(sed -n 1p count)" = "replayed $(git -C "$1" rev-list --count "$3" ^"$2")" &&
+	test "$(sed -n 2p count)" = "looked back 0" &&
+	test_cmp full.advance out
+}
+
 test_expect_success 'a replay from a checkpoint goes through the commits since, and ends as one from the start' '
 	# later: main, two commits, and a branch forked after main merged in
 	(
@@ -341,14 +355,7 @@ test_expect_success 'a checkpoint on a release branch keeps the fork point the m
 		edit file1.c 3 "after the merge" && commit "after the release" &&
 		git checkout -q main
 	) &&
-	replay_files random grown &&
-	mv out grown.full &&
-	rm -f cp &&
-	replay_files random rel --checkpoint=cp &&
-	replay_files random grown --checkpoint=cp &&
-	test "$(sed -n 1p count)" = "replayed $(git -C random rev-list --count grown ^rel)" &&
-	test "$(sed -n 2p count)" = "looked back 0" &&
-	test_cmp grown.full out
+	advances_alone random rel grown
 '
 
 test_expect_success 'a branch forked after the checkpoint was written: its parent looked back, the same lines' '
@@ -428,16 +435,9 @@ test_expect_success 'the fork point HEAD grows from is kept before smaller ones 
 		edit f7.c 3 "mirror later" && commit "mirror: later" &&
 		git checkout -q main &&
 		merge_any mirror ours &&
-		test "$(git -C . rev-parse HEAD^2)" = "$(git rev-parse mirror)"
+		test "$(git rev-parse HEAD^2)" = "$(git rev-parse mirror)"
 	) &&
-	replay_files forks main &&
-	mv out forks.full &&
-	rm -f cp &&
-	replay_files forks T --checkpoint=cp &&
-	replay_files forks main --checkpoint=cp &&
-	test "$(sed -n 1p count)" = "replayed $(git -C forks rev-list --count main ^T)" &&
-	test "$(sed -n 2p count)" = "looked back 0" &&
-	test_cmp forks.full out
+	advances_alone forks T main
 '
 
 # A merge's lines come from its combined patch (git log -c), split into
