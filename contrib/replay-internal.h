@@ -103,6 +103,15 @@ struct replay {
 	struct strbuf content;
 	struct fresh *fresh;
 	size_t nr_fresh, alloc_fresh;
+	/*
+	 * the versions whose hashes and lines are in memory, oldest first,
+	 * a reference each: past the budget, the idle ones keep their
+	 * origins only and are read again when a diff needs them, so that
+	 * a tree of any size is held at 4 bytes a token (unload_idle)
+	 */
+	struct version **loaded;
+	size_t nr_loaded, alloc_loaded, loaded_bytes, loaded_budget;
+	size_t nr_unloaded;       /* versions unloaded so far */
 
 	/*
 	 * with a checkpoint: the commits before first_new come from it (or

@@ -53,6 +53,7 @@
 #include "tokdiff.h"
 #include "../tokenize/catfile.h"
 #include "../tokenize/lines.h"
+#include "../tokenize/parse.h"
 #include "../tokenize/progress.h"
 #include "../tokenize/quote.h"
 #include "../tokenize/run-command.h"
@@ -670,6 +671,76 @@ static struct version *replay_file_at(struct replay *r, uint32_t ci, const struc
 
 /* ---- the token replay: its own diff, moves, ignored commits ------------ */
 
+/*
+ * The bytes of hashes and lines the token replay keeps in memory before
+ * it unloads idle versions: a tree of some 20 million tokens at once,
+ * and an eighth of the 2 GB a report of a Linux tree may take.
+ * TOKSTREAM_TEST_REPLAY_BYTES sets it, so that the tests can unload
+ * after every commit and compare.
+ */
+#define LOADED_BUDGET ((size_t)256 << 20)
+
+static size_t loaded_budget(void)
+{
+	const char *test = getenv("TOKSTREAM_TEST_REPLAY_BYTES");
+	uintmax_t n;
+
+	if (!test)
+		return LOADED_BUDGET;
+	if (parse_size(test, &n) || n > SIZE_MAX)
+		die("TOKSTREAM_TEST_REPLAY_BYTES is a size (digits, then k, m or g), not '%s'", test);
+	return (size_t)n;
+}
+
+static size_t loaded_size(const struct version *v)
+{
+	return v->nr * (sizeof(*v->hash) + (v->line ? sizeof(*v->line) : 0));
+}
+
+/* v's hashes (and lines) are in memory: it joins the newest end of r->loaded. */
+static void note_loaded(struct replay *r, struct version *v)
+{
+	if (!v->hash)
+		return;
+	ALLOC_GROW(r->loaded, r->nr_loaded + 1, r->alloc_loaded);
+	r->loaded[r->nr_loaded++] = v;
+	v->refs++;
+	r->loaded_bytes += loaded_size(v);
+}
+
+/*
+ * Between commits, past the budget: the loaded versions no commit holds
+ * any more are freed, and the oldest of the others keep their origins
+ * only (lazy, read again from the commit and path that made them, as a
+ * checkpoint's are) until half the budget is left.
+ */
+static void unload_idle(struct replay *r)
+{
+	size_t k, kept = 0;
+
+	if (r->loaded_bytes <= r->loaded_budget)
+		return;
+	for (k = 0; k < r->nr_loaded; k++) {
+		struct version *v = r->loaded[k];
+
+		if (v->refs > 1 && r->loaded_bytes <= r->loaded_budget / 2) {
+			r->loaded[kept++] = v;
+			continue;
+		}
+		r->loaded_bytes -= loaded_size(v);
+		if (v->refs > 1) {
+			free(v->hash);
+			free(v->line);
+			v->hash = NULL;
+			v->line = NULL;
+			v->lazy = 1;
+			r->nr_unloaded++;
+		}
+		version_unref(v);
+	}
+	r->nr_loaded = kept;
+}
+
 static struct version *read_view(struct replay *r, const char *commit, const char *blob);
 
 /* The lines of the original that v's tokens start on, when the caller can tell them. */
@@ -692,6 +763,7 @@ static struct version *read_version(struct replay *r, uint32_t ci, size_t path, 
 	v->maker = ci;
 	v->maker_path = path;
 	add_lines(r, v, r->commits[ci].id, r->paths[path]);
+	note_loaded(r, v);
 	return v;
 }
 
@@ -723,7 +795,6 @@ static struct version *read_view(struct replay *r, const char *commit, const cha
 	return new_version(blob, hash, nr, NO_COMMIT);
 }
 
-/* Tells on_change, and keeps for the checkpoint, the tokens commit ci added and removed in path. */
 /* Keeps a change for the checkpoint. */
 void add_record(struct replay *r, uint32_t ci, size_t path, size_t added, size_t removed)
 {
@@ -737,6 +808,7 @@ void add_record(struct replay *r, uint32_t ci, size_t path, size_t added, size_t
 	rec->removed = removed;
 }
 
+/* Tells on_change, and keeps for the checkpoint, the tokens commit ci added and removed in path. */
 static void note_change(struct replay *r, uint32_t ci, size_t path, size_t added, size_t removed)
 {
 	if (r->opts.on_change)
@@ -765,6 +837,7 @@ static void read_lazy(struct replay *r, struct version *v)
 	version_unref(read);
 	v->lazy = 0;
 	add_lines(r, v, r->commits[v->maker].id, r->paths[v->maker_path]);
+	note_loaded(r, v);
 }
 
 static void add_fresh(struct replay *r, struct version *v, size_t path, const struct version *old,
@@ -937,20 +1010,19 @@ static void add_root_version(const char *path, const char *blob, const char *con
 	struct root_files *rf = data;
 	struct replay *r = rf->r;
 	struct version *v;
-	uint64_t *hash;
 	size_t nr = 1;
 
-	if (submodule) {
-		hash = xmalloc(sizeof(*hash));
-		hash[0] = token_hash(blob, 40, 0);
-	} else {
-		hash = hash_lines(content, len, r->opts.ignore_ws, &nr);
-	}
-	v = new_version(blob, hash, nr, owner_of(r, rf->ci, path_id(r, path)));
+	/*
+	 * Its tokens are all its own and no diff reads them now: the
+	 * version keeps its origins only, and its hashes and lines are read
+	 * when a later commit changes the file (read_lazy).
+	 */
+	if (!submodule)
+		nr = count_newlines(content, len) + (len && content[len - 1] != '\n');
+	v = new_version(blob, NULL, nr, owner_of(r, rf->ci, path_id(r, path)));
 	v->maker = rf->ci;
 	v->maker_path = path_id(r, path);
-	if (!submodule)
-		add_lines(r, v, r->commits[rf->ci].id, path);
+	v->lazy = 1;
 	set_file(&r->commits[rf->ci], path_id(r, path), v);
 	if (nr)
 		note_change(r, rf->ci, path_id(r, path), nr, 0);
@@ -961,8 +1033,7 @@ static void replay_root(struct replay *r, uint32_t ci)
 	struct root_files rf = { r, ci };
 
 	if (r->unit == REPLAY_TOKENS)
-		tree_blobs(r->dir, r->commits[ci].id, NULL, 0,
-			   add_root_version, &rf);
+		tree_blobs(r->dir, r->commits[ci].id, NULL, 0, add_root_version, &rf);
 	else
 		tree_lines(r->dir, r->commits[ci].id, add_root_file, &rf);
 }
@@ -1087,6 +1158,7 @@ static void replay_commit_files(struct replay *r, uint32_t ci)
 		if (!--p->children_left && c->parents[pi] != r->tip && !p->keep)
 			release_files(p);
 	}
+	unload_idle(r);
 }
 
 /* ---- the whole history --------------------------------------------------- */
@@ -1126,6 +1198,7 @@ static struct replay *replay_new(const char *dir)
 	r->dir = dir;
 	r->cf.dir = dir;
 	strbuf_init(&r->content, 0);
+	r->loaded_budget = loaded_budget();
 	return r;
 }
 
@@ -1268,6 +1341,11 @@ int replay_file_by_ignored(const struct replay *r, const char *path)
 	return !v || v->by_ignored;
 }
 
+size_t replay_nr_unloaded(const struct replay *r)
+{
+	return r->nr_unloaded;
+}
+
 size_t replay_nr_looked_back(const struct replay *r)
 {
 	return r->nr_looked_back;
@@ -1296,6 +1374,9 @@ static void forget_commits(struct replay *r)
 void replay_free(struct replay *r)
 {
 	walk_free(r->walk);
+	for (size_t k = 0; k < r->nr_loaded; k++)
+		version_unref(r->loaded[k]);
+	free(r->loaded);
 	forget_commits(r);
 	free_strings(r->paths, r->nr_paths);
 	smap_release(&r->path_index);

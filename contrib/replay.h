@@ -117,6 +117,8 @@ int replay_file_by_ignored(const struct replay *r, const char *path);
  * nor a fork point's it kept, the replay looked up back in their history.
  */
 size_t replay_nr_looked_back(const struct replay *r);
+/* The versions the token replay unloaded past its memory budget (they are read again when needed). */
+size_t replay_nr_unloaded(const struct replay *r);
 
 void replay_free(struct replay *r);
 

@@ -645,8 +645,10 @@ void blame_fresh(struct report *rep)
 	if (nr_todo)
 		merge_packs(rep);
 	step_done(rep, "files blamed");
-	if (ctx->replay)
+	if (ctx->replay) {
+		rep->nr_unloaded = replay_nr_unloaded(ctx->replay);
 		replay_free(ctx->replay);
+	}
 	if (rep->line_replay)
 		replay_free(rep->line_replay);
 	ctx->replay = rep->line_replay = NULL;

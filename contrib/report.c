@@ -243,6 +243,8 @@ static void print_stats(struct report *rep, size_t fresh, size_t skipped)
 	fprintf(stderr, "tokstream report: code age: %zu points, counted by %s\n", rep->nr_age_samples,
 		rep->age_own ? (rep->age_shared ? "the report's replays and replays of their own" : "replays of their own")
 			: rep->age_shared ? "the report's replays" : "nothing (all from the cache)");
+	fprintf(stderr, "tokstream report: token replay: %zu versions unloaded past its memory budget\n",
+		rep->nr_unloaded);
 	fprintf(stderr, "tokstream report: wall time: %s\n", rep->step_times.buf);
 }
 

@@ -205,6 +205,7 @@ struct report {
 	int whole_tree_selected;
 	struct replay *line_replay;  /* the line blame of every file, when the history is replayed */
 	const char *blamed_by;
+	size_t nr_unloaded;         /* by the token replay, past its memory budget */
 
 	/* what DEST records: its sources, their tips, the filter options */
 	struct source *sources;

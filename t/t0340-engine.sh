@@ -318,4 +318,21 @@ test_expect_success PYTHON 'the state at an older commit goes forward over topic
 	done
 '
 
+test_expect_success PYTHON 'a replay that unloads every idle version after each commit: the same state and report' '
+	rm -rf mix.git/tokstream/replay mix.git/tokstream/report-cache &&
+	(cd mix && "$TOKSTREAM" report -C ../mix.git --stats ../loaded HEAD) 2>loaded.stats &&
+	grep "token replay: 0 versions unloaded" loaded.stats &&
+	mv mix.git/tokstream/replay loaded.state &&
+	rm -rf mix.git/tokstream/report-cache &&
+	(cd mix && TOKSTREAM_TEST_REPLAY_BYTES=0 "$TOKSTREAM" report -C ../mix.git --stats ../unloaded HEAD) 2>unloaded.stats &&
+	unloaded=$(sed -n "s/.*token replay: \([0-9]*\) versions unloaded.*/\1/p" unloaded.stats) &&
+	echo "$unloaded versions unloaded" &&
+	test "$unloaded" -gt 100 &&
+	test_cmp loaded.state/tokens mix.git/tokstream/replay/tokens &&
+	for f in loaded/*.tsv
+	do
+		test_cmp $f unloaded/${f#loaded/} || return 1
+	done
+'
+
 test_done
