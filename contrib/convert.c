@@ -1371,17 +1371,25 @@ static void switch_generation(int gen, const char *cur, int fresh, struct source
 	remove_tree(path.buf);
 	if (rename(run.next.buf, path.buf))
 		die_errno("cannot rename '%s'", run.next.buf);
+	/*
+	 * The map's link goes through current, and a first conversion's
+	 * HEAD names a branch no ref holds yet: both are made before the
+	 * switch, so that a run killed right after it leaves DEST whole.
+	 */
+	state_path(&path, run.gitdir.buf, STATE_COMMIT_MAP);
+	switch_symlink(commit_map_link, path.buf);
+	if (fresh && !link_later)
+		set_head(srcs, nr_src);
 	generation_name(gen_name, gen + 1);
 	state_path(&path, run.gitdir.buf, STATE_CURRENT);
 	switch_symlink(gen_name->buf, path.buf);
-	state_path(&path, run.gitdir.buf, STATE_COMMIT_MAP);
-	switch_symlink(commit_map_link, path.buf);
 	if (link_later) {
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/packed-refs", run.gitdir.buf);
 		switch_symlink(packed_refs_link, path.buf);
 	}
-	set_head(srcs, nr_src);
+	if (!fresh || link_later)
+		set_head(srcs, nr_src);
 	oid_map_release(&tags);
 	strbuf_release(&path);
 	strbuf_release(&ref_script);
