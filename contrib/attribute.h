@@ -42,6 +42,8 @@ struct version {
 	uint32_t maker;
 	size_t maker_path;
 	int lazy;
+	/* the forward pass's memory budget (replay.c, unload_idle): when its hashes were read; counted */
+	uint32_t loaded_seq, counted;
 	/*
 	 * The forward pass from a checkpoint: the file of a commit older
 	 * than the checkpoint (maker and maker_path), whose origins are

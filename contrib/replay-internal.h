@@ -104,13 +104,15 @@ struct replay {
 	struct fresh *fresh;
 	size_t nr_fresh, alloc_fresh;
 	/*
-	 * the versions whose hashes and lines are in memory, oldest first,
-	 * a reference each: past the budget, the idle ones keep their
-	 * origins only and are read again when a diff needs them, so that
-	 * a tree of any size is held at 4 bytes a token (unload_idle)
+	 * the bytes of hashes and lines read since the last count (freed
+	 * ones too): past the budget, the versions' own are counted, and
+	 * the idle ones keep their origins only and are read again when a
+	 * diff needs them, so that a tree of any size is held at 4 bytes a
+	 * token (unload_idle)
 	 */
-	struct version **loaded;
-	size_t nr_loaded, alloc_loaded, loaded_bytes, loaded_budget;
+	size_t loaded_bytes, loaded_budget;
+	uint32_t nr_loads;        /* the last version's loaded_seq */
+	uint32_t nr_counts;       /* the last count's mark */
 	size_t nr_unloaded;       /* versions unloaded so far */
 
 	/*

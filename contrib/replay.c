@@ -694,51 +694,63 @@ static size_t loaded_budget(void)
 
 static size_t loaded_size(const struct version *v)
 {
-	return v->nr * (sizeof(*v->hash) + (v->line ? sizeof(*v->line) : 0));
+	return v->hash ? v->nr * (sizeof(*v->hash) + (v->line ? sizeof(*v->line) : 0)) : 0;
 }
 
-/* v's hashes (and lines) are in memory: it joins the newest end of r->loaded. */
+/* v's hashes (and lines) are in memory. */
 static void note_loaded(struct replay *r, struct version *v)
 {
-	if (!v->hash)
-		return;
-	ALLOC_GROW(r->loaded, r->nr_loaded + 1, r->alloc_loaded);
-	r->loaded[r->nr_loaded++] = v;
-	v->refs++;
+	v->loaded_seq = ++r->nr_loads;
 	r->loaded_bytes += loaded_size(v);
 }
 
+static int cmp_loaded_seq(const void *a, const void *b)
+{
+	const struct version *x = *(const struct version *const *)a, *y = *(const struct version *const *)b;
+
+	return x->loaded_seq < y->loaded_seq ? -1 : x->loaded_seq > y->loaded_seq;
+}
+
 /*
- * Between commits, past the budget: the loaded versions no commit holds
- * any more are freed, and the oldest of the others keep their origins
- * only (lazy, read again from the commit and path that made them, as a
- * checkpoint's are) until half the budget is left.
+ * Between commits, when the bytes read since the last count pass the
+ * budget: the hashes and lines the live versions (every commit's files)
+ * hold are counted, and if they are past it, the versions read longest
+ * ago keep their origins only (lazy, read again from the commit and
+ * path that made them, as a checkpoint's are) until half of it is left.
  */
 static void unload_idle(struct replay *r)
 {
-	size_t k, kept = 0;
+	struct version **live = NULL;
+	size_t nr = 0, alloc = 0, bytes = 0, c, i;
 
 	if (r->loaded_bytes <= r->loaded_budget)
 		return;
-	for (k = 0; k < r->nr_loaded; k++) {
-		struct version *v = r->loaded[k];
+	r->nr_counts++;
+	for (c = 0; c < r->nr_commits; c++)
+		for (i = 0; i < r->commits[c].nr_files; i++) {
+			struct version *v = r->commits[c].files[i];
 
-		if (v->refs > 1 && r->loaded_bytes <= r->loaded_budget / 2) {
-			r->loaded[kept++] = v;
-			continue;
+			if (!v || !v->hash || v->counted == r->nr_counts)
+				continue;
+			v->counted = r->nr_counts;
+			bytes += loaded_size(v);
+			ALLOC_GROW(live, nr + 1, alloc);
+			live[nr++] = v;
 		}
-		r->loaded_bytes -= loaded_size(v);
-		if (v->refs > 1) {
-			free(v->hash);
-			free(v->line);
-			v->hash = NULL;
-			v->line = NULL;
-			v->lazy = 1;
+	if (bytes > r->loaded_budget) {
+		qsort(live, nr, sizeof(*live), cmp_loaded_seq);
+		for (i = 0; i < nr && bytes > r->loaded_budget / 2; i++) {
+			bytes -= loaded_size(live[i]);
+			free(live[i]->hash);
+			free(live[i]->line);
+			live[i]->hash = NULL;
+			live[i]->line = NULL;
+			live[i]->lazy = 1;
 			r->nr_unloaded++;
 		}
-		version_unref(v);
 	}
-	r->nr_loaded = kept;
+	r->loaded_bytes = bytes;
+	free(live);
 }
 
 static struct version *read_view(struct replay *r, const char *commit, const char *blob);
@@ -1374,9 +1386,6 @@ static void forget_commits(struct replay *r)
 void replay_free(struct replay *r)
 {
 	walk_free(r->walk);
-	for (size_t k = 0; k < r->nr_loaded; k++)
-		version_unref(r->loaded[k]);
-	free(r->loaded);
 	forget_commits(r);
 	free_strings(r->paths, r->nr_paths);
 	smap_release(&r->path_index);
