@@ -65,6 +65,10 @@ struct sample {
 	size_t point;
 	size_t joined;               /* tags off REV's first-parent line counted at this point */
 	long long tagged;            /* the committer date of the newest such tag's commit */
+	/* its point's place, for the order (sort_samples) */
+	int is_rev;
+	size_t line, hist;
+	long long committed;
 };
 
 /* A file changed between two points, in the source or in DEST. */
@@ -76,6 +80,7 @@ struct tree_change {
 
 /* What one replay (tokens or lines) counts and how it finds years. */
 struct side {
+	struct age *age;
 	int lines;
 	struct smap want;            /* commit -> point, those this replay must count */
 	const struct history *hist;  /* where its commits' author years are */
@@ -85,21 +90,28 @@ struct side {
 	size_t counted;              /* points counted (each side in its own thread) */
 };
 
-static struct age_options opt;
-static struct blame_ctx *ctx;
-static struct history src_hist, tok_hist;
-static int min_year, nr_years;
-static struct point *points;
-static size_t nr_points, alloc_points;
-static struct smap point_index;
-static char (*line_ids)[41];  /* REV's first-parent line: REV at 0 */
-static size_t nr_line, alloc_line;
-static struct sample *samples;
-static size_t nr_samples, alloc_samples;
-static struct smap paths;
-static char **path_names;
-static size_t nr_paths, alloc_paths;
-static struct side sides[2];
+/*
+ * Everything one code age knows, made by age_begin() and passed to every
+ * step; the report counts it in two threads (the token replay and the
+ * line replay), each through a side of its own.
+ */
+struct age {
+	struct age_options opt;
+	struct blame_ctx *ctx;
+	struct history src_hist, tok_hist;
+	int min_year, nr_years;      /* the author dates' years, in both histories */
+	struct point *points;
+	size_t nr_points, alloc_points;
+	struct smap point_index;
+	char (*line_ids)[41];        /* REV's first-parent line: REV at 0 */
+	size_t nr_line, alloc_line;
+	struct sample *samples;
+	size_t nr_samples, alloc_samples;
+	struct smap paths;
+	char **path_names;
+	size_t nr_paths, alloc_paths;
+	struct side sides[2];
+};
 
 int age_parse_every(const char *s, enum age_every *every)
 {
@@ -113,7 +125,7 @@ int age_parse_every(const char *s, enum age_every *every)
 }
 
 /* "%H %T %at %ct %P" of every commit of tip's history in dir. */
-static void read_history(struct history *h, const char *dir, const char *tip)
+static void read_history(struct age *a, struct history *h, const char *dir, const char *tip)
 {
 	const char *argv[] = { "git", "log", "--format=%H %T %at %ct %P", tip, "--", NULL };
 	struct strbuf out = STRBUF_INIT;
@@ -133,7 +145,7 @@ static void read_history(struct history *h, const char *dir, const char *tip)
 		c = &h->v[h->nr];
 		memcpy(c->tree, p + 41, 40);
 		c->tree[40] = '\0';
-		c->year = opt.year_of(strtoll(p + 82, &end, 10));
+		c->year = a->opt.year_of(strtoll(p + 82, &end, 10));
 		c->committed = strtoll(end, &end, 10);
 		c->parent[0] = '\0';
 		c->merged = NULL;
@@ -147,57 +159,57 @@ static void read_history(struct history *h, const char *dir, const char *tip)
 		p[40] = '\0';
 		smap_put(&h->index, p, h->nr, &isnew);
 		h->nr++;
-		if (!nr_years) {
-			min_year = c->year;
-			nr_years = 1;
-		} else if (c->year < min_year) {
-			nr_years += min_year - c->year;
-			min_year = c->year;
-		} else if (c->year >= min_year + nr_years) {
-			nr_years = c->year - min_year + 1;
+		if (!a->nr_years) {
+			a->min_year = c->year;
+			a->nr_years = 1;
+		} else if (c->year < a->min_year) {
+			a->nr_years += a->min_year - c->year;
+			a->min_year = c->year;
+		} else if (c->year >= a->min_year + a->nr_years) {
+			a->nr_years = c->year - a->min_year + 1;
 		}
 	}
 	strbuf_release(&out);
 }
 
 /* The point of commit orig (of the source's history), made when new. */
-static size_t point_of(const char *orig)
+static size_t point_of(struct age *a, const char *orig)
 {
-	size_t *at = smap_get(&src_hist.index, orig), *k;
+	size_t *at = smap_get(&a->src_hist.index, orig), *k;
 	const char *token;
 	struct point *pt;
 	int isnew;
 
 	if (!at)
 		BUG("a point outside the history");
-	k = smap_put(&point_index, orig, nr_points, &isnew);
+	k = smap_put(&a->point_index, orig, a->nr_points, &isnew);
 	if (!isnew)
 		return *k;
-	token = oid_map_token(&ctx->map, orig);
+	token = oid_map_token(&a->ctx->map, orig);
 	if (!token)
 		die("commit %s of '%s' is not in the token repository: run tokstream convert",
-		    orig, opt.line_repo);
-	ALLOC_GROW(points, nr_points + 1, alloc_points);
-	pt = &points[nr_points];
+		    orig, a->opt.line_repo);
+	ALLOC_GROW(a->points, a->nr_points + 1, a->alloc_points);
+	pt = &a->points[a->nr_points];
 	memset(pt, 0, sizeof(*pt));
 	memcpy(pt->orig, orig, 41);
 	memcpy(pt->token, token, 41);
 	pt->hist = *at;
-	return nr_points++;
+	return a->nr_points++;
 }
 
-static void add_sample(const char *name, size_t point)
+static void add_sample(struct age *a, const char *name, size_t point)
 {
 	size_t k;
 
-	for (k = 0; k < nr_samples; k++)
-		if (samples[k].point == point && !strcmp(samples[k].name, name))
+	for (k = 0; k < a->nr_samples; k++)
+		if (a->samples[k].point == point && !strcmp(a->samples[k].name, name))
 			return;
-	ALLOC_GROW(samples, nr_samples + 1, alloc_samples);
-	memset(&samples[nr_samples], 0, sizeof(*samples));
-	samples[nr_samples].name = xstrdup(name);
-	samples[nr_samples].point = point;
-	nr_samples++;
+	ALLOC_GROW(a->samples, a->nr_samples + 1, a->alloc_samples);
+	memset(&a->samples[a->nr_samples], 0, sizeof(*a->samples));
+	a->samples[a->nr_samples].name = xstrdup(name);
+	a->samples[a->nr_samples].point = point;
+	a->nr_samples++;
 }
 
 /*
@@ -207,42 +219,42 @@ static void add_sample(const char *name, size_t point)
  * from each merge of the line, the oldest first, through the parents
  * it brought in, stopping at commits already placed.
  */
-static void line_positions(void)
+static void line_positions(struct age *a)
 {
 	size_t *stack = NULL, nr_stack = 0, alloc_stack = 0, k;
-	const char *id = ctx->orig;
-	size_t *at = smap_get(&src_hist.index, id);
+	const char *id = a->ctx->orig;
+	size_t *at = smap_get(&a->src_hist.index, id);
 
-	while (at && src_hist.v[*at].line == NONE) {
-		ALLOC_GROW(line_ids, nr_line + 1, alloc_line);
-		memcpy(line_ids[nr_line], id, 41);
-		src_hist.v[*at].line = nr_line++;
-		id = src_hist.v[*at].parent;
-		at = *id ? smap_get(&src_hist.index, id) : NULL;
+	while (at && a->src_hist.v[*at].line == NONE) {
+		ALLOC_GROW(a->line_ids, a->nr_line + 1, a->alloc_line);
+		memcpy(a->line_ids[a->nr_line], id, 41);
+		a->src_hist.v[*at].line = a->nr_line++;
+		id = a->src_hist.v[*at].parent;
+		at = *id ? smap_get(&a->src_hist.index, id) : NULL;
 	}
-	for (k = nr_line; k-- > 0;) {
-		const char *p = src_hist.v[*smap_get(&src_hist.index, line_ids[k])].merged;
+	for (k = a->nr_line; k-- > 0;) {
+		const char *p = a->src_hist.v[*smap_get(&a->src_hist.index, a->line_ids[k])].merged;
 		char pid[41];
 
 		for (; p && *p; p += 41) {
 			memcpy(pid, p, 40);
 			pid[40] = '\0';
-			at = smap_get(&src_hist.index, pid);
-			if (!at || src_hist.v[*at].line != NONE)
+			at = smap_get(&a->src_hist.index, pid);
+			if (!at || a->src_hist.v[*at].line != NONE)
 				continue;
 			ALLOC_GROW(stack, nr_stack + 1, alloc_stack);
 			stack[nr_stack++] = *at;
-			src_hist.v[*at].line = k;
+			a->src_hist.v[*at].line = k;
 			while (nr_stack) {
-				const struct hist *c = &src_hist.v[stack[--nr_stack]];
+				const struct hist *c = &a->src_hist.v[stack[--nr_stack]];
 				const char *q = c->parent[0] ? c->parent : NULL;
 
 				/* the first parent, then the others */
 				while (q && *q) {
 					memcpy(pid, q, 40);
-					at = smap_get(&src_hist.index, pid);
-					if (at && src_hist.v[*at].line == NONE) {
-						src_hist.v[*at].line = k;
+					at = smap_get(&a->src_hist.index, pid);
+					if (at && a->src_hist.v[*at].line == NONE) {
+						a->src_hist.v[*at].line = k;
 						ALLOC_GROW(stack, nr_stack + 1, alloc_stack);
 						stack[nr_stack++] = *at;
 					}
@@ -258,66 +270,66 @@ static void line_positions(void)
  * A tag of commit id: its point is the commit itself when it is on REV's
  * first-parent line, else the commit of the line that brought it in (a
  * maintenance line's release counts where REV's line took it), so that
- * the points follow REV's line in order and the tags of two lines never
+ * the a->points follow REV's line in order and the tags of two lines never
  * alternate.  Several tags so brought in at one commit make one point,
  * named by the newest.
  */
-static void add_tag(const char *name, const char *id)
+static void add_tag(struct age *a, const char *name, const char *id)
 {
-	size_t *at = smap_get(&src_hist.index, id), point, k;
+	size_t *at = smap_get(&a->src_hist.index, id), point, k;
 	const struct hist *c;
 
 	if (!at)
 		return;
-	c = &src_hist.v[*at];
-	if (!strcmp(line_ids[c->line], id)) {
-		add_sample(name, point_of(id));
+	c = &a->src_hist.v[*at];
+	if (!strcmp(a->line_ids[c->line], id)) {
+		add_sample(a, name, point_of(a, id));
 		return;
 	}
-	point = point_of(line_ids[c->line]);
-	for (k = 0; k < nr_samples && !(samples[k].point == point && samples[k].joined); k++)
+	point = point_of(a, a->line_ids[c->line]);
+	for (k = 0; k < a->nr_samples && !(a->samples[k].point == point && a->samples[k].joined); k++)
 		;
-	if (k == nr_samples) {
-		add_sample(name, point);
-		samples[k].tagged = c->committed;
-	} else if (c->committed > samples[k].tagged ||
-		   (c->committed == samples[k].tagged && strcmp(name, samples[k].name) > 0)) {
-		free(samples[k].name);
-		samples[k].name = xstrdup(name);
-		samples[k].tagged = c->committed;
+	if (k == a->nr_samples) {
+		add_sample(a, name, point);
+		a->samples[k].tagged = c->committed;
+	} else if (c->committed > a->samples[k].tagged ||
+		   (c->committed == a->samples[k].tagged && strcmp(name, a->samples[k].name) > 0)) {
+		free(a->samples[k].name);
+		a->samples[k].name = xstrdup(name);
+		a->samples[k].tagged = c->committed;
 	}
-	samples[k].joined++;
+	a->samples[k].joined++;
 }
 
 /* A point that stands for several tags is named by the newest and how many more. */
-static void name_joined(void)
+static void name_joined(struct age *a)
 {
 	size_t k;
 
-	for (k = 0; k < nr_samples; k++)
-		if (samples[k].joined > 1) {
-			char *name = xstrfmt("%s +%zu", samples[k].name, samples[k].joined - 1);
+	for (k = 0; k < a->nr_samples; k++)
+		if (a->samples[k].joined > 1) {
+			char *name = xstrfmt("%s +%zu", a->samples[k].name, a->samples[k].joined - 1);
 
-			free(samples[k].name);
-			samples[k].name = name;
+			free(a->samples[k].name);
+			a->samples[k].name = name;
 		}
 }
 
 /* Each tag of the repositories whose commit is in REV's history (git show-ref peels them). */
-static void tag_points(void)
+static void tag_points(struct age *a)
 {
 	struct strbuf out = STRBUF_INIT, name = STRBUF_INIT, last = STRBUF_INIT;
 	char id[41];
 	size_t k;
 
-	for (k = 0; k < opt.nr_tag_repos; k++) {
+	for (k = 0; k < a->opt.nr_tag_repos; k++) {
 		const char *argv[] = { "git", "show-ref", "--tags", "-d", NULL };
 		char *p, *nl;
 
 		/* "ID refs/tags/NAME", then "ID refs/tags/NAME^{}" for a tag object: its commit */
 		strbuf_reset(&out);
 		strbuf_reset(&last);
-		if (run_capture_quiet(argv, opt.tag_repos[k], &out))
+		if (run_capture_quiet(argv, a->opt.tag_repos[k], &out))
 			continue;  /* no tags */
 		strbuf_addch(&out, '\n');
 		for (p = out.buf; (nl = strchr(p, '\n')); p = nl + 1) {
@@ -331,7 +343,7 @@ static void tag_points(void)
 			if (peeled)
 				strbuf_setlen(&name, name.len - 3);
 			if (last.len && (!peeled || strcmp(name.buf, last.buf))) {
-				add_tag(last.buf, id);
+				add_tag(a, last.buf, id);
 				strbuf_reset(&last);
 			}
 			if (!name.len)
@@ -342,23 +354,23 @@ static void tag_points(void)
 			strbuf_addbuf(&last, &name);
 		}
 	}
-	name_joined();
+	name_joined(a);
 	strbuf_release(&out);
 	strbuf_release(&name);
 	strbuf_release(&last);
 }
 
 /* The newest commit of each year (committer date) on REV's first-parent line. */
-static void year_points(void)
+static void year_points(struct age *a)
 {
-	size_t *at = smap_get(&src_hist.index, ctx->orig), nr_seen = 0, alloc_seen = 0, k;
+	size_t *at = smap_get(&a->src_hist.index, a->ctx->orig), nr_seen = 0, alloc_seen = 0, k;
 	int *seen = NULL;
 	char id[41], name[32];
 
-	memcpy(id, ctx->orig, 41);
+	memcpy(id, a->ctx->orig, 41);
 	while (at) {
-		const struct hist *c = &src_hist.v[*at];
-		int y = opt.year_of(c->committed);
+		const struct hist *c = &a->src_hist.v[*at];
+		int y = a->opt.year_of(c->committed);
 
 		for (k = 0; k < nr_seen && seen[k] != y; k++)
 			;
@@ -366,12 +378,12 @@ static void year_points(void)
 			ALLOC_GROW(seen, nr_seen + 1, alloc_seen);
 			seen[nr_seen++] = y;
 			snprintf(name, sizeof(name), "%d", y);
-			add_sample(name, point_of(id));
+			add_sample(a, name, point_of(a, id));
 		}
 		if (!c->parent[0])
 			break;
 		memcpy(id, c->parent, 41);
-		at = smap_get(&src_hist.index, id);
+		at = smap_get(&a->src_hist.index, id);
 	}
 	free(seen);
 }
@@ -379,21 +391,34 @@ static void year_points(void)
 static int cmp_sample(const void *a, const void *b)
 {
 	const struct sample *x = a, *y = b;
-	const struct point *p = &points[x->point], *q = &points[y->point];
-	long long tp = src_hist.v[p->hist].committed, tq = src_hist.v[q->hist].committed;
-
-	size_t lp = src_hist.v[p->hist].line, lq = src_hist.v[q->hist].line;
 
 	/* along REV's first-parent line, the oldest first; REV last */
-	if (p->is_rev != q->is_rev)
-		return p->is_rev - q->is_rev;
-	if (lp != lq)
-		return lp > lq ? -1 : 1;
-	if (tp != tq)
-		return tp < tq ? -1 : 1;
-	if (p->hist != q->hist)
-		return p->hist > q->hist ? -1 : 1;  /* git log lists the newer first */
+	if (x->is_rev != y->is_rev)
+		return x->is_rev - y->is_rev;
+	if (x->line != y->line)
+		return x->line > y->line ? -1 : 1;
+	if (x->committed != y->committed)
+		return x->committed < y->committed ? -1 : 1;
+	if (x->hist != y->hist)
+		return x->hist > y->hist ? -1 : 1;  /* git log lists the newer first */
 	return strcmp(x->name, y->name);
+}
+
+/* The samples in the order of their points in REV's history (cmp_sample). */
+static void sort_samples(struct age *a)
+{
+	size_t k;
+
+	for (k = 0; k < a->nr_samples; k++) {
+		struct sample *sm = &a->samples[k];
+		const struct point *pt = &a->points[sm->point];
+
+		sm->is_rev = pt->is_rev;
+		sm->hist = pt->hist;
+		sm->line = a->src_hist.v[pt->hist].line;
+		sm->committed = a->src_hist.v[pt->hist].committed;
+	}
+	qsort(a->samples, a->nr_samples, sizeof(*a->samples), cmp_sample);
 }
 
 static void add_year(struct point *pt, int year, size_t lines, size_t tokens)
@@ -406,13 +431,13 @@ static void add_year(struct point *pt, int year, size_t lines, size_t tokens)
 }
 
 /* "ORIG TOKEN YEAR LINES TOKENS" by year, or "ORIG TOKEN - 0 0" for a point without code. */
-static void read_cache(void)
+static void read_cache(struct age *a)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *p, *nl;
 	size_t k;
 
-	if (strbuf_read_file(&sb, opt.cache) < 0 || strncmp(sb.buf, CACHE_HEADER, strlen(CACHE_HEADER)))
+	if (strbuf_read_file(&sb, a->opt.cache) < 0 || strncmp(sb.buf, CACHE_HEADER, strlen(CACHE_HEADER)))
 		goto out;
 	for (p = sb.buf + strlen(CACHE_HEADER); (nl = strchr(p, '\n')); p = nl + 1) {
 		size_t *at, lines, tokens;
@@ -424,32 +449,32 @@ static void read_cache(void)
 		    sscanf(p + 82, "%15s %zu %zu%n", year, &lines, &tokens, &n) != 3 || p[82 + n])
 			goto damaged;
 		p[40] = p[81] = '\0';
-		at = smap_get(&point_index, p);
-		if (!at || strcmp(points[*at].token, p + 41))
+		at = smap_get(&a->point_index, p);
+		if (!at || strcmp(a->points[*at].token, p + 41))
 			continue;
-		points[*at].cached = 1;
+		a->points[*at].cached = 1;
 		if (strcmp(year, "-"))
-			add_year(&points[*at], atoi(year), lines, tokens);
+			add_year(&a->points[*at], atoi(year), lines, tokens);
 	}
 	goto out;
 damaged:
-	warning("the code age cache '%s' is damaged: counting every point again", opt.cache);
-	for (k = 0; k < nr_points; k++) {
-		points[k].cached = 0;
-		points[k].nr_years = 0;
+	warning("the code age cache '%s' is damaged: counting every point again", a->opt.cache);
+	for (k = 0; k < a->nr_points; k++) {
+		a->points[k].cached = 0;
+		a->points[k].nr_years = 0;
 	}
 out:
 	strbuf_release(&sb);
 }
 
-static size_t path_id(const char *path)
+static size_t path_id(struct age *a, const char *path)
 {
 	int isnew;
-	size_t *id = smap_put(&paths, path, nr_paths, &isnew);
+	size_t *id = smap_put(&a->paths, path, a->nr_paths, &isnew);
 
 	if (isnew) {
-		ALLOC_GROW(path_names, nr_paths + 1, alloc_paths);
-		path_names[nr_paths++] = xstrdup(path);
+		ALLOC_GROW(a->path_names, a->nr_paths + 1, a->alloc_paths);
+		a->path_names[a->nr_paths++] = xstrdup(path);
 	}
 	return *id;
 }
@@ -459,10 +484,10 @@ static size_t path_id(const char *path)
  * empty tree), in dir: `git diff-tree --stdin` prints "TREE TREE" and a
  * newline before each pair's raw entries.  With a pathspec (nr_ps 0 or
  * more: none selects every file), the files it selects, as
- * blame_select_paths() selects them; with nr_ps -1, only the paths
+ * blame_select_paths() selects them; with nr_ps -1, only the a->paths
  * already known.
  */
-static void tree_changes(const char *dir, char (*trees)[41], const size_t *point, size_t n,
+static void tree_changes(struct age *a, const char *dir, char (*trees)[41], const size_t *point, size_t n,
 			 const char **ps, int nr_ps, struct tree_change **out, size_t *nr_out)
 {
 	const char *empty_argv[] = { "git", "hash-object", "-t", "tree", "/dev/null", NULL };
@@ -508,13 +533,13 @@ static void tree_changes(const char *dir, char (*trees)[41], const size_t *point
 		if (pair >= n || *rec != ':' || strlen(rec) < 98 || path >= end)
 			die("unexpected output of git diff-tree in '%s'", dir);
 		p = (char *)path + strlen(path) + 1;
-		known = pathspec ? NULL : smap_get(&paths, path);
+		known = pathspec ? NULL : smap_get(&a->paths, path);
 		if (!pathspec && !known)
 			continue;
 		ALLOC_GROW(*out, *nr_out + 1, alloc);
 		c = &(*out)[(*nr_out)++];
 		c->point = point[pair];
-		c->path = known ? *known : path_id(path);
+		c->path = known ? *known : path_id(a, path);
 		c->mode = rec[97] == 'D' ? 0 : (unsigned)strtoul(rec + 8, NULL, 8);
 		memcpy(c->blob, rec + 56, 40);
 		c->blob[40] = '\0';
@@ -533,15 +558,15 @@ static void tree_changes(const char *dir, char (*trees)[41], const size_t *point
  * is (--keep-other: no lexer claims it, or it is binary), and the report
  * skips it.
  */
-static int is_own_view(const char *path, const char *blob)
+static int is_own_view(struct age *a, const char *path, const char *blob)
 {
 	const char *argv[] = { "git", "cat-file", "blob", blob, NULL };
 	struct strbuf content = STRBUF_INIT, view = STRBUF_INIT;
 	const struct language *lang;
 	int ret = 0;
 
-	if (run_capture(argv, opt.line_repo, &content))
-		die("git cat-file blob %s failed in '%s'", blob, opt.line_repo);
+	if (run_capture(argv, a->opt.line_repo, &content))
+		die("git cat-file blob %s failed in '%s'", blob, a->opt.line_repo);
 	lang = language_for_file(path, content.buf, content.len);
 	if (lang && lang != &language_none) {
 		view_build(&view, lang, content.buf, content.len, 0);
@@ -567,21 +592,21 @@ static int is_regular(unsigned mode)
  * history): its selected regular files that have a view in the token
  * tree, as list_files() finds them at REV.
  */
-static void files_that_count(void)
+static void files_that_count(struct age *a)
 {
-	size_t *todo = xcalloc(nr_points + 1, sizeof(*todo)), n = 0, k, i;
+	size_t *todo = xcalloc(a->nr_points + 1, sizeof(*todo)), n = 0, k, i;
 	char (*src_trees)[41], (*tok_trees)[41];
 	struct tree_change *change[3] = { NULL, NULL, NULL };
 	size_t nr_change[3] = { 0, 0, 0 };
 	signed char *rule;
 	int pass;
 
-	for (k = 0; k < nr_samples; k++) {
-		size_t pt = samples[k].point;
+	for (k = 0; k < a->nr_samples; k++) {
+		size_t pt = a->samples[k].point;
 
 		for (i = 0; i < n && todo[i] != pt; i++)
 			;
-		if (i == n && !points[pt].cached)
+		if (i == n && !a->points[pt].cached)
 			todo[n++] = pt;
 	}
 	if (!n) {
@@ -589,35 +614,35 @@ static void files_that_count(void)
 		return;
 	}
 	/* the token history: only to count (when every point is in the cache, not read) */
-	read_history(&tok_hist, ctx->gitdir.buf, ctx->token);
+	read_history(a, &a->tok_hist, a->ctx->gitdir.buf, a->ctx->token);
 	src_trees = xcalloc(n, sizeof(*src_trees));
 	tok_trees = xcalloc(n, sizeof(*tok_trees));
 	for (k = 0; k < n; k++) {
-		size_t *at = smap_get(&tok_hist.index, points[todo[k]].token);
+		size_t *at = smap_get(&a->tok_hist.index, a->points[todo[k]].token);
 
 		if (!at)
 			die("commit %s of '%s' is not in the token history of %s: run tokstream convert",
-			    points[todo[k]].orig, opt.line_repo, ctx->token);
-		memcpy(src_trees[k], src_hist.v[points[todo[k]].hist].tree, 41);
-		memcpy(tok_trees[k], tok_hist.v[*at].tree, 41);
+			    a->points[todo[k]].orig, a->opt.line_repo, a->ctx->token);
+		memcpy(src_trees[k], a->src_hist.v[a->points[todo[k]].hist].tree, 41);
+		memcpy(tok_trees[k], a->tok_hist.v[*at].tree, 41);
 	}
 	/* the source's selected files, the token tree's, and what the report leaves out */
-	tree_changes(opt.line_repo, src_trees, todo, n, opt.pathspec, opt.nr_pathspec, &change[0], &nr_change[0]);
-	if (opt.nr_exclude)
-		tree_changes(opt.line_repo, src_trees, todo, n, opt.exclude, opt.nr_exclude, &change[2], &nr_change[2]);
-	tree_changes(ctx->gitdir.buf, tok_trees, todo, n, NULL, -1, &change[1], &nr_change[1]);
-	rule = xcalloc(nr_paths + 1, sizeof(*rule));
+	tree_changes(a, a->opt.line_repo, src_trees, todo, n, a->opt.pathspec, a->opt.nr_pathspec, &change[0], &nr_change[0]);
+	if (a->opt.nr_exclude)
+		tree_changes(a, a->opt.line_repo, src_trees, todo, n, a->opt.exclude, a->opt.nr_exclude, &change[2], &nr_change[2]);
+	tree_changes(a, a->ctx->gitdir.buf, tok_trees, todo, n, NULL, -1, &change[1], &nr_change[1]);
+	rule = xcalloc(a->nr_paths + 1, sizeof(*rule));
 	/* first the blobs the report must read to judge, then the files each point counts */
 	for (pass = 0; pass < 2; pass++) {
-		struct file_state *st = xcalloc(nr_paths + 1, sizeof(*st));
-		unsigned *excluded = xcalloc(nr_paths + 1, sizeof(*excluded));
+		struct file_state *st = xcalloc(a->nr_paths + 1, sizeof(*st));
+		unsigned *excluded = xcalloc(a->nr_paths + 1, sizeof(*excluded));
 		size_t at[3] = { 0, 0, 0 }, nr_judge = 0, alloc_judge = 0;
 		char (*judge)[41] = NULL;
 		const char **judge_path = NULL;
 		struct smap seen = { NULL, 0, 0 };
 
 		for (k = 0; k < n; k++) {
-			struct point *pt = &points[todo[k]];
+			struct point *pt = &a->points[todo[k]];
 			int side;
 
 			for (side = 0; side < 3; side++)
@@ -635,15 +660,15 @@ static void files_that_count(void)
 					}
 				}
 			if (pass)
-				pt->counted = xcalloc(nr_paths + 1, 1);
-			for (i = 0; i < nr_paths; i++) {
+				pt->counted = xcalloc(a->nr_paths + 1, 1);
+			for (i = 0; i < a->nr_paths; i++) {
 				int isnew;
 
 				if (!is_regular(st[i].src_mode) || !st[i].tok_mode || st[i].tok_mode == 0160000 ||
 				    excluded[i])
 					continue;
 				if (!rule[i])
-					rule[i] = opt.counts(path_names[i]) ? 1 : -1;
+					rule[i] = a->opt.counts(a->path_names[i]) ? 1 : -1;
 				if (rule[i] < 0)
 					continue;
 				if (!pass) {
@@ -652,16 +677,16 @@ static void files_that_count(void)
 						ALLOC_GROW(judge, nr_judge + 1, alloc_judge);
 						judge_path = xrealloc(judge_path, alloc_judge * sizeof(*judge_path));
 						memcpy(judge[nr_judge], st[i].src_blob, 41);
-						judge_path[nr_judge++] = path_names[i];
+						judge_path[nr_judge++] = a->path_names[i];
 					}
 					continue;
 				}
-				pt->counted[i] = !opt.left_out(path_names[i], st[i].src_blob, opt.data) &&
-					(strcmp(st[i].src_blob, st[i].tok_blob) || is_own_view(path_names[i], st[i].src_blob));
+				pt->counted[i] = !a->opt.left_out(a->path_names[i], st[i].src_blob, a->opt.data) &&
+					(strcmp(st[i].src_blob, st[i].tok_blob) || is_own_view(a, a->path_names[i], st[i].src_blob));
 			}
 		}
 		if (!pass)
-			opt.judge(judge, judge_path, nr_judge, opt.data);
+			a->opt.judge(judge, judge_path, nr_judge, a->opt.data);
 		free(judge);
 		free(judge_path);
 		smap_release(&seen);
@@ -676,51 +701,56 @@ static void files_that_count(void)
 	free(todo);
 }
 
-void age_begin(struct blame_ctx *c, const struct age_options *o)
+struct age *age_begin(struct blame_ctx *c, const struct age_options *o)
 {
+	struct age *a = xcalloc(1, sizeof(*a));
 	size_t k;
 
-	ctx = c;
-	opt = *o;
-	read_history(&src_hist, opt.line_repo, ctx->orig);
-	line_positions();
-	if (opt.every == AGE_EVERY_TAG)
-		tag_points();
+	a->ctx = c;
+	a->opt = *o;
+	read_history(a, &a->src_hist, a->opt.line_repo, a->ctx->orig);
+	line_positions(a);
+	if (a->opt.every == AGE_EVERY_TAG)
+		tag_points(a);
 	else
-		year_points();
-	k = point_of(ctx->orig);  /* before points[]: it may move them */
-	points[k].is_rev = 1;
-	for (k = 0; k < nr_samples && !points[samples[k].point].is_rev; k++)
+		year_points(a);
+	k = point_of(a, a->ctx->orig);  /* before a->points[]: it may move them */
+	a->points[k].is_rev = 1;
+	for (k = 0; k < a->nr_samples && !a->points[a->samples[k].point].is_rev; k++)
 		;
-	if (k == nr_samples) {
+	if (k == a->nr_samples) {
 		/* named by its id, not as REV was spelt: the tables are the same for HEAD and main */
 		char name[8];
 
-		memcpy(name, ctx->orig, 7);
+		memcpy(name, a->ctx->orig, 7);
 		name[7] = '\0';
-		add_sample(name, point_of(ctx->orig));
+		add_sample(a, name, point_of(a, a->ctx->orig));
 	}
-	qsort(samples, nr_samples, sizeof(*samples), cmp_sample);
-	read_cache();
-	files_that_count();
-	sides[0].hist = &tok_hist;
-	sides[1].lines = 1;
-	sides[1].hist = &src_hist;
+	sort_samples(a);
+	read_cache(a);
+	files_that_count(a);
+	a->sides[0].age = a->sides[1].age = a;
+	a->sides[0].hist = &a->tok_hist;
+	a->sides[1].lines = 1;
+	a->sides[1].hist = &a->src_hist;
+	return a;
 }
 
-int age_wants(int lines)
+int age_wants(const struct age *a, int lines)
 {
 	size_t k;
 
-	if (lines && !opt.lines)
+	if (!a)
 		return 0;
-	for (k = 0; k < nr_points; k++)
-		if (!points[k].cached && !points[k].done[lines])
+	if (lines && !a->opt.lines)
+		return 0;
+	for (k = 0; k < a->nr_points; k++)
+		if (!a->points[k].cached && !a->points[k].done[lines])
 			return 1;
 	return 0;
 }
 
-/* The year of origin of a replay's commit, as an index from min_year. */
+/* The year of origin of a replay's commit, as an index from a->min_year. */
 static size_t year_index(struct side *side, const struct replay *r, uint32_t origin)
 {
 	if (origin >= side->nr_memo) {
@@ -736,8 +766,9 @@ static size_t year_index(struct side *side, const struct replay *r, uint32_t ori
 		size_t *at = smap_get((struct smap *)&side->hist->index, id);
 
 		if (!at)
-			die("commit %s is not in the history of %s", id, side->lines ? ctx->orig : ctx->token);
-		side->memo[origin] = side->hist->v[*at].year - min_year;
+			die("commit %s is not in the history of %s", id,
+			    side->lines ? side->age->ctx->orig : side->age->ctx->token);
+		side->memo[origin] = side->hist->v[*at].year - side->age->min_year;
 	}
 	return (size_t)side->memo[origin];
 }
@@ -751,7 +782,7 @@ struct count {
 static void count_file(const char *path, const uint32_t *origin, size_t nr, void *data)
 {
 	struct count *c = data;
-	size_t *id = smap_get(&paths, path), *count = c->pt->count[c->side->lines], i = 0, j;
+	size_t *id = smap_get(&c->side->age->paths, path), *count = c->pt->count[c->side->lines], i = 0, j;
 
 	if (!id || !c->pt->counted[*id])
 		return;
@@ -766,10 +797,11 @@ static void count_file(const char *path, const uint32_t *origin, size_t nr, void
 static void on_sample(const struct replay *r, const char *commit, void *data)
 {
 	struct side *side = data;
+	struct age *a = side->age;
 	size_t *at = smap_get(&side->want, commit);
 	struct count c;
 
-	if (!at || points[*at].done[side->lines])
+	if (!at || a->points[*at].done[side->lines])
 		return;
 	if (side->memo_for != r) {
 		side->memo_for = r;
@@ -777,29 +809,31 @@ static void on_sample(const struct replay *r, const char *commit, void *data)
 	}
 	c.side = side;
 	c.r = r;
-	c.pt = &points[*at];
-	c.pt->count[side->lines] = xcalloc((size_t)nr_years + 1, sizeof(size_t));
+	c.pt = &a->points[*at];
+	c.pt->count[side->lines] = xcalloc((size_t)a->nr_years + 1, sizeof(size_t));
 	replay_sample_files(r, count_file, &c);
 	c.pt->done[side->lines] = 1;
 	side->counted++;
 }
 
-size_t age_counted(void)
+size_t age_counted(const struct age *a)
 {
-	return sides[0].counted + sides[1].counted;
+	if (!a)
+		return 0;
+	return a->sides[0].counted + a->sides[1].counted;
 }
 
-void age_hook(struct replay_options *o, int lines)
+void age_hook(struct age *a, struct replay_options *o, int lines)
 {
-	struct side *side = &sides[lines];
+	struct side *side = &a->sides[lines];
 	size_t k;
 
-	if (!age_wants(lines))
+	if (!age_wants(a, lines))
 		return;
 	smap_release(&side->want);
-	for (k = 0; k < nr_points; k++)
-		if (!points[k].cached && !points[k].done[lines])
-			smap_put(&side->want, lines ? points[k].orig : points[k].token, k, NULL);
+	for (k = 0; k < a->nr_points; k++)
+		if (!a->points[k].cached && !a->points[k].done[lines])
+			smap_put(&side->want, lines ? a->points[k].orig : a->points[k].token, k, NULL);
 	side->memo_for = NULL;
 	o->samples = &side->want;
 	o->on_sample = on_sample;
@@ -813,14 +847,14 @@ void age_unhook(struct replay_options *o)
 	o->sample_data = NULL;
 }
 
-static void write_cache(void)
+static void write_cache(struct age *a)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t k, y;
 
 	strbuf_addstr(&sb, CACHE_HEADER);
-	for (k = 0; k < nr_points; k++) {
-		const struct point *pt = &points[k];
+	for (k = 0; k < a->nr_points; k++) {
+		const struct point *pt = &a->points[k];
 
 		if (!pt->nr_years)
 			strbuf_addf(&sb, "%s %s - 0 0\n", pt->orig, pt->token);
@@ -828,39 +862,39 @@ static void write_cache(void)
 			strbuf_addf(&sb, "%s %s %d %zu %zu\n", pt->orig, pt->token, pt->years[y].year,
 				    pt->years[y].lines, pt->years[y].tokens);
 	}
-	write_atomic(opt.cache, sb.buf, sb.len);
+	write_atomic(a->opt.cache, sb.buf, sb.len);
 	strbuf_release(&sb);
 }
 
-const struct age_sample *age_end(size_t *nr)
+const struct age_sample *age_end(struct age *a, size_t *nr)
 {
-	struct age_sample *out = xcalloc(nr_samples + 1, sizeof(*out));
+	struct age_sample *out = xcalloc(a->nr_samples + 1, sizeof(*out));
 	size_t k, y;
 	int fresh = 0;
 
-	for (k = 0; k < nr_points; k++) {
-		struct point *pt = &points[k];
+	for (k = 0; k < a->nr_points; k++) {
+		struct point *pt = &a->points[k];
 
 		if (pt->cached)
 			continue;
-		if (!pt->done[0] || (opt.lines && !pt->done[1]))
+		if (!pt->done[0] || (a->opt.lines && !pt->done[1]))
 			BUG("a point of the code age that no replay counted");
-		for (y = 0; y < (size_t)nr_years; y++) {
+		for (y = 0; y < (size_t)a->nr_years; y++) {
 			size_t lines = pt->count[1] ? pt->count[1][y] : 0, tokens = pt->count[0][y];
 
 			if (lines || tokens)
-				add_year(pt, min_year + (int)y, lines, tokens);
+				add_year(pt, a->min_year + (int)y, lines, tokens);
 		}
 		fresh = 1;
 	}
 	if (fresh)
-		write_cache();
-	for (k = 0; k < nr_samples; k++) {
-		const struct point *pt = &points[samples[k].point];
+		write_cache(a);
+	for (k = 0; k < a->nr_samples; k++) {
+		const struct point *pt = &a->points[a->samples[k].point];
 
-		out[k].name = samples[k].name;
+		out[k].name = a->samples[k].name;
 		out[k].orig = pt->orig;
-		out[k].time = src_hist.v[pt->hist].committed;
+		out[k].time = a->src_hist.v[pt->hist].committed;
 		out[k].years = pt->years;
 		out[k].nr_years = pt->nr_years;
 		for (y = 0; y < pt->nr_years; y++) {
@@ -868,6 +902,6 @@ const struct age_sample *age_end(size_t *nr)
 			out[k].tokens += pt->years[y].tokens;
 		}
 	}
-	*nr = nr_samples;
+	*nr = a->nr_samples;
 	return out;
 }

@@ -55,29 +55,33 @@ struct age_sample {
 	size_t nr_years, lines, tokens;
 };
 
+/* What one report's code age knows (age.c). */
+struct age;
+
 /*
  * Finds the points of ctx's revision (REV the last) and takes what the
  * cache knows of them; what it does not know, the next replays count.
  */
-void age_begin(struct blame_ctx *ctx, const struct age_options *o);
+struct age *age_begin(struct blame_ctx *ctx, const struct age_options *o);
 
-/* Whether a token (lines: a line) replay of the whole tree must still count points. */
-int age_wants(int lines);
+/* Whether a token (lines: a line) replay of the whole tree must still count points (none: no). */
+int age_wants(const struct age *a, int lines);
 
 /* How many points the replays have counted so far (by tokens and by lines: twice). */
-size_t age_counted(void);
+size_t age_counted(const struct age *a);
 
 /*
  * Makes the whole tree's replay with options o (the token replay, or the
- * line replay: lines) count the points it still must; age_unhook() undoes it.
+ * line replay: lines) count the points it still must; age_unhook() undoes
+ * it.  The two replays may run at once, each in a thread of its own.
  */
-void age_hook(struct replay_options *o, int lines);
+void age_hook(struct age *a, struct replay_options *o, int lines);
 void age_unhook(struct replay_options *o);
 
 /*
  * Every point, in the order of the history, once the replays have
  * counted them all (dies otherwise); keeps the counts in the cache.
  */
-const struct age_sample *age_end(size_t *nr);
+const struct age_sample *age_end(struct age *a, size_t *nr);
 
 #endif

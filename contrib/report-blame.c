@@ -533,7 +533,7 @@ static void replay_lines(void *data)
 	o.ignore_ws = rep->opt.ignore_ws;
 	o.checkpoint = path.buf;
 	o.checkpoint_key = key.buf;
-	age_hook(&o, 1);
+	age_hook(rep->age, &o, 1);
 	rep->line_replay = replay_history(rep->line_repo.buf, ctx->orig, &o);
 	strbuf_release(&path);
 	strbuf_release(&key);
@@ -581,7 +581,7 @@ void blame_fresh(struct report *rep)
 	else if (rep->opt.replay == REPLAY_AUTO)
 		use_replay = (rep->whole_tree_selected && (nr_todo >= 32 || nr_todo * 4 >= rep->nr_files ||
 						      (nr_todo && has_checkpoint(rep)))) ||
-			     (nr_todo && age_wants(0));  /* the code age needs the pass anyway */
+			     (nr_todo && age_wants(rep->age, 0));  /* the code age needs the pass anyway */
 	if (use_replay) {
 		struct side_job lines;
 		int line_side = !rep->opt.move;
@@ -592,7 +592,7 @@ void blame_fresh(struct report *rep)
 			ctx->engine.on_change = record_change;  /* the commit sizes, from the same pass */
 		if (progress_wanted(rep->opt.progress))
 			ctx->engine.progress_title = "Replaying commits";
-		age_hook(&ctx->engine, 0);
+		age_hook(rep->age, &ctx->engine, 0);
 		blame_replay_tree(ctx);
 		age_unhook(&ctx->engine);
 		ctx->engine.progress_title = NULL;
@@ -727,7 +727,7 @@ void age_start(struct report *rep, const char **pathspec, int nr_pathspec)
 	o.year_of = year_of;
 	o.lines = rep->age_lines;
 	o.cache = path.buf;
-	age_begin(ctx, &o);
+	rep->age = age_begin(ctx, &o);
 	strbuf_release(&key);
 	/* path and repos stay: the options are kept */
 }
@@ -741,18 +741,18 @@ void age_replays(struct report *rep)
 {
 	struct blame_ctx *ctx = &rep->ctx;
 	struct side_job lines;
-	int need_lines = age_wants(1);
+	int need_lines = age_wants(rep->age, 1);
 
-	rep->age_shared = age_counted() > 0;
-	rep->age_own = need_lines || age_wants(0);
+	rep->age_shared = age_counted(rep->age) > 0;
+	rep->age_own = need_lines || age_wants(rep->age, 0);
 	if (need_lines)
 		side_job_start(rep, &lines, replay_lines, rep);
-	if (age_wants(0)) {
+	if (age_wants(rep->age, 0)) {
 		if (!rep->sizes_from_cache && !rep->changes_recorded) {
 			ctx->engine.on_change = record_change;  /* the commit sizes, from the same pass */
 			rep->changes_recorded = 1;
 		}
-		age_hook(&ctx->engine, 0);
+		age_hook(rep->age, &ctx->engine, 0);
 		blame_replay_tree(ctx);
 		age_unhook(&ctx->engine);
 		ctx->engine.on_change = NULL;
@@ -764,6 +764,6 @@ void age_replays(struct report *rep)
 		replay_free(rep->line_replay);
 		rep->line_replay = NULL;
 	}
-	rep->age_samples = age_end(&rep->nr_age_samples);
+	rep->age_samples = age_end(rep->age, &rep->nr_age_samples);
 	step_done(rep, "code age");
 }

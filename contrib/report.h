@@ -251,6 +251,7 @@ struct report {
 	} window;
 
 	/* code age over time: the points are counted in the replays */
+	struct age *age;            /* the code age's points and counts (age.c) */
 	const struct age_sample *age_samples;
 	size_t nr_age_samples;
 	int age_lines;  /* the lines are counted too */
