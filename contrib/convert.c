@@ -396,10 +396,6 @@ static uintmax_t count_state_commits(const char *state_path)
 	return n;
 }
 
-/*
- * Runs fast-export | filter | fast-import for one source, with its marks
- * and state files in the generation being built.
- */
 /* --max-held=SIZE, passed to the filter as it is (it changes no byte of DEST) */
 static const char *max_held_opt;
 
@@ -477,6 +473,10 @@ static void run_stages(const struct source *src, const char **fe, const char **f
 			cpu_seconds(&c_fi.ru));
 }
 
+/*
+ * Runs fast-export | filter | fast-import for one source, with its marks
+ * and state files in the generation being built.
+ */
 static void convert_source(struct source *src, int k, const char *self, const char **filter_opts,
 			   int nr_filter_opts, const char *graft_parent, int progress, int stats)
 {
