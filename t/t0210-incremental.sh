@@ -548,10 +548,12 @@ test_expect_success 'a lock whose process is alive is respected, whatever the pr
 	test_when_finished "kill $live" &&
 	echo $live >live.git/tokstream/lock &&
 	state_of live.git >expect &&
+	readlink live.git/tokstream/current >>expect &&
 	test_expect_code 128 "$TOKSTREAM" convert --quiet small live.git 2>err &&
 	grep "another conversion (process $live)" err &&
 	test "$(cat live.git/tokstream/lock)" = $live &&
 	state_of live.git >actual &&
+	readlink live.git/tokstream/current >>actual &&
 	test_cmp expect actual
 '
 
