@@ -270,7 +270,7 @@ void read_packs(struct report *rep)
 		if (!is_pack_name(e->d_name) || pack_is_read(rep, e->d_name))
 			continue;
 		ALLOC_GROW(rep->cache.data, rep->cache.nr + 1, rep->cache.alloc);
-		rep->cache.names = xrealloc(rep->cache.names, rep->cache.alloc * sizeof(*rep->cache.names));
+		rep->cache.names = xrealloc(rep->cache.names, st_mult(rep->cache.alloc, sizeof(*rep->cache.names)));
 		sb = &rep->cache.data[rep->cache.nr];
 		strbuf_init(sb, 0);
 		strbuf_reset(&path);
@@ -484,7 +484,7 @@ void read_entry(struct report *rep, struct rfile *f)
 					die("%s: a corrupt entry", path.buf);
 				nt = strtoul(end + 1, &end, 10);
 				ALLOC_GROW(fn->commit, fn->nr + 1, alloc);
-				fn->count = xrealloc(fn->count, alloc * sizeof(*fn->count));
+				fn->count = xrealloc(fn->count, st_mult(alloc, sizeof(*fn->count)));
 				fn->commit[fn->nr] = local[i];
 				fn->count[fn->nr] = nt;
 				fn->nr++;
