@@ -624,7 +624,7 @@ void blame_fresh(struct report *rep)
 				blame_one(rep, f, &entry);
 				pack_add(&pw, f->key, entry.buf, entry.len);
 			}
-			pack_finish(rep, &pw);
+			pack_finish(&pw);
 			strbuf_release(&entry);
 			if (jobs > 1) {
 				fflush(NULL);

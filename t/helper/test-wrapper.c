@@ -1,7 +1,7 @@
 /*
- * test-wrapper: the size arithmetic of tokenize/usage.h, reached
- * directly, for what the commands cannot be made to do (a size near
- * SIZE_MAX):
+ * test-wrapper: the size arithmetic of tokenize/usage.h and the file
+ * writing of tokenize/wrapper.c, reached directly, for what the commands
+ * cannot be made to do (a size near SIZE_MAX):
  *
  *   test-wrapper size-max          prints SIZE_MAX
  *   test-wrapper st-add A B        prints A + B, or dies on overflow
@@ -9,8 +9,11 @@
  *   test-wrapper alloc-grow WANT   grows an array of 16-byte elements to
  *                                  WANT of them with ALLOC_GROW, prints
  *                                  how many it holds
+ *   test-wrapper write-atomic PATH writes its input to PATH (write_atomic)
  */
+#include "../../tokenize/strbuf.h"
 #include "../../tokenize/usage.h"
+#include "../../tokenize/wrapper.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -21,7 +24,8 @@
 static const char usage_text[] =
 	"usage: test-wrapper size-max\n"
 	"   or: test-wrapper (st-add | st-mult) A B\n"
-	"   or: test-wrapper alloc-grow WANT\n";
+	"   or: test-wrapper alloc-grow WANT\n"
+	"   or: test-wrapper write-atomic PATH <DATA\n";
 
 static size_t size_arg(const char *s)
 {
@@ -56,6 +60,13 @@ int main(int argc, char **argv)
 		ALLOC_GROW(v, size_arg(argv[2]), alloc);
 		printf("%zu\n", alloc);
 		free(v);
+	} else if (argc == 3 && !strcmp(argv[1], "write-atomic")) {
+		struct strbuf sb = STRBUF_INIT;
+
+		if (strbuf_read_fd(&sb, 0, 0))
+			die_errno("cannot read the input");
+		write_atomic(argv[2], sb.buf, sb.len);
+		strbuf_release(&sb);
 	} else {
 		usage_die(usage_text, NULL);
 	}
