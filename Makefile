@@ -44,7 +44,7 @@ PROGRAMS = tokstream tokenize/tokenize
 # tokstream(1) and git-tokstream(1), from the README's command sections
 MAN_PAGES = tokstream.1 git-tokstream.1
 # programs the tests use to reach inside (as Git's t/helper)
-TEST_PROGRAMS = t/helper/test-replay t/helper/test-tokdiff t/helper/test-functions
+TEST_PROGRAMS = t/helper/test-replay t/helper/test-tokdiff t/helper/test-functions t/helper/test-wrapper
 
 all: $(PROGRAMS) $(MAN_PAGES)
 
@@ -80,6 +80,9 @@ t/helper/test-tokdiff: t/helper/test-tokdiff.o contrib/tokdiff.o $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 
 t/helper/test-functions: t/helper/test-functions.o contrib/functions.o $(LIB_OBJS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
+
+t/helper/test-wrapper: t/helper/test-wrapper.o $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 
 %.o: %.c $(HEADERS)

@@ -3068,15 +3068,13 @@ static void show_stats(void)
  */
 static void export_state(const char *path)
 {
-	struct strbuf sb = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	struct atomic_file f;
 	size_t i;
-	FILE *f;
 
-	strbuf_addf(&tmp, "%s.tmp", path);
-	f = fopen(tmp.buf, "w");
-	if (!f)
-		die_errno("cannot write '%s'", tmp.buf);
-	fprintf(f, "tokstream-state 1\nnext-view-mark %ju\n", next_view_mark);
+	atomic_file_open(&f, path);
+	strbuf_addf(&sb, "tokstream-state 1\nnext-view-mark %ju\n", next_view_mark);
+	atomic_file_write(&f, sb.buf, sb.len);
 	for (i = 0; i < marks.alloc; i++) {
 		struct mark_entry *e = &marks.slots[i];
 		char hex[41];
@@ -3084,13 +3082,14 @@ static void export_state(const char *path)
 
 		if (!e->mark || e->kind == OBJ_IMPORTED)
 			continue;
+		strbuf_reset(&sb);
 		if (e->kind != OBJ_BLOB) {
-			fprintf(f, "%c %ju%s%s\n", e->kind == OBJ_COMMIT ? 'c' : 't', e->mark,
-				e->original_oid ? " " : "", e->original_oid ? e->original_oid : "");
+			strbuf_addf(&sb, "%c %ju%s%s\n", e->kind == OBJ_COMMIT ? 'c' : 't', e->mark,
+				    e->original_oid ? " " : "", e->original_oid ? e->original_oid : "");
+			atomic_file_write(&f, sb.buf, sb.len);
 			continue;
 		}
 		oid_to_hex(e->blob->oid, hex);
-		strbuf_reset(&sb);
 		/* r: unchanged copy written; x: binary; !LANG: the "#!" line's language */
 		strbuf_addf(&sb, "b %ju %s %s", e->mark, hex,
 			    e->blob->raw_written ? (e->blob->binary ? "rx" : "r")
@@ -3099,14 +3098,11 @@ static void export_state(const char *path)
 			strbuf_addf(&sb, " !%s", e->blob->shebang->name);
 		for (v = e->blob->views; v; v = v->next)
 			strbuf_addf(&sb, " %s=%ju", v->lang->name, v->mark);
-		fprintf(f, "%s\n", sb.buf);
+		strbuf_addch(&sb, '\n');
+		atomic_file_write(&f, sb.buf, sb.len);
 	}
-	if (fflush(f) || fsync(fileno(f)) || fclose(f))
-		die_errno("cannot write '%s'", tmp.buf);
-	if (rename(tmp.buf, path))
-		die_errno("cannot rename '%s' to '%s'", tmp.buf, path);
+	atomic_file_commit(&f);
 	strbuf_release(&sb);
-	strbuf_release(&tmp);
 }
 
 static void import_state(const char *path)

@@ -675,7 +675,7 @@ static void files_that_count(struct age *a)
 					smap_put(&seen, st[i].src_blob, 0, &isnew);
 					if (isnew) {
 						ALLOC_GROW(judge, nr_judge + 1, alloc_judge);
-						judge_path = xrealloc(judge_path, alloc_judge * sizeof(*judge_path));
+						judge_path = xrealloc(judge_path, st_mult(alloc_judge, sizeof(*judge_path)));
 						memcpy(judge[nr_judge], st[i].src_blob, 41);
 						judge_path[nr_judge++] = a->path_names[i];
 					}
@@ -756,7 +756,7 @@ static size_t year_index(struct side *side, const struct replay *r, uint32_t ori
 	if (origin >= side->nr_memo) {
 		size_t n = origin + 1 > 2 * side->nr_memo ? origin + 1 : 2 * side->nr_memo, k;
 
-		side->memo = xrealloc(side->memo, n * sizeof(*side->memo));
+		side->memo = xrealloc(side->memo, st_mult(n, sizeof(*side->memo)));
 		for (k = side->nr_memo; k < n; k++)
 			side->memo[k] = -1;
 		side->nr_memo = n;

@@ -172,7 +172,7 @@ static void take_lock(void)
 		if (fd >= 0) {
 			int n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
 
-			if (write(fd, buf, (size_t)n) != n || close(fd))
+			if (write_in_full(fd, buf, (size_t)n) < 0 || close(fd))
 				die_errno("cannot write '%s'", run.lock.buf);
 			run.locked = 1;
 			return;
@@ -197,16 +197,6 @@ static void take_lock(void)
 	die("cannot take the lock '%s'", run.lock.buf);
 }
 
-static void write_file(const char *path, const char *data, size_t len)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-	if (fd < 0)
-		die_errno("cannot write '%s'", path);
-	if (write_in_full(fd, data, len) < 0 || fsync(fd) || close(fd))
-		die_errno("cannot write '%s'", path);
-}
-
 
 /* s as a quoted value of a git config file (any path: quotes, backslashes, LF) */
 static void config_quote(struct strbuf *out, const char *s)
@@ -223,12 +213,18 @@ static void config_quote(struct strbuf *out, const char *s)
 	strbuf_addch(out, '"');
 }
 
+/*
+ * Copies from to to.  A from that is not there is no file to copy (a
+ * source added since the last run has none yet); any other error of the
+ * read dies in strbuf_read_file(), as a copy cut short would be taken
+ * for the whole file.
+ */
 static void copy_file(const char *from, const char *to)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	if (!strbuf_read_file(&sb, from))
-		write_file(to, sb.buf, sb.len);
+		write_atomic(to, sb.buf, sb.len);
 	strbuf_release(&sb);
 }
 
@@ -496,7 +492,7 @@ static void convert_source(struct source *src, int k, const char *self, const ch
 	source_file_path(&imp_marks, run.next.buf, k, SRC_IMPORT_MARKS);
 	source_file_path(&state, run.next.buf, k, SRC_FILTER_STATE);
 	if (stat(exp_marks.buf, &st))
-		write_file(exp_marks.buf, "", 0);
+		write_atomic(exp_marks.buf, "", 0);
 
 	strbuf_addf(&arg_imp, "--import-marks=%s", exp_marks.buf);
 	strbuf_addf(&arg_exp, "--export-marks=%s", exp_marks.buf);
@@ -881,7 +877,7 @@ static int link_packed_refs(int fresh, const char *cur)
 		strbuf_reset(&sb);
 	if (!fresh) {
 		generation_file_path(&to, cur, GEN_PACKED_REFS);
-		write_file(to.buf, sb.buf, sb.len);
+		write_atomic(to.buf, sb.buf, sb.len);
 	} else {
 		const char *p = sb.buf;
 
@@ -906,21 +902,20 @@ done:
 /* HEAD names the newest source's default branch. */
 static void set_head(struct source *srcs, int nr)
 {
-	struct strbuf path = STRBUF_INIT, tmp = STRBUF_INIT, want = STRBUF_INIT, have = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, want = STRBUF_INIT, have = STRBUF_INIT;
 
 	if (!srcs[nr - 1].head_ref.len)
 		return;
 	strbuf_addf(&want, "ref: %s\n", srcs[nr - 1].head_ref.buf);
 	strbuf_addf(&path, "%s/HEAD", run.gitdir.buf);
 	if (strbuf_read_file(&have, path.buf) || strcmp(have.buf, want.buf)) {
-		/* renamed into place, as git does, but with no HEAD.lock a kill could leave */
-		strbuf_addf(&tmp, "%s/HEAD.tokstream-new", run.gitdir.buf);
-		write_file(tmp.buf, want.buf, want.len);
-		if (rename(tmp.buf, path.buf))
-			die_errno("cannot rename '%s'", tmp.buf);
+		/*
+		 * renamed into place, as git does, but not from HEAD.lock: a
+		 * kill could leave that, and git would take HEAD for locked
+		 */
+		write_atomic(path.buf, want.buf, want.len);
 	}
 	strbuf_release(&path);
-	strbuf_release(&tmp);
 	strbuf_release(&want);
 	strbuf_release(&have);
 }
@@ -1244,7 +1239,7 @@ static void prepare_generation(int gen, const char *cur, int fresh, int nr_src)
 	run_git(NULL, init, "git init --bare (staging)");
 	strbuf_addf(&path, "%s/objects/info/alternates", run.staging.buf);
 	strbuf_addf(&text, "%s/objects\n", run.gitdir.buf);
-	write_file(path.buf, text.buf, text.len);
+	write_atomic(path.buf, text.buf, text.len);
 	/*
 	 * fast-import runs here and writes DEST's packs: DEST's own
 	 * settings (pack.depth, pack.compression, ...) are to be its
@@ -1258,7 +1253,7 @@ static void prepare_generation(int gen, const char *cur, int fresh, int nr_src)
 	strbuf_addstr(&text, "[include]\n\tpath = ");
 	config_quote(&text, dest_config.buf);
 	strbuf_addch(&text, '\n');
-	write_file(path.buf, text.buf, text.len);
+	write_atomic(path.buf, text.buf, text.len);
 	for (k = 0; !fresh && k < nr_src; k++) {
 		enum source_file f;
 
@@ -1325,7 +1320,7 @@ static void convert_sources(struct source *srcs, int nr_src, const char *cur, in
 		for (i = 0; i <= k; i++)
 			append_maps(i, &commit_map, tag_map);
 		generation_file_path(&path, run.next.buf, GEN_COMMIT_MAP);
-		write_file(path.buf, commit_map.buf, commit_map.len);
+		write_atomic(path.buf, commit_map.buf, commit_map.len);
 		oid_map_release(commits);
 		oid_map_read(commits, path.buf);
 	}
@@ -1340,7 +1335,7 @@ static void write_generation_file(enum generation_file f, const struct strbuf *c
 	struct strbuf path = STRBUF_INIT;
 
 	generation_file_path(&path, run.next.buf, f);
-	write_file(path.buf, content->buf, content->len);
+	write_atomic(path.buf, content->buf, content->len);
 	strbuf_release(&path);
 }
 

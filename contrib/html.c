@@ -1116,9 +1116,11 @@ static uint64_t pages_built;
 
 static void page_built(struct progress *p)
 {
-	if (progress_fd >= 0)
-		write_in_full(progress_fd, "", 1);
-	else
+	/* a pipe that takes no byte has lost its reader: the parent is gone */
+	if (progress_fd >= 0) {
+		if (write_in_full(progress_fd, "", 1) < 0)
+			die_errno("cannot count a page to the parent's progress");
+	} else
 		display_progress(p, ++pages_built);
 }
 

@@ -82,7 +82,7 @@ static struct commit_info **line_blame(struct report *rep, struct rfile *f, stru
 			die("'%s' is not in the replay of '%s'", f->path, rep->line_repo.buf);
 		return lc;
 	}
-	argv = xcalloc(12 + 2 * ctx->nr_ignored, sizeof(*argv));
+	argv = xcalloc(st_add(12, st_mult(2, ctx->nr_ignored)), sizeof(*argv));
 	n = push_args(argv, 0, "git", "blame", "--porcelain", NULL);
 	if (rep->opt.move)
 		argv[n++] = "-M";
@@ -161,8 +161,8 @@ static size_t file_commit(struct file_commits *fc, const char *id)
 
 	if (isnew) {
 		ALLOC_GROW(fc->lines, fc->nr + 1, fc->alloc);
-		fc->tokens = xrealloc(fc->tokens, fc->alloc * sizeof(*fc->tokens));
-		fc->id = xrealloc(fc->id, fc->alloc * sizeof(*fc->id));
+		fc->tokens = xrealloc(fc->tokens, st_mult(fc->alloc, sizeof(*fc->tokens)));
+		fc->id = xrealloc(fc->id, st_mult(fc->alloc, sizeof(*fc->id)));
 		fc->lines[fc->nr] = fc->tokens[fc->nr] = 0;
 		fc->id[fc->nr] = xstrdup(id);
 		fc->nr++;
@@ -369,8 +369,8 @@ static void history_left_out(struct report *rep, const char **pathspec, int nr_p
 		/* regular files only: a submodule's "blob" is a commit of another repository */
 		regular = !strncmp(mode, "100644", 6) || !strncmp(mode, "100755", 6);
 		ALLOC_GROW(keys, nr + 1, alloc);
-		blobs = xrealloc(blobs, alloc * sizeof(*blobs));
-		paths = xrealloc(paths, alloc * sizeof(*paths));
+		blobs = xrealloc(blobs, st_mult(alloc, sizeof(*blobs)));
+		paths = xrealloc(paths, st_mult(alloc, sizeof(*paths)));
 		memcpy(blobs[nr], blob, 40);  /* before the next record, the path, takes rec */
 		blobs[nr][40] = '\0';
 		if (!reader_next(&r, &rec, '\0'))
@@ -624,7 +624,7 @@ void blame_fresh(struct report *rep)
 				blame_one(rep, f, &entry);
 				pack_add(&pw, f->key, entry.buf, entry.len);
 			}
-			pack_finish(rep, &pw);
+			pack_finish(&pw);
 			strbuf_release(&entry);
 			if (jobs > 1) {
 				fflush(NULL);

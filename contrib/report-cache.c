@@ -270,7 +270,7 @@ void read_packs(struct report *rep)
 		if (!is_pack_name(e->d_name) || pack_is_read(rep, e->d_name))
 			continue;
 		ALLOC_GROW(rep->cache.data, rep->cache.nr + 1, rep->cache.alloc);
-		rep->cache.names = xrealloc(rep->cache.names, rep->cache.alloc * sizeof(*rep->cache.names));
+		rep->cache.names = xrealloc(rep->cache.names, st_mult(rep->cache.alloc, sizeof(*rep->cache.names)));
 		sb = &rep->cache.data[rep->cache.nr];
 		strbuf_init(sb, 0);
 		strbuf_reset(&path);
@@ -323,12 +323,14 @@ void pack_start(struct report *rep, struct pack_writer *w)
 	w->fd = mkstemp(w->tmp.buf);
 	if (w->fd < 0)
 		die_errno("cannot create a pack in '%s'", rep->cache.dir.buf);
+	strbuf_init(&w->name, 0);
+	strbuf_addf(&w->name, "%s/entries-%s.pack", rep->cache.dir.buf, w->tmp.buf + w->tmp.len - 6);
 }
 
 static void pack_flush(struct pack_writer *w)
 {
 	if (write_in_full(w->fd, w->buf.buf, w->buf.len) < 0)
-		die_errno("cannot write '%s'", w->tmp.buf);
+		die_removing_temp(w->tmp.buf, w->name.buf);
 	strbuf_reset(&w->buf);
 }
 
@@ -340,18 +342,15 @@ void pack_add(struct pack_writer *w, const char *key, const char *data, size_t l
 		pack_flush(w);
 }
 
-/* The pack is whole: it gets its name (entries-XXXXXX.pack, from the temporary one). */
-void pack_finish(struct report *rep, struct pack_writer *w)
+/* The pack is whole: it gets its name. */
+void pack_finish(struct pack_writer *w)
 {
-	struct strbuf name = STRBUF_INIT;
-
 	pack_flush(w);
-	if (fchmod(w->fd, 0644) || close(w->fd))
-		die_errno("cannot write '%s'", w->tmp.buf);
-	strbuf_addf(&name, "%s/entries-%s.pack", rep->cache.dir.buf, w->tmp.buf + w->tmp.len - 6);
-	if (rename(w->tmp.buf, name.buf))
-		die_errno("cannot rename '%s'", w->tmp.buf);
-	strbuf_release(&name);
+	/* mkstemp() made it 0600 */
+	if (fchmod(w->fd, 0644))
+		die_removing_temp(w->tmp.buf, w->name.buf);
+	commit_temp_file(w->fd, w->tmp.buf, w->name.buf);
+	strbuf_release(&w->name);
 	strbuf_release(&w->tmp);
 	strbuf_release(&w->buf);
 }
@@ -371,7 +370,7 @@ void merge_packs(struct report *rep)
 		const struct entry_loc *e = &rep->cache.entries[i];
 		pack_add(&w, e->key, rep->cache.data[e->pack].buf + e->off, e->len);
 	}
-	pack_finish(rep, &w);
+	pack_finish(&w);
 	for (i = 0; i < rep->cache.nr; i++) {
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/%s", rep->cache.dir.buf, rep->cache.names[i]);
@@ -484,7 +483,7 @@ void read_entry(struct report *rep, struct rfile *f)
 					die("%s: a corrupt entry", path.buf);
 				nt = strtoul(end + 1, &end, 10);
 				ALLOC_GROW(fn->commit, fn->nr + 1, alloc);
-				fn->count = xrealloc(fn->count, alloc * sizeof(*fn->count));
+				fn->count = xrealloc(fn->count, st_mult(alloc, sizeof(*fn->count)));
 				fn->commit[fn->nr] = local[i];
 				fn->count[fn->nr] = nt;
 				fn->nr++;

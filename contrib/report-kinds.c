@@ -125,7 +125,7 @@ void section_kinds(struct report *rep, struct strbuf *pg)
 					    "top_token_share", NULL };
 	static const char *const author_cols[] = { "kind", "author", "lines", "line_share", "line_rank",
 						   "tokens", "token_share", "token_rank", NULL };
-	struct kind_author *ka = xcalloc(NR_KINDS * rep->nr_authors + 1, sizeof(*ka));
+	struct kind_author *ka = xcalloc(st_add(st_mult(NR_KINDS, rep->nr_authors), 1), sizeof(*ka));
 	size_t total = 0;
 	struct table *t;
 	int k;

@@ -260,7 +260,7 @@ static void make_groups(struct report *rep, struct name_node *nodes, size_t nr_n
 		if (node_of[i] == (size_t)-1 || !(g = group_of_root[find_root(nodes, node_of[i])]))
 			continue;
 		ng = &rep->groups[g - 1];
-		ng->idents = xrealloc(ng->idents, (ng->nr_idents + 1) * sizeof(*ng->idents));
+		ng->idents = xrealloc(ng->idents, st_mult(st_add(ng->nr_idents, 1), sizeof(*ng->idents)));
 		ng->idents[ng->nr_idents++] = i;
 		ng->lines += rep->idents[i].lines;
 		ng->tokens += rep->idents[i].tokens;
@@ -503,7 +503,7 @@ void story_identities(struct report *rep, struct strbuf *story)
 
 		for (g = 0; g < rep->nr_groups; g++)
 			all += group_names(rep, &rep->groups[g]);
-		names = xrealloc(names, (ng->nr_idents + 1) * sizeof(*names));
+		names = xrealloc(names, st_mult(st_add(ng->nr_idents, 1), sizeof(*names)));
 		for (k = 0; k < ng->nr_idents; k++)
 			if (!n || strcmp(names[n - 1], rep->idents[ng->idents[k]].name))
 				names[n++] = rep->idents[ng->idents[k]].name;

@@ -195,8 +195,8 @@ static void write_age(struct report *rep, struct strbuf *pg)
 			years[j] = yr;
 			nr_y++;
 		}
-	vl = xcalloc(nr_y * n + 1, sizeof(*vl));
-	vt = xcalloc(nr_y * n + 1, sizeof(*vt));
+	vl = xcalloc(st_add(st_mult(nr_y, n), 1), sizeof(*vl));
+	vt = xcalloc(st_add(st_mult(nr_y, n), 1), sizeof(*vt));
 	ylabels = xcalloc(nr_y + 1, sizeof(*ylabels));
 	for (j = 0; j < nr_y; j++)
 		ylabels[j] = xstrfmt("%d", years[j]);

@@ -98,9 +98,12 @@ struct report_cache {
 	size_t nr_entries, alloc_entries;
 };
 
-/* A pack being written: under a temporary name until pack_finish(). */
+/*
+ * A pack being written: under a temporary name (mkstemp()'s, unique among
+ * the workers) until pack_finish() renames it to its name.
+ */
 struct pack_writer {
-	struct strbuf tmp, buf;
+	struct strbuf tmp, name, buf;
 	int fd;
 };
 
@@ -310,7 +313,7 @@ void read_packs(struct report *rep);
 const struct entry_loc *find_entry(struct report *rep, const char *key);
 void pack_start(struct report *rep, struct pack_writer *w);
 void pack_add(struct pack_writer *w, const char *key, const char *data, size_t len);
-void pack_finish(struct report *rep, struct pack_writer *w);
+void pack_finish(struct pack_writer *w);
 void merge_packs(struct report *rep);
 void sizes_cache_path(struct report *rep, const char **pathspec, int nr_pathspec, struct strbuf *path);
 int read_sizes_cache(struct report *rep, const char **pathspec, int nr_pathspec);

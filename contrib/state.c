@@ -86,7 +86,7 @@ static const struct oid_pair *sorted_lookup(struct sorted_pairs *s, const struct
 {
 	if (!s->v || s->nr != m->nr) {
 		free(s->v);
-		s->v = xmalloc((m->nr ? m->nr : 1) * sizeof(*s->v));
+		s->v = xmalloc(st_mult(m->nr ? m->nr : 1, sizeof(*s->v)));
 		memcpy(s->v, m->pairs, m->nr * sizeof(*s->v));
 		qsort(s->v, m->nr, sizeof(*s->v), cmp);
 		s->nr = m->nr;

@@ -104,7 +104,7 @@ static void table_reset(struct diff *d, size_t want)
 		cap *= 2;
 	if (cap > d->table_alloc) {
 		free(d->table);
-		d->table = xmalloc(cap * sizeof(*d->table));
+		d->table = xmalloc(st_mult(cap, sizeof(*d->table)));
 		d->table_alloc = cap;
 	}
 	/* only the slots this region uses: a small region costs little after a large one */
@@ -236,7 +236,7 @@ static int split_rarest(struct diff *d, const struct region *r)
 static void align_exactly(struct diff *d, const struct region *r)
 {
 	size_t n = r->a1 - r->a0, m = r->b1 - r->b0, i, j;
-	uint32_t *t = xmalloc((n + 1) * (m + 1) * sizeof(*t));
+	uint32_t *t = xmalloc(st_mult(st_mult(st_add(n, 1), st_add(m, 1)), sizeof(*t)));
 
 	/* t[i][j]: the LCS of a[a0+i..a1) and b[b0+j..b1) */
 	for (i = n + 1; i-- > 0;)
@@ -340,7 +340,7 @@ static void slide_down(const uint64_t *a, size_t na, const uint64_t *b, size_t n
 /* out's runs slid down (slide_down) and made again from the matched positions. */
 static void compact(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, struct tokdiff *out)
 {
-	size_t *a_of = xmalloc((nb + 1) * sizeof(*a_of)), *b_of = xmalloc((na + 1) * sizeof(*b_of));
+	size_t *a_of = xmalloc(st_mult(st_add(nb, 1), sizeof(*a_of))), *b_of = xmalloc(st_mult(st_add(na, 1), sizeof(*b_of)));
 	size_t k, i, j;
 
 	for (j = 0; j < nb; j++)
@@ -382,7 +382,7 @@ void tokdiff(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, struct 
 	d.b = b;
 	d.out = out;
 	out->nr = 0;
-	d.next_a = xmalloc((na + 1) * sizeof(*d.next_a));
+	d.next_a = xmalloc(st_mult(st_add(na, 1), sizeof(*d.next_a)));
 	push(&d, 0, na, 0, nb);
 	while (d.nr_stack) {
 		struct region r = d.stack[--d.nr_stack];
@@ -421,8 +421,8 @@ static size_t line_units(const uint64_t *h, const uint32_t *line, size_t n, uint
 {
 	size_t i, nr = 0;
 
-	*hash = xmalloc((n + 1) * sizeof(**hash));
-	*first = xmalloc((n + 2) * sizeof(**first));
+	*hash = xmalloc(st_mult(st_add(n, 1), sizeof(**hash)));
+	*first = xmalloc(st_mult(st_add(n, 2), sizeof(**first)));
 	for (i = 0; i < n; i++) {
 		if (!i || line[i] != line[i - 1]) {
 			(*first)[nr] = i;

@@ -160,16 +160,7 @@ test_expect_success "SIGKILL at random points, at least 20 kills inside runs; DE
 '
 
 # The full disk: a small tmpfs mounted as DEST's file system.
-tmpfs_reason=
-if test "$(id -u)" != 0
-then
-	tmpfs_reason="not root: mount -t tmpfs needs root"
-elif ! { mkdir -p tmpfs-probe && mount -t tmpfs -o size=64k tmpfs tmpfs-probe 2>mount-err; }
-then
-	tmpfs_reason="mount -t tmpfs failed: $(head -n 1 mount-err)"
-else
-	umount tmpfs-probe && rmdir tmpfs-probe && test_set_prereq TMPFS
-fi
+test_tmpfs_prereq
 test -z "$tmpfs_reason" ||
 	test_skip 'a full disk (a small tmpfs as DEST): a clear error, the next run completes' "$tmpfs_reason"
 
@@ -196,6 +187,8 @@ full_disk_run () {
 		grep "^tokstream: fatal: " last &&
 		grep -E "is full|No space left on device" last &&
 		test_path_is_missing disk/d.git/tokstream/lock &&
+		find disk -name "*.tmp[0-9]*" >leftover &&
+		test_must_be_empty leftover &&
 		if test $1 = update
 		then
 			check_update_state disk/d.git &&

@@ -599,6 +599,38 @@ test_expect_success 'a symbolic link where a page or a cache file goes is replac
 	test_cmp expect listing
 '
 
+test_tmpfs_prereq
+test -z "$tmpfs_reason" ||
+	test_skip 'a full disk as OUTDIR: one fatal line naming the file, no temporary file left' "$tmpfs_reason"
+
+test_expect_success TMPFS 'a full disk as OUTDIR: one fatal line naming the file, no temporary file left' '
+	test_when_finished "umount full-out 2>/dev/null; true" &&
+	"$TOKSTREAM" html -C tokens.git -j 1 whole-out &&
+	kb=$(du -sk whole-out | cut -f1) &&
+	mkdir full-out &&
+	failures=0 &&
+	for pct in 1 25 50 75
+	do
+		mount -t tmpfs -o size=$(($kb * $pct / 100 + 4))k tmpfs full-out &&
+		if "$TOKSTREAM" html -C tokens.git -j 1 full-out 2>err
+		then
+			echo "  ${pct}%: no error, the disk was large enough"
+		else
+			status=$? &&
+			cat err &&
+			test $status = 128 &&
+			test_line_count = 1 err &&
+			grep "^tokstream: fatal: cannot write .full-out/.*: No space left on device\$" err &&
+			! grep "\.tmp[0-9]" err &&
+			find full-out -name "*.tmp[0-9]*" >leftover &&
+			test_must_be_empty leftover &&
+			failures=$(($failures + 1))
+		fi &&
+		umount full-out || return 1
+	done &&
+	test $failures -ge 2
+'
+
 say_if_no_browser
 
 test_expect_success BROWSER 'in Chromium: tip, colours, gutter, links, legend, minimap, anchors, bars; nothing hostile runs' '

@@ -233,6 +233,22 @@ test_set_prereq () {
 	satisfied_prereq_="$satisfied_prereq_$1 "
 }
 
+# test_tmpfs_prereq: sets the prerequisite TMPFS when a small tmpfs can
+# be mounted here (a full disk on demand; root only), else tmpfs_reason
+# to why not, for test_skip
+test_tmpfs_prereq () {
+	tmpfs_reason=
+	if test "$(id -u)" != 0
+	then
+		tmpfs_reason="not root: mount -t tmpfs needs root"
+	elif ! { mkdir -p tmpfs-probe && mount -t tmpfs -o size=64k tmpfs tmpfs-probe 2>mount-err; }
+	then
+		tmpfs_reason="mount -t tmpfs failed: $(head -n 1 mount-err)"
+	else
+		umount tmpfs-probe && rmdir tmpfs-probe && test_set_prereq TMPFS
+	fi
+}
+
 # test_lazy_prereq NAME 'code': NAME holds when code succeeds; the code
 # runs once, on first use, in a subshell inside a scratch directory.
 test_lazy_prereq () {

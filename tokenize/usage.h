@@ -7,6 +7,7 @@
 
 #include <setjmp.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The program name printed before every message ("tokstream", "tokenize"). */
 extern const char *progname;
@@ -33,13 +34,34 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 
+/*
+ * a + b and a * b for the sizes of allocations, as Git's: a sum or a
+ * product that does not fit a size_t dies, rather than wrap around to a
+ * small size that the allocation would take and the caller then write
+ * past.  Every size computed for xmalloc() or xrealloc() goes through
+ * them (xcalloc() checks its own product).
+ */
+static inline size_t st_add(size_t a, size_t b)
+{
+	if (b > SIZE_MAX - a)
+		die("size_t overflow: %zu + %zu", a, b);
+	return a + b;
+}
+
+static inline size_t st_mult(size_t a, size_t b)
+{
+	if (a && b > SIZE_MAX / a)
+		die("size_t overflow: %zu * %zu", a, b);
+	return a * b;
+}
+
 /* Grow an array of nmemb elements to hold at least want, amortized. */
 #define ALLOC_GROW(ptr, want, alloc) do { \
 	if ((want) > (alloc)) { \
-		size_t alloc_grow_n_ = (alloc) + (alloc) / 2 + 16; \
+		size_t alloc_grow_n_ = st_add(st_add((alloc), (alloc) / 2), 16); \
 		if (alloc_grow_n_ < (want)) \
 			alloc_grow_n_ = (want); \
-		(ptr) = xrealloc((ptr), alloc_grow_n_ * sizeof(*(ptr))); \
+		(ptr) = xrealloc((ptr), st_mult(alloc_grow_n_, sizeof(*(ptr)))); \
 		(alloc) = alloc_grow_n_; \
 	} \
 } while (0)

@@ -4,10 +4,45 @@
 #ifndef WRAPPER_H
 #define WRAPPER_H
 
+#include "strbuf.h"
+
 #include <stddef.h>
 
-/* Writes path through a temporary file and a rename, never through a symlink; dies on error. */
+/*
+ * A file that must survive a crash, written whole or not at all: its
+ * bytes go to a temporary file beside it (PATH.tmpPID: the same file
+ * system, so that the rename is atomic), which atomic_file_commit()
+ * syncs, renames over path (never writing through a symlink there) and
+ * makes durable by syncing path's directory, where the rename is.  A
+ * crash leaves the old file or the new one, never a part of either.  On
+ * any failure the temporary file is removed and the program dies with
+ * one line naming path and the error.
+ */
+struct atomic_file {
+	char *path;
+	struct strbuf tmp;
+	/* what atomic_file_write() took, written out in large pieces */
+	struct strbuf buf;
+	int fd;
+};
+
+void atomic_file_open(struct atomic_file *f, const char *path);
+void atomic_file_write(struct atomic_file *f, const void *data, size_t len);
+void atomic_file_commit(struct atomic_file *f);
+
+/* Writes path as an atomic_file of the len bytes of buf. */
 void write_atomic(const char *path, const char *buf, size_t len);
+
+/*
+ * The end of every file written whole: tmp (open as fd, written) synced,
+ * closed and renamed to path, and path's directory synced.  For writers
+ * that name their temporary file themselves (mkstemp()); on failure, as
+ * an atomic_file's.
+ */
+void commit_temp_file(int fd, const char *tmp, const char *path);
+
+/* Removes tmp, then dies naming path and errno's error: a write of path failed. */
+_Noreturn void die_removing_temp(const char *tmp, const char *path);
 
 /*
  * Writes all len bytes of buf to fd, again after a short write or an

@@ -1,0 +1,96 @@
+#!/bin/sh
+
+test_description='the shared helpers: sizes that do not fit, files written whole
+
+st_add() and st_mult() (tokenize/usage.h) die with one fatal line where a
+size of an allocation would wrap around, and so does ALLOC_GROW; a file
+written by write_atomic() (tokenize/wrapper.c) is there whole, and a
+write that fails leaves the old file and no temporary one, with one fatal
+line naming the file.  Through t/helper/test-wrapper.'
+
+. ./test-lib.sh
+
+WRAPPER=$TEST_DIRECTORY/helper/test-wrapper
+
+# the sizes below are of a 64-bit size_t
+test_lazy_prereq SIZE_T_64 '
+	test "$("$WRAPPER" size-max)" = 18446744073709551615
+'
+
+# expect_overflow OP A B: test-wrapper OP A B dies with one "size_t
+# overflow" line naming the operands
+expect_overflow () {
+	test_expect_code 128 "$WRAPPER" "$@" >out 2>err &&
+	cat err &&
+	test_must_be_empty out &&
+	test_line_count = 1 err &&
+	grep "^test-wrapper: fatal: size_t overflow: $2 [+*] $3\$" err
+}
+
+test_expect_success SIZE_T_64 'st_add and st_mult: what fits is the sum and the product' '
+	max=$("$WRAPPER" size-max) &&
+	test "$("$WRAPPER" st-add 2 3)" = 5 &&
+	test "$("$WRAPPER" st-add "$max" 0)" = "$max" &&
+	test "$("$WRAPPER" st-mult 6 7)" = 42 &&
+	test "$("$WRAPPER" st-mult 0 "$max")" = 0 &&
+	test "$("$WRAPPER" st-mult "$max" 1)" = "$max" &&
+	test "$("$WRAPPER" st-mult 4294967296 4294967295)" = 18446744069414584320
+'
+
+test_expect_success SIZE_T_64 'st_add and st_mult: what does not fit dies, never wraps around' '
+	max=$("$WRAPPER" size-max) &&
+	expect_overflow st-add "$max" 1 &&
+	expect_overflow st-add 1 "$max" &&
+	expect_overflow st-mult "$max" 2 &&
+	expect_overflow st-mult 4294967296 4294967296
+'
+
+test_expect_success SIZE_T_64 'ALLOC_GROW: a count whose size wraps around dies, not a short array' '
+	test "$("$WRAPPER" alloc-grow 100)" = 100 &&
+	test "$("$WRAPPER" alloc-grow 1)" = 16 &&
+	# 2^60 + 1 elements of 16 bytes: 2^64 + 16 bytes, 16 once wrapped
+	test_expect_code 128 "$WRAPPER" alloc-grow 1152921504606846977 >out 2>err &&
+	cat err &&
+	test_must_be_empty out &&
+	test_line_count = 1 err &&
+	grep "^test-wrapper: fatal: size_t overflow: 1152921504606846977 \* 16\$" err
+'
+
+test_expect_success 'write_atomic: the file whole, replacing the one there, through no symlink' '
+	printf "old\n" >file &&
+	printf "new\nand more\n" >expect &&
+	"$WRAPPER" write-atomic file <expect &&
+	test_cmp expect file &&
+	echo precious >victim &&
+	ln -s victim link &&
+	"$WRAPPER" write-atomic link <expect &&
+	! test -h link &&
+	test_cmp expect link &&
+	echo precious >expect-victim &&
+	test_cmp expect-victim victim &&
+	ls >listing &&
+	! grep "\.tmp" listing
+'
+
+test_tmpfs_prereq
+test -z "$tmpfs_reason" ||
+	test_skip 'write_atomic on a full disk: the old file, no temporary one, one fatal line' "$tmpfs_reason"
+
+test_expect_success TMPFS 'write_atomic on a full disk: the old file, no temporary one, one fatal line' '
+	test_when_finished "umount disk 2>/dev/null; true" &&
+	mkdir disk &&
+	mount -t tmpfs -o size=64k tmpfs disk &&
+	echo old >disk/file &&
+	echo old >expect &&
+	awk "BEGIN { for (i = 0; i < 4096; i++) print \"a line of the new file, too long for the disk\" }" >big &&
+	test_expect_code 128 "$WRAPPER" write-atomic disk/file <big 2>err &&
+	cat err &&
+	test_line_count = 1 err &&
+	grep "^test-wrapper: fatal: cannot write .disk/file.: No space left on device\$" err &&
+	test_cmp expect disk/file &&
+	ls -A disk >listing &&
+	echo file >expect-listing &&
+	test_cmp expect-listing listing
+'
+
+test_done
