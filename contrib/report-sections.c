@@ -1327,6 +1327,7 @@ void write_report(struct report *rep)
 	section_eras(rep, &pg, &fig);
 	section_years(rep, &pg, &fig);
 	write_age(rep, &pg);
+	section_survival(rep, &pg);
 	section_commit_sizes(rep, &pg, &fig);
 	file_distances(rep);
 	section_files(rep, &fig);

@@ -1,7 +1,7 @@
 /*
  * tokstream report: what its files share (report.c, the command;
  * report-cache.c, report-blame.c, report-stats.c, report-table.c,
- * report-sections.c, report-page.c).
+ * report-sections.c, report-survival.c, report-page.c).
  *
  * Everything one report knows is in one struct report, made by
  * cmd_report() and passed to every step, so that a step says in its
@@ -419,6 +419,9 @@ void summary_kinds(struct report *rep, struct table *summary);
 void story_kinds(struct report *rep, struct strbuf *story);
 
 /* ---- the sections (report-sections.c) ---- */
+
+/* The survival of each year's tokens over the code age's points (report-survival.c). */
+void section_survival(struct report *rep, struct strbuf *pg);
 
 void write_report(struct report *rep);
 

@@ -193,9 +193,42 @@ test_expect_success 'the page: a stacked area chart by tokens and one by lines' 
 	grep -q "<h3 id=\"age\">Code age over time</h3>" out/index.html &&
 	grep -q "aria-label=\"Share of the tokens by year of origin over time\"" out/index.html &&
 	grep -q "aria-label=\"Share of the lines by year of origin over time\"" out/index.html &&
+	# five years of origin: an area each in the two charts and in the burndown
 	grep -o "<polygon " out/index.html >polygons &&
-	test_line_count = 10 polygons &&
+	test_line_count = 15 polygons &&
 	grep -q "<a href=\"age.tsv\">" out/index.html
+'
+
+# 2001 held 9 tokens at A (nested, v1), 8 at v2, 5 at v3 and v4, 4 at F:
+# half of its 9 were gone between v4 (5) and F (4), half-way in time
+# (2011-06-01 less half a day), 10 years after A.  2005 held 1 at v2 and
+# 5 from v3 on: not yet halved, 2.4 years after v3 at F.
+test_expect_success 'survival: each year'"'"'s tokens at each point, and its half-life' '
+	cat >expect.in <<-\EOF &&
+	year	sample	date	commit	tokens	share_of_peak
+	2001	nested	2001-06-01	@A@	9	100.00
+	2001	v1	2001-06-01	@A@	9	100.00
+	2001	v2	2005-03-01	@B@	8	88.89
+	2001	v3	2010-01-01	@D@	5	55.56
+	2001	v4	2010-06-01	@M@	5	55.56
+	2001	@f@	2012-06-01	@F@	4	44.44
+	2005	v2	2005-03-01	@B@	1	20.00
+	2005	v3	2010-01-01	@D@	5	100.00
+	EOF
+	ids expect.in >expect &&
+	head -n 9 out/survival.tsv >actual &&
+	test_cmp expect actual &&
+	cat >expect.in <<-\EOF &&
+	year	peak_tokens	peak_sample	peak_date	tokens_now	share_now	half_gone_sample	half_life_years
+	2001	9	nested	2001-06-01	4	44.44	@f@	10.00
+	2005	5	v3	2010-01-01	5	100.00		
+	EOF
+	ids expect.in >expect &&
+	head -n 3 out/half-lives.tsv >actual &&
+	test_cmp expect actual &&
+	grep -q "<h3 id=\"survival\">Survival</h3>" out/index.html &&
+	grep -q "aria-label=\"Tokens alive by year of origin (100%: 14, the most at any point)\"" out/index.html &&
+	grep -q "<td class=\"n\">more than 2.4</td>" out/index.html
 '
 
 test_expect_success 'with -M the lines are git blame'"'"'s: the code age is by tokens only' '

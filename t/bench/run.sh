@@ -63,9 +63,12 @@
 #             to 300 s, beside Git's own walk of every commit's changes
 #             (`git log -m --raw -M` of HEAD, the least that any pass over
 #             the whole history costs), and against `convert` of the same
-#             history from nothing; the same report at HEAD after one at
-#             HEAD~$BENCH_LATER against it; and `html` of the whole tree,
-#             from nothing and at a later revision, the same way.
+#             history from nothing, and its peak memory (target 2 GiB;
+#             the Linux history CORPUS=kernel builds is one when named:
+#             BENCH_SCALE=$BENCH_DIR/kernel-history.git); the same report
+#             at HEAD after one at HEAD~$BENCH_LATER against it; and
+#             `html` of the whole tree, from nothing and at a later
+#             revision, the same way.
 #   first-blame-*  for each history in BENCH_BLAME (paths of git
 #             repositories, e.g. a clone of pytest; converted once,
 #             untimed, with no attribution state): `tokstream blame
@@ -346,9 +349,12 @@ add_scale() {
 	commits[$h]=$(git -C "$g" rev-list --count HEAD)
 	note "converting $h (${commits[$h]} commits) for the scale measures"
 	"$TOKSTREAM" convert -q "$g" "$s/$h.scale.git"
-	measures+=("scale-report-$h" "scale-report-convert-$h" "scale-report-later-$h" "scale-html-$h" "scale-html-later-$h")
+	measures+=("scale-report-$h" "scale-report-rss-$h" "scale-report-convert-$h" "scale-report-later-$h" "scale-html-$h"
+		"scale-html-later-$h")
 	define_measure "scale-report-$h" "whole-tree report from nothing, wall, $h (${commits[$h]} commits; target: the median)" \
 		"report s" "git log -m --raw -M s" 300 wallabs
+	define_measure "scale-report-rss-$h" "the same report's peak memory (with its git commands), $h" \
+		"tokstream report peak RSS MiB" "the target's 2 GiB" 2048 rssabs
 	define_measure "scale-report-convert-$h" "the same report against convert of the same history, wall, $h" \
 		"report s" "convert s" 1.0 wall
 	define_measure "scale-report-later-$h" "whole-tree report at HEAD after one at HEAD~$later_step, wall, $h" \
@@ -368,10 +374,12 @@ run_scale() {
 	local fresh="rm -rf '$d/tokstream/report-cache' '$d/tokstream/html-cache' '$d/tokstream/replay' '$s/sout'"
 	earlier=$(git -C "$g" rev-parse --verify -q "HEAD~$later_step") || earlier=HEAD
 	for cmd in report html; do
-		timed_pair "scale-$cmd-$h" "$r" "$fresh && '$TOKSTREAM' $cmd -C '$d' '$s/sout'" "$walk"
+		# GNU time around the report: the largest of it and its children
+		timed_pair "scale-$cmd-$h" "$r" "$fresh && /usr/bin/time -o '$s/$cmd.rss' -f %M '$TOKSTREAM' $cmd -C '$d' '$s/sout'" "$walk"
 		awk -v from="scale-$cmd-$h" -v to="scale-$cmd-later-$h" -v r="$r" \
 			'$1 == from && $2 == "a" && $3 == r { print to, "b", r, $4, $5, $6 }' "$results" >>"$results"
 		if [ $cmd = report ]; then
+			echo "scale-report-rss-$h a $r 0 0 $(tail -n 1 "$s/report.rss")" >>"$results"
 			# the report's run of this round against a convert from nothing
 			awk -v from="scale-report-$h" -v to="scale-report-convert-$h" -v r="$r" \
 				'$1 == from && $2 == "a" && $3 == r { print to, "a", r, $4, $5, $6 }' "$results" >>"$results"
