@@ -296,6 +296,33 @@ struct figures {
 	double overall;             /* the distance between the authors' shares over the whole tree */
 };
 
+/*
+ * What the two counts compare: the token engine follows moved and copied
+ * code unless --no-moves; the line blame does not (the line replay is
+ * git blame without -M and -C), or follows moves within a file (-M), so
+ * that part of a distance may be moves alone.
+ */
+static void what_is_compared(struct report *rep, struct strbuf *pg)
+{
+	size_t min_move = rep->ctx.engine.min_move;
+
+	if (!min_move && !rep->opt.move) {
+		strbuf_addstr(pg, "Neither count follows moved or copied code (<code>--no-moves</code>): "
+			      "the two compare like with like. ");
+		return;
+	}
+	if (!min_move) {
+		strbuf_addstr(pg, "Lines follow code moved within a file (<code>-M</code>); tokens "
+			      "follow none (<code>--no-moves</code>): part of the distance is moves alone. ");
+		return;
+	}
+	strbuf_addf(pg, "Tokens follow moved and copied code (runs of at least %zu tokens, from the "
+		    "files the same commit changed); lines follow %s, so that part of the distance may be "
+		    "moves and copies alone: <code>--no-moves</code> compares the two without either. ",
+		    min_move, rep->opt.move ? "moves within a file only (<code>git blame -M</code>)"
+					    : "none (<code>git blame</code> without <code>-M</code> and <code>-C</code>)");
+}
+
 /* 1. Size: the files, lines and tokens of each language. */
 static void section_size(struct report *rep, struct strbuf *pg, struct figures *fig)
 {
@@ -876,7 +903,9 @@ static void section_disagreement(struct report *rep, struct strbuf *pg, struct f
 		    "(of at least %zu tokens) whose ownership differs most between the two counts. "
 		    "The distance is the total variation distance between the shares of the authors by "
 		    "lines and by tokens: half the sum of the differences, the share of the file that "
-		    "changes hands when tokens are counted instead of lines.</p>", rep->opt.min_tokens);
+		    "changes hands when tokens are counted instead of lines. ", rep->opt.min_tokens);
+	what_is_compared(rep, pg);
+	strbuf_addstr(pg, "</p>");
 	for (i = 0; i < n; i++) {
 		struct rfile *f = fig->dis[i];
 		struct owner *o;
@@ -1226,7 +1255,9 @@ static void section_story(struct report *rep, struct strbuf *story, struct figur
 	story_people(rep, story, fig);
 	story_identities(rep, story);
 	strbuf_addf(story, "Between the two counts, %.2f%% of the code changes hands (the total variation "
-		    "distance between the authors' shares by lines and by tokens).</p><p>", fig->overall);
+		    "distance between the authors' shares by lines and by tokens). ", fig->overall);
+	what_is_compared(rep, story);
+	strbuf_addstr(story, "</p><p>");
 	if (rep->nr_sources > 1)
 		strbuf_addf(story, "The oldest era holds %.2f%% of the lines and %.2f%% of the tokens. ",
 			    fig->era_l[0], fig->era_t[0]);

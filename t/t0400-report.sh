@@ -301,8 +301,9 @@ test_expect_success 'the page is self-contained and holds the SVG charts' '
 	test_path_is_file out/index.html &&
 	! grep -i "<script" out/index.html &&
 	! grep -i -E "https?:|src=|url\(|@import|<link" out/index.html &&
-	test $(grep -o "<svg class=\"chart\"" out/index.html | wc -l) -eq 5 &&
+	test $(grep -o "<svg class=\"chart\"" out/index.html | wc -l) -eq 6 &&
 	grep "aria-label=\"Share of the code by year of origin\"" out/index.html &&
+	grep "aria-label=\"Tokens alive by year of origin (100%: [0-9]*, the most at any point)\"" out/index.html &&
 	grep "<title>2001, by tokens: 84.62%</title>" out/index.html &&
 	grep "aria-label=\"Commits by tokens changed (added + removed)\"" out/index.html &&
 	grep "aria-label=\"Commits by churn (tokens added minus removed)\"" out/index.html
@@ -505,6 +506,15 @@ test_expect_success '-M needs git blame for lines: only the tokens are replayed'
 	rm -rf tokens.git/tokstream/report-cache &&
 	"$TOKSTREAM" report -C tokens.git -M --replay=always --stats --min-tokens=1 outm 2>stats &&
 	grep "blamed by one replay of the token history, git blame of each file by lines" stats
+'
+
+test_expect_success 'the page says what the two counts compare: moves on one side, both, or neither' '
+	grep "Tokens follow moved and copied code (runs of at least 12 tokens" dflt/index.html >said &&
+	grep -q "lines follow none (<code>git blame</code> without <code>-M</code> and <code>-C</code>)" said &&
+	grep -q "runs of at least 5 tokens" mm/index.html &&
+	grep -q "lines follow moves within a file only" outm/index.html &&
+	grep -q "Neither count follows moved or copied code" nomoves/index.html &&
+	! grep -q "Tokens follow moved" nomoves/index.html
 '
 
 say_if_no_browser
