@@ -35,7 +35,8 @@ LIB_OBJS = tokenize/strbuf.o tokenize/smap.o tokenize/wrapper.o tokenize/parse.o
 TOKSTREAM_OBJS = fastexport.o contrib/tokdiff.o contrib/attribute.o contrib/replay.o contrib/replay-log.o contrib/replay-checkpoint.o contrib/replay-tree.o contrib/walk.o contrib/age.o contrib/convert.o contrib/map.o contrib/state.o contrib/blame.o contrib/cmd-blame.o contrib/html.o contrib/functions.o contrib/dest-options.o contrib/report.o \
 	contrib/report-files.o contrib/report-cache.o contrib/report-blame.o contrib/report-stats.o \
 	contrib/report-table.o contrib/report-page.o contrib/report-sections.o contrib/report-survival.o \
-	contrib/report-generated.o contrib/report-people.o contrib/report-kinds.o contrib/people.o
+	contrib/report-generated.o contrib/report-people.o contrib/report-kinds.o contrib/report-consent.o \
+	contrib/report-knowledge.o contrib/people.o
 # the command table and main(), apart: the fuzzing harnesses link the rest
 TOKSTREAM_MAIN = contrib/commands.o
 HEADERS = $(wildcard tokenize/*.h lexers/*.h contrib/*.h)

@@ -228,7 +228,9 @@ void write_page(struct report *rep, const struct strbuf *story, const struct str
 		"summary.tsv", "size.tsv", "kinds.tsv", "left-out.tsv", "left-out-files.tsv", "authors.tsv",
 		"authors-by-kind.tsv", "top.tsv", "top-only.tsv", "bots.tsv", "identities.tsv", "eras.tsv",
 		"years.tsv", "age.tsv", "commit-sizes.tsv", "changed-histogram.tsv", "churn-histogram.tsv",
-		"largest-commits.tsv", "commits.tsv", "files.tsv", "disagreement.tsv", "oldest-functions.tsv", NULL
+		"largest-commits.tsv", "commits.tsv", "files.tsv", "disagreement.tsv", "oldest-functions.tsv",
+		"consent.tsv", "consent-files.tsv", "consent-cover.tsv", "knowledge.tsv", "knowledge-files.tsv",
+		"knowledge-authors.tsv", NULL
 	};
 	struct strbuf page = STRBUF_INIT, path = STRBUF_INIT;
 	struct blame_ctx *ctx = &rep->ctx;

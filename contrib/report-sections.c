@@ -1341,6 +1341,8 @@ void write_report(struct report *rep)
 	static const char *const summary_cols[] = { "figure", "value", NULL };
 	struct strbuf pg = STRBUF_INIT, story = STRBUF_INIT;
 	struct figures fig;
+	struct dir_tally *dirs;
+	size_t nr_dirs;
 
 	memset(&fig, 0, sizeof(fig));
 	fig.summary = table_begin(rep, "summary.tsv", summary_cols);
@@ -1365,6 +1367,11 @@ void write_report(struct report *rep)
 	section_disagreement(rep, &pg, &fig);
 	fig.overall = overall_distance(rep);
 	section_oldest(rep, &pg, &fig);
+	author_history(rep);
+	nr_dirs = tally_directories(rep, &dirs);
+	section_consent(rep, &pg, dirs, nr_dirs);
+	section_knowledge(rep, &pg, dirs, nr_dirs);
+	free_dir_tallies(dirs, nr_dirs);
 	section_story(rep, &story, &fig);
 	section_summary(rep, &fig);
 	write_page(rep, &story, &pg, fig.files, fig.lines, fig.tokens);

@@ -351,3 +351,170 @@ void commit_subjects(struct report *rep, char (*ids)[41], size_t n, struct detai
 	strbuf_release(&in);
 	strbuf_release(&out);
 }
+
+size_t people_tokens(const struct report *rep)
+{
+	size_t i, tokens = 0;
+
+	for (i = 0; i < rep->nr_by_tokens; i++)
+		tokens += rep->by_tokens[i]->tokens;
+	return tokens;
+}
+
+/*
+ * Since every token has exactly one author, the tokens a set of authors
+ * holds is the sum of theirs: the k authors with the most tokens hold
+ * the most any k can, so taking them greedily, the most first, gives the
+ * fewest authors that reach need (no set search needed).
+ */
+size_t fewest_owners(const struct share *owners, size_t nr, size_t need)
+{
+	size_t k, held = 0;
+
+	for (k = 0; k < nr && held < need; k++)
+		held += owners[k].tokens;
+	return held >= need ? k : nr + 1;
+}
+
+/* An author's tokens in a directory, one row per file and owner before they are summed. */
+struct dir_share {
+	size_t dir, author, tokens;
+};
+
+static int cmp_dir_share(const void *a, const void *b)
+{
+	const struct dir_share *x = a, *y = b;
+
+	if (x->dir != y->dir)
+		return x->dir < y->dir ? -1 : 1;
+	return (x->author > y->author) - (x->author < y->author);
+}
+
+/* Owners: the most tokens first, then by name. */
+static int cmp_share(const void *a, const void *b)
+{
+	const struct share *x = a, *y = b;
+
+	if (x->tokens != y->tokens)
+		return x->tokens < y->tokens ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/* The directory of path at depth (0: the root), "." for the root. */
+static char *dir_at(const char *path, size_t depth)
+{
+	const char *p = path;
+	size_t d;
+
+	if (!depth)
+		return xstrdup(".");
+	for (d = 0; d < depth; d++)
+		p = strchr(p, '/') + 1;
+	return xstrfmt("%.*s", (int)(p - path - 1), path);
+}
+
+static size_t depth_of(const char *path)
+{
+	size_t n = 0;
+
+	for (; *path; path++)
+		n += *path == '/';
+	return n;
+}
+
+/* The index of directory path in *dirs, added when new. */
+static size_t dir_index(struct smap *index, struct dir_tally **dirs, size_t *nr, size_t *alloc, char *path,
+			size_t depth)
+{
+	int isnew;
+	size_t *v = smap_put(index, path, *nr, &isnew);
+
+	if (!isnew) {
+		free(path);
+		return *v;
+	}
+	ALLOC_GROW(*dirs, *nr + 1, *alloc);
+	memset(&(*dirs)[*nr], 0, sizeof(**dirs));
+	(*dirs)[*nr].path = path;
+	(*dirs)[*nr].depth = depth;
+	return (*nr)++;
+}
+
+/* Sums the rows of each directory and author into the directories' owners, the most tokens first. */
+static void sum_dir_shares(struct report *rep, struct dir_share *rows, size_t nr_rows, struct dir_tally *dirs)
+{
+	size_t i, j;
+
+	if (nr_rows)
+		qsort(rows, nr_rows, sizeof(*rows), cmp_dir_share);
+	for (i = 0; i < nr_rows; i = j) {
+		struct dir_tally *d = &dirs[rows[i].dir];
+		size_t tokens = 0, nr = d->nr_owners;
+
+		for (j = i; j < nr_rows && rows[j].dir == rows[i].dir && rows[j].author == rows[i].author; j++)
+			tokens += rows[j].tokens;
+		d->owners = xrealloc(d->owners, (nr + 1) * sizeof(*d->owners));
+		d->owners[nr].author = rows[i].author;
+		d->owners[nr].tokens = tokens;
+		d->owners[nr].name = rep->authors[rows[i].author].name;
+		d->nr_owners++;
+	}
+}
+
+static int cmp_dir_path(const void *a, const void *b)
+{
+	return strcmp(((const struct dir_tally *)a)->path, ((const struct dir_tally *)b)->path);
+}
+
+size_t tally_directories(struct report *rep, struct dir_tally **out)
+{
+	struct smap index = { NULL, 0, 0 };
+	struct dir_tally *dirs = NULL;
+	struct dir_share *rows = NULL;
+	size_t nr = 0, alloc = 0, nr_rows = 0, alloc_rows = 0, i, j, depth;
+
+	for (i = 0; i < rep->nr_files; i++) {
+		struct rfile *f = &rep->files[i];
+		struct owner *o;
+		size_t no, file_depth;
+
+		if (f->skipped)
+			continue;
+		no = file_owners(rep, f, &o);
+		file_depth = depth_of(f->path);
+		for (depth = 0; depth <= file_depth; depth++) {
+			size_t d = dir_index(&index, &dirs, &nr, &alloc, dir_at(f->path, depth), depth);
+
+			dirs[d].files++;
+			for (j = 0; j < no && o[j].tokens; j++) {
+				ALLOC_GROW(rows, nr_rows + 1, alloc_rows);
+				rows[nr_rows].dir = d;
+				rows[nr_rows].author = o[j].author;
+				rows[nr_rows++].tokens = o[j].tokens;
+				dirs[d].tokens += o[j].tokens;
+			}
+		}
+		free(o);
+	}
+	sum_dir_shares(rep, rows, nr_rows, dirs);
+	for (i = 0; i < nr; i++)
+		if (dirs[i].nr_owners)
+			qsort(dirs[i].owners, dirs[i].nr_owners, sizeof(*dirs[i].owners), cmp_share);
+	if (nr)
+		qsort(dirs, nr, sizeof(*dirs), cmp_dir_path);
+	free(rows);
+	smap_release(&index);
+	*out = dirs;
+	return nr;
+}
+
+void free_dir_tallies(struct dir_tally *dirs, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		free(dirs[i].path);
+		free(dirs[i].owners);
+	}
+	free(dirs);
+}

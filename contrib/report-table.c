@@ -208,6 +208,8 @@ static void json_report_subject(struct report *rep, struct json_writer *j)
 	json_bool(j, rep->opt.include_bots);
 	json_key(j, "merge_identities");
 	json_bool(j, rep->opt.merge_identities);
+	json_key(j, "departed_after");
+	json_string(j, rep->opt.departed_after);
 	json_key(j, "exclude");
 	json_array_begin(j);
 	for (k = 0; k < (size_t)rep->opt.nr_exclude; k++)

@@ -99,6 +99,8 @@ static void report_init(struct report *rep)
 	rep->opt.min_tokens = 100;
 	rep->opt.replay = REPLAY_AUTO;
 	rep->opt.rev = "HEAD";
+	rep->opt.departed_after = "1y";
+	parse_duration(rep->opt.departed_after, &rep->opt.departed_after_seconds);
 	rep->engine_key = "";
 	rep->blamed_by = "nothing";
 	strbuf_init(&rep->line_repo, 0);
@@ -130,6 +132,19 @@ static int report_opt_replay(const struct option *opt, const char *arg, int unse
 		*replay = REPLAY_NEVER;
 	else
 		return parse_opt_error(opt, "takes auto, always or never, not '%s'", arg);
+	return 0;
+}
+
+/* --departed-after=DURATION: strictly digits and a unit, so that a typo is no silent default */
+static int report_opt_departed_after(const struct option *opt, const char *arg, int unset)
+{
+	struct report_options *o = opt->value;
+
+	(void)unset;
+	if (parse_duration(arg, &o->departed_after_seconds))
+		return parse_opt_error(opt, "takes a number and a unit, d (days), w (weeks), m (30 days) "
+				       "or y (365 days), such as 18m; not '%s'", arg);
+	o->departed_after = arg;
 	return 0;
 }
 
@@ -172,6 +187,9 @@ static void parse_report_options(struct report *rep, struct dest_options *d, str
 		OPT_FLAG(0, "stats", &o->stats, "on stderr: files blamed, files from the cache, the time of each step"),
 		OPT_CALLBACK(0, "exclude", o, "PATHSPEC",
 			     "leave the files PATHSPEC selects out of every figure (repeatable)", report_opt_exclude),
+		OPT_CALLBACK(0, "departed-after", o, "DURATION",
+			     "an author whose newest commit is older than this before REV's date has departed\n"
+			     "(default: 1y; units d, w, m = 30 days, y = 365 days)", report_opt_departed_after),
 		OPT_STRING(0, "since", &o->since, "DATE",
 			   "the commit-size figures count only the commits git log --since selects"),
 		OPT_STRING(0, "after", &o->since, "DATE", "the same as --since"),

@@ -1,7 +1,8 @@
 /*
  * tokstream report: what its files share (report.c, the command;
  * report-cache.c, report-blame.c, report-stats.c, report-table.c,
- * report-sections.c, report-survival.c, report-page.c).
+ * report-sections.c, report-survival.c, report-page.c, report-consent.c,
+ * report-knowledge.c).
  *
  * Everything one report knows is in one struct report, made by
  * cmd_report() and passed to every step, so that a step says in its
@@ -31,6 +32,8 @@ struct report_options {
 	int include_vendored;
 	int include_bots;      /* --include-bots: bots count among the people */
 	int merge_identities;  /* --merge-identities: each group of names one person */
+	const char *departed_after;       /* --departed-after, as given ("1y") */
+	long long departed_after_seconds;  /* ... in seconds: an author quiet longer has departed */
 	const char **exclude;  /* --exclude */
 	int nr_exclude;
 	const char *out_dir, *rev;
@@ -134,6 +137,11 @@ struct author {
 	size_t lines, tokens;
 	size_t rank_lines, rank_tokens;  /* 1-based; 0: none, and for a bot left out */
 	int bot;
+	/* from every commit reachable from REV (author_history(), report-knowledge.c) */
+	char last_commit[41];  /* the newest by author date; "" when it has none */
+	long long last_time;
+	char *addresses;       /* every address used, ", " between them, the newest commit's first */
+	int departed;          /* last_time is more than --departed-after before REV's commit date */
 };
 
 /*
@@ -280,6 +288,7 @@ struct report {
 	struct author **bots;
 	size_t nr_bots, bot_lines, bot_tokens;
 	struct kind_figures kinds[NR_KINDS];
+	long long rev_time;  /* REV's committer date: the "now" of --departed-after */
 
 	/* the tables written so far, for report.json */
 	struct table **tables;
@@ -341,6 +350,31 @@ double distance(const size_t *l, const size_t *t, size_t n, size_t lt, size_t tt
 size_t file_owners(struct report *rep, struct rfile *f, struct owner **out);
 void file_distances(struct report *rep);
 void commit_subjects(struct report *rep, char (*ids)[41], size_t n, struct detail *d);
+/*
+ * An author's tokens in a directory; a directory of the selection with
+ * its people's tokens, the most first (report-stats.c).
+ */
+struct share {
+	size_t author, tokens;
+	const char *name;  /* the author's, for the order */
+};
+struct dir_tally {
+	char *path;    /* "." for the root: the whole selection */
+	size_t depth;  /* 0 for the root, 1 for a top-level directory */
+	size_t files, tokens;
+	struct share *owners;
+	size_t nr_owners;
+};
+/* Every directory (every level) of the selected files, by path, with its people's tokens. */
+size_t tally_directories(struct report *rep, struct dir_tally **out);
+void free_dir_tallies(struct dir_tally *dirs, size_t nr);
+/*
+ * The fewest of owners (the most tokens first) that hold at least need
+ * tokens together; nr + 1 when they all hold fewer.
+ */
+size_t fewest_owners(const struct share *owners, size_t nr, size_t need);
+/* The people's tokens (bots' aside, unless --include-bots) of the whole selection. */
+size_t people_tokens(const struct report *rep);
 
 /* ---- the tables: TSV, report.json (report-table.c) ---- */
 
@@ -417,6 +451,17 @@ void section_kinds(struct report *rep, struct strbuf *pg);
 void summary_kinds(struct report *rep, struct table *summary);
 /* The story's headline when prose holds most tokens: the two kinds apart. */
 void story_kinds(struct report *rep, struct strbuf *story);
+
+/* ---- consent and knowledge at risk (report-consent.c, report-knowledge.c) ---- */
+
+/* Every author's newest commit and addresses, from one git log of REV; who has departed. */
+void author_history(struct report *rep);
+/* 7. Consent: consent.tsv, consent-files.tsv, consent-cover.tsv and the page's section. */
+void section_consent(struct report *rep, struct strbuf *pg, const struct dir_tally *dirs, size_t nr_dirs);
+/* 8. Knowledge at risk: knowledge.tsv, knowledge-files.tsv, knowledge-authors.tsv, the section. */
+void section_knowledge(struct report *rep, struct strbuf *pg, const struct dir_tally *dirs, size_t nr_dirs);
+/* --departed-after: digits and a unit, d, w, m (30 days) or y (365 days), into seconds; -1: not one. */
+int parse_duration(const char *s, long long *seconds);
 
 /* ---- the sections (report-sections.c) ---- */
 
