@@ -215,7 +215,8 @@ static void consent_page(struct report *rep, struct strbuf *pg, const struct tab
 	size_t n = table_rows(authors) < (size_t)rep->opt.top ? table_rows(authors) : (size_t)rep->opt.top, i;
 	struct strbuf files = STRBUF_INIT;
 
-	strbuf_addstr(pg, "<h2 id=\"consent\">7. Consent</h2><p>Whose consent relicensing the selection needs. "
+	section_heading(pg, "consent");
+	strbuf_addstr(pg, "<p>Whose consent relicensing the selection needs. "
 		      "A token's author is who introduced it to this history: code moved or copied keeps its "
 		      "author as the engine attributes it, and a commit that imported or vendored code owns "
 		      "what it imported unless that is left out. ");

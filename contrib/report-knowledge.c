@@ -356,7 +356,8 @@ static void knowledge_intro(struct report *rep, struct strbuf *pg, const struct 
 
 	day_of(rep->rev_time, now, sizeof(now));
 	day_of(rep->rev_time - rep->opt.departed_after_seconds, cutoff, sizeof(cutoff));
-	strbuf_addf(pg, "<h2 id=\"knowledge\">8. Knowledge at risk</h2><p>An author has <em>departed</em> when "
+	section_heading(pg, "knowledge");
+	strbuf_addf(pg, "<p>An author has <em>departed</em> when "
 		    "their newest commit reachable from the revision is more than %s (<code>--departed-after</code>) "
 		    "older than the revision's commit date (%s): older than %s. ", rep->opt.departed_after, now, cutoff);
 	strbuf_addf(pg, "%zu of the %zu authors with tokens %s departed", departed, rep->nr_by_tokens,

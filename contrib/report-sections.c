@@ -297,6 +297,35 @@ struct figures {
 };
 
 /*
+ * The numbered sections of the page, in its order: a section's number is
+ * its place here, so that a section added or moved renumbers the rest.
+ */
+static const struct {
+	const char *id, *title;
+} page_sections[] = {
+	{ "size", "Size" },
+	{ "people", "People" },
+	{ "years", "Year of origin" },
+	{ "commits", "Commit sizes in tokens" },
+	{ "disagree", "Where lines and tokens disagree most" },
+	{ "oldest", "The oldest code" },
+	{ "consent", "Consent" },
+	{ "knowledge", "Knowledge at risk" },
+};
+
+void section_heading(struct strbuf *pg, const char *id)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof(page_sections) / sizeof(*page_sections); k++)
+		if (!strcmp(page_sections[k].id, id)) {
+			strbuf_addf(pg, "<h2 id=\"%s\">%zu. %s</h2>", id, k + 1, page_sections[k].title);
+			return;
+		}
+	BUG("no section '%s' in the page's table", id);
+}
+
+/*
  * What the two counts compare: the token engine follows moved and copied
  * code unless --no-moves; the line blame does not (the line replay is
  * git blame without -M and -C), or follows moves within a file (-M), so
@@ -375,7 +404,8 @@ static void section_size(struct report *rep, struct strbuf *pg, struct figures *
 			table_none(t, "-");
 	}
 	table_end(rep, t);
-	strbuf_addstr(pg, "<h2 id=\"size\">1. Size</h2><p>Tokens against non-blank, non-comment lines "
+	section_heading(pg, "size");
+	strbuf_addstr(pg, "<p>Tokens against non-blank, non-comment lines "
 		      "(lines that hold at least one token that is not a comment); every token counts, "
 		      "a comment is one token.</p>");
 	table_html(pg, t, "<tr class=\"total\">");
@@ -442,7 +472,8 @@ static void section_top(struct report *rep, struct strbuf *pg, struct figures *f
 		top_cells(t, bl, bl ? bl->lines : 0, rep->total_lines, bl ? bl->rank_tokens : 0);
 	}
 	table_end(rep, t);
-	strbuf_addf(pg, "<h2 id=\"people\">2. People</h2><p>%zu %s in blame by lines, "
+	section_heading(pg, "people");
+	strbuf_addf(pg, "<p>%zu %s in blame by lines, "
 		    "%zu by tokens (names through the mailmap%s).</p>", rep->nr_by_lines,
 		    rep->nr_by_lines == 1 ? "author appears" : "authors appear", rep->nr_by_tokens,
 		    rep->nr_bots && !rep->opt.include_bots ? "; bots aside" : "");
@@ -578,7 +609,8 @@ static void section_years(struct report *rep, struct strbuf *pg, struct figures 
 		table_number(t, pct((double)years[i].tokens, (double)rep->total_tokens));
 	}
 	table_end(rep, t);
-	strbuf_addstr(pg, "<h2 id=\"years\">3. Year of origin</h2><p>The share of the code by the "
+	section_heading(pg, "years");
+	strbuf_addstr(pg, "<p>The share of the code by the "
 		      "year (UTC) of the author date of the commit that introduced it.</p>");
 	svg_bars(pg, "Share of the code by year of origin", nr, labels, yl, yt, "by lines", "by tokens");
 	table_html(pg, t, NULL);
@@ -680,7 +712,8 @@ static void commit_sizes_html(struct report *rep, struct strbuf *pg, const struc
 	};
 	size_t k;
 
-	strbuf_addf(pg, "<h2 id=\"commits\">4. Commit sizes in tokens</h2><p>%zu non-merge commits of the "
+	section_heading(pg, "commits");
+	strbuf_addf(pg, "<p>%zu non-merge commits of the "
 		    "token history", sc->commits);
 	if (rep->opt.since) {
 		strbuf_addstr(pg, " since ");
@@ -899,7 +932,8 @@ static void section_disagreement(struct report *rep, struct strbuf *pg, struct f
 	size_t n = fig->nr_dis < fig->top ? fig->nr_dis : fig->top, i, j;
 	struct table *t = table_begin(rep, "disagreement.tsv", cols);
 
-	strbuf_addf(pg, "<h2 id=\"disagree\">5. Where lines and tokens disagree most</h2><p>The files "
+	section_heading(pg, "disagree");
+	strbuf_addf(pg, "<p>The files "
 		    "(of at least %zu tokens) whose ownership differs most between the two counts. "
 		    "The distance is the total variation distance between the shares of the authors by "
 		    "lines and by tokens: half the sum of the differences, the share of the file that "
@@ -1122,7 +1156,8 @@ static void section_oldest(struct report *rep, struct strbuf *pg, struct figures
 	fig->oldest_code = rep->nr_sources < 2 ? oldest_code_commit(rep) : (size_t)-1;
 	of = oldest_functions(rep, fig->oldest_code, &nr_of);
 	oldest_in_words(rep, fig, nr_of, &what);
-	strbuf_addf(pg, "<h2 id=\"oldest\">6. The oldest code</h2><p>%s</p>", what.buf);
+	section_heading(pg, "oldest");
+	strbuf_addf(pg, "<p>%s</p>", what.buf);
 	n = nr_of < fig->top ? nr_of : fig->top;
 	if (n) {
 		strbuf_addstr(pg, "<table>");

@@ -465,6 +465,9 @@ int parse_duration(const char *s, long long *seconds);
 
 /* ---- the sections (report-sections.c) ---- */
 
+/* A numbered section's heading: its number is its place in the page's table of sections. */
+void section_heading(struct strbuf *pg, const char *id);
+
 /* The survival of each year's tokens over the code age's points (report-survival.c). */
 void section_survival(struct report *rep, struct strbuf *pg);
 
