@@ -17,7 +17,7 @@ struct version *new_version(const char *blob, uint64_t *hash, size_t nr, uint32_
 	memcpy(v->blob, blob, 40);
 	v->hash = hash;
 	v->nr = nr;
-	v->origin = xmalloc((nr + 1) * sizeof(*v->origin));
+	v->origin = xmalloc(st_mult(st_add(nr, 1), sizeof(*v->origin)));
 	for (i = 0; i < nr; i++)
 		v->origin[i] = origin;
 	return v;
@@ -208,7 +208,7 @@ static void gram_index_build(struct gram_index *gi, const struct version **src, 
 	grams_in_set(src, nr_src, n, set, count_gram, &total);
 	while (cap < total * 2)
 		cap *= 2;
-	gi->slots = xmalloc(cap * sizeof(*gi->slots));
+	gi->slots = xmalloc(st_mult(cap, sizeof(*gi->slots)));
 	for (p = 0; p < cap; p++)
 		gi->slots[p].src = UINT32_MAX;
 	gi->cap = cap;

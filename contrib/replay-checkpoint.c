@@ -269,14 +269,14 @@ static void write_version(struct strbuf *sb, const struct version *v, const uint
 void checkpoint_save(struct replay *r)
 {
 	struct strbuf sb = STRBUF_INIT;
-	uint32_t *cnum = xmalloc((r->nr_commits + 1) * sizeof(*cnum)), *corder;
-	uint32_t *onum = xmalloc((r->nr_owners + 1) * sizeof(*onum)), nr_onum = 0;
-	size_t *pnum = xmalloc((r->nr_paths + 1) * sizeof(*pnum)), *porder;
+	uint32_t *cnum = xmalloc(st_mult(st_add(r->nr_commits, 1), sizeof(*cnum))), *corder;
+	uint32_t *onum = xmalloc(st_mult(st_add(r->nr_owners, 1), sizeof(*onum))), nr_onum = 0;
+	size_t *pnum = xmalloc(st_mult(st_add(r->nr_paths, 1), sizeof(*pnum))), *porder;
 	size_t nc = 0, np = 0, k, i, nr_files = 0, nr_forks = 0;
 	const struct rcommit *tip = &r->commits[r->tip];
 
-	corder = xmalloc((r->nr_commits + 1) * sizeof(*corder));
-	porder = xmalloc((r->nr_paths + 1) * sizeof(*porder));
+	corder = xmalloc(st_mult(st_add(r->nr_commits, 1), sizeof(*corder)));
+	porder = xmalloc(st_mult(st_add(r->nr_paths, 1), sizeof(*porder)));
 	for (k = 0; k < r->nr_commits; k++)
 		cnum[k] = NO_COMMIT;
 	for (k = 0; k < r->nr_paths; k++)
@@ -459,7 +459,7 @@ static struct version *checkpoint_version(struct replay *r, const char **p, cons
 		goto damaged;
 	v->maker = (uint32_t)maker;
 	v->maker_path = pid[maker_path];
-	v->origin = xmalloc((v->nr + 1) * sizeof(*v->origin));
+	v->origin = xmalloc(st_mult(st_add(v->nr, 1), sizeof(*v->origin)));
 	while (at < v->nr) {
 		size_t c, n, i;
 

@@ -395,7 +395,7 @@ static void parse_combined_raw(struct hunk_reader *hr, const char *commit, const
 		if (!(p = memchr(p, ' ', (size_t)(end - p))) || ++p == end)
 			die_replay(r, commit, "an unexpected combined raw diff line");
 	ALLOC_GROW(hr->paths, hr->nr_files + 1, hr->alloc_paths);
-	ALLOC_GROW(hr->blobs, (hr->nr_files + 1) * n, hr->alloc_blobs);
+	ALLOC_GROW(hr->blobs, st_mult(st_add(hr->nr_files, 1), n), hr->alloc_blobs);
 	for (k = 0; k < n; k++, p += 41) {
 		if (end - p < 41 || p[40] != ' ')
 			die_replay(r, commit, "an unexpected combined raw diff line");

@@ -92,7 +92,7 @@ void set_file(struct rcommit *c, size_t path, struct version *v)
 	if (path >= c->nr_files) {
 		if (!v)
 			return;
-		c->files = xrealloc(c->files, (path + 1) * sizeof(*c->files));
+		c->files = xrealloc(c->files, st_mult(st_add(path, 1), sizeof(*c->files)));
 		memset(c->files + c->nr_files, 0, (path + 1 - c->nr_files) * sizeof(*c->files));
 		c->nr_files = path + 1;
 	}
@@ -219,7 +219,7 @@ static int read_commits(struct replay *r, const char *dir, const char *tip)
 			id[40] = '\0';
 			if (!(pi = smap_get(&r->commit_index, id)) || r->commits[*pi].known_only)
 				die("unexpected output of git rev-list in '%s': %s", dir, lines[k]);
-			c->parents = xrealloc(c->parents, (c->nr_parents + 1) * sizeof(*c->parents));
+			c->parents = xrealloc(c->parents, st_mult(st_add(c->nr_parents, 1), sizeof(*c->parents)));
 			c->parents[c->nr_parents++] = (uint32_t)*pi;
 			r->commits[*pi].children_left++;
 		}
@@ -368,7 +368,7 @@ static int same_as_base(struct replay *r, struct version *v, const char *commit,
 	if (!same)
 		return 0;
 	v->nr = bv->nr;
-	v->origin = xmalloc((bv->nr + 1) * sizeof(*v->origin));
+	v->origin = xmalloc(st_mult(st_add(bv->nr, 1), sizeof(*v->origin)));
 	memcpy(v->origin, bv->origin, bv->nr * sizeof(*v->origin));
 	v->maker = bv->maker;
 	v->maker_path = bv->maker_path;
@@ -389,7 +389,7 @@ static void take_blame(struct replay *r, struct version *v, struct file_blame *f
 	for (k = 0; k < fb->nr_ids; k++)
 		ids[k] = known_commit(r, fb->ids[k]);
 	v->nr = fb->nr;
-	v->origin = xmalloc((fb->nr + 1) * sizeof(*v->origin));
+	v->origin = xmalloc(st_mult(st_add(fb->nr, 1), sizeof(*v->origin)));
 	for (k = 0; k < fb->nr; k++) {
 		strbuf_reset(&key);
 		strbuf_addf(&key, "%u %u", (unsigned)fb->commit[k], (unsigned)fb->path[k]);
@@ -648,7 +648,7 @@ static struct version *replay_file_at(struct replay *r, uint32_t ci, const struc
 			die_replay(r, c->id, "a diff that does not fit the parent's file");
 		nv->nr = old->nr + added - removed;
 	}
-	nv->origin = xmalloc((nv->nr + 1) * sizeof(*nv->origin));
+	nv->origin = xmalloc(st_mult(st_add(nv->nr, 1), sizeof(*nv->origin)));
 	for (i = 0; i < nv->nr; i++)
 		nv->origin[i] = NO_COMMIT;
 
@@ -760,7 +760,7 @@ static void add_lines(struct replay *r, struct version *v, const char *commit, c
 {
 	if (!r->opts.token_lines || !v->nr)
 		return;
-	v->line = xmalloc(v->nr * sizeof(*v->line));
+	v->line = xmalloc(st_mult(v->nr, sizeof(*v->line)));
 	if (r->opts.token_lines(commit, path, v->nr, v->line, r->opts.data)) {
 		free(v->line);
 		v->line = NULL;
@@ -1003,7 +1003,7 @@ static void add_root_file(const char *path, const char *blob, size_t lines, int 
 	v->maker = rf->ci;
 	v->maker_path = path_id(rf->r, path);
 	v->by_ignored = rf->r->commits[rf->ci].ignored;
-	v->origin = xmalloc((lines + 1) * sizeof(*v->origin));
+	v->origin = xmalloc(st_mult(st_add(lines, 1), sizeof(*v->origin)));
 	for (i = 0; i < lines; i++)
 		v->origin[i] = owner_of(rf->r, rf->ci, v->maker_path);
 	set_file(&rf->r->commits[rf->ci], path_id(rf->r, path), v);

@@ -210,7 +210,7 @@ static struct wcommit *parse_commit(struct walk *w, uint32_t ci)
 		hex[40] = '\0';
 		pi = commit_of(w, hex);   /* may move w->commits */
 		c = &w->commits[ci];
-		c->parents = xrealloc(c->parents, (c->nr_parents + 1) * sizeof(*c->parents));
+		c->parents = xrealloc(c->parents, st_mult(st_add(c->nr_parents, 1), sizeof(*c->parents)));
 		c->parents[c->nr_parents++] = pi;
 		p += 48;
 	}
@@ -360,7 +360,7 @@ static void copy_tree(const struct wtree *t, struct wtree *out)
 	size_t k, total = 0;
 
 	out->nr = t->nr;
-	out->e = xmalloc((t->nr + 1) * sizeof(*out->e));
+	out->e = xmalloc(st_mult(st_add(t->nr, 1), sizeof(*out->e)));
 	for (k = 0; k < t->nr; k++)
 		total += t->e[k].len + 20;
 	out->buf = xmalloc(total + 1);
@@ -449,7 +449,7 @@ static int changed_entry(struct walk *w, const struct tentry *a, const struct te
 	}
 	ALLOC_GROW(l->src, l->nr + 1, l->alloc);
 	if (l->alloc != old)
-		l->oids = xrealloc(l->oids, l->alloc * sizeof(*l->oids));
+		l->oids = xrealloc(l->oids, st_mult(l->alloc, sizeof(*l->oids)));
 	l->src[l->nr].path = xstrfmt("%s%.*s", l->prefix.buf, (int)a->len, a->name);
 	l->src[l->nr].v = NULL;
 	memcpy(l->oids[l->nr], a->oid, 20);
@@ -832,7 +832,7 @@ static struct version *suspect_version(struct walk *w, uint32_t si)
 	s->v->refs = 1;  /* the suspect's: drop_version() frees it */
 	w->version_bytes += nr * (sizeof(*hash) + sizeof(*s->v->line));
 	if (w->opts->token_lines && nr) {
-		s->v->line = xmalloc(nr * sizeof(*s->v->line));
+		s->v->line = xmalloc(st_mult(nr, sizeof(*s->v->line)));
 		if (w->opts->token_lines(w->commits[s->commit].id, s->path, nr, s->v->line, w->opts->data)) {
 			free(s->v->line);
 			s->v->line = NULL;
@@ -964,7 +964,7 @@ static void label(struct labelled *l, const struct version *v, uint32_t *next)
 	size_t k;
 
 	l->v = *v;
-	l->v.origin = xmalloc((v->nr + 1) * sizeof(*l->v.origin));
+	l->v.origin = xmalloc(st_mult(st_add(v->nr, 1), sizeof(*l->v.origin)));
 	l->base = *next;
 	if (*next < MOVE_LABELS && (uint64_t)*next + v->nr >= MOVE_LABELS)
 		die("too many tokens in the parents of one commit to walk");
@@ -1319,11 +1319,11 @@ int walk_blame_files(struct walk *w, const char *commit, const char **paths, siz
 		if (made[k] == NO_COMMIT)
 			continue;
 		out[k].nr_commits = all.nr_commits;
-		out[k].commit = xmalloc((out[k].nr + 1) * sizeof(*out[k].commit));
-		out[k].path = xmalloc((out[k].nr + 1) * sizeof(*out[k].path));
+		out[k].commit = xmalloc(st_mult(st_add(out[k].nr, 1), sizeof(*out[k].commit)));
+		out[k].path = xmalloc(st_mult(st_add(out[k].nr, 1), sizeof(*out[k].path)));
 		memcpy(out[k].commit, all.commit + start[k], out[k].nr * sizeof(*out[k].commit));
 		memcpy(out[k].path, all.path + start[k], out[k].nr * sizeof(*out[k].path));
-		out[k].ids = xmalloc((all.nr_ids + 1) * sizeof(*out[k].ids));
+		out[k].ids = xmalloc(st_mult(st_add(all.nr_ids, 1), sizeof(*out[k].ids)));
 		memcpy(out[k].ids, all.ids, all.nr_ids * sizeof(*all.ids));
 		out[k].nr_ids = out[k].alloc_ids = all.nr_ids;
 		out[k].paths = xcalloc(all.nr_paths + 1, sizeof(*out[k].paths));
