@@ -52,7 +52,6 @@
 #include "../tokenize/smap.h"
 #include "tokdiff.h"
 #include "../tokenize/catfile.h"
-#include "../tokenize/lines.h"
 #include "../tokenize/parse.h"
 #include "../tokenize/progress.h"
 #include "../tokenize/quote.h"
@@ -991,63 +990,47 @@ struct root_files {
 	uint32_t ci;
 };
 
+/*
+ * A file of a root commit, every token (line) of it its own.  In the
+ * token replay no diff of this commit reads the tokens' hashes and lines:
+ * the version keeps its origins only, and they are read when a later
+ * commit changes the file (read_lazy).
+ */
 static void add_root_file(const char *path, const char *blob, size_t lines, int binary, void *data)
 {
 	struct root_files *rf = data;
-	struct version *v = xcalloc(1, sizeof(*v));
-	size_t i;
+	struct replay *r = rf->r;
+	size_t p = path_id(r, path);
+	/* as each replay always did: an empty file is among the commit's own paths in the token replay only */
+	uint32_t owner = lines || r->unit == REPLAY_TOKENS ? owner_of(r, rf->ci, p) : NO_COMMIT;
+	struct version *v;
 
 	(void)binary;  /* lines all the same: --text */
-	memcpy(v->blob, blob, 41);
-	v->nr = lines;
+	v = new_version(blob, NULL, lines, owner);
 	v->maker = rf->ci;
-	v->maker_path = path_id(rf->r, path);
-	v->by_ignored = rf->r->commits[rf->ci].ignored;
-	v->origin = xmalloc(st_mult(st_add(lines, 1), sizeof(*v->origin)));
-	for (i = 0; i < lines; i++)
-		v->origin[i] = owner_of(rf->r, rf->ci, v->maker_path);
-	set_file(&rf->r->commits[rf->ci], path_id(rf->r, path), v);
+	v->maker_path = p;
+	if (r->unit == REPLAY_TOKENS) {
+		v->lazy = 1;
+		if (lines)
+			note_change(r, rf->ci, p, lines, 0);
+	} else {
+		v->by_ignored = r->commits[rf->ci].ignored;
+	}
+	set_file(&r->commits[rf->ci], p, v);
 }
 
 /*
- * The files of a root commit, every line of them its own.  Its diff, all
- * its lines printed as added, would be most of git log's work on a
- * history that begins with a whole tree (a release imported at once), so
- * git log is told not to show it (log.showRoot=false), and the files and
- * their lines come from tree_lines().
+ * The files of a root commit.  Its diff, all its lines printed as added,
+ * would be most of git log's work on a history that begins with a whole
+ * tree (a release imported at once), so git log is told not to show it
+ * (log.showRoot=false), and the files and their lines (a view's tokens;
+ * a submodule's one) come from tree_lines().
  */
-static void add_root_version(const char *path, const char *blob, const char *content, size_t len,
-			     int submodule, void *data)
-{
-	struct root_files *rf = data;
-	struct replay *r = rf->r;
-	struct version *v;
-	size_t nr = 1;
-
-	/*
-	 * Its tokens are all its own and no diff reads them now: the
-	 * version keeps its origins only, and its hashes and lines are read
-	 * when a later commit changes the file (read_lazy).
-	 */
-	if (!submodule)
-		nr = count_newlines(content, len) + (len && content[len - 1] != '\n');
-	v = new_version(blob, NULL, nr, owner_of(r, rf->ci, path_id(r, path)));
-	v->maker = rf->ci;
-	v->maker_path = path_id(r, path);
-	v->lazy = 1;
-	set_file(&r->commits[rf->ci], path_id(r, path), v);
-	if (nr)
-		note_change(r, rf->ci, path_id(r, path), nr, 0);
-}
-
 static void replay_root(struct replay *r, uint32_t ci)
 {
 	struct root_files rf = { r, ci };
 
-	if (r->unit == REPLAY_TOKENS)
-		tree_blobs(r->dir, r->commits[ci].id, NULL, 0, add_root_version, &rf);
-	else
-		tree_lines(r->dir, r->commits[ci].id, add_root_file, &rf);
+	tree_lines(r->dir, r->commits[ci].id, add_root_file, &rf);
 }
 
 /*
