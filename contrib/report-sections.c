@@ -170,19 +170,12 @@ static void write_left_out(struct report *rep, struct strbuf *pg)
 #define AGE_ROWS 25
 
 /* The code age: age.tsv, a chart by tokens and one by lines, a table of the points. */
-static void write_age(struct report *rep, struct strbuf *pg)
+int *age_years(const struct report *rep, size_t *nr)
 {
-	static const char *const cols[] = { "sample", "date", "commit", "year", "lines", "line_share", "tokens",
-					    "token_share", NULL };
-	static const char *const tcols[] = { "sample", "date", "commit", "lines", "tokens", NULL };
-	size_t n = rep->nr_age_samples, nr_y = 0, alloc_y = 0, k, y, j, step;
+	size_t nr_y = 0, alloc_y = 0, k, y, j;
 	int *years = NULL;
-	double *vl, *vt;
-	char **xlabels = xcalloc(n + 1, sizeof(*xlabels)), **ylabels, day[16];
-	struct table *t;
 
-	/* the years of origin of every point, in order */
-	for (k = 0; k < n; k++)
+	for (k = 0; k < rep->nr_age_samples; k++)
 		for (y = 0; y < rep->age_samples[k].nr_years; y++) {
 			int yr = rep->age_samples[k].years[y].year;
 
@@ -195,6 +188,21 @@ static void write_age(struct report *rep, struct strbuf *pg)
 			years[j] = yr;
 			nr_y++;
 		}
+	*nr = nr_y;
+	return years;
+}
+
+static void write_age(struct report *rep, struct strbuf *pg)
+{
+	static const char *const cols[] = { "sample", "date", "commit", "year", "lines", "line_share", "tokens",
+					    "token_share", NULL };
+	static const char *const tcols[] = { "sample", "date", "commit", "lines", "tokens", NULL };
+	size_t n = rep->nr_age_samples, nr_y, k, y, j, step;
+	int *years = age_years(rep, &nr_y);
+	double *vl, *vt;
+	char **xlabels = xcalloc(n + 1, sizeof(*xlabels)), **ylabels, day[16];
+	struct table *t;
+
 	vl = xcalloc(st_add(st_mult(nr_y, n), 1), sizeof(*vl));
 	vt = xcalloc(st_add(st_mult(nr_y, n), 1), sizeof(*vt));
 	ylabels = xcalloc(nr_y + 1, sizeof(*ylabels));

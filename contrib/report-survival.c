@@ -24,23 +24,6 @@ struct cohort {
 	double half_life;     /* years from at_peak to the time half were gone (interpolated); -1: not yet */
 };
 
-static struct cohort *cohort_of(struct cohort **c, size_t *nr, size_t *alloc, int year, size_t nr_points)
-{
-	size_t k;
-
-	for (k = 0; k < *nr && (*c)[k].year < year; k++)
-		;
-	if (k < *nr && (*c)[k].year == year)
-		return &(*c)[k];
-	ALLOC_GROW(*c, *nr + 1, *alloc);
-	memmove(*c + k + 1, *c + k, (*nr - k) * sizeof(**c));
-	memset(&(*c)[k], 0, sizeof(**c));
-	(*c)[k].year = year;
-	(*c)[k].alive = xcalloc(nr_points + 1, sizeof(size_t));
-	(*nr)++;
-	return &(*c)[k];
-}
-
 /*
  * The half-life of c: from the first point it held the most tokens, the
  * time until half of them are gone, the time between the two points
@@ -175,14 +158,24 @@ static void burndown_chart(struct report *rep, struct strbuf *pg, const struct c
 void section_survival(struct report *rep, struct strbuf *pg)
 {
 	const struct age_sample *s = rep->age_samples;
-	size_t n = rep->nr_age_samples, nr_c = 0, alloc_c = 0, k, y;
-	struct cohort *c = NULL;
+	size_t n = rep->nr_age_samples, nr_c, k, y, j;
+	int *years = age_years(rep, &nr_c);
+	struct cohort *c = xcalloc(nr_c + 1, sizeof(*c));
 
 	if (!n)
 		BUG("a code age without its last point, REV");
+	for (j = 0; j < nr_c; j++) {
+		c[j].year = years[j];
+		c[j].alive = xcalloc(n + 1, sizeof(size_t));
+	}
+	/* a point's years are oldest first, as the cohorts */
 	for (k = 0; k < n; k++)
-		for (y = 0; y < s[k].nr_years; y++)
-			cohort_of(&c, &nr_c, &alloc_c, s[k].years[y].year, n)->alive[k] = s[k].years[y].tokens;
+		for (y = 0, j = 0; y < s[k].nr_years; y++) {
+			while (c[j].year != s[k].years[y].year)
+				j++;
+			c[j].alive[k] = s[k].years[y].tokens;
+		}
+	free(years);
 	for (k = 0; k < nr_c; k++)
 		half_life(&c[k], s, n);
 	survival_table(rep, c, nr_c);
@@ -195,7 +188,7 @@ void section_survival(struct report *rep, struct strbuf *pg)
 		      "the history, so a half-life is as fine as they are (<code>--every=year</code> gives "
 		      "one a year). A year whose tokens are still more than half is \"not yet\", with the "
 		      "time since its most (<code>half-lives.tsv</code>).</p>");
-	if (n && nr_c)
+	if (nr_c)
 		burndown_chart(rep, pg, c, nr_c);
 	half_life_table(rep, pg, c, nr_c);
 	for (k = 0; k < nr_c; k++)

@@ -465,6 +465,9 @@ int parse_duration(const char *s, long long *seconds);
 
 /* ---- the sections (report-sections.c) ---- */
 
+/* The years of origin the code age's points hold code of, oldest first (nr of them; free()). */
+int *age_years(const struct report *rep, size_t *nr);
+
 /* A numbered section's heading: its number is its place in the page's table of sections. */
 void section_heading(struct strbuf *pg, const char *id);
 
