@@ -2,37 +2,29 @@
 test_description='report: vendored, generated and excluded files out, time windows, identities, progress'
 . ./test-lib.sh
 
-commit_as () {
-	name=$1 email=$2 date=$3 && shift 3 &&
-	git -C src add -A &&
-	GIT_AUTHOR_DATE="$date" GIT_COMMITTER_DATE="$date" \
-	git -C src -c user.name="$name" -c user.email="$email" commit -q \
-		--author="$name <$email>" "$@"
-}
-
 # a tree where a vendored library and a generated parser outweigh the project's own code
 test_expect_success 'a history with vendored and generated code' '
 	git init -q src &&
 	mkdir -p src/vendor/zlib src/gen &&
 	printf "int main(void)\n{\n\treturn run(1, 2);\n}\n" >src/main.c &&
 	printf "Ann New <ann@example.org> <ann@old.example.org>\n" >src/.mailmap &&
-	commit_as "ann old" ann@old.example.org "2019-03-01 12:00:00 +0000" -m "main" &&
+	commit_dated "ann old" ann@old.example.org "2019-03-01 12:00:00 +0000" -m "main" &&
 	for i in 1 2 3 4 5 6 7 8 9
 	do
 		printf "static int z$i(int a, int b) { return a * b + $i; }\n" || return 1
 	done >src/vendor/zlib/deflate.c &&
 	printf "int vendored_too(void) { return 42; }\n" >src/vendor/zlib/keep.c &&
 	printf "vendor/** linguist-vendored\nvendor/zlib/keep.c -linguist-vendored\ngen/*.c linguist-generated=true\n" >src/.gitattributes &&
-	commit_as Vic vic@example.org "2020-06-01 12:00:00 +0000" -m "vendor zlib" &&
+	commit_dated Vic vic@example.org "2020-06-01 12:00:00 +0000" -m "vendor zlib" &&
 	for i in 1 2 3 4 5 6
 	do
 		printf "int yy_table_$i[] = { $i, $i, $i, $i };\n" || return 1
 	done >src/gen/parse.c &&
-	commit_as Gen gen@example.org "2021-01-01 12:00:00 +0000" -m "generate the parser" &&
+	commit_dated Gen gen@example.org "2021-01-01 12:00:00 +0000" -m "generate the parser" &&
 	printf "int run(int a, int b)\n{\n\treturn a + b;\n}\n" >src/run.c &&
-	commit_as Bob bob@example.org "2022-05-01 12:00:00 +0000" -m "run()" &&
+	commit_dated Bob bob@example.org "2022-05-01 12:00:00 +0000" -m "run()" &&
 	printf "int run(int a, int b)\n{\n\treturn a - b;\n}\n" >src/run.c &&
-	commit_as "ann old" ann@old.example.org "2023-05-01 12:00:00 +0000" -m "run(): subtract" &&
+	commit_dated "ann old" ann@old.example.org "2023-05-01 12:00:00 +0000" -m "run(): subtract" &&
 	"$TOKSTREAM" convert -q src tok.git
 '
 

@@ -4,15 +4,6 @@ test_description='report: consent (provenance for relicensing) and knowledge at 
 
 test_lazy_prereq PYTHON 'python3 -c "import json, decimal"'
 
-# commit_as NAME EMAIL DATE [git commit options]: commit the whole tree of src as NAME
-commit_as () {
-	name=$1 email=$2 date=$3 && shift 3 &&
-	git -C src add -A &&
-	GIT_AUTHOR_DATE="$date" GIT_COMMITTER_DATE="$date" \
-	git -C src -c user.name="$name" -c user.email="$email" commit -q \
-		--author="$name <$email>" "$@"
-}
-
 # declarations PREFIX N: N lines "int PREFIX_I;", 3 tokens each, no run like another file's
 declarations () {
 	i=1 &&
@@ -34,18 +25,18 @@ test_expect_success 'a history whose consent and knowledge figures are known' '
 	mkdir -p src/lib src/app &&
 	declarations core 50 >src/lib/core.c &&
 	printf "Ann <ann@example.org> <ann@old.example.org>\n" >src/.mailmap &&
-	commit_as Ann ann@old.example.org "2015-03-01 12:00:00 +0000" -m "core" &&
+	commit_dated Ann ann@old.example.org "2015-03-01 12:00:00 +0000" -m "core" &&
 	declarations dep 3 >src/app/deps.c &&
-	commit_as "dependabot[bot]" bot@example.org "2016-01-01 12:00:00 +0000" -m "deps" &&
+	commit_dated "dependabot[bot]" bot@example.org "2016-01-01 12:00:00 +0000" -m "deps" &&
 	declarations util 10 >src/lib/util.c &&
 	declarations cli 7 >src/app/cli.c &&
-	commit_as Ben ben@example.org "2023-09-01 12:00:00 +0000" -m "util, cli" &&
+	commit_dated Ben ben@example.org "2023-09-01 12:00:00 +0000" -m "util, cli" &&
 	declarations main 7 >src/app/main.c &&
-	commit_as Cat cat@example.org "2024-01-01 12:00:00 +0000" -m "main" &&
+	commit_dated Cat cat@example.org "2024-01-01 12:00:00 +0000" -m "main" &&
 	declarations tmp 5 >src/tmp.c &&
-	commit_as Ben ben@example.org "2024-05-01 12:00:00 +0000" -m "tmp" &&
+	commit_dated Ben ben@example.org "2024-05-01 12:00:00 +0000" -m "tmp" &&
 	rm src/tmp.c &&
-	commit_as Dee dee@example.org "2024-06-01 12:00:00 +0000" -m "no tmp" &&
+	commit_dated Dee dee@example.org "2024-06-01 12:00:00 +0000" -m "no tmp" &&
 	"$TOKSTREAM" convert -q src tok.git &&
 	"$TOKSTREAM" report -C tok.git --min-tokens=1 -j 1 out HEAD
 '

@@ -106,6 +106,16 @@ test_tick () {
 	export GIT_COMMITTER_DATE GIT_AUTHOR_DATE
 }
 
+# commit_dated NAME EMAIL DATE [git commit options]: commit the whole
+# tree of src as NAME <EMAIL>, authored and committed at DATE
+commit_dated () {
+	name=$1 email=$2 date=$3 && shift 3 &&
+	git -C src add -A &&
+	GIT_AUTHOR_DATE="$date" GIT_COMMITTER_DATE="$date" \
+	git -C src -c user.name="$name" -c user.email="$email" commit -q \
+		--author="$name <$email>" "$@"
+}
+
 # test_merge_side FORK: in the repository of the current directory, fork
 # a branch "side" at FORK, commit side.c on it, and merge it into main,
 # so that a fixture's history has a merge.
