@@ -263,6 +263,24 @@ static void run_git(const char *dir, const char **argv, const char *what)
 	}
 }
 
+/*
+ * The commit-graph of DEST with its changed-path filters: a blame's walk
+ * asks git rev-list for a file's history, and the filters let it open
+ * only the trees of commits that may have changed the path (on libgit2's
+ * src/diff.c, 0.19 s without them, 0.08 s with).  --split adds a layer
+ * for the new commits, as git maintenance does.  Without a graph blame
+ * is slower, not wrong: a failure is a warning.
+ */
+static void write_commit_graph(void)
+{
+	const char *argv[] = { "git", "commit-graph", "write", "--reachable", "--changed-paths",
+			       "--split", "--no-progress", NULL };
+
+	if (run_capture(argv, run.gitdir.buf, NULL))
+		warning("git commit-graph write failed in '%s': the first blame there walks slower",
+			run.gitdir.buf);
+}
+
 /* The absolute path of dir (which must exist). */
 static void absolute(const char *dir, struct strbuf *out)
 {
@@ -1570,6 +1588,7 @@ int cmd_convert(int argc, char **argv)
 	record_dest_in_sources(srcs, nr_src, fresh);
 	remove_old_generations(gen_name.buf);
 	remove_tree(run.staging.buf);
+	write_commit_graph();
 	/*
 	 * The whole tree's attribution that a report or html page left in
 	 * DEST follows the new tip, so that blame there reads it at once.

@@ -188,6 +188,16 @@ test_expect_success 'several changes at once, and a run after a run after a run'
 	same_as_fresh src inc.git
 '
 
+# Every commit, the updates' too, is in DEST's commit-graph with its
+# changed-path filter, which a blame's git rev-list -- PATH reads.
+test_expect_success 'the commit-graph holds every commit of DEST with its changed-path filter' '
+	git -C inc.git commit-graph verify &&
+	GIT_TRACE2_EVENT="$PWD/trace" git -C inc.git rev-list --all -- a.c >/dev/null &&
+	grep "\"category\":\"bloom\"" trace >bloom &&
+	grep "\"filter_not_present\":0," bloom &&
+	grep "\"definitely_not\":[1-9]" bloom
+'
+
 test_expect_success 'only the current generation is kept, and no staging or lock is left' '
 	ls inc.git/tokstream >actual &&
 	test_write_lines commit-map current "$(readlink inc.git/tokstream/current)" >expect &&
