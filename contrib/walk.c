@@ -632,11 +632,15 @@ static uint32_t read_history(struct walk *w, struct path_history *h, uint32_t ci
 
 /*
  * Steps through commits that left the file alone before rev-list is
- * asked: a step costs a few cat-file round trips, a rev-list a walk of
- * the whole history (on pytest, a tenth of a second; a changelog that
- * takes in hundreds of files cost as many).
+ * asked.  A step costs a cat-file round trip for the commit and one for
+ * each tree on the path that changed; a rev-list walks the commits, and
+ * with the changed-path filters of the commit-graph convert writes it
+ * opens a tree only where the filter says the path may have changed.
+ * A few steps spare the rev-list of files whose history is short (the
+ * files code moved from); on libgit2, 2048 steps read 5,784 commits and
+ * 12,549 trees for src/libgit2/diff.c, 16 steps 789 and 2,269.
  */
-#define WALK_STEPS 2048
+#define WALK_STEPS 16
 
 /*
  * The parent whose file at ci is the same as ci's file at *path: git
@@ -1034,6 +1038,23 @@ static struct move_cache *move_sources(struct walk *w, uint32_t ci)
 	return mc;
 }
 
+/*
+ * Whether a token of the blamed file is still the commit's own once the
+ * parents have taken theirs.  The search for moved code gives origins to
+ * such tokens only: where there is none, it would change nothing the
+ * blame shows, and the files the commit changed are not read (on
+ * libgit2's src/libgit2/diff.c, 34 commits' files are read, not 193's).
+ */
+static int targets_unowned(const struct version *v, const struct target *t, size_t nr_t)
+{
+	size_t k;
+
+	for (k = 0; k < nr_t; k++)
+		if (v->origin[t[k].pos] == NO_COMMIT)
+			return 1;
+	return 0;
+}
+
 /* Suspect si's tokens in targets: where each comes from, by the engine's rule. */
 static void blame_suspect(struct walk *w, uint32_t si, struct target *t, size_t nr_t)
 {
@@ -1083,7 +1104,8 @@ static void blame_suspect(struct walk *w, uint32_t si, struct target *t, size_t 
 	}
 
 	/* moved and copied runs, from the files the commit changed */
-	if (w->opts->min_move && nr_parents == 1 && wants_moves(&nv, 1, w->opts->min_move)) {
+	if (w->opts->min_move && nr_parents == 1 && targets_unowned(nv, t, nr_t) &&
+	    wants_moves(&nv, 1, w->opts->min_move)) {
 		struct move_cache *mc = move_sources(w, ci);
 		struct move_index *mi = move_index_new(mc->src, mc->nr, w->opts->min_move, &nv, 1);
 
