@@ -36,7 +36,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 static const char *const html_usage[] = {
@@ -1124,22 +1123,44 @@ static void page_built(struct progress *p)
 		display_progress(p, ++pages_built);
 }
 
-/* Counts the bytes of the workers' pipe until the last of them is gone. */
-static void follow_workers(struct progress *p, int fd)
-{
-	char buf[256];
-	ssize_t n;
+/* What build_share() and pages_heard() need beyond the globals of this file. */
+struct page_workers {
+	struct blame_ctx *ctx;
+	struct progress *p;
+};
 
-	for (;;) {
-		n = read(fd, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		pages_built += (uint64_t)n;
-		display_progress(p, pages_built);
-	}
-	close(fd);
+/* A byte of a worker's is a page it built (page_built()). */
+static void pages_heard(size_t bytes, void *data)
+{
+	struct page_workers *pw = data;
+
+	pages_built += (uint64_t)bytes;
+	display_progress(pw->p, pages_built);
+}
+
+/* Worker w's pages, every nr-th fresh file; its cache lines in OUTDIR/.tokstream/pages.W. */
+static int build_share(int w, int nr, int to_parent, void *data)
+{
+	struct page_workers *pw = data;
+	struct strbuf lines = STRBUF_INIT, ppath = STRBUF_INIT;
+	size_t k;
+
+	if (pw->p)
+		progress_fd = to_parent;
+	for (k = (size_t)w; k < nr_files; k += (size_t)nr)
+		if (files[k].fresh) {
+			build_file(pw->ctx, &files[k], &lines);
+			page_built(pw->p);
+		}
+	/* as a page: never through a symlink left in OUTDIR/.tokstream */
+	strbuf_addf(&ppath, ".tokstream/pages.%d", w);
+	write_page(ppath.buf, &lines);
+	/* a forked worker's _exit() runs no atexit(): its own cat-file processes */
+	if (to_parent >= 0)
+		blame_stop_batches();
+	strbuf_release(&lines);
+	strbuf_release(&ppath);
+	return 0;
 }
 
 /* Reads back the cache lines a worker wrote for the pages it built. */
@@ -1180,52 +1201,12 @@ static void read_worker_lines(const char *part, struct smap *file_index)
 static void build_pages(struct blame_ctx *ctx, const char *cache_path, struct smap *file_index,
 			struct progress *p)
 {
-	pid_t *pids = xcalloc((size_t)opt.jobs, sizeof(*pids));
+	struct page_workers pw = { ctx, p };
 	struct strbuf part = STRBUF_INIT;
-	int pipefd[2] = { -1, -1 }, w;
-	size_t k;
+	int w;
 
-	if (p && opt.jobs > 1 && pipe(pipefd))
-		die_errno("pipe");
-	fflush(NULL);
-	for (w = 0; w < opt.jobs; w++) {
-		pids[w] = opt.jobs > 1 ? fork() : 0;
-		if (pids[w] < 0)
-			die_errno("fork");
-		if (pids[w] == 0) {
-			struct strbuf lines = STRBUF_INIT;
-			struct strbuf ppath = STRBUF_INIT;
-
-			if (pipefd[0] >= 0) {
-				close(pipefd[0]);
-				progress_fd = pipefd[1];
-			}
-			for (k = (size_t)w; k < nr_files; k += (size_t)opt.jobs)
-				if (files[k].fresh) {
-					build_file(ctx, &files[k], &lines);
-					page_built(p);
-				}
-			/* as a page: never through a symlink left in OUTDIR/.tokstream */
-			strbuf_addf(&ppath, ".tokstream/pages.%d", w);
-			write_page(ppath.buf, &lines);
-			if (opt.jobs > 1) {
-				blame_stop_batches();
-				_exit(0);
-			}
-			strbuf_release(&lines);
-			strbuf_release(&ppath);
-		}
-	}
-	if (pipefd[0] >= 0) {
-		close(pipefd[1]);
-		follow_workers(p, pipefd[0]);
-	}
-	for (w = 0; w < opt.jobs && opt.jobs > 1; w++) {
-		int status;
-
-		if (waitpid(pids[w], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
-			die("a worker building pages failed");
-	}
+	if (run_workers(opt.jobs, build_share, pages_heard, &pw))
+		die("a worker building pages failed");
 	stop_progress(&p);
 	/* what the workers learnt of the files they built */
 	for (w = 0; w < opt.jobs; w++) {
@@ -1233,7 +1214,6 @@ static void build_pages(struct blame_ctx *ctx, const char *cache_path, struct sm
 		strbuf_addf(&part, "%s.%d", cache_path, w);
 		read_worker_lines(part.buf, file_index);
 	}
-	free(pids);
 	strbuf_release(&part);
 }
 

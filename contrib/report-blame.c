@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 /*
@@ -557,13 +556,42 @@ static int has_checkpoint(struct report *rep)
 	return ret;
 }
 
+/* The fresh files, for the workers that blame them. */
+struct blame_todo {
+	struct report *rep;
+	size_t *todo, nr;
+};
+
+/* Worker w's blames, every nr-th fresh file, into a pack of the cache's. */
+static int blame_share(int w, int nr, int to_parent, void *data)
+{
+	struct blame_todo *t = data;
+	struct strbuf entry = STRBUF_INIT;
+	struct pack_writer pw;
+	size_t k;
+
+	pack_start(t->rep, &pw);
+	for (k = (size_t)w; k < t->nr; k += (size_t)nr) {
+		struct rfile *f = &t->rep->files[t->todo[k]];
+
+		blame_one(t->rep, f, &entry);
+		pack_add(&pw, f->key, entry.buf, entry.len);
+	}
+	pack_finish(&pw);
+	strbuf_release(&entry);
+	/* a forked worker's _exit() runs no atexit(): its own cat-file processes */
+	if (to_parent >= 0)
+		blame_stop_batches();
+	return 0;
+}
+
 /* Blames the fresh files, in opt.jobs processes; each writes its entries into the cache. */
 void blame_fresh(struct report *rep)
 {
 	struct blame_ctx *ctx = &rep->ctx;
 	size_t *todo = xcalloc(rep->nr_files + 1, sizeof(*todo)), nr_todo = 0, k;
-	pid_t *pids = xcalloc((size_t)rep->opt.jobs, sizeof(*pids));
-	int w, jobs, use_replay = 0;
+	struct blame_todo t = { rep, todo, 0 };
+	int jobs, use_replay = 0;
 
 	for (k = 0; k < rep->nr_files; k++)
 		if (rep->files[k].fresh)
@@ -608,39 +636,10 @@ void blame_fresh(struct report *rep)
 		rep->blamed_by = "the history of each file by tokens, git blame of each file by lines";
 	}
 	jobs = (size_t)rep->opt.jobs > nr_todo ? (int)nr_todo : rep->opt.jobs;  /* 0: nothing to blame */
-	fflush(NULL);
-	for (w = 0; w < jobs; w++) {
-		pids[w] = jobs > 1 ? fork() : 0;
-		if (pids[w] < 0)
-			die_errno("fork");
-		if (pids[w] == 0) {
-			struct strbuf entry = STRBUF_INIT;
-			struct pack_writer pw;
-
-			pack_start(rep, &pw);
-			for (k = (size_t)w; k < nr_todo; k += (size_t)jobs) {
-				struct rfile *f = &rep->files[todo[k]];
-
-				blame_one(rep, f, &entry);
-				pack_add(&pw, f->key, entry.buf, entry.len);
-			}
-			pack_finish(&pw);
-			strbuf_release(&entry);
-			if (jobs > 1) {
-				fflush(NULL);
-				blame_stop_batches();
-				_exit(0);
-			}
-		}
-	}
-	for (w = 0; w < jobs && jobs > 1; w++) {
-		int status;
-
-		if (waitpid(pids[w], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
-			die("a worker blaming files failed");
-	}
+	t.nr = nr_todo;
+	if (run_workers(jobs, blame_share, NULL, &t))
+		die("a worker blaming files failed");
 	free(todo);
-	free(pids);
 	/* the new entries, for read_entry(); and no more than MAX_PACKS packs */
 	if (nr_todo)
 		merge_packs(rep);

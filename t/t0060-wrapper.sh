@@ -6,7 +6,10 @@ st_add() and st_mult() (tokenize/usage.h) die with one fatal line where a
 size of an allocation would wrap around, and so does ALLOC_GROW; a file
 written by write_atomic() (tokenize/wrapper.c) is there whole, and a
 write that fails leaves the old file and no temporary one, with one fatal
-line naming the file.  Through t/helper/test-wrapper.'
+line naming the file.  run_workers() (tokenize/run-command.c) runs each
+worker once, loses none of their output and writes none of what its caller
+buffered twice; at the first worker that fails it stops the others and fails.
+Through t/helper/test-wrapper.'
 
 . ./test-lib.sh
 
@@ -70,6 +73,52 @@ test_expect_success 'write_atomic: the file whole, replacing the one there, thro
 	test_cmp expect-victim victim &&
 	ls >listing &&
 	! grep "\.tmp" listing
+'
+
+test_expect_success 'run_workers: each worker once, output neither lost nor written twice' '
+	"$WRAPPER" run-workers 3 >out &&
+	cat >expect <<-\EOF &&
+	before the workers
+	worker 0 of 3
+	worker 1 of 3
+	worker 2 of 3
+	EOF
+	sort out >actual &&
+	test_cmp expect actual &&
+	"$WRAPPER" run-workers 1 >out &&
+	printf "before the workers\nworker 0 of 1 in-process\n" >expect &&
+	test_cmp expect out
+'
+
+# workers_fail HOW: worker 1 of 4 fails (HOW: exit or signal) once
+# worker 0 has printed its line and workers 2 and 3 have started their
+# sleep; run_workers fails at once, with the sleepers stopped (gone, and
+# no marker of a sleep finished) and worker 0's line kept
+workers_fail () {
+	rm -rf w && mkdir w &&
+	test_when_finished "kill \$(cat w/pid.* 2>/dev/null) 2>/dev/null; true" &&
+	test_expect_code 128 "$WRAPPER" run-workers-failing $1 w >w/out 2>err &&
+	cat err &&
+	test_line_count = 1 err &&
+	grep "^test-wrapper: fatal: run_workers failed\$" err &&
+	test -s w/pid.2 &&
+	test -s w/pid.3 &&
+	for pid in $(cat w/pid.2 w/pid.3)
+	do
+		! kill -0 $pid 2>/dev/null || return 1
+	done &&
+	! test -e w/marker.2 &&
+	! test -e w/marker.3 &&
+	printf "before the workers\nworker 0 done\n" >expect &&
+	test_cmp expect w/out
+}
+
+test_expect_success 'run_workers: a worker that exits non-zero stops the others, loses no output' '
+	workers_fail exit
+'
+
+test_expect_success 'run_workers: a worker killed by a signal stops the others, loses no output' '
+	workers_fail signal
 '
 
 test_tmpfs_prereq

@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -330,4 +332,148 @@ int push_args(const char **argv, int n, ...)
 		argv[n++] = arg;
 	va_end(ap);
 	return n;
+}
+
+/*
+ * A forked worker as its parent sees it.  Its pipe's end of file says
+ * it is gone, whichever way it went, so that the parent can wait for
+ * the first of its workers to end rather than for each in turn.
+ */
+struct worker {
+	pid_t pid;	/* 0 once reaped */
+	int fd;		/* the read end of its pipe; -1 at its end of file */
+};
+
+/* Reaps w: 0 if it exited with status 0. */
+static int reap_worker(struct worker *w)
+{
+	int status;
+
+	while (waitpid(w->pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die_errno("waitpid");
+	w->pid = 0;
+	return !WIFEXITED(status) || WEXITSTATUS(status);
+}
+
+/* Stops the workers still there and reaps them, leaving none behind. */
+static void stop_workers(struct worker *workers, int nr)
+{
+	int w;
+
+	for (w = 0; w < nr; w++)
+		if (workers[w].pid)
+			kill(workers[w].pid, SIGTERM);
+	for (w = 0; w < nr; w++) {
+		if (workers[w].pid)
+			reap_worker(&workers[w]);
+		if (workers[w].fd >= 0)
+			close(workers[w].fd);
+		workers[w].fd = -1;
+	}
+}
+
+/*
+ * The flush: what the worker wrote through stdio would otherwise be
+ * lost at _exit().  _exit(), not exit(): the atexit() handlers are the
+ * parent's, for its own files and processes, of which the worker has
+ * only a copy.
+ */
+static _Noreturn void worker_main(int w, int nr, int fd, worker_fn *work, void *data)
+{
+	int ret = work(w, nr, fd, data);
+
+	if (fflush(NULL))
+		die_errno("worker %d cannot write its output", w);
+	_exit(ret ? 1 : 0);
+}
+
+static void start_worker(struct worker *workers, int w, int nr, worker_fn *work, void *data)
+{
+	int fd[2];
+
+	make_pipe(fd);
+	workers[w].pid = fork();
+	if (workers[w].pid < 0) {
+		int err = errno;
+
+		workers[w].pid = 0;
+		close(fd[0]);
+		close(fd[1]);
+		stop_workers(workers, w);
+		errno = err;
+		die_errno("cannot fork a worker");
+	}
+	if (!workers[w].pid) {
+		close(fd[0]);
+		worker_main(w, nr, fd[1], work, data);
+	}
+	/* a later worker would inherit it and hold this one's end of file back */
+	close(fd[1]);
+	workers[w].fd = fd[0];
+}
+
+/* Reads what worker w wrote; at its end of file reaps it: 1 if it failed. */
+static int hear_worker(struct worker *w, worker_heard_fn *heard, void *data)
+{
+	char buf[4096];
+	ssize_t n = read(w->fd, buf, sizeof(buf));
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (n > 0) {
+		if (heard)
+			heard((size_t)n, data);
+		return 0;
+	}
+	close(w->fd);
+	w->fd = -1;
+	return reap_worker(w);
+}
+
+/* Waits for every worker, or for the first that fails: -1 then. */
+static int wait_workers(struct worker *workers, int nr, worker_heard_fn *heard, void *data)
+{
+	struct pollfd *pfd = xcalloc((size_t)nr, sizeof(*pfd));
+	int left = nr, w, ret = 0;
+
+	while (left && !ret) {
+		for (w = 0; w < nr; w++) {
+			pfd[w].fd = workers[w].fd;	/* poll() skips those at -1 */
+			pfd[w].events = POLLIN;
+		}
+		if (poll(pfd, (nfds_t)nr, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			die_errno("poll");
+		}
+		for (w = 0; w < nr && !ret; w++) {
+			if (!pfd[w].revents || workers[w].fd < 0)
+				continue;
+			if (hear_worker(&workers[w], heard, data))
+				ret = -1;
+			else if (workers[w].fd < 0)
+				left--;
+		}
+	}
+	free(pfd);
+	return ret;
+}
+
+int run_workers(int nr, worker_fn *work, worker_heard_fn *heard, void *data)
+{
+	struct worker *workers;
+	int w, ret;
+
+	if (nr <= 1)
+		return nr && work(0, 1, -1, data) ? -1 : 0;
+	workers = xcalloc((size_t)nr, sizeof(*workers));
+	/* what this process has buffered would otherwise be written again by each worker */
+	fflush(NULL);
+	for (w = 0; w < nr; w++)
+		start_worker(workers, w, nr, work, data);
+	ret = wait_workers(workers, nr, heard, data);
+	stop_workers(workers, nr);
+	free(workers);
+	return ret;
 }

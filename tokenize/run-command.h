@@ -69,4 +69,26 @@ int reader_read(struct reader *r, size_t n, struct strbuf *out);
 /* Closes the pipe and waits: the child's exit status. */
 int reader_finish(struct reader *r);
 
+/*
+ * Worker w's share of nr (w from 0): 0 when it did it.  to_parent is
+ * the worker's end of a pipe whose bytes the parent's heard() counts
+ * (progress), or -1 in this process; the worker must not close it, as
+ * its end of file is what tells the parent the worker is gone.
+ */
+typedef int worker_fn(int w, int nr, int to_parent, void *data);
+typedef void worker_heard_fn(size_t bytes, void *data);
+
+/*
+ * Runs nr workers at once, each in a process forked from this one, or
+ * the one in this process when nr is 1 (none when it is 0).  A forked
+ * worker ends with _exit(), after flushing every stdio stream: it runs
+ * no atexit() handler, so work stops what it started itself.  heard
+ * (or NULL) is called in this process as the workers write to their
+ * to_parent.  At the first worker that fails (a non-zero return, an
+ * exit status or a signal) the others are stopped with SIGTERM; every
+ * worker is reaped before run_workers returns: 0 if all succeeded, -1
+ * otherwise, for the caller to die saying what failed.
+ */
+int run_workers(int nr, worker_fn *work, worker_heard_fn *heard, void *data);
+
 #endif
