@@ -36,7 +36,11 @@ TOKSTREAM_OBJS = fastexport.o contrib/tokdiff.o contrib/attribute.o contrib/repl
 	contrib/report-files.o contrib/report-cache.o contrib/report-blame.o contrib/report-stats.o \
 	contrib/report-table.o contrib/report-page.o contrib/report-sections.o contrib/report-survival.o \
 	contrib/report-generated.o contrib/report-people.o contrib/report-kinds.o contrib/report-consent.o \
-	contrib/report-knowledge.o contrib/people.o
+	contrib/report-knowledge.o contrib/people.o $(PAGE_ASSETS:=.o)
+# The pages' stylesheets and script, files of their own so that they read
+# and check as CSS and JavaScript; contrib/embed.sh makes each a C source
+# beside it (html.css: html.css.c), built into tokstream (contrib/page.h).
+PAGE_ASSETS = contrib/page/html.css contrib/page/html.js contrib/page/report.css
 # the command table and main(), apart: the fuzzing harnesses link the rest
 TOKSTREAM_MAIN = contrib/commands.o
 HEADERS = $(wildcard tokenize/*.h lexers/*.h contrib/*.h)
@@ -86,6 +90,13 @@ t/helper/test-functions: t/helper/test-functions.o contrib/functions.o $(LIB_OBJ
 t/helper/test-wrapper: t/helper/test-wrapper.o $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 
+# Named as targets, so that make keeps them (t/fuzz/run.sh compiles
+# them); the assets' empty recipe, so that it looks for no rule to make
+# an asset from its own object (the built-in %: %.o, a circle).
+$(PAGE_ASSETS:=.c): %.c: % contrib/embed.sh
+	sh contrib/embed.sh $< >$@+ && mv $@+ $@
+$(PAGE_ASSETS): ;
+
 %.o: %.c $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -107,6 +118,7 @@ man: $(MAN_PAGES)
 
 clean:
 	rm -f $(PROGRAMS) $(TEST_PROGRAMS) $(MAN_PAGES) TOKSTREAM-VERSION-FILE *.o tokenize/*.o lexers/*.o contrib/*.o t/helper/*.o
+	rm -f $(PAGE_ASSETS:=.c) $(PAGE_ASSETS:=.o)
 	rm -rf t/trash* t/out
 
 .PHONY: all demo test install man clean FORCE

@@ -11,16 +11,19 @@
  * The page works without JavaScript for what must always work (the code,
  * gutter, line anchors, commit links, the legend of authors and the
  * indexes are plain HTML); the colours, their switch, the tooltip, the
- * legend's filter and the minimap are scripts.  Commit links are plain
- * <a> elements, so that they show in the status bar and open in a new
- * tab, at the cost of page size (lua's lvm.c: 1.8 MB with them, 0.8 MB
- * without).  OUTDIR/.tokstream/pages records what each page was built
- * from, so that a re-run rebuilds only the pages whose file changed.
+ * legend's filter and the minimap are scripts (contrib/page/html.js; the
+ * style, contrib/page/html.css; both embedded at build time, page.h).
+ * Commit links are plain <a> elements, so that they show in the status
+ * bar and open in a new tab, at the cost of page size (lua's lvm.c:
+ * 1.8 MB with them, 0.8 MB without).  OUTDIR/.tokstream/pages records
+ * what each page was built from, so that a re-run rebuilds only the
+ * pages whose file changed.
  */
 #include "commands.h"
 #include "blame.h"
 #include "dest-options.h"
 #include "functions.h"
+#include "page.h"
 #include "people.h"
 #include "../tokenize/escape.h"
 #include "../tokenize/smap.h"
@@ -192,136 +195,8 @@ static const char *const palette[] = {
 	"#bcbd22", "#393b79"
 };
 #define OTHERS_TEXT "#999"  /* the tokens of the rest, still readable */
-#define OTHERS_BAR "#ccc"
+#define OTHERS_BAR "#ccc"  /* contrib/page/html.css's .bar span.others too */
 #define NR_PALETTE (sizeof(palette) / sizeof(*palette))
-
-/*
- * The header stays at the top (its height is --hh, which the sticky
- * legend and minimap, and the rows scrolled to by #L<n>, keep clear of).
- */
-static const char page_css[] =
-	":root{--hh:40px}"
-	"body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#222;background:#fff}"
-	"header{height:var(--hh);box-sizing:border-box;padding:0 16px;line-height:calc(var(--hh) - 1px);"
-	"white-space:nowrap;overflow-x:auto;overflow-y:hidden;background:#f3f3f3;"
-	"border-bottom:1px solid #ddd;position:sticky;top:0;z-index:2}"
-	"header a{color:#036}#by{float:right;padding-left:16px}"
-	"#page{display:flex;align-items:flex-start}"
-	"main{flex:1;min-width:0;padding:0 16px 32px;overflow-x:auto}"
-	"table.src{border-collapse:collapse;font:13px/1.35 ui-monospace,monospace}"
-	"table.src td{padding:0 8px;vertical-align:top;white-space:pre}"
-	"table.src tr{scroll-margin-top:calc(var(--hh) + 32px)}"
-	"table.src tr:target{background:#fff1a8}table.src tr:target td.ln a{color:#222;font-weight:bold}"
-	"td.ln{text-align:right;user-select:none}td.ln a{color:#999;text-decoration:none}"
-	"td.ln a:hover{color:#036;text-decoration:underline}"
-	"td.g{font:12px/1.5 system-ui,sans-serif;color:#444;user-select:none;border-right:1px solid #e4e4e4}"
-	"td.g .ga{display:inline-block;width:10em;overflow:hidden;text-overflow:ellipsis;vertical-align:bottom}"
-	"td.g .gc{font:12px ui-monospace,monospace;text-decoration:none}"
-	"td.g .gn{color:#777;font-size:11px}"
-	"tr.same td.g{opacity:.3}table.src tr:hover td.g{opacity:1}"
-	":where(#code a){color:inherit;text-decoration:none}a.t:hover{text-decoration:underline}"
-	"body.hl .t{opacity:.25}body.hl .t.on{opacity:1;background:#ff06}"
-	"#tip{position:fixed;pointer-events:none;background:#222;color:#fff;padding:6px 8px;border-radius:4px;"
-	"font-size:12px;max-width:480px;white-space:normal;z-index:9}"
-	"#map{position:sticky;top:var(--hh);flex:none;width:56px;height:calc(100vh - var(--hh));"
-	"cursor:pointer;background:#fafafa;border-left:1px solid #e4e4e4}"
-	"#side{position:sticky;top:var(--hh);flex:none;width:280px;max-height:calc(100vh - var(--hh));"
-	"overflow:auto;box-sizing:border-box;padding:8px 12px;border-left:1px solid #ddd;background:#fafafa}"
-	"#side h2{font-size:14px;margin:4px 0}"
-	"#legend-filter{width:100%;box-sizing:border-box;margin:4px 0 8px}"
-	"table.legend{border-collapse:collapse;width:100%}"
-	"table.legend td,table.idx td,table.idx th,table.fn td,table.fn th{padding:2px 8px;text-align:left}"
-	"table.legend td{padding:2px 4px;vertical-align:top}table.legend td.label{word-break:break-word}"
-	"table.legend tr{cursor:pointer}table.legend tr.on{background:#ff06}"
-	".sw{display:inline-block;width:12px;height:12px;border-radius:2px}"
-	"td.num,th.num{text-align:right}"
-	".bar{display:flex;width:240px;height:12px;background:#eee;border-radius:2px;overflow:hidden}"
-	".bar span{display:block;flex:none;height:100%}.bar span.others{background:" OTHERS_BAR "}"
-	"ul.authors{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:4px 16px}";
-
-/*
- * The page's script: colours by author, commit or age (switchable), the
- * legend beside the code (filterable; its rows highlight their tokens),
- * a tooltip with the commit on hover, and the minimap.  The gutter, the
- * line anchors and the links are in the HTML: they need no script.
- */
-static const char page_js[] =
-	"(function(){\n"
-	"function $(id){return document.getElementById(id);}\n"
-	"var dyn=$('dyn'),tip=$('tip'),code=$('code'),map=$('map'),filter=$('legend-filter'),by=BY,pinned=null,lit=null;\n"
-	"var lo=Infinity,hi=-Infinity,i;\n"
-	"for(i=0;i<C.length;i++){lo=Math.min(lo,C[i].t);hi=Math.max(hi,C[i].t);}\n"
-	"function ramp(t){var f=hi>lo?(t-lo)/(hi-lo):1;return 'hsl('+Math.round(240-240*f)+',70%,40%)';}\n"
-	"function keyOf(c){return by==='author'?c.a:by==='age'?new Date(c.t*1000).getUTCFullYear():c.id;}\n"
-	/* a Map: an author named "constructor" is no property of an object's prototype */
-	"function groups(){var m=new Map(),order=[],i,c,g;\n"
-	" for(i=0;i<C.length;i++){c=C[i];g=m.get(keyOf(c));\n"
-	"  if(!g){g={key:keyOf(c),n:0,c:[],w:0,q:'',label:by==='author'?c.a:by==='age'?String(keyOf(c)):c.id.slice(0,10)+' '+c.s};\n"
-	"   m.set(g.key,g);order.push(g);}\n"
-	"  g.n+=c.n;g.w+=c.n*c.t;g.c.push(i);g.q+='\\n'+c.a+'\\n'+c.id+'\\n'+c.s+'\\n'+c.d;}\n"
-	" order.sort(by==='age'?function(x,y){return y.key-x.key;}:function(x,y){return y.n-x.n;});return order;}\n"
-	"function colour(gs){var css='';gs.forEach(function(g,i){\n"
-	"  g.col=by==='age'?ramp(g.w/(g.n||1)):i<P.length?P[i]:OTHERS;\n"
-	"  g.c.forEach(function(k){C[k].col=by==='age'?ramp(C[k].t):g.col;css+='.c'+k+'{color:'+C[k].col+'}';});});\n"
-	" dyn.textContent=css;}\n"
-	"function td(tr,cls,x){var d=document.createElement('td');if(cls)d.className=cls;\n"
-	" if(typeof x==='object')d.appendChild(x);else d.textContent=x;tr.appendChild(d);}\n"
-	"function legend(gs){var tb=$('legend-rows'),total=0;tb.textContent='';\n"
-	" $('legend-title').textContent={author:'Authors',commit:'Commits',age:'Years'}[by];\n"
-	" gs.forEach(function(g){total+=g.n;});\n"
-	" gs.forEach(function(g){var tr=document.createElement('tr'),sw=document.createElement('span'),label=g.label,a;\n"
-	"  sw.className='sw';sw.style.background=g.col;td(tr,'',sw);\n"
-	"  if(by==='commit'&&URLT){a=document.createElement('a');a.href=URLT.split('%H').join(encodeURIComponent(C[g.c[0]].id));\n"
-	"   a.textContent=label;label=a;}\n"
-	"  td(tr,'label',label);td(tr,'num',g.n);td(tr,'num',(100*g.n/(total||1)).toFixed(1)+'%');\n"
-	"  tr.dataset.c=g.c.join(' ');tr.dataset.q=(g.label+g.q).toLowerCase();\n"
-	"  tr.addEventListener('mouseenter',function(){if(!pinned)hl(tr);});\n"
-	"  tr.addEventListener('mouseleave',function(){if(!pinned)hl(null);});\n"
-	"  tr.addEventListener('click',function(e){if(e.target.closest('a'))return;pinned=pinned===tr?null:tr;hl(pinned||tr);});\n"
-	"  tb.appendChild(tr);});\n"
-	" narrow();}\n"
-	/* the filter narrows the legend to the rows whose author, id, summary, date or label hold it */
-	"function narrow(){var q=filter.value.trim().toLowerCase(),r=$('legend-rows').rows,i;\n"
-	" for(i=0;i<r.length;i++)r[i].hidden=q!==''&&r[i].dataset.q.indexOf(q)<0;}\n"
-	"filter.addEventListener('input',narrow);\n"
-	"function hl(tr){var on=code.querySelectorAll('.t.on'),r=$('legend-rows').rows,i;\n"
-	" for(i=0;i<on.length;i++)on[i].classList.remove('on');\n"
-	" for(i=0;i<r.length;i++)r[i].classList.toggle('on',r[i]===tr);\n"
-	" lit=null;document.body.classList.toggle('hl',!!tr);\n"
-	" if(tr){lit={};tr.dataset.c.split(' ').forEach(function(k){lit[k]=1;\n"
-	"  var s=code.querySelectorAll('.t.c'+k);for(var j=0;j<s.length;j++)s[j].classList.add('on');});}\n"
-	" draw();}\n"
-	"function apply(){var gs=groups();colour(gs);legend(gs);pinned=null;hl(null);\n"
-	" var b=document.querySelectorAll('#by button');for(var i=0;i<b.length;i++)b[i].disabled=b[i].value===by;}\n"
-	"$('by').addEventListener('click',function(e){if(e.target.value){by=e.target.value;apply();}});\n"
-	"function commitOf(el){var m=/\\bc(\\d+)\\b/.exec(el.className);return m?C[+m[1]]:null;}\n"
-	"code.addEventListener('mouseover',function(e){var el=e.target.closest('.t,.gc'),c=el&&commitOf(el);\n"
-	" if(!c){tip.hidden=true;return;}tip.textContent='';\n"
-	" [c.s,c.a+'  '+c.d,c.id].forEach(function(l,i){var d=document.createElement('div');d.textContent=l;if(!i)d.style.fontWeight='bold';tip.appendChild(d);});\n"
-	" tip.hidden=false;tip.style.left=Math.max(0,Math.min(e.clientX+12,innerWidth-490))+'px';tip.style.top=(e.clientY+16)+'px';});\n"
-	"code.addEventListener('mouseout',function(e){if(e.target.closest('.t,.gc'))tip.hidden=true;});\n"
-	/* selecting code must not follow the links its tokens are */
-	"code.addEventListener('click',function(e){if(e.target.closest('a.t')&&String(getSelection()))e.preventDefault();});\n"
-	/* the minimap: a row per line, from its indent to its end, in the colour of its gutter's commit */
-	"var lines=[],rows=code.rows,rh=1,busy=false;\n"
-	"for(i=0;i<rows.length;i++){var g=rows[i].querySelector('.gc'),m=g&&/\\bc(\\d+)\\b/.exec(g.className),\n"
-	"  s=rows[i].cells[2].textContent.replace(/\\t/g,'    '),e=s.replace(/\\s+$/,'').length;\n"
-	" lines.push({c:m?+m[1]:-1,i:s.length-s.replace(/^\\s+/,'').length,e:e});}\n"
-	"function draw(){if(map.hidden)return;var w=map.clientWidth,h=map.clientHeight,r=window.devicePixelRatio||1,x,i,l,cw,y;\n"
-	" map.width=Math.round(w*r);map.height=Math.round(h*r);x=map.getContext('2d');x.scale(r,r);\n"
-	" rh=Math.min(4,h/Math.max(1,lines.length));cw=(w-4)/100;\n"
-	" for(i=0;i<lines.length;i++){l=lines[i];if(l.c<0||l.e<=l.i)continue;\n"
-	"  x.globalAlpha=lit&&!lit[l.c]?.15:1;x.fillStyle=C[l.c].col||'#888';\n"
-	"  y=Math.round(i*rh);x.fillRect(2+Math.min(l.i,90)*cw,y,Math.max(2,(Math.min(l.e,100)-Math.min(l.i,90))*cw),\n"
-	"   Math.max(1,Math.round((i+1)*rh)-y-(rh>=3?1:0)));}\n"
-	" if(rows.length){var top=rows[0].getBoundingClientRect().top,lh=rows[0].getBoundingClientRect().height||1,\n"
-	"  hh=document.querySelector('header').offsetHeight,a=Math.max(0,(hh-top)/lh),b=Math.min(lines.length,(innerHeight-top)/lh);\n"
-	"  x.globalAlpha=1;x.fillStyle='rgba(0,0,0,.13)';if(b>a)x.fillRect(0,a*rh,w,Math.max(2,(b-a)*rh));}}\n"
-	"function redraw(){if(!busy){busy=true;requestAnimationFrame(function(){busy=false;draw();});}}\n"
-	"map.hidden=false;addEventListener('scroll',redraw);addEventListener('resize',redraw);\n"
-	"map.addEventListener('click',function(e){var n=Math.floor((e.clientY-map.getBoundingClientRect().top)/rh)+1;\n"
-	" if(n<1||n>lines.length)return;if(location.hash==='#L'+n)$('L'+n).scrollIntoView();else location.hash='#L'+n;});\n"
-	"apply();})();";
 
 static void add_header(struct strbuf *pg, const char *title, const char *up)
 {
@@ -329,7 +204,7 @@ static void add_header(struct strbuf *pg, const char *title, const char *up)
 		      "<meta name=\"viewport\" content=\"width=device-width\"><title>");
 	html_escape_str(pg, title);
 	strbuf_addstr(pg, " - tokstream</title><style>");
-	strbuf_addstr(pg, page_css);
+	strbuf_add(pg, html_css, html_css_len);
 	strbuf_addstr(pg, "</style><style id=\"dyn\"></style></head><body><header><a href=\"");
 	strbuf_addstr(pg, up);
 	strbuf_addstr(pg, "index.html\">top</a>");
@@ -653,7 +528,7 @@ static void add_legend(struct strbuf *pg, struct blame_result *res)
 	owners_release(&o);
 }
 
-/* The data of the page's script: the commits, the palette and the options. */
+/* The page's script (contrib/page/html.js), after its data: the commits, the palette and the options. */
 static void add_script(struct strbuf *pg, struct blame_result *res)
 {
 	size_t i;
@@ -685,7 +560,7 @@ static void add_script(struct strbuf *pg, struct blame_result *res)
 	else
 		strbuf_addstr(pg, "null");
 	strbuf_addstr(pg, ";\n");
-	strbuf_addstr(pg, page_js);
+	strbuf_add(pg, html_js, html_js_len);
 	strbuf_addstr(pg, "</script>");
 }
 

@@ -1,9 +1,10 @@
 /*
- * The report's page: its style, its HTML table cells and its charts
- * (grouped bars and stacked areas as inline SVG), so that index.html
- * needs nothing beside it.
+ * The report's page: its HTML table cells and its charts (grouped bars
+ * and stacked areas as inline SVG), and its style (contrib/page/report.css,
+ * embedded at build time), so that index.html needs nothing beside it.
  */
 #include "report.h"
+#include "page.h"
 #include "../tokenize/escape.h"
 #include "../tokenize/usage.h"
 #include "../tokenize/wrapper.h"
@@ -96,17 +97,6 @@ void svg_bars(struct strbuf *pg, const char *title, size_t n, char **labels,
 }
 
 /* ---- the page ---- */
-
-static const char page_css[] =
-	"body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:8px 20px 40px;color:#222}"
-	"h1{font-size:1.5em}h2{margin-top:1.8em;border-bottom:1px solid #ddd}"
-	"table{border-collapse:collapse;margin:.6em 0}td,th{padding:2px 10px;text-align:left;vertical-align:top}"
-	"th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric:tabular-nums}"
-	"tr:nth-child(even) td{background:#fafafa}code,.id{font-family:ui-monospace,monospace;font-size:.9em}"
-	".meta{color:#555}.story{background:#f6f8fa;border:1px solid #ddd;padding:4px 16px;border-radius:4px}"
-	"svg.chart{display:block;margin:.6em 0;font-size:11px}svg .grid{stroke:#e3e3e3}"
-	"svg .tick{text-anchor:end;fill:#555}svg .lab{text-anchor:end;fill:#333}"
-	"svg .s1{fill:#1f77b4}svg .s2{fill:#ff7f0e}";
 
 void th_row(struct strbuf *pg, const char *const *cols)
 {
@@ -240,7 +230,7 @@ void write_page(struct report *rep, const struct strbuf *story, const struct str
 		      "<meta name=\"viewport\" content=\"width=device-width\"><title>Lines and tokens: ");
 	html_text(&page, ctx->src.buf);
 	strbuf_addstr(&page, "</title><style>");
-	strbuf_addstr(&page, page_css);
+	strbuf_add(&page, report_css, report_css_len);
 	strbuf_addstr(&page, "</style></head><body><h1>Lines and tokens: <code>");
 	html_text(&page, ctx->src.buf);
 	strbuf_addstr(&page, "</code></h1><p class=\"meta\">At ");
