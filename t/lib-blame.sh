@@ -12,13 +12,3 @@ token_authors () {
 		END { for (i = 1; i <= t; i++) print tok[i], author[who[i]] }
 	'
 }
-
-# commit_as NAME [COMMIT-OPTIONS]: commit all of src/ as NAME, author and
-# committer, at the next test_tick.
-commit_as () {
-	name=$1 && shift &&
-	test_tick &&
-	git -C src add -A &&
-	git -C src -c user.name="$name" -c user.email="$name@example.org" commit -q \
-		--author="$name <$name@example.org>" "$@"
-}

@@ -12,13 +12,6 @@ gitlinks unchanged, and nothing else unless --keep-other.'
 
 STREAMS="$TEST_DIRECTORY/fixtures/streams"
 
-# commit AUTHOR MESSAGE: commit everything, as AUTHOR (a short name)
-commit () {
-	test_tick &&
-	GIT_AUTHOR_NAME="$1" GIT_AUTHOR_EMAIL="$1@example.com" \
-		git commit -q -m "$2"
-}
-
 # convert SRC DEST [OPTIONS]: the whole history of SRC, in token form, into DEST
 convert () {
 	convert_src_=$1 convert_dst_=$2 &&
@@ -179,7 +172,7 @@ test_expect_success 'setup: a history of C files and others, by three authors' '
 		git update-index --add --cacheinfo 160000,1111111111111111111111111111111111111111,lib &&
 		printf "[submodule \"lib\"]\n\tpath = lib\n\turl = ./lib\n" >.gitmodules &&
 		git add .gitmodules &&
-		commit Alice "C files, data, notes, links and a submodule" &&
+		commit_as --mail=Alice@example.com Alice -m "C files, data, notes, links and a submodule" &&
 
 		sed -e "s/a + 1/a + 2/" f.c >f.c.new &&
 		mv f.c.new f.c &&
@@ -188,28 +181,28 @@ test_expect_success 'setup: a history of C files and others, by three authors' '
 		printf "int exe(void) { return 1; }\n" >exe.c &&
 		chmod +x exe.c &&
 		git add f.c g.h f.cpp exe.c &&
-		commit Bob "add two, a header again and the same source as C++" &&
+		commit_as --mail=Bob@example.com Bob -m "add two, a header again and the same source as C++" &&
 
 		git checkout -q -b side &&
 		echo "int side(void);" >>inc/f.h &&
 		printf "int x = 1;\n" >x.c &&
 		git add inc/f.h x.c &&
-		commit Carol "on the side" &&
+		commit_as --mail=Carol@example.com Carol -m "on the side" &&
 
 		git checkout -q main &&
 		echo "more notes" >>notes.xyz &&
 		git add notes.xyz &&
 		git rm -q --cached data.bin &&
 		rm data.bin &&
-		commit Alice "notes grow, data goes" &&
+		commit_as --mail=Alice@example.com Alice -m "notes grow, data goes" &&
 		test_tick &&
 		git merge -q --no-edit -m "merge the side" side &&
 
 		printf "int x = 1;\000 binary now\n" >x.c &&
 		git add x.c &&
-		commit Bob "x.c becomes binary" &&
+		commit_as --mail=Bob@example.com Bob -m "x.c becomes binary" &&
 		git rm -q link.c &&
-		commit Carol "the C symlink goes" &&
+		commit_as --mail=Carol@example.com Carol -m "the C symlink goes" &&
 		git tag -a -m "the first release" v1 &&
 		git tag light HEAD~2
 	) &&
@@ -352,7 +345,7 @@ test_expect_success 'the same blob under two paths of one language is tokenized 
 		mkdir d &&
 		cp a.c d/c.c &&
 		git add . &&
-		commit Alice one
+		commit_as --mail=Alice@example.com Alice -m one
 	) &&
 	git -C dup fast-export --all >dup.export &&
 	"$TOKSTREAM" --stats <dup.export >dup.stream 2>stats &&
@@ -368,7 +361,7 @@ test_expect_success 'under two languages, twice' '
 		cd dup &&
 		cp a.c a.cpp &&
 		git add a.cpp &&
-		commit Bob two
+		commit_as --mail=Bob@example.com Bob -m two
 	) &&
 	git -C dup fast-export --all >dup.export &&
 	"$TOKSTREAM" --stats <dup.export >dup.stream 2>stats &&
@@ -385,10 +378,10 @@ test_expect_success 'a rename that changes the language: a clear error with -M, 
 		printf "int renamed;\n" >notes.xyz &&
 		printf "int kept;\n" >a.c &&
 		git add . &&
-		commit Alice "before the rename" &&
+		commit_as --mail=Alice@example.com Alice -m "before the rename" &&
 		git mv notes.xyz notes.c &&
 		git mv a.c b.c &&
-		commit Bob "the rename"
+		commit_as --mail=Bob@example.com Bob -m "the rename"
 	) &&
 	git -C ren fast-export -M --all >ren-M.export &&
 	grep "^R notes.xyz notes.c$" ren-M.export &&

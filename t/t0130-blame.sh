@@ -11,14 +11,6 @@ credits Bob with the lines he re-indented.'
 
 . ./test-lib.sh
 
-# as NAME MESSAGE: commit everything as NAME
-as () {
-	test_tick &&
-	git add . &&
-	GIT_AUTHOR_NAME="$1" GIT_AUTHOR_EMAIL="$(echo "$1" | tr A-Z a-z)@example.com" \
-		git commit -q -m "$2"
-}
-
 # blame_authors REPO REV PATH: "AUTHOR<TAB>LINE" for every line, from
 # git blame --porcelain (which names a commit's author only once)
 blame_authors () {
@@ -43,7 +35,7 @@ test_expect_success 'setup: four authors, one function' '
 			"		result = 0;" \
 			"	return result;" \
 			"}" >scale.c &&
-		as Alice "Alice writes scale()" &&
+		commit_as -a --mail=alice@example.com Alice -m "Alice writes scale()" &&
 
 		printf "%s\n" \
 			"/* Scale a value by a factor,"\
@@ -56,15 +48,15 @@ test_expect_success 'setup: four authors, one function' '
 			"        result = 0;" \
 			"    return result;" \
 			"}" >scale.c &&
-		as Bob "Bob re-indents scale()" &&
+		commit_as -a --mail=bob@example.com Bob -m "Bob re-indents scale()" &&
 
 		sed "s/factor, 10)/factor, 100)/" scale.c >tmp &&
 		mv tmp scale.c &&
-		as Carol "Carol changes one argument" &&
+		commit_as -a --mail=carol@example.com Carol -m "Carol changes one argument" &&
 
 		sed "s/^int scale(int value,/int scale(const int value,/" scale.c >tmp &&
 		mv tmp scale.c &&
-		as Dave "Dave adds const"
+		commit_as -a --mail=dave@example.com Dave -m "Dave adds const"
 	) &&
 	# Bob changes whitespace only, on most lines
 	git -C src show HEAD~3:scale.c | tr -d " \t\n" >alice.squeezed &&

@@ -32,8 +32,7 @@ src_commit () {
 		cd "./$SRC" &&
 		echo "$1" >>src/main.c &&
 		git add src/main.c &&
-		test_tick &&
-		git commit -q -m "$2"
+		commit_as - -m "$2"
 	)
 }
 

@@ -34,8 +34,7 @@ update () {
 commit_file () {
 	printf "%s\n" "$2" >>"$1" &&
 	git add "$1" &&
-	test_tick &&
-	git commit -q -m "$3"
+	commit_as - -m "$3"
 }
 
 test_expect_success 'setup: a source and its conversion' '

@@ -35,27 +35,20 @@ same_stitch () {
 	test_cmp expect actual
 }
 
-# commit_all MESSAGE: commit every change of the work tree
-commit_all () {
-	git add -A . &&
-	test_tick &&
-	git commit -q -m "$1"
-}
-
 test_expect_success 'setup: era 1, the tarballs: one commit per release' '
 	git init -q -b master e1 &&
 	(
 		cd e1 &&
 		printf "int era_one_token;\nint shared(void) { return 1; }\n" >kernel.c &&
 		printf "int only_in_era_one;\n" >old.c &&
-		commit_all "release 0.01" &&
+		commit_as -a - -m "release 0.01" &&
 		git tag -a v0.01 -m "0.01" &&
 		printf "int second_release;\n" >>kernel.c &&
-		commit_all "release 0.02" &&
+		commit_as -a - -m "release 0.02" &&
 		git tag -a v0.02 -m "0.02" &&
 		git checkout -q -b fixes HEAD~1 &&
 		printf "int fix;\n" >>old.c &&
-		commit_all "a fix for 0.01" &&
+		commit_as -a - -m "a fix for 0.01" &&
 		git checkout -q master
 	)
 '
@@ -67,10 +60,10 @@ test_expect_success 'setup: era 2 starts from the end of era 1, without old.c' '
 		cd e2 &&
 		printf "int era_two_token;\n" >>kernel.c &&
 		printf "int new_in_era_two;\n" >new.c &&
-		commit_all "era 2 begins" &&
+		commit_as -a - -m "era 2 begins" &&
 		git tag bk-start &&
 		printf "int era_two_more;\n" >>kernel.c &&
-		commit_all "era 2 goes on" &&
+		commit_as -a - -m "era 2 goes on" &&
 		git tag -a v1.0 -m "1.0" &&
 		git tag -a shared -m "the tag of era 2"
 	)
@@ -82,13 +75,13 @@ test_expect_success 'setup: era 3, the newest, starts from the end of era 2' '
 	(
 		cd e3 &&
 		printf "int era_three_token;\n" >>kernel.c &&
-		commit_all "era 3 begins" &&
+		commit_as -a - -m "era 3 begins" &&
 		git checkout -q -b topic &&
 		printf "x = 3\n" >tool.py &&
-		commit_all "a topic" &&
+		commit_as -a - -m "a topic" &&
 		git checkout -q main &&
 		printf "int era_three_more;\n" >>new.c &&
-		commit_all "era 3 goes on" &&
+		commit_as -a - -m "era 3 goes on" &&
 		git tag -a v2.0 -m "2.0" &&
 		git tag -a shared -m "the tag of era 3"
 	) &&
@@ -200,11 +193,11 @@ test_expect_success 'an update after new commits in the newest era converts only
 	(
 		cd e3 &&
 		printf "int after_update;\n" >>kernel.c &&
-		commit_all "era 3, later" &&
+		commit_as -a - -m "era 3, later" &&
 		git branch -D topic &&
 		git checkout -q -b topic2 &&
 		printf "y = 4\n" >tool2.py &&
-		commit_all "another topic" &&
+		commit_as -a - -m "another topic" &&
 		git checkout -q main
 	) &&
 	"$TOKSTREAM" convert --stats e1 e2 e3 dest.git 2>stats &&
@@ -226,7 +219,7 @@ test_expect_success 'a new commit in an older era is refused, DEST unchanged' '
 	(
 		cd e2 &&
 		printf "int late;\n" >>new.c &&
-		commit_all "a late change to era 2"
+		commit_as -a - -m "a late change to era 2"
 	) &&
 	test_expect_code 128 "$TOKSTREAM" convert e1 e2 e3 dest.git 2>err &&
 	grep "source 2 (.*e2.) is not where it was" err &&
@@ -285,11 +278,11 @@ test_expect_success 'setup: a history with two roots, both on one branch' '
 	(
 		cd two &&
 		printf "int first_root;\n" >a.c &&
-		commit_all "root A" &&
+		commit_as -a - -m "root A" &&
 		git checkout -q --orphan other &&
 		git rm -q -f a.c &&
 		printf "int second_root;\n" >b.c &&
-		commit_all "root B" &&
+		commit_as -a - -m "root B" &&
 		git checkout -q main &&
 		test_tick &&
 		git merge -q --allow-unrelated-histories -m "merge B" other &&

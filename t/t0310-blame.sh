@@ -8,13 +8,13 @@ test_description='tokstream blame: exact token attribution where line blame is n
 test_expect_success 'a history whose every token has a known author' '
 	git init -q src &&
 	printf "/* Compute the sum of two numbers,\n   returning their total. */\nint add(int a, int b)\n{\n\tint sum = a + b;\n\treturn sum;\n}\n" >src/add.c &&
-	commit_as Alice -m "add()" &&
+	commit_as -C src -a Alice -m "add()" &&
 	printf "/* Compute the sum of two numbers, returning their total. */\nint add(int a, int b)\n{\n    int sum = a + b;\n    return sum;\n}\n" >src/add.c &&
-	commit_as Bob -m "Re-indent with spaces, re-wrap the comment" &&
+	commit_as -C src -a Bob -m "Re-indent with spaces, re-wrap the comment" &&
 	sed "s/int b)/long b)/" src/add.c >tmp && mv tmp src/add.c &&
-	commit_as Carol -m "add(): take a long" &&
+	commit_as -C src -a Carol -m "add(): take a long" &&
 	sed "s/    int sum/    const int sum/" src/add.c >tmp && mv tmp src/add.c &&
-	commit_as Dave -m "add(): sum is const" &&
+	commit_as -C src -a Dave -m "add(): sum is const" &&
 	"$TOKSTREAM" convert -q src tokens.git
 '
 
@@ -186,10 +186,10 @@ uncoloured () {
 test_expect_success 'a history with tokens that hold an empty line' '
 	printf "def twice(x):\n    \"\"\"Double x.\n\n    Returns twice x.\n    \"\"\"\n    return x * 2\n" >src/twice.py &&
 	printf "/* Half of x.\n\n   Rounds toward zero. */\nint half(int x)\n{\n\treturn x / 2;\n}\n" >src/half.c &&
-	commit_as Erin -m "twice() and half()" &&
+	commit_as -C src -a Erin -m "twice() and half()" &&
 	printf "def twice(x):\n    \"\"\"Double x.\n\n    Returns twice x.\n    \"\"\"\n    y = x * 2\n    return y\n" >src/twice.py &&
 	sed "s|x / 2|x >> 1|" src/half.c >tmp && mv tmp src/half.c &&
-	commit_as Frank -m "twice(): name the result; half(): shift" &&
+	commit_as -C src -a Frank -m "twice(): name the result; half(): shift" &&
 	"$TOKSTREAM" convert -q src tokens.git
 '
 
@@ -232,24 +232,16 @@ test_expect_success 'after a token that holds an empty line, the gutter names ea
 	grep "^$frank Frank  *7      return y\$" lines
 '
 
-# commit_by NAME MESSAGE: commit all of src/ with NAME as the author (a
-# name commit_as cannot make an e-mail address of)
-commit_by () {
-	test_tick &&
-	git -C src add -A &&
-	git -C src commit -q --author="$1 <someone@example.org>" -m "$2"
-}
-
 test_expect_success 'a history whose authors'\'' names are not ASCII' '
 	anders="Anders Hovmöller Jönsson" &&
 	hanako="Ms 山田花子さん" &&
 	zoe=$(printf "Zoe\314\210 Faure") &&
 	echo "int a = 1;" >src/names.c &&
-	commit_by "$anders" "a" &&
+	commit_as -C src -a --mail=someone@example.org "$anders" -m "a" &&
 	echo "int b = 2;" >>src/names.c &&
-	commit_by "$hanako" "b" &&
+	commit_as -C src -a --mail=someone@example.org "$hanako" -m "b" &&
 	echo "int c = 3;" >>src/names.c &&
-	commit_by "$zoe" "c" &&
+	commit_as -C src -a --mail=someone@example.org "$zoe" -m "c" &&
 	"$TOKSTREAM" convert -q src tokens.git
 '
 
@@ -286,13 +278,13 @@ test_expect_success 'emoji take two columns, marks of other scripts none; a long
 	emma="Emma 🦄" &&
 	dev=$(printf "Dev \340\244\246\340\245\207\340\244\265") &&
 	echo "int d = 4;" >src/wide.c &&
-	commit_by "$hrvoje" "d" &&
+	commit_as -C src -a --mail=someone@example.org "$hrvoje" -m "d" &&
 	echo "int e = 5;" >>src/wide.c &&
-	commit_by "$long" "e" &&
+	commit_as -C src -a --mail=someone@example.org "$long" -m "e" &&
 	echo "int f = 6;" >>src/wide.c &&
-	commit_by "$emma" "f" &&
+	commit_as -C src -a --mail=someone@example.org "$emma" -m "f" &&
 	echo "int g = 7;" >>src/wide.c &&
-	commit_by "$dev" "g" &&
+	commit_as -C src -a --mail=someone@example.org "$dev" -m "g" &&
 	"$TOKSTREAM" convert -q src tokens.git &&
 	"$TOKSTREAM" blame -C tokens.git --no-pager --color=never wide.c >out &&
 	body <out | cut -c10- >actual &&
@@ -339,13 +331,13 @@ test_expect_success 'a name that is not UTF-8 is shown with U+FFFD, not as broke
 
 test_expect_success '--by=author lists the authors by their tokens, ties by name' '
 	echo "long g = 1 + 2;" >src/sorted.c &&
-	commit_as Gina -m "g" &&
+	commit_as -C src -a Gina -m "g" &&
 	echo "int h = 1;" >>src/sorted.c &&
-	commit_as Hal -m "h" &&
+	commit_as -C src -a Hal -m "h" &&
 	echo "int i = 2;" >>src/sorted.c &&
-	commit_as Hal -m "i" &&
+	commit_as -C src -a Hal -m "i" &&
 	echo "long j = 1 + 2;" >>src/sorted.c &&
-	commit_as Ivy -m "j" &&
+	commit_as -C src -a Ivy -m "j" &&
 	"$TOKSTREAM" convert -q src tokens.git &&
 	"$TOKSTREAM" blame -C tokens.git --no-pager --color=always --by=author sorted.c >out &&
 	sed "1,/^\$/d" out | uncoloured | awk "{print \$2, \$3}" >actual &&
@@ -363,9 +355,9 @@ test_expect_success 'a history of two functions by two authors, for -L and --dat
 	rm -rf src tokens.git &&
 	git init -q src &&
 	printf "int first(int a)\n{\n\treturn a;\n}\n\nstatic int\nsecond(int b)\n{\n\treturn b * 2;\n}\n" >src/two.c &&
-	commit_as Alice -m "two functions" &&
+	commit_as -C src -a Alice -m "two functions" &&
 	sed "s/return b \* 2;/return b * 3;/" src/two.c >tmp && mv tmp src/two.c &&
-	commit_as Bob -m "second: times three" &&
+	commit_as -C src -a Bob -m "second: times three" &&
 	"$TOKSTREAM" convert -q src tokens.git
 '
 

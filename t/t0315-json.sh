@@ -25,14 +25,14 @@ agree () {
 test_expect_success 'a history of four authors and a rename' '
 	git init -q src &&
 	printf "/* Sums two numbers,\n   returning the total. */\nint add(int a, int b)\n{\n\treturn a + b;\n}\n" >src/sum.c &&
-	commit_as Alice -m "add()" &&
+	commit_as -C src -a Alice -m "add()" &&
 	sed "s/int b)/long b)/" src/sum.c >tmp && mv tmp src/sum.c &&
-	commit_as Bob -m "add(): take a long" &&
+	commit_as -C src -a Bob -m "add(): take a long" &&
 	git -C src mv sum.c add.c &&
 	printf "int twice(int x)\n{\n\treturn add(x, x);\n}\n" >>src/add.c &&
-	commit_as Carol -m "rename to add.c; twice()" &&
+	commit_as -C src -a Carol -m "rename to add.c; twice()" &&
 	sed "s/^	return a + b;/    return a + b;/" src/add.c >tmp && mv tmp src/add.c &&
-	commit_as Dave -m "indent with spaces" &&
+	commit_as -C src -a Dave -m "indent with spaces" &&
 	"$TOKSTREAM" convert -q src tokens.git &&
 	"$TOKSTREAM" blame -C tokens.git --porcelain add.c >porcelain &&
 	"$TOKSTREAM" blame -C tokens.git --json add.c >blame.json

@@ -4,13 +4,6 @@ test_description='tokstream html: a self-contained, escaped, incremental site of
 
 URL='https://example.org/commit/%H'
 
-# commit_as REPO NAME MESSAGE: commits what is staged in REPO as NAME.
-commit_as () {
-	test_tick &&
-	git -C "$1" -c user.name="$2" -c user.email="$2@example.org" commit -q \
-		--author="$2 <$2@example.org>" -m "$3"
-}
-
 # The pages' mtimes, ctimes and inodes: a rewrite (write and rename) changes them.
 page_stamps () {
 	stat -c '%n %i %Y %Z' "$@"
@@ -55,18 +48,18 @@ test_expect_success 'a history: A writes add(), B re-indents it, C changes one a
 	git init -q src &&
 	printf "int add(int a, int b)\n{\n\treturn a + b;\n}\n" >src/add.c &&
 	git -C src add add.c &&
-	commit_as src A "add(): the sum of two ints" &&
+	commit_as -C src A -m "add(): the sum of two ints" &&
 	printf "int add(int a, int b)\n{\n    return a + b;\n}\n" >src/add.c &&
 	git -C src add add.c &&
-	commit_as src B "Re-indent with spaces" &&
+	commit_as -C src B -m "Re-indent with spaces" &&
 	sed "s/int b)/long b)/" src/add.c >tmp && mv tmp src/add.c &&
 	mkdir src/sub &&
 	printf "def double(x):\n    return 2 * x\n\n\nprint(double(21))\n" >src/sub/x.py &&
 	git -C src add add.c sub/x.py &&
-	commit_as src C "add(): take a long" &&
+	commit_as -C src C -m "add(): take a long" &&
 	{ printf "/* add: the sum of a and b */\n" && cat src/add.c; } >tmp && mv tmp src/add.c &&
 	git -C src add add.c &&
-	commit_as src A "add(): document it" &&
+	commit_as -C src A -m "add(): document it" &&
 	"$TOKSTREAM" convert -q src tokens.git
 '
 
@@ -254,7 +247,7 @@ test_expect_success 'after a new commit and convert, only the changed file is re
 	page_stamps out/sub/x.py.html >py-before &&
 	sed "s/2 \* x/x + x/" src/sub/x.py >tmp && mv tmp src/sub/x.py &&
 	git -C src add sub/x.py &&
-	commit_as src D "double(): add, do not multiply" &&
+	commit_as -C src D -m "double(): add, do not multiply" &&
 	"$TOKSTREAM" convert -q src tokens.git &&
 	sleep 1 &&
 	"$TOKSTREAM" html -C tokens.git --commit-url="$URL" out &&
@@ -300,14 +293,14 @@ test_expect_success 'a file or a directory gone from the tree takes its page and
 	printf "int old(void);\n" >gone-src/old/deeper/o.c &&
 	printf "int kept(void);\n" >gone-src/kept.c &&
 	git -C gone-src add . &&
-	commit_as gone-src A "old/ and kept.c" &&
+	commit_as -C gone-src A -m "old/ and kept.c" &&
 	"$TOKSTREAM" convert -q gone-src gone.git &&
 	"$TOKSTREAM" html -C gone.git gone-out &&
 	test_path_is_file gone-out/old/deeper/o.c.html &&
 	test_path_is_file gone-out/old/index.html &&
 	echo mine >gone-out/sub/notes.txt &&
 	git -C gone-src rm -q -r old sub/x.py &&
-	commit_as gone-src A "old/ and x.py go" &&
+	commit_as -C gone-src A -m "old/ and x.py go" &&
 	"$TOKSTREAM" convert -q gone-src gone.git &&
 	# a PATHSPEC lists a part of the tree: nothing is taken away
 	"$TOKSTREAM" html -C gone.git gone-out HEAD kept.c &&
@@ -343,11 +336,11 @@ long_c () {
 test_expect_success 'a longer history: a page longer than a window, three authors, a deeper directory' '
 	git init -q long &&
 	mkdir -p long/lib/deep &&
-	long_c 1 >long/lib/long.c && git -C long add . && commit_as long Alice "long.c: 300 lines" &&
-	long_c 2 >long/lib/long.c && git -C long add . && commit_as long Bob "long.c: doubles" &&
+	long_c 1 >long/lib/long.c && git -C long add . && commit_as -C long Alice -m "long.c: 300 lines" &&
+	long_c 2 >long/lib/long.c && git -C long add . && commit_as -C long Bob -m "long.c: doubles" &&
 	long_c 3 >long/lib/long.c && printf "int more(void) { return 1; }\n" >long/lib/deep/more.c &&
-	git -C long add . && commit_as long Carol "more.c, and an s" &&
-	long_c 4 >long/lib/long.c && git -C long add . && commit_as long Alice "long.c: t and u" &&
+	git -C long add . && commit_as -C long Carol -m "more.c, and an s" &&
+	long_c 4 >long/lib/long.c && git -C long add . && commit_as -C long Alice -m "long.c: t and u" &&
 	"$TOKSTREAM" convert -q long long.git &&
 	"$TOKSTREAM" html -C long.git --commit-url="$URL" long-out &&
 	test_path_is_file long-out/lib/long.c.html &&
@@ -390,10 +383,10 @@ test_expect_success 'a directory of more authors than colours: the rest are "oth
 	do
 		printf "int f$i(void);\n" >many/f$i.c &&
 		git -C many add f$i.c &&
-		commit_as many "Author$i" "f$i.c" || return 1
+		commit_as -C many "Author$i" -m "f$i.c" || return 1
 	done &&
 	printf "int shared(void);\n" >>many/f1.c &&
-	git -C many add f1.c && commit_as many Author12 "f1.c: shared" &&
+	git -C many add f1.c && commit_as -C many Author12 -m "f1.c: shared" &&
 	"$TOKSTREAM" convert -q many many.git &&
 	"$TOKSTREAM" html -C many.git many-out &&
 	grep -o "<li>" many-out/index.html >legend &&
@@ -416,7 +409,7 @@ test_expect_success 'a file of 300 authors: every index sums up all of them, as 
 	mkdir crowd/lib &&
 	printf "int base;\n" >crowd/lib/all.c &&
 	printf "int other;\n" >crowd/top.c &&
-	git -C crowd add . && commit_as crowd Author0 "base" &&
+	git -C crowd add . && commit_as -C crowd Author0 -m "base" &&
 	i=1 &&
 	while test $i -le 300
 	do
@@ -447,7 +440,7 @@ test_expect_success 'a file of 300 authors: every index sums up all of them, as 
 test_expect_success 'bots are no contributors: the indexes count them apart, as the report does' '
 	git init -q botty &&
 	printf "int mine;\n" >botty/a.c &&
-	git -C botty add a.c && commit_as botty Author1 "mine" &&
+	git -C botty add a.c && commit_as -C botty Author1 -m "mine" &&
 	printf "int deps = 1;\n" >botty/b.c &&
 	git -C botty add b.c &&
 	git -C botty -c user.name=x -c user.email=x@example.org commit -q \

@@ -6,14 +6,6 @@ test_description='the attribution engine: its diff, merges, renames, moves, igno
 
 test_lazy_prereq PYTHON 'python3 -c "import sys; sys.exit(sys.version_info < (3, 8))"'
 
-# oct_commit NAME MESSAGE: a commit in the current directory by NAME
-oct_commit () {
-	test_tick &&
-	git add -A &&
-	git -c user.name="$1" -c user.email="$1@example.org" commit -q --author="$1 <$1@example.org>" -m "$2"
-}
-
-
 # functions F L: functions fF..fL of the same shape, 23 tokens each: a long file of repeating tokens
 functions () {
 	i=$1 && while test $i -le $2
@@ -39,20 +31,20 @@ test_expect_success 'a large insertion in several places of a long file: added t
 test_expect_success 'history: functions added, moved to another file, renamed, merged' '
 	git init -q src &&
 	functions 1 60 >src/a.c &&
-	commit_as Alice -m "a.c" &&
+	commit_as -C src -a Alice -m "a.c" &&
 	{ functions 1 30 && functions 501 503 && functions 31 60; } >src/a.c &&
-	commit_as Bob -m "three functions in the middle" &&
+	commit_as -C src -a Bob -m "three functions in the middle" &&
 	{ functions 1 10 && functions 21 30 && functions 501 503 && functions 31 60; } >src/a.c &&
 	functions 11 20 | sed "s/int s = a + b;/const int s = a + b;/" >src/b.c &&
-	commit_as Carol -m "f11..f20 move to b.c, one const each" &&
+	commit_as -C src -a Carol -m "f11..f20 move to b.c, one const each" &&
 	git -C src mv b.c c.c &&
-	commit_as Dave -m "b.c is c.c" &&
+	commit_as -C src -a Dave -m "b.c is c.c" &&
 	git -C src checkout -q -b side &&
 	functions 701 701 >>src/c.c &&
-	commit_as Erin -m "f701 on a side branch" &&
+	commit_as -C src -a Erin -m "f701 on a side branch" &&
 	git -C src checkout -q main &&
 	functions 801 801 >>src/a.c &&
-	commit_as Fred -m "f801" &&
+	commit_as -C src -a Fred -m "f801" &&
 	test_tick &&
 	git -C src -c user.name=Gina -c user.email=gina@example.org merge -q --no-edit side &&
 	"$TOKSTREAM" convert -q src tokens.git
@@ -107,7 +99,7 @@ test_expect_success 'a merge takes the side'"'"'s tokens from the side, the rest
 
 test_expect_success 'an ignored revision: a renamed identifier is the old one'"'"'s' '
 	sed "s/f5(/five(/" src/a.c >tmp && mv tmp src/a.c &&
-	commit_as Hal -m "rename f5" &&
+	commit_as -C src -a Hal -m "rename f5" &&
 	"$TOKSTREAM" convert -q src tokens.git &&
 	"$TOKSTREAM" blame -C tokens.git --porcelain a.c >porcelain &&
 	git -C src show HEAD:a.c >a.c &&
@@ -148,26 +140,26 @@ test_expect_success 'an octopus merge, a merge identical to its side, a copy: ea
 	(
 		cd oct &&
 		functions 1 40 >a.c &&
-		git add a.c && oct_commit Alice "a.c" &&
+		git add a.c && commit_as -a Alice -m "a.c" &&
 		git checkout -q -b b1 && functions 201 201 >b.c &&
-		git add b.c && oct_commit Bob "b.c" &&
+		git add b.c && commit_as -a Bob -m "b.c" &&
 		git checkout -q -b b2 main && functions 301 301 >c.c &&
-		git add c.c && oct_commit Carol "c.c" &&
+		git add c.c && commit_as -a Carol -m "c.c" &&
 		git checkout -q main && functions 401 401 >>a.c &&
-		oct_commit Dave "f401" &&
+		commit_as -a Dave -m "f401" &&
 		test_tick &&
 		git -c user.name=Gina -c user.email=gina@example.org merge -q --no-edit b1 b2 &&
 		test "$(git rev-list --min-parents=3 --count HEAD)" = 1 &&
 		git checkout -q -b s &&
 		{ functions 1 20 && functions 501 501 && functions 21 40 && functions 401 401; } >a.c &&
-		oct_commit Erin "f501 in the middle" &&
+		commit_as -a Erin -m "f501 in the middle" &&
 		git checkout -q main &&
 		test_tick &&
 		git -c user.name=Hal -c user.email=hal@example.org merge -q --no-ff --no-edit s &&
 		# a copy is found in the files its commit changes, as git blame -C finds it
 		functions 1 10 | sed "1s/^int/const int/" >d.c &&
 		functions 601 601 >>a.c &&
-		oct_commit Fay "d.c: a copy of f1..f10, one const; f601"
+		commit_as -a Fay -m "d.c: a copy of f1..f10, one const; f601"
 	) &&
 	"$TOKSTREAM" convert -q oct oct.tokens &&
 	for f in a.c b.c c.c d.c
@@ -210,7 +202,7 @@ test_expect_success 'blame from the whole tree'"'"'s state in DEST: what the fil
 
 test_expect_success 'convert brings that state to the new tip' '
 	functions 901 902 >>src/a.c &&
-	commit_as Ivy -m "f901, f902" &&
+	commit_as -C src -a Ivy -m "f901, f902" &&
 	"$TOKSTREAM" convert src tokens.git 2>err &&
 	grep "attribution state in .* follows HEAD" err &&
 	tip=$(git -C tokens.git rev-parse HEAD) &&
@@ -231,7 +223,7 @@ test_expect_success 'convert --attribute makes that state; a later convert keeps
 	TOKSTREAM_TEST_BLAME=state "$TOKSTREAM" blame -C made.git --porcelain a.c >made &&
 	test_cmp cold made &&
 	functions 903 903 >>src/a.c &&
-	commit_as Ivy -m "f903" &&
+	commit_as -C src -a Ivy -m "f903" &&
 	"$TOKSTREAM" convert -q src made.git &&
 	test "$(sed -n "/^commits /{n;p;q;}" made.git/tokstream/replay/tokens | cut -c1-40)" = \
 		"$(git -C made.git rev-parse HEAD)"

@@ -2,19 +2,6 @@
 test_description='tokstream report: lines against tokens, every figure known by construction'
 . ./test-lib.sh
 
-# commit_in REPO NAME DATE [git commit options]: commit what is staged in REPO as NAME
-commit_in () {
-	repo=$1 name=$2 date=$3 && shift 3 &&
-	mail=$(echo "$name" | tr -cd A-Za-z | tr A-Z a-z)@example.org &&
-	GIT_AUTHOR_DATE="$date" GIT_COMMITTER_DATE="$date" \
-	git -C "$repo" -c user.name="$name" -c user.email="$mail" commit -q \
-		--author="$name <$mail>" "$@"
-}
-
-commit_as () {
-	commit_in src "$@"
-}
-
 # The history (author dates in four years):
 #   Alice 2001  adds a.c (14 tokens, 5 lines) and b.py (11 tokens, 3 lines), and a .mailmap
 #   Bob   2010  re-indents a.c line 4 (a tab becomes spaces): a line, no token
@@ -28,18 +15,21 @@ test_expect_success 'a history whose every figure is known' '
 	printf "# note\ndef g(y):\n    return y * 2\n" >src/b.py &&
 	printf "Carol <carol@example.org> <carol@old.example.org>\n" >src/.mailmap &&
 	git -C src add a.c b.py .mailmap &&
-	commit_as Alice 2001-06-01T12:00:00Z -m "a.c, b.py" &&
+	commit_as -C src --at=2001-06-01T12:00:00Z --mail=alice@example.org Alice -m "a.c, b.py" &&
 	printf "/* comment */\nint f(int x)\n{\n    return x + 1;\n}\n" >src/a.c &&
-	git -C src add a.c && commit_as Bob 2010-03-01T12:00:00Z -m "whitespace sweep" &&
+	git -C src add a.c &&
+	commit_as -C src --at=2010-03-01T12:00:00Z --mail=bob@example.org Bob -m "whitespace sweep" &&
 	printf "/* comment */\nlong f(int x)\n{\n    return x + 1;\n}\n" >src/a.c &&
 	git -C src add a.c &&
-	GIT_AUTHOR_DATE=2020-05-01T12:00:00Z GIT_COMMITTER_DATE=2020-05-01T12:00:00Z \
-		git -C src commit -q --author="carol <carol@old.example.org>" -m "f() returns a long" &&
+	commit_as -C src --at=2020-05-01T12:00:00Z --mail=carol@old.example.org carol \
+		-m "f() returns a long" &&
 	printf "# note\ndef g(y):\n  return y\n" >src/b.py &&
-	git -C src add b.py && commit_as Dave 2020-07-01T12:00:00Z -m "g(): no doubling" &&
+	git -C src add b.py &&
+	commit_as -C src --at=2020-07-01T12:00:00Z --mail=dave@example.org Dave -m "g(): no doubling" &&
 	git -C src checkout -q -b side &&
 	printf "# note\ndef g(y):\n  return y\nz = 1\n" >src/b.py &&
-	git -C src add b.py && commit_as Erin 2021-02-01T12:00:00Z -m "z" &&
+	git -C src add b.py &&
+	commit_as -C src --at=2021-02-01T12:00:00Z --mail=erin@example.org Erin -m "z" &&
 	git -C src checkout -q main &&
 	GIT_AUTHOR_DATE=2021-03-01T12:00:00Z GIT_COMMITTER_DATE=2021-03-01T12:00:00Z \
 		git -C src merge -q --no-ff -m "merge side" side &&
@@ -189,11 +179,14 @@ test_expect_success 'the oldest code: functions by tokens of the oldest commit' 
 test_expect_success 'the oldest code is code: past a first commit that owns only prose' '
 	git init -q prose &&
 	printf "The project.\n\nIt adds numbers.\n" >prose/README.txt &&
-	git -C prose add README.txt && commit_in prose Alice 2001-01-01T12:00:00Z -m readme &&
+	git -C prose add README.txt &&
+	commit_as -C prose --at=2001-01-01T12:00:00Z --mail=alice@example.org Alice -m readme &&
 	printf "int main(void)\n{\n\treturn 0;\n}\n" >prose/main.c &&
-	git -C prose add main.c && commit_in prose Bob 2002-01-01T12:00:00Z -m main &&
+	git -C prose add main.c &&
+	commit_as -C prose --at=2002-01-01T12:00:00Z --mail=bob@example.org Bob -m main &&
 	printf "int add(int a, int b)\n{\n\treturn a + b;\n}\n" >>prose/main.c &&
-	git -C prose add main.c && commit_in prose Carol 2003-01-01T12:00:00Z -m add &&
+	git -C prose add main.c &&
+	commit_as -C prose --at=2003-01-01T12:00:00Z --mail=carol@example.org Carol -m add &&
 	"$TOKSTREAM" convert -q prose prose.git &&
 	"$TOKSTREAM" report -C prose.git -j 1 prose-out &&
 	cat >expect <<-\EOF &&
@@ -265,12 +258,15 @@ test_expect_success 'prose apart from code: when documentation holds most tokens
 	git init -q docs &&
 	mkdir docs/doc &&
 	printf "Install it with pip.\n\nThen run the tests, all of them.\n" >docs/README.rst &&
-	git -C docs add README.rst && commit_in docs Wendy 2001-01-01T12:00:00Z -m readme &&
+	git -C docs add README.rst &&
+	commit_as -C docs --at=2001-01-01T12:00:00Z --mail=wendy@example.org Wendy -m readme &&
 	printf "Usage\n=====\n\nCall add() with two numbers.\n" >docs/doc/usage.md &&
-	git -C docs add doc/usage.md && commit_in docs Wendy 2002-01-01T12:00:00Z -m usage &&
+	git -C docs add doc/usage.md &&
+	commit_as -C docs --at=2002-01-01T12:00:00Z --mail=wendy@example.org Wendy -m usage &&
 	printf "int add(int a, int b)\n{\n\treturn a + b;\n}\n" >docs/add.c &&
 	printf "\nCarl was here.\n" >>docs/README.rst &&
-	git -C docs add add.c README.rst && commit_in docs Carl 2003-01-01T12:00:00Z -m add &&
+	git -C docs add add.c README.rst &&
+	commit_as -C docs --at=2003-01-01T12:00:00Z --mail=carl@example.org Carl -m add &&
 	"$TOKSTREAM" convert -q docs docs.git &&
 	"$TOKSTREAM" report -C docs.git -j 1 docs-out &&
 	cat >expect <<-\EOF &&
@@ -328,7 +324,8 @@ test_expect_success 'without the cache, -j 2 gives the same report' '
 
 test_expect_success 'a report of a later revision blames only the files that changed' '
 	printf "# note\ndef g(y):\n  return y\nz = 1\nw = 2\n" >src/b.py &&
-	git -C src add b.py && commit_as Frank 2022-01-01T12:00:00Z -m "w" &&
+	git -C src add b.py &&
+	commit_as -C src --at=2022-01-01T12:00:00Z --mail=frank@example.org Frank -m "w" &&
 	"$TOKSTREAM" convert -q src tokens.git &&
 	"$TOKSTREAM" report -C tokens.git --top=3 --min-tokens=1 --stats out4 2>stats &&
 	grep "; 1 blamed, 1 from the cache;" stats &&
@@ -377,10 +374,12 @@ test_expect_success 'a pathspec selects files for blame and for commit sizes' '
 test_expect_success 'a stitched history: line blame crosses the seam too; era shares' '
 	git init -q old &&
 	printf "int a;\nint f(void)\n{\n\treturn 1;\n}\n" >old/s.c &&
-	git -C old add s.c && commit_in old Alice 2001-01-01T12:00:00Z -m "s.c" &&
+	git -C old add s.c &&
+	commit_as -C old --at=2001-01-01T12:00:00Z --mail=alice@example.org Alice -m "s.c" &&
 	git init -q new &&
 	printf "  int a;\nint f(void)\n{\n\treturn 2;\n}\nint b;\n" >new/s.c &&
-	git -C new add s.c && commit_in new Bob 2015-01-01T12:00:00Z -m "s.c, again" &&
+	git -C new add s.c &&
+	commit_as -C new --at=2015-01-01T12:00:00Z --mail=bob@example.org Bob -m "s.c, again" &&
 	"$TOKSTREAM" convert -q old new stitched.git &&
 	"$TOKSTREAM" report -C stitched.git --min-tokens=1 sout &&
 	printf "era\tsource\tlines\tline_share\ttokens\ttoken_share\n1\t%s\t3\t50.00\t12\t75.00\n2\t%s\t3\t50.00\t4\t25.00\n" \
@@ -399,7 +398,8 @@ test_expect_success 'hostile author names, paths and messages are escaped' '
 	printf "int x;\n" >"evil/<i>&\"q'\''.c" &&
 	printf "int y;\n" >"evil/tab	name.c" &&
 	git -C evil add . &&
-	commit_in evil "Eve \"&\" O'\''Hara" 2019-01-01T12:00:00Z -m "</table><script>alert(1)</script>" &&
+	commit_as -C evil --at=2019-01-01T12:00:00Z --mail=eveohara@example.org \
+		"Eve \"&\" O'\''Hara" -m "</table><script>alert(1)</script>" &&
 	"$TOKSTREAM" convert -q evil evil.git &&
 	"$TOKSTREAM" report -C evil.git --min-tokens=1 eout &&
 	! grep -i "<script" eout/index.html &&
@@ -415,7 +415,8 @@ test_expect_success 'hostile author names, paths and messages are escaped' '
 test_expect_success 'the --lang options of the conversion apply' '
 	git init -q lang &&
 	printf "int x = 1;\n" >lang/a.foo &&
-	git -C lang add a.foo && commit_in lang Alice 2005-01-01T12:00:00Z -m a &&
+	git -C lang add a.foo &&
+	commit_as -C lang --at=2005-01-01T12:00:00Z --mail=alice@example.org Alice -m a &&
 	"$TOKSTREAM" convert -q --lang=c:*.foo lang lang.git &&
 	"$TOKSTREAM" report -C lang.git lout &&
 	grep "^c	1	1	1	5	0	5.00$" lout/size.tsv
@@ -425,7 +426,8 @@ test_expect_success 'a symbolic link named like a source file has no view: skipp
 	git init -q links &&
 	printf "int x;\n" >links/a.c &&
 	ln -s a.c links/link.c &&
-	git -C links add a.c link.c && commit_in links Alice 2005-01-01T12:00:00Z -m a &&
+	git -C links add a.c link.c &&
+	commit_as -C links --at=2005-01-01T12:00:00Z --mail=alice@example.org Alice -m a &&
 	"$TOKSTREAM" convert -q links links.git &&
 	"$TOKSTREAM" report -C links.git --stats kout 2>stats &&
 	grep "1 files, 0 without a view; 1 blamed" stats &&
@@ -575,10 +577,10 @@ root_history () {
 		printf "%s\n" "$2" >"$1/.gitattributes"
 	fi &&
 	git -C "$1" add . &&
-	commit_in "$1" Root 2001-01-01T00:00:00Z -m root &&
+	commit_as -C "$1" --at=2001-01-01T00:00:00Z --mail=root@example.org Root -m root &&
 	printf "int a, b;\n" >"$1/a.c" &&
 	git -C "$1" add . &&
-	commit_in "$1" Root 2002-01-01T00:00:00Z -m second
+	commit_as -C "$1" --at=2002-01-01T00:00:00Z --mail=root@example.org Root -m second
 }
 
 # view_sizes_of DEST: "COMMIT ADDED 0" for the two commits of root_history:
@@ -626,7 +628,7 @@ test_expect_success 'the cache: one pack per worker and report, merged past 16' 
 	printf "int a;\n" >packsrc/a.c &&
 	printf "int b;\n" >packsrc/b.c &&
 	git -C packsrc add . &&
-	commit_in packsrc Pat 2001-01-01T00:00:00Z -m "a, b" &&
+	commit_as -C packsrc --at=2001-01-01T00:00:00Z --mail=pat@example.org Pat -m "a, b" &&
 	"$TOKSTREAM" convert -q packsrc pack.git &&
 	"$TOKSTREAM" report -C pack.git -j 2 --min-tokens=1 pout &&
 	test "$(packs_in pack.git)" = 2 &&
@@ -634,7 +636,7 @@ test_expect_success 'the cache: one pack per worker and report, merged past 16' 
 	do
 		printf "int a%d;\n" $i >>packsrc/a.c &&
 		git -C packsrc add . &&
-		commit_in packsrc Pat 2002-01-01T00:00:00Z -m "a $i" &&
+		commit_as -C packsrc --at=2002-01-01T00:00:00Z --mail=pat@example.org Pat -m "a $i" &&
 		"$TOKSTREAM" convert -q packsrc pack.git &&
 		"$TOKSTREAM" report -C pack.git -j 1 --min-tokens=1 --stats pout 2>stats &&
 		grep "; 1 blamed, 1 from the cache;" stats || return 1
@@ -662,7 +664,8 @@ test_expect_success '... a killed worker'"'"'s temporary pack is no entry; a cor
 test_expect_success 'a pathspec means what it means to git; one that matches nothing is an error' '
 	mkdir -p src/sub &&
 	printf "int g(void)\n{\n\treturn 2;\n}\n" >src/sub/g.c &&
-	git -C src add sub/g.c && commit_as Gail 2023-01-01T12:00:00Z -m "sub/g.c" &&
+	git -C src add sub/g.c &&
+	commit_as -C src --at=2023-01-01T12:00:00Z --mail=gail@example.org Gail -m "sub/g.c" &&
 	"$TOKSTREAM" convert -q src tokens.git &&
 	# a glob crosses directories, as in git
 	"$TOKSTREAM" report -C tokens.git --min-tokens=1 glob main "*.c" &&

@@ -37,12 +37,6 @@ edit () {
 	mv "$1.new" "$1"
 }
 
-commit () {
-	test_tick &&
-	git add -A . &&
-	git commit -q --allow-empty -m "$1"
-}
-
 # merge_any BRANCH ours|theirs: merge, settling any conflict with one side
 # (what cannot be settled stays as git left it, markers and all)
 merge_any () {
@@ -50,8 +44,7 @@ merge_any () {
 	git merge -q --no-edit "$1" >/dev/null 2>&1 ||
 	{
 		git checkout -q "--$2" . 2>/dev/null
-		git add -A . &&
-		git commit -q --no-edit -m "merge $1"
+		commit_as -a --at="$GIT_COMMITTER_DATE" - --no-edit -m "merge $1"
 	}
 }
 
@@ -66,65 +59,65 @@ test_expect_success 'setup: merges, renames and odd files' '
 		printf "cr\r\nline\r\nends\r\n" >crlf &&
 		printf "nul\000byte\nsecond\n" >nul &&
 		: >empty &&
-		commit root &&
+		commit_as -a - -m root &&
 
 		git checkout -q -b side &&
 		edit f.c 2 B && edit g.c 5 FIVE &&
-		commit "side: two edits" &&
+		commit_as -a - -m "side: two edits" &&
 		git mv g.c renamed-on-side.c &&
-		commit "side: a rename" &&
+		commit_as -a - -m "side: a rename" &&
 
 		git checkout -q main &&
 		edit f.c 9 I && echo k >>f.c &&
 		printf "no last newline, edited" >nonl &&
-		commit "main: edits" &&
+		commit_as -a - -m "main: edits" &&
 		git merge -q --no-edit side &&
 		edit f.c 5 merged-E &&
-		commit "main: after the merge" &&
+		commit_as -a - -m "main: after the merge" &&
 
 		git checkout -q -b ident main~1 &&
 		edit f.c 1 A &&
-		commit "ident: one edit" &&
+		commit_as -a - -m "ident: one edit" &&
 		git checkout -q main &&
 		git merge -q -s ours --no-edit ident &&
-		git checkout -q -b ident2 main~1 && edit f.c 10 J && commit "ident2: one edit" &&
+		git checkout -q -b ident2 main~1 && edit f.c 10 J && commit_as -a - -m "ident2: one edit" &&
 		git checkout -q main &&
 		git merge -q --no-commit -s ours ident2 &&
 		git read-tree -u --reset ident2 &&
-		commit "a merge identical to its second parent" &&
+		commit_as -a - -m "a merge identical to its second parent" &&
 		test "$(git rev-parse HEAD^{tree})" = "$(git rev-parse ident2^{tree})" &&
 
-		git checkout -q -b o1 main && echo o1 >>f.c && commit o1 &&
-		git checkout -q -b o2 main && echo o2 >o2.c && commit o2 &&
-		git checkout -q -b o3 main && echo o3 >o3.c && edit "name with spaces" 2 Y && commit o3 &&
+		git checkout -q -b o1 main && echo o1 >>f.c && commit_as -a - -m o1 &&
+		git checkout -q -b o2 main && echo o2 >o2.c && commit_as -a - -m o2 &&
+		git checkout -q -b o3 main && echo o3 >o3.c && edit "name with spaces" 2 Y && commit_as -a - -m o3 &&
 		git checkout -q main &&
 		git merge -q --no-edit o1 o2 o3 &&
 
-		git checkout -q -b x1 main && edit f.c 3 x1-C && commit x1 &&
-		git checkout -q -b x2 main && edit f.c 7 x2-G && commit x2 &&
+		git checkout -q -b x1 main && edit f.c 3 x1-C && commit_as -a - -m x1 &&
+		git checkout -q -b x2 main && edit f.c 7 x2-G && commit_as -a - -m x2 &&
 		git checkout -q x1 && git merge -q --no-edit x2 &&
-		git checkout -q x2 && git merge -q --no-edit x1~1 && edit f.c 8 x2-H && commit "x2: more" &&
+		git checkout -q x2 && git merge -q --no-edit x1~1 && edit f.c 8 x2-H && commit_as -a - -m "x2: more" &&
 		git checkout -q main && git merge -q --no-edit x1 &&
 		git merge -q --no-edit x2 &&
 
 		git mv f.c tmp.c && git mv renamed-on-side.c f.c && git mv tmp.c renamed-on-side.c &&
-		commit "swap two files by renames" &&
-		git rm -q o2.c && commit "delete o2.c" &&
-		echo o2 >o2.c && commit "bring o2.c back" &&
-		rm o3.c && ln -s f.c o3.c && commit "o3.c becomes a link" &&
-		echo "now text" >empty && commit "the empty file gets a line" &&
-		test_write_lines "	indented" tail >>crlf && commit "crlf: lines" &&
+		commit_as -a - -m "swap two files by renames" &&
+		git rm -q o2.c && commit_as -a - -m "delete o2.c" &&
+		echo o2 >o2.c && commit_as -a - -m "bring o2.c back" &&
+		rm o3.c && ln -s f.c o3.c && commit_as -a - -m "o3.c becomes a link" &&
+		echo "now text" >empty && commit_as -a - -m "the empty file gets a line" &&
+		test_write_lines "	indented" tail >>crlf && commit_as -a - -m "crlf: lines" &&
 		sed -e "s/^	indented/        indented/" crlf >crlf.new && mv crlf.new crlf &&
-		commit "crlf: tabs to spaces" &&
+		commit_as -a - -m "crlf: tabs to spaces" &&
 		printf "quoted\n" >"a \"quoted\" \\\\ name" &&
 		printf "tab\n" >"$(printf "tab\tname")" &&
 		printf "utf8\n" >"caf$(printf "\303\251")" &&
-		commit "odd names" &&
+		commit_as -a - -m "odd names" &&
 		git checkout -q -b both main~3 &&
-		git mv nul nul-renamed && commit "both: rename" &&
-		git checkout -q main && git mv nul nul-renamed-too && commit "main: rename" &&
+		git mv nul nul-renamed && commit_as -a - -m "both: rename" &&
+		git checkout -q main && git mv nul nul-renamed-too && commit_as -a - -m "main: rename" &&
 		merge_any both ours &&
-		commit "an empty commit"
+		commit_as -a - --allow-empty -m "an empty commit"
 	) &&
 	test "$(git -C hard rev-list --merges --count HEAD)" -ge 8
 '
@@ -164,15 +157,15 @@ test_expect_success 'a second root merged in (a link, odd names, CR, no last new
 		ln -s other-nonl other-link &&
 		printf "a\r\nb\r\n" >other-crlf &&
 		printf "nul\000\n\n\n" >other-nul &&
-		commit "another root" &&
+		commit_as -a - -m "another root" &&
 		printf "last, edited\nmore" >other-nonl &&
 		edit other-crlf 1 A &&
-		commit "other: edits" &&
+		commit_as -a - -m "other: edits" &&
 		git checkout -q main &&
 		test_tick &&
 		git merge -q --no-edit --allow-unrelated-histories other &&
 		edit f.c 2 after-the-roots &&
-		commit "after the second root"
+		commit_as -a - -m "after the second root"
 	) &&
 	test "$(git -C hard rev-list --max-parents=0 HEAD | wc -l)" = 2 &&
 	blame_all hard HEAD &&
@@ -196,7 +189,7 @@ test_expect_success 'setup: 300 random commits on random branches, merged at ran
 		do
 			awk -v i=$i "BEGIN { for (k = 1; k <= 30; k++) print \"file \" i \" line \" k }" >file$i.c || return 1
 		done &&
-		commit root &&
+		commit_as -a - -m root &&
 		branches=main &&
 		n=0 &&
 		while test $n -lt 300
@@ -234,7 +227,7 @@ test_expect_success 'setup: 300 random commits on random branches, merged at ran
 					sed -e "s/^/ /" $f >$f.new && mv $f.new $f
 				fi
 			fi &&
-			commit "commit $n" &&
+			commit_as -a - --allow-empty -m "commit $n" &&
 			if test $((n % 7)) -eq 6
 			then
 				set -- $branches && rand $# && shift $r &&
@@ -285,11 +278,11 @@ test_expect_success 'a replay from a checkpoint goes through the commits since, 
 	(
 		cd random &&
 		git checkout -q -b later main &&
-		edit file1.c 2 "later line" && commit "later 1" &&
+		edit file1.c 2 "later line" && commit_as -a - -m "later 1" &&
 		git checkout -q -b topic &&
-		echo "topic line" >>file2.c && commit "topic" &&
+		echo "topic line" >>file2.c && commit_as -a - -m "topic" &&
 		git checkout -q later &&
-		edit file3.c 1 "later again" && commit "later 2" &&
+		edit file3.c 1 "later again" && commit_as -a - -m "later 2" &&
 		merge_any topic ours &&
 		git checkout -q main
 	) &&
@@ -331,7 +324,7 @@ test_expect_success 'a branch forked before the checkpoint: only its commit, its
 	(
 		cd random &&
 		git checkout -q -b forked $first &&
-		echo "forked" >>file1.c && commit "forked" &&
+		echo "forked" >>file1.c && commit_as -a - -m "forked" &&
 		git checkout -q main
 	) &&
 	replay_files random forked &&
@@ -348,11 +341,11 @@ test_expect_success 'a checkpoint on a release branch keeps the fork point the m
 	(
 		cd random &&
 		git checkout -q -b rel main~3 &&
-		edit file1.c 1 "release notes" && git rm -q file2.c && commit "prepare release" &&
+		edit file1.c 1 "release notes" && git rm -q file2.c && commit_as -a - -m "prepare release" &&
 		git checkout -q -b grown main &&
-		edit file3.c 2 "main goes on" && commit "main after the fork" &&
+		edit file3.c 2 "main goes on" && commit_as -a - -m "main after the fork" &&
 		merge_any rel theirs &&
-		edit file1.c 3 "after the merge" && commit "after the release" &&
+		edit file1.c 3 "after the merge" && commit_as -a - -m "after the release" &&
 		git checkout -q main
 	) &&
 	advances_alone random rel grown
@@ -364,7 +357,7 @@ test_expect_success 'a branch forked after the checkpoint was written: its paren
 	(
 		cd random &&
 		git checkout -q -b late main~6 &&
-		edit file1.c 2 "late topic" && commit "late topic" &&
+		edit file1.c 2 "late topic" && commit_as -a - -m "late topic" &&
 		git checkout -q main
 	) &&
 	replay_files random late &&
@@ -401,38 +394,38 @@ test_expect_success 'the fork point HEAD grows from is kept before smaller ones 
 		do
 			test_write_lines "main $i" body "end $i" >f$i.c || return 1
 		done &&
-		commit root &&
+		commit_as -a - -m root &&
 		git checkout -q -b mirror &&
 		for i in $(seq 70)
 		do
 			edit f$i.c 1 "mirror $i" || return 1
 		done &&
-		commit "mirror: ids" &&
+		commit_as -a - -m "mirror: ids" &&
 		git checkout -q main &&
 		for i in $(seq 70)
 		do
 			edit f$i.c 3 "main end $i" || return 1
 		done &&
-		commit "main: ends" &&
+		commit_as -a - -m "main: ends" &&
 		merge_any mirror ours &&
 		test "$(git diff --name-only mirror HEAD | wc -l)" = 70 &&
-		edit f2.c 2 "main two" && commit "main: T~1" &&
+		edit f2.c 2 "main two" && commit_as -a - -m "main: T~1" &&
 		for b in b1 b2 b3
 		do
 			git checkout -q -b $b main &&
-			edit f3.c 3 "$b" && commit "$b" &&
+			edit f3.c 3 "$b" && commit_as -a - -m "$b" &&
 			git checkout -q main || return 1
 		done &&
-		edit f4.c 2 "main T" && commit "main: T" &&
+		edit f4.c 2 "main T" && commit_as -a - -m "main: T" &&
 		git tag T &&
 		for b in b1 b2 b3
 		do
 			git checkout -q -b $b-late T~1 &&
-			edit f5.c 3 "$b late" && edit f6.c 3 "$b late" && commit "$b late" &&
+			edit f5.c 3 "$b late" && edit f6.c 3 "$b late" && commit_as -a - -m "$b late" &&
 			git checkout -q main || return 1
 		done &&
 		git checkout -q mirror &&
-		edit f7.c 3 "mirror later" && commit "mirror: later" &&
+		edit f7.c 3 "mirror later" && commit_as -a - -m "mirror: later" &&
 		git checkout -q main &&
 		merge_any mirror ours &&
 		test "$(git rev-parse HEAD^2)" = "$(git rev-parse mirror)"
@@ -450,16 +443,16 @@ test_expect_success 'merges that differ from every parent: binary, renamed, octo
 		printf "a\000\nb\nc\nd\ne\n" >bin &&
 		test_write_lines 1 2 3 4 5 6 7 8 >moved &&
 		test_write_lines p q r s t u >oct &&
-		commit root &&
+		commit_as -a - -m root &&
 		git checkout -q -b x &&
 		printf "a\000\nB\nc\nd\ne\n" >bin &&
 		git mv moved renamed &&
 		edit renamed 2 "x: two" &&
-		commit "x: edits, a rename" &&
+		commit_as -a - -m "x: edits, a rename" &&
 		git checkout -q main &&
 		printf "a\000\nb\nc\nd\nE\n" >bin &&
 		edit moved 7 "main: seven" &&
-		commit "main: edits" &&
+		commit_as -a - -m "main: edits" &&
 		test_tick &&
 		! git merge -q --no-edit x >/dev/null 2>&1 &&
 		printf "a\000\nB\nc\nd\nE\nmerged\n" >bin &&
@@ -471,7 +464,7 @@ test_expect_success 'merges that differ from every parent: binary, renamed, octo
 		do
 			git checkout -q -b $b main~1 &&
 			edit oct $(echo $b | tr -d o) "$b" &&
-			commit $b || return 1
+			commit_as -a - -m $b || return 1
 		done &&
 		git checkout -q main &&
 		git merge -q --no-commit -s ours o1 o2 o3 >/dev/null 2>&1 &&

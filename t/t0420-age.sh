@@ -2,12 +2,6 @@
 test_description='tokstream report: the code age over time, every figure known by construction'
 . ./test-lib.sh
 
-# commit_at DATE MESSAGE: commit what is staged in src, authored and committed at DATE
-commit_at () {
-	GIT_AUTHOR_DATE="$1" GIT_COMMITTER_DATE="$1" \
-	git -C src -c user.name=Ann -c user.email=ann@example.org commit -q -m "$2"
-}
-
 # The history, main first-parent line A B C D M F (tokens, lines):
 #   A 2001-06  a.c "int a;" (3, 1), b.c "int b;" "int c;" (6, 2), link.c a
 #              symbolic link (no view); tags v1 (annotated) and nested (a tag of v1)
@@ -24,29 +18,29 @@ test_expect_success 'a history of known dates, with tags' '
 	printf "int a;\n" >src/a.c &&
 	printf "int b;\nint c;\n" >src/b.c &&
 	ln -s a.c src/link.c &&
-	git -C src add . && commit_at 2001-06-01T12:00:00Z A &&
+	git -C src add . && commit_as -C src --at=2001-06-01T12:00:00Z - -m A &&
 	git -C src -c user.name=Ann -c user.email=ann@example.org tag -a -m v1 v1 &&
 	git -C src -c user.name=Ann -c user.email=ann@example.org -c advice.nestedTag=false \
 		tag -a -m nested nested v1 &&
 	printf "int b;\nlong c;\n" >src/b.c &&
-	git -C src add . && commit_at 2005-03-01T12:00:00Z B && git -C src tag v2 &&
+	git -C src add . && commit_as -C src --at=2005-03-01T12:00:00Z - -m B && git -C src tag v2 &&
 	printf "int d = 1;\n" >src/d.c &&
-	git -C src add . && commit_at 2005-09-01T12:00:00Z C &&
+	git -C src add . && commit_as -C src --at=2005-09-01T12:00:00Z - -m C &&
 	git -C src checkout -q -b side &&
 	printf "int e;\n" >src/e.c &&
-	git -C src add . && commit_at 2007-02-01T12:00:00Z E &&
+	git -C src add . && commit_as -C src --at=2007-02-01T12:00:00Z - -m E &&
 	git -C src checkout -q main &&
 	git -C src rm -q a.c && printf "int d = 2;\n" >src/d.c &&
-	git -C src add . && commit_at 2010-01-01T12:00:00Z D && git -C src tag v3 &&
+	git -C src add . && commit_as -C src --at=2010-01-01T12:00:00Z - -m D && git -C src tag v3 &&
 	git -C src checkout -q -b wip &&
 	printf "int w;\n" >src/w.c &&
-	git -C src add . && commit_at 2011-01-01T12:00:00Z W && git -C src tag wip-only &&
+	git -C src add . && commit_as -C src --at=2011-01-01T12:00:00Z - -m W && git -C src tag wip-only &&
 	git -C src checkout -q main &&
 	GIT_AUTHOR_DATE=2010-06-01T12:00:00Z GIT_COMMITTER_DATE=2010-06-01T12:00:00Z \
 		git -C src -c user.name=Ann -c user.email=ann@example.org merge -q --no-ff -m M side &&
 	git -C src tag v4 &&
 	printf "int bb;\nlong c;\n" >src/b.c &&
-	git -C src add . && commit_at 2012-06-01T12:00:00Z F &&
+	git -C src add . && commit_as -C src --at=2012-06-01T12:00:00Z - -m F &&
 	git -C src tag blobtag HEAD:b.c &&
 	"$TOKSTREAM" convert -q src tokens.git 2>/dev/null &&
 	"$TOKSTREAM" report -C tokens.git -j 1 out &&

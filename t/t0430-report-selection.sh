@@ -8,23 +8,23 @@ test_expect_success 'a history with vendored and generated code' '
 	mkdir -p src/vendor/zlib src/gen &&
 	printf "int main(void)\n{\n\treturn run(1, 2);\n}\n" >src/main.c &&
 	printf "Ann New <ann@example.org> <ann@old.example.org>\n" >src/.mailmap &&
-	commit_dated "ann old" ann@old.example.org "2019-03-01 12:00:00 +0000" -m "main" &&
+	commit_as -C src -a --at="2019-03-01 12:00:00 +0000" --mail=ann@old.example.org "ann old" -m "main" &&
 	for i in 1 2 3 4 5 6 7 8 9
 	do
 		printf "static int z$i(int a, int b) { return a * b + $i; }\n" || return 1
 	done >src/vendor/zlib/deflate.c &&
 	printf "int vendored_too(void) { return 42; }\n" >src/vendor/zlib/keep.c &&
 	printf "vendor/** linguist-vendored\nvendor/zlib/keep.c -linguist-vendored\ngen/*.c linguist-generated=true\n" >src/.gitattributes &&
-	commit_dated Vic vic@example.org "2020-06-01 12:00:00 +0000" -m "vendor zlib" &&
+	commit_as -C src -a --at="2020-06-01 12:00:00 +0000" --mail=vic@example.org Vic -m "vendor zlib" &&
 	for i in 1 2 3 4 5 6
 	do
 		printf "int yy_table_$i[] = { $i, $i, $i, $i };\n" || return 1
 	done >src/gen/parse.c &&
-	commit_dated Gen gen@example.org "2021-01-01 12:00:00 +0000" -m "generate the parser" &&
+	commit_as -C src -a --at="2021-01-01 12:00:00 +0000" --mail=gen@example.org Gen -m "generate the parser" &&
 	printf "int run(int a, int b)\n{\n\treturn a + b;\n}\n" >src/run.c &&
-	commit_dated Bob bob@example.org "2022-05-01 12:00:00 +0000" -m "run()" &&
+	commit_as -C src -a --at="2022-05-01 12:00:00 +0000" --mail=bob@example.org Bob -m "run()" &&
 	printf "int run(int a, int b)\n{\n\treturn a - b;\n}\n" >src/run.c &&
-	commit_dated "ann old" ann@old.example.org "2023-05-01 12:00:00 +0000" -m "run(): subtract" &&
+	commit_as -C src -a --at="2023-05-01 12:00:00 +0000" --mail=ann@old.example.org "ann old" -m "run(): subtract" &&
 	"$TOKSTREAM" convert -q src tok.git
 '
 

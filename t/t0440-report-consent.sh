@@ -25,18 +25,18 @@ test_expect_success 'a history whose consent and knowledge figures are known' '
 	mkdir -p src/lib src/app &&
 	declarations core 50 >src/lib/core.c &&
 	printf "Ann <ann@example.org> <ann@old.example.org>\n" >src/.mailmap &&
-	commit_dated Ann ann@old.example.org "2015-03-01 12:00:00 +0000" -m "core" &&
+	commit_as -C src -a --at="2015-03-01 12:00:00 +0000" --mail=ann@old.example.org Ann -m "core" &&
 	declarations dep 3 >src/app/deps.c &&
-	commit_dated "dependabot[bot]" bot@example.org "2016-01-01 12:00:00 +0000" -m "deps" &&
+	commit_as -C src -a --at="2016-01-01 12:00:00 +0000" --mail=bot@example.org "dependabot[bot]" -m "deps" &&
 	declarations util 10 >src/lib/util.c &&
 	declarations cli 7 >src/app/cli.c &&
-	commit_dated Ben ben@example.org "2023-09-01 12:00:00 +0000" -m "util, cli" &&
+	commit_as -C src -a --at="2023-09-01 12:00:00 +0000" --mail=ben@example.org Ben -m "util, cli" &&
 	declarations main 7 >src/app/main.c &&
-	commit_dated Cat cat@example.org "2024-01-01 12:00:00 +0000" -m "main" &&
+	commit_as -C src -a --at="2024-01-01 12:00:00 +0000" --mail=cat@example.org Cat -m "main" &&
 	declarations tmp 5 >src/tmp.c &&
-	commit_dated Ben ben@example.org "2024-05-01 12:00:00 +0000" -m "tmp" &&
+	commit_as -C src -a --at="2024-05-01 12:00:00 +0000" --mail=ben@example.org Ben -m "tmp" &&
 	rm src/tmp.c &&
-	commit_dated Dee dee@example.org "2024-06-01 12:00:00 +0000" -m "no tmp" &&
+	commit_as -C src -a --at="2024-06-01 12:00:00 +0000" --mail=dee@example.org Dee -m "no tmp" &&
 	"$TOKSTREAM" convert -q src tok.git &&
 	"$TOKSTREAM" report -C tok.git --min-tokens=1 -j 1 out HEAD
 '

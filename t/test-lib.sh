@@ -106,14 +106,63 @@ test_tick () {
 	export GIT_COMMITTER_DATE GIT_AUTHOR_DATE
 }
 
-# commit_dated NAME EMAIL DATE [git commit options]: commit the whole
-# tree of src as NAME <EMAIL>, authored and committed at DATE
-commit_dated () {
-	name=$1 email=$2 date=$3 && shift 3 &&
-	git -C src add -A &&
-	GIT_AUTHOR_DATE="$date" GIT_COMMITTER_DATE="$date" \
-	git -C src -c user.name="$name" -c user.email="$email" commit -q \
-		--author="$name <$email>" "$@"
+# commit_as [-C REPO] [-a] [--at=DATE] [--mail=EMAIL] NAME [GIT-COMMIT-OPTIONS...]:
+# the tests' commit helper.  It commits in REPO (default: the current
+# directory) with NAME <EMAIL> as the author; the committer stays the
+# library's, C O Mitter <committer@example.com>.
+#   -C REPO       the repository to commit in
+#   -a            stage every change of REPO's work tree first (git add -A);
+#                 without it, what is staged is committed
+#   --at=DATE     author and commit at DATE (any date git reads), leaving
+#                 test_tick alone; without it, at the next test_tick
+#   --mail=EMAIL  the author's address; the default is NAME@example.org
+#   NAME          the author's name; "-" keeps the library's author,
+#                 A U Thor <author@example.com> (and takes no --mail)
+# The rest are options of git commit (-m MESSAGE, --allow-empty, ...),
+# which runs quietly (-q).
+commit_as () {
+	commit_as_repo_=. commit_as_all_= commit_as_at_= commit_as_mail_=
+	while test $# -gt 0
+	do
+		case "$1" in
+		-C)
+			test $# -ge 2 || BUG "commit_as: -C needs a repository"
+			commit_as_repo_=$2
+			shift
+			;;
+		-a) commit_as_all_=t ;;
+		--at=*) commit_as_at_=${1#--at=} ;;
+		--mail=*) commit_as_mail_=${1#--mail=} ;;
+		*) break ;;
+		esac
+		shift
+	done
+	test $# -ge 1 || BUG "commit_as: no author NAME"
+	case "$1" in
+	-?*) BUG "commit_as: '$1' is not an author NAME (the options come first)" ;;
+	-)
+		test -z "$commit_as_mail_" || BUG "commit_as: the author - takes no --mail"
+		commit_as_name_=$GIT_AUTHOR_NAME
+		commit_as_mail_=$GIT_AUTHOR_EMAIL
+		;;
+	*)
+		commit_as_name_=$1
+		commit_as_mail_=${commit_as_mail_:-$1@example.org}
+		;;
+	esac
+	shift
+	if test -n "$commit_as_all_"
+	then
+		git -C "$commit_as_repo_" add -A || return 1
+	fi
+	if test -z "$commit_as_at_"
+	then
+		test_tick
+		commit_as_at_=$GIT_COMMITTER_DATE
+	fi
+	GIT_AUTHOR_NAME=$commit_as_name_ GIT_AUTHOR_EMAIL=$commit_as_mail_ \
+	GIT_AUTHOR_DATE=$commit_as_at_ GIT_COMMITTER_DATE=$commit_as_at_ \
+	git -C "$commit_as_repo_" commit -q "$@"
 }
 
 # test_merge_side FORK: in the repository of the current directory, fork
@@ -123,8 +172,7 @@ test_merge_side () {
 	git checkout -q -b side "$1" &&
 	echo side >side.c &&
 	git add side.c &&
-	test_tick &&
-	git commit -q -m side &&
+	commit_as - -m side &&
 	git checkout -q main &&
 	test_tick &&
 	git merge -q --no-edit side
