@@ -3389,8 +3389,6 @@ static void parse_options(int argc, char **argv)
 #ifdef TOKSTREAM_FUZZ
 static void strset_clear(struct strset *set)
 {
-	size_t i;
-
 	free_strings(set->names, set->alloc);
 	memset(set, 0, sizeof(*set));
 }
