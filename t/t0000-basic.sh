@@ -267,6 +267,35 @@ test_expect_success 'test_when_finished runs its cleanup after a passing or a fa
 	grep "^ok 3 - both were removed" cleanup/out
 '
 
+test_expect_success 'test_section: the tests after it start in a directory of their own' '
+	run_sub_test_lib_test section <<-\EOF &&
+	test_expect_success "before any section: the trash directory" "
+		test \"\$(pwd)\" = \"\$TRASH_DIRECTORY\" &&
+		mkdir elsewhere && cd elsewhere && : >top
+	"
+	test_section first
+	test_expect_success "in first, whatever the last test left" "
+		test \"\$(pwd)\" = \"\$TRASH_DIRECTORY/first\" &&
+		: >same-name && cd ..
+	"
+	test_expect_success "still in first" "
+		test \"\$(pwd)\" = \"\$TRASH_DIRECTORY/first\" &&
+		test_path_is_file same-name
+	"
+	test_section second
+	test_expect_success "in second: the same name is another file" "
+		test \"\$(pwd)\" = \"\$TRASH_DIRECTORY/second\" &&
+		test_path_is_missing same-name &&
+		test_path_is_file ../elsewhere/top
+	"
+	test_done
+	EOF
+	grep "^# first\$" section/out &&
+	grep "^# second\$" section/out &&
+	grep "^ok 4 - in second" section/out &&
+	! grep "^not ok" section/out
+'
+
 test_expect_success '--debug and TEST_KEEP=1 keep the trash directory of a passing script' '
 	run_sub_test_lib_test debug --debug <<-\EOF &&
 	test_expect_success "leaves a file" ": >left-behind"

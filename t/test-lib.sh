@@ -244,6 +244,7 @@ export HOME
 printf '[init]\n\tdefaultBranch = main\n' >"$HOME/.gitconfig" ||
 	error "cannot write $HOME/.gitconfig"
 cd "$TRASH_DIRECTORY" || error "cannot enter $TRASH_DIRECTORY"
+test_start_dir_=$TRASH_DIRECTORY
 
 if ! test -x "$TOKENIZE"
 then
@@ -414,10 +415,22 @@ test_show_failure_ () {
 	fi
 }
 
+# test_section NAME: the tests after it start in a directory of their
+# own, NAME in the trash directory, so that the parts of a script that
+# tests one area from several sides keep their files apart.
+test_section () {
+	test -z "$test_in_test_" || BUG "test_section must be called outside a test"
+	mkdir -p "$TRASH_DIRECTORY/$1" || error "cannot create $TRASH_DIRECTORY/$1"
+	test_start_dir_=$TRASH_DIRECTORY/$1
+	cd "$test_start_dir_" || error "cannot enter $test_start_dir_"
+	say "# $1"
+}
+
 # Runs the code; returns 0 when it succeeded, 1 when it failed, 2 when
 # its &&-chain is broken.
 test_run_ () {
 	test_in_test_=t
+	cd "$test_start_dir_" || BUG "cannot enter $test_start_dir_"
 	test_cleanup_=:
 	test -n "$test_output_file_" && : >"$test_output_file_"
 	test_lint_ret_=117
@@ -440,7 +453,7 @@ test_run_ () {
 		test_eval_ "$test_cleanup_"
 	fi
 	test_in_test_=
-	cd "$TRASH_DIRECTORY" 2>/dev/null
+	cd "$test_start_dir_" 2>/dev/null
 	test "$test_run_ret_" = 0
 }
 
@@ -669,7 +682,7 @@ write_script () {
 	chmod +x "$1"
 }
 
-# The real browser of t0320 and t0400: headless Chromium driven by
+# The real browser of t0410 and t0400: headless Chromium driven by
 # playwright-core, from t/browser/node_modules (npm install --prefix
 # t/browser --no-save --no-audit --no-fund playwright-core, with
 # PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1).

@@ -154,7 +154,7 @@ async function checkLongPage(page) {
 		await page.evaluate(() => location.hash));
 	check(await inView(page, page.locator(`#L${n}`)) && !(await inView(page, page.locator('#L1'))),
 		`and scrolls line ${n} into the window`);
-	await page.screenshot({ path: path.join(opt.shots, 't0320-minimap.png') });
+	await page.screenshot({ path: path.join(opt.shots, 't0410-minimap.png') });
 
 	// #L<n> on loading: the line in view, and highlighted
 	const a = +opt['anchor-line'];
@@ -166,7 +166,7 @@ async function checkLongPage(page) {
 		`loading #L${a} scrolls line ${a} into the window`);
 	const marked = await bg(a), unlit = await bg(a - 1);
 	check(marked !== unlit && marked !== 'rgba(0, 0, 0, 0)', `and highlights it (${marked}, not ${unlit})`);
-	await page.screenshot({ path: path.join(opt.shots, 't0320-file.png') });
+	await page.screenshot({ path: path.join(opt.shots, 't0410-file.png') });
 	await page.click(`#L${a + 5} td.ln a`);
 	const hash = await page.evaluate(() => location.hash), [now, before] = [await bg(a + 5), await bg(a)];
 	check(hash === `#L${a + 5}` && now === marked && before === unlit,
@@ -250,7 +250,7 @@ async function main() {
 	check(tipText.some((l) => l.split(/\s+/)[0] === opt['tip-author']), `#tip shows the author ${opt['tip-author']}`,
 		tipText.join(' | '));
 	check(tipText.includes(opt['tip-id']), `#tip shows the full original id ${opt['tip-id']}`, tipText.join(' | '));
-	await page.screenshot({ path: path.join(opt.shots, 't0320-add.png'), fullPage: true });
+	await page.screenshot({ path: path.join(opt.shots, 't0410-add.png'), fullPage: true });
 	await rest(page);
 	check(!(await tip.isVisible()), '#tip hides when the mouse leaves the token');
 
@@ -270,7 +270,7 @@ async function main() {
 	const [b1, b2] = [await colour(k1), await colour(k2)];
 	check(b1 !== b2, 'by commit, the two commits of one author differ in colour', `${b1} vs ${b2}`);
 	const rowsCommit = await page.locator('#legend-rows tr').count();
-	await page.screenshot({ path: path.join(opt.shots, 't0320-commit-colours.png'), fullPage: true });
+	await page.screenshot({ path: path.join(opt.shots, 't0410-commit-colours.png'), fullPage: true });
 	await page.click('#by button[value="age"]');
 	const dynAge = await dyn(page);
 	check(dynAge !== dynCommit && /hsl\(/.test(dynAge), 'the age button colours by age (hsl ramp)', dynAge);
@@ -293,7 +293,7 @@ async function main() {
 		check(on === opt['legend-tokens'], `hovering ${opt['legend-author']}'s row marks exactly their tokens`,
 			`marked: ${on}`);
 		check(await page.evaluate(() => document.body.classList.contains('hl')), 'the body has class hl meanwhile');
-		await page.screenshot({ path: path.join(opt.shots, 't0320-legend.png'), fullPage: true });
+		await page.screenshot({ path: path.join(opt.shots, 't0410-legend.png'), fullPage: true });
 		await rest(page);
 		check((await page.locator('.t.on').count()) === 0, 'leaving the row unmarks them');
 		await row.click();
@@ -320,11 +320,11 @@ async function main() {
 	for (const [n, b] of opt.bars.entries()) {
 		await checkBars(page, b);
 		if (!n)
-			await page.screenshot({ path: path.join(opt.shots, 't0320-dir.png'), fullPage: true });
+			await page.screenshot({ path: path.join(opt.shots, 't0410-dir.png'), fullPage: true });
 	}
 	for (const [n, idx] of opt.index.entries()) {
 		await page.goto(url(idx));
-		await page.screenshot({ path: path.join(opt.shots, `t0320-index-${n + 1}.png`), fullPage: true });
+		await page.screenshot({ path: path.join(opt.shots, `t0410-index-${n + 1}.png`), fullPage: true });
 		const hrefs = await page.$$eval('a[href]', (as) => as.map((a) => a.href));
 		const missing = hrefs.filter((h) => {
 			const u = new URL(h);
@@ -385,7 +385,7 @@ async function main() {
 		check(st.scripts === 1, `${path.basename(h)}: the page's one script is the only one`, st.scripts);
 		check(st.foreign === 0, `${path.basename(h)}: no element from the repository's bytes`, st.foreign);
 		if (h === opt.hostile[0])
-			await page.screenshot({ path: path.join(opt.shots, 't0320-hostile.png'), fullPage: true });
+			await page.screenshot({ path: path.join(opt.shots, 't0410-hostile.png'), fullPage: true });
 	}
 
 	if (opt.crowd)

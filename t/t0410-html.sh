@@ -666,10 +666,10 @@ test_expect_success BROWSER 'in Chromium: tip, colours, gutter, links, legend, m
 	grep "^ok - hovering A.s row marks exactly their tokens" browser.log &&
 	grep "^ok - by commit: the ten largest have ten colours" browser.log &&
 	grep "^# all checks passed" browser.log &&
-	test_path_is_file "$TEST_DIRECTORY/out/t0320-add.png" &&
-	test_path_is_file "$TEST_DIRECTORY/out/t0320-commit-colours.png" &&
-	test_path_is_file "$TEST_DIRECTORY/out/t0320-file.png" &&
-	test_path_is_file "$TEST_DIRECTORY/out/t0320-dir.png"
+	test_path_is_file "$TEST_DIRECTORY/out/t0410-add.png" &&
+	test_path_is_file "$TEST_DIRECTORY/out/t0410-commit-colours.png" &&
+	test_path_is_file "$TEST_DIRECTORY/out/t0410-file.png" &&
+	test_path_is_file "$TEST_DIRECTORY/out/t0410-dir.png"
 '
 
 test_expect_success 'a merge that brings an older change of a file in rebuilds its page' '
