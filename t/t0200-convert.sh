@@ -530,9 +530,75 @@ test_expect_success 'the settings of DEST are fast-import'"'"'s: pack.depth=0 th
 	test_cmp expect actual
 '
 
+# object_kind PACK-IDX OID: "whole" or "delta", as the pack stores OID
+object_kind () {
+	git verify-pack -v "$1" | awk -v oid="$2" '$1 == oid { print (NF > 5 ? "delta" : "whole") }'
+}
+
+test_expect_success 'a first conversion repacks DEST: newest versions whole, older ones deltas on them' '
+	git init -q -b main versions &&
+	seq 1 2000 | sed "s/.*/int v&;/" >versions/a.c &&
+	git -C versions add a.c &&
+	commit_as -C versions Alice -m one &&
+	echo "int w;" >>versions/a.c &&
+	commit_as -C versions -a Bob -m two &&
+	echo "int x;" >>versions/a.c &&
+	commit_as -C versions -a Carol -m three &&
+	"$TOKSTREAM" convert -q versions versions.git &&
+	ls versions.git/objects/pack/*.pack >packs &&
+	test_line_count = 1 packs &&
+	idx=$(ls versions.git/objects/pack/*.idx) &&
+	test "$(object_kind $idx $(git -C versions.git rev-parse main:a.c))" = whole &&
+	test "$(object_kind $idx $(git -C versions.git rev-parse main~2:a.c))" = delta &&
+	test "$(git -C versions.git config tokstream.packedObjects)" = \
+		"$(git -C versions.git count-objects -v | sed -n "s/^in-pack: //p")"
+'
+
+test_expect_success 'a small update adds a pack; one that doubles DEST repacks it, unreachable objects kept' '
+	packed=$(git -C versions.git config tokstream.packedObjects) &&
+	echo "int y;" >>versions/a.c &&
+	commit_as -C versions -a Dave -m four &&
+	"$TOKSTREAM" convert -q versions versions.git &&
+	ls versions.git/objects/pack/*.pack >packs &&
+	test_line_count = 2 packs &&
+	test "$(git -C versions.git config tokstream.packedObjects)" = "$packed" &&
+	# a blob no ref reaches stays through the repack
+	loose=$(echo "int unreachable;" | git -C versions.git hash-object -w --stdin) &&
+	for i in 1 2 3 4 5 6 7 8
+	do
+		echo "int z$i;" >versions/z$i.c &&
+		git -C versions add z$i.c &&
+		commit_as -C versions Erin -m "z$i" || return 1
+	done &&
+	"$TOKSTREAM" convert -q versions versions.git &&
+	ls versions.git/objects/pack/*.pack >packs &&
+	test_line_count = 1 packs &&
+	test "$(git -C versions.git config tokstream.packedObjects)" -gt "$packed" &&
+	git -C versions.git cat-file -e $loose &&
+	# and the next update goes on from the marks
+	echo "int last;" >>versions/a.c &&
+	commit_as -C versions -a Alice -m last &&
+	"$TOKSTREAM" convert -q versions versions.git &&
+	git -C versions.git log --format=%s -1 main >actual &&
+	echo last >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'gc.auto=0 in DEST: no repack, and fast-import made no deltas' '
+	git init -q --bare no-gc.git &&
+	git -C no-gc.git config gc.auto 0 &&
+	"$TOKSTREAM" convert -q versions no-gc.git &&
+	test_must_fail git -C no-gc.git config tokstream.packedObjects &&
+	git verify-pack -v no-gc.git/objects/pack/*.idx >verify &&
+	! grep "^chain length" verify &&
+	refs versions.git >expect &&
+	refs no-gc.git >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success 'every DEST made here passes git fsck' '
 	for d in "$DEST" dashdash.git opts.git sep.git progress.git quiet.git ro.git blob-tags.git \
-		with-deltas.git "$NODELTA"
+		with-deltas.git "$NODELTA" versions.git no-gc.git
 	do
 		git -C "$d" fsck --no-progress --strict 2>fsck-err &&
 		test_must_be_empty fsck-err || return 1

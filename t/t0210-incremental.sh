@@ -388,9 +388,9 @@ for point in \
 	'kill rev-parse --absolute-git-dir --is-bare-repository' \
 	'kill init --quiet --bare *staging.git' \
 	'kill fast-export *' \
-	'kill -c fastimport.unpackLimit=0 fast-import *' \
+	'kill -c fastimport.unpackLimit=0 -c pack.depth=0 fast-import *' \
 	'kill-after fast-export *' \
-	'kill-after -c fastimport.unpackLimit=0 fast-import *' \
+	'kill-after -c fastimport.unpackLimit=0 -c pack.depth=0 fast-import *' \
 	'kill for-each-ref --format=%(objectname) %(objecttype) %(refname)' \
 	'kill-after for-each-ref --format=%(objectname) %(objecttype) %(refname)' \
 	'kill for-each-ref --format=%(objectname) %(refname) refs/tokstream/' \
@@ -416,10 +416,14 @@ check_first_killed () {
 }
 
 test_expect_success 'a first conversion killed early leaves no refs and no map' '
-	rm -rf first.git &&
+	rm -rf first.git timing-first.git &&
+	start=$(date +%s%N) &&
+	"$TOKSTREAM" convert --quiet big timing-first.git &&
+	first_ms=$(( ($(date +%s%N) - start) / 1000000 )) &&
 	in_background setsid "$TOKSTREAM" convert --quiet big first.git &&
 	pid=$(cat bg.pid) &&
-	sleep $(awk "BEGIN { print $run_ms / 4000 }") &&
+	# its refs are set before half its time: the repack comes after
+	sleep $(awk "BEGIN { print $first_ms / 10000 }") &&
 	kill_group $pid &&
 	{ wait $pid; true; } &&
 	check_first_killed first.git &&
@@ -438,6 +442,19 @@ do
 		test_path_is_missing first.git.tokstream-init
 	'
 done
+
+test_expect_success 'a first conversion killed in its repack is whole; the next run repacks' '
+	rm -rf first.git &&
+	convert_killed_at kill "-c repack.writeBitmaps=false repack *" first.git &&
+	test_must_fail git -C first.git config tokstream.packedObjects &&
+	state_of first.git >killed.state &&
+	state_of small-after.git >expect &&
+	test_cmp expect killed.state &&
+	"$TOKSTREAM" convert --quiet small first.git &&
+	git -C first.git config tokstream.packedObjects &&
+	same_as_fresh small first.git &&
+	git -C first.git fsck --no-progress --strict
+'
 
 test_expect_success 'the refs live in the generation: packed-refs is a link through current' '
 	test "$(readlink small-after.git/packed-refs)" = tokstream/current/packed-refs &&
