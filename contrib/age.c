@@ -20,6 +20,7 @@
 #include "../tokenize/smap.h"
 #include "../tokenize/language.h"
 #include "../tokenize/run-command.h"
+#include "../tokenize/strvec.h"
 #include "../tokenize/usage.h"
 #include "../tokenize/view.h"
 #include "../tokenize/wrapper.h"
@@ -491,30 +492,23 @@ static void tree_changes(struct age *a, const char *dir, char (*trees)[41], cons
 			 const char **ps, int nr_ps, struct tree_change **out, size_t *nr_out)
 {
 	const char *empty_argv[] = { "git", "hash-object", "-t", "tree", "/dev/null", NULL };
-	const char **argv = xcalloc((size_t)(nr_ps > 0 ? nr_ps : 0) + 12, sizeof(*argv));
+	struct strvec argv = STRVEC_INIT;
 	int pathspec = nr_ps >= 0;
 	struct strbuf in = STRBUF_INIT, res = STRBUF_INIT, empty = STRBUF_INIT;
 	size_t alloc = 0, k, pair = NONE;
 	char *p, *end;
-	int nr = 0, i;
+	int i;
 
 	if (run_capture(empty_argv, dir, &empty) || empty.len < 40)
 		die("git hash-object failed in '%s'", dir);
 	strbuf_setlen(&empty, 40);
 	for (k = 0; k < n; k++)
 		strbuf_addf(&in, "%s %s\n", k ? trees[k - 1] : empty.buf, trees[k]);
-	argv[nr++] = "git";
-	argv[nr++] = "diff-tree";
-	argv[nr++] = "--stdin";
-	argv[nr++] = "-r";
-	argv[nr++] = "-z";
-	argv[nr++] = "--raw";
-	argv[nr++] = "--no-renames";
-	argv[nr++] = "--no-abbrev";
-	argv[nr++] = "--";
+	strvec_pushl(&argv, "git", "diff-tree", "--stdin", "-r", "-z", "--raw", "--no-renames",
+		     "--no-abbrev", "--", NULL);
 	for (i = 0; i < nr_ps; i++)
-		argv[nr++] = ps[i];
-	if (run_capture_input(argv, dir, &in, &res))
+		strvec_push(&argv, ps[i]);
+	if (run_capture_input(argv.v, dir, &in, &res))
 		die("git diff-tree failed in '%s' (a bad pathspec?)", dir);
 	for (p = res.buf, end = res.buf + res.len; p < end;) {
 		struct tree_change *c;
@@ -546,7 +540,7 @@ static void tree_changes(struct age *a, const char *dir, char (*trees)[41], cons
 	}
 	if (pair + 1 != n)
 		die("unexpected output of git diff-tree in '%s'", dir);
-	free(argv);
+	strvec_clear(&argv);
 	strbuf_release(&in);
 	strbuf_release(&res);
 	strbuf_release(&empty);

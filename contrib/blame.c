@@ -18,6 +18,7 @@
 #include "../tokenize/run-command.h"
 #include "../tokenize/catfile.h"
 #include "../tokenize/sha1.h"
+#include "../tokenize/strvec.h"
 #include "../tokenize/usage.h"
 #include "../tokenize/wrapper.h"
 #include "../tokenize/view.h"
@@ -320,16 +321,16 @@ static void setup_engine(struct blame_ctx *ctx, const struct attribution_options
 	for (k = 0; k < o->nr_ignore_files; k++)
 		ignore_revs_file(ctx, o->ignore_files[k], 0);
 	for (k = 0; k < o->nr_ignore_revs; k++) {
-		const char *argv[] = { "git", "rev-parse", "--verify", "-q", NULL, NULL };
-		struct strbuf spec = STRBUF_INIT, out = STRBUF_INIT;
+		struct strvec argv = STRVEC_INIT;
+		struct strbuf out = STRBUF_INIT;
 
-		strbuf_addf(&spec, "%s^{commit}", o->ignore_revs[k]);
-		argv[4] = spec.buf;
-		if (run_capture(argv, ctx->src.buf, &out) || out.len < 40)
+		strvec_pushl(&argv, "git", "rev-parse", "--verify", "-q", NULL);
+		strvec_pushf(&argv, "%s^{commit}", o->ignore_revs[k]);
+		if (run_capture(argv.v, ctx->src.buf, &out) || out.len < 40)
 			die("--ignore-rev: '%s' is not a commit of '%s'", o->ignore_revs[k], ctx->src.buf);
 		out.buf[40] = '\0';
 		ignore_commit(ctx, out.buf, "--ignore-rev");
-		strbuf_release(&spec);
+		strvec_clear(&argv);
 		strbuf_release(&out);
 	}
 	ctx->default_ignores = !o->no_config_ignore_file && ctx->nr_ignored == nr_configured;
@@ -361,8 +362,8 @@ static void setup_engine(struct blame_ctx *ctx, const struct attribution_options
 void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, const char *rev,
 		const struct attribution_options *o)
 {
-	const char *argv_rev[] = { "git", "rev-parse", "--verify", "-q", NULL, NULL };
-	struct strbuf tmp = STRBUF_INIT, out = STRBUF_INIT;
+	struct strvec argv_rev = STRVEC_INIT;
+	struct strbuf out = STRBUF_INIT;
 	struct dest_config cfg;
 
 	memset(ctx, 0, sizeof(*ctx));
@@ -382,9 +383,9 @@ void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, con
 	}
 	dest_config_release(&cfg);
 	strbuf_addstr(&ctx->src, ctx->sources[ctx->nr_sources - 1]);
-	strbuf_addf(&tmp, "%s^{commit}", rev);
-	argv_rev[4] = tmp.buf;
-	if (run_capture(argv_rev, ctx->src.buf, &out))
+	strvec_pushl(&argv_rev, "git", "rev-parse", "--verify", "-q", NULL);
+	strvec_pushf(&argv_rev, "%s^{commit}", rev);
+	if (run_capture(argv_rev.v, ctx->src.buf, &out))
 		die("'%s' is not a revision of '%s'", rev, ctx->src.buf);
 	strbuf_trim_newline(&out);
 	if (out.len != 40)
@@ -396,7 +397,7 @@ void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, con
 		die("commit %s of '%s' is not in the token repository: run tokstream convert",
 		    ctx->orig, ctx->src.buf);
 	setup_engine(ctx, o);
-	strbuf_release(&tmp);
+	strvec_clear(&argv_rev);
 	strbuf_release(&out);
 }
 
@@ -405,29 +406,22 @@ static size_t diff_tree_paths(struct blame_ctx *ctx, const char **pathspec, int 
 			      struct smap *selected, size_t val)
 {
 	const char *empty_argv[] = { "git", "hash-object", "-t", "tree", "/dev/null", NULL };
-	const char **argv = xcalloc((size_t)nr_pathspec + 12, sizeof(*argv));
+	struct strvec argv = STRVEC_INIT;
 	struct strbuf empty = STRBUF_INIT, out = STRBUF_INIT;
 	const char *p;
 	size_t nr = 0;
-	int n = 0, i, isnew;
+	int i, isnew;
 
 	prefix_pathspecs(ctx->prefix.buf, pathspec, nr_pathspec);
 	if (run_capture(empty_argv, ctx->src.buf, &empty) || empty.len < 40)
 		die("git hash-object failed in '%s'", ctx->src.buf);
 	strbuf_setlen(&empty, strcspn(empty.buf, "\n"));
 	/* the paths of REV's tree that the pathspec selects, as git diff selects them */
-	argv[n++] = "git";
-	argv[n++] = "diff-tree";
-	argv[n++] = "-r";
-	argv[n++] = "-z";
-	argv[n++] = "--name-only";
-	argv[n++] = "--no-renames";
-	argv[n++] = empty.buf;
-	argv[n++] = ctx->orig;
-	argv[n++] = "--";
+	strvec_pushl(&argv, "git", "diff-tree", "-r", "-z", "--name-only", "--no-renames", empty.buf,
+		     ctx->orig, "--", NULL);
 	for (i = 0; i < nr_pathspec; i++)
-		argv[n++] = pathspec[i];
-	if (run_capture(argv, ctx->src.buf, &out))
+		strvec_push(&argv, pathspec[i]);
+	if (run_capture(argv.v, ctx->src.buf, &out))
 		die("git diff-tree failed in '%s' (a bad pathspec?)", ctx->src.buf);
 	for (p = out.buf; p < out.buf + out.len; p += strlen(p) + 1) {
 		if (*p) {
@@ -435,7 +429,7 @@ static size_t diff_tree_paths(struct blame_ctx *ctx, const char **pathspec, int 
 			nr += isnew;
 		}
 	}
-	free(argv);
+	strvec_clear(&argv);
 	strbuf_release(&empty);
 	strbuf_release(&out);
 	return nr;
@@ -472,17 +466,18 @@ static void attribute_left_out(struct blame_ctx *ctx, struct smap *left_out)
 {
 	struct strbuf idx = STRBUF_INIT, env = STRBUF_INIT, in = STRBUF_INIT, out = STRBUF_INIT;
 	const char *ls[] = { "git", "ls-tree", "-r", "-z", "--name-only", ctx->orig, NULL };
-	const char *read_tree[] = { "env", NULL, "git", "read-tree", ctx->orig, NULL };
-	const char *check[] = { "env", NULL, "git", "check-attr", "--cached", "-z", "--stdin",
-				"linguist-vendored", "linguist-generated", NULL };
+	struct strvec read_tree = STRVEC_INIT, check = STRVEC_INIT;
 	char *p, *end;
 
 	if (run_capture(ls, ctx->src.buf, &in))
 		die("git ls-tree failed in '%s'", ctx->src.buf);
 	state_attributes_index_path(&idx, ctx->gitdir.buf);
 	strbuf_addf(&env, "GIT_INDEX_FILE=%s", idx.buf);
-	read_tree[1] = check[1] = env.buf;
-	if (run_capture(read_tree, ctx->src.buf, NULL) || run_capture_input(check, ctx->src.buf, &in, &out)) {
+	strvec_pushl(&read_tree, "env", env.buf, "git", "read-tree", ctx->orig, NULL);
+	strvec_pushl(&check, "env", env.buf, "git", "check-attr", "--cached", "-z", "--stdin",
+		     "linguist-vendored", "linguist-generated", NULL);
+	if (run_capture(read_tree.v, ctx->src.buf, NULL) ||
+	    run_capture_input(check.v, ctx->src.buf, &in, &out)) {
 		unlink(idx.buf);
 		die("git check-attr failed in '%s'", ctx->src.buf);
 	}
@@ -498,6 +493,8 @@ static void attribute_left_out(struct blame_ctx *ctx, struct smap *left_out)
 										: LEFT_OUT_VENDORED, NULL);
 		p = value + strlen(value) + 1;
 	}
+	strvec_clear(&read_tree);
+	strvec_clear(&check);
 	strbuf_release(&idx);
 	strbuf_release(&env);
 	strbuf_release(&in);
@@ -698,8 +695,7 @@ static int cat_blob_batch(const char *dir, const char *rev, const char *path, co
 static int cat_blob(const char *dir, const char *rev, const char *path, const char *id,
 		    struct strbuf *out)
 {
-	const char *argv_cat[] = { "git", "cat-file", "blob", NULL, NULL };
-	struct strbuf spec = STRBUF_INIT;
+	struct strvec argv_cat = STRVEC_INIT;
 	int status;
 
 	if (id || !strchr(path, '\n')) {
@@ -707,14 +703,14 @@ static int cat_blob(const char *dir, const char *rev, const char *path, const ch
 		if (status != -2)
 			return status;
 	}
+	strvec_pushl(&argv_cat, "git", "cat-file", "blob", NULL);
 	if (id)
-		strbuf_addstr(&spec, id);
+		strvec_push(&argv_cat, id);
 	else
-		strbuf_addf(&spec, "%s:%s", rev, path);
-	argv_cat[3] = spec.buf;
+		strvec_pushf(&argv_cat, "%s:%s", rev, path);
 	strbuf_reset(out);
-	status = run_capture_quiet(argv_cat, dir, out);
-	strbuf_release(&spec);
+	status = run_capture_quiet(argv_cat.v, dir, out);
+	strvec_clear(&argv_cat);
 	return status;
 }
 

@@ -17,6 +17,7 @@
 #include "../tokenize/json.h"
 #include "../tokenize/parse.h"
 #include "../tokenize/parse-options.h"
+#include "../tokenize/strvec.h"
 #include "../tokenize/usage.h"
 #include "../tokenize/wrapper.h"
 
@@ -705,18 +706,18 @@ static char **git_line_blame(struct blame_ctx *ctx, const char *path, size_t *nr
  */
 static void check_blame_path(const struct blame_ctx *ctx, const char *path, const char *rev)
 {
-	const char *argv[] = { "git", "cat-file", "-t", NULL, NULL };
-	struct strbuf spec = STRBUF_INIT, out = STRBUF_INIT;
+	struct strvec argv = STRVEC_INIT;
+	struct strbuf out = STRBUF_INIT;
 
-	strbuf_addf(&spec, "%s:%s", ctx->orig, path);
-	argv[3] = spec.buf;
-	if (run_capture_quiet(argv, ctx->src.buf, &out))
+	strvec_pushl(&argv, "git", "cat-file", "-t", NULL);
+	strvec_pushf(&argv, "%s:%s", ctx->orig, path);
+	if (run_capture_quiet(argv.v, ctx->src.buf, &out))
 		die("'%s' does not exist at %s", path, rev);
 	strbuf_trim_newline(&out);
 	if (!strcmp(out.buf, "tree"))
 		die("'%s' is a directory at %s: blame takes a file (html and report take directories)",
 		    path, rev);
-	strbuf_release(&spec);
+	strvec_clear(&argv);
 	strbuf_release(&out);
 }
 
@@ -962,20 +963,20 @@ static void drop_out_of_range(struct blame_result *res, const char *in_range)
 static void read_dates(struct gutter_dates *d, const char *gitdir, const struct blame_result *res,
 		       const char *format)
 {
-	struct strbuf date_opt = STRBUF_INIT, in = STRBUF_INIT, out = STRBUF_INIT;
-	const char *argv[] = { "git", "log", "--no-walk=unsorted", "--stdin", "-z", NULL,
-			       "--format=%H %ad", NULL };
+	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+	struct strvec argv = STRVEC_INIT;
 	char *p, *end;
 	size_t k;
 	int isnew;
 
 	memset(d, 0, sizeof(*d));
 	d->date = xcalloc(res->commits.nr + 1, sizeof(*d->date));
-	strbuf_addf(&date_opt, "--date=%s", format);
-	argv[5] = date_opt.buf;
+	strvec_pushl(&argv, "git", "log", "--no-walk=unsorted", "--stdin", "-z", NULL);
+	strvec_pushf(&argv, "--date=%s", format);
+	strvec_push(&argv, "--format=%H %ad");
 	for (k = 0; k < res->commits.nr; k++)
 		strbuf_addf(&in, "%s\n", res->commits.v[k]->token);
-	if (res->commits.nr && run_capture_input(argv, gitdir, &in, &out))
+	if (res->commits.nr && run_capture_input(argv.v, gitdir, &in, &out))
 		die("git log --date=%s failed in '%s'", format, gitdir);
 	for (p = out.buf, end = out.buf + out.len; p < end; p += strlen(p) + 1) {
 		size_t cols = 0;
@@ -992,7 +993,7 @@ static void read_dates(struct gutter_dates *d, const char *gitdir, const struct 
 			d->width = cols;
 		p[40] = ' ';
 	}
-	strbuf_release(&date_opt);
+	strvec_clear(&argv);
 	strbuf_release(&in);
 	strbuf_release(&out);
 }

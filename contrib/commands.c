@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "../tokenize/parse-options.h"
 #include "../tokenize/strbuf.h"
+#include "../tokenize/strvec.h"
 #include "../tokenize/usage.h"
 
 #include <signal.h>
@@ -106,7 +107,6 @@ static const char help_usage[] = "usage: tokstream help [COMMAND]\n";
 static int cmd_help(int argc, char **argv)
 {
 	const struct cmd_struct *cmd;
-	char *cmd_argv[3];
 
 	if (argc < 2) {
 		list_commands();
@@ -129,27 +129,32 @@ static int cmd_help(int argc, char **argv)
 		fputs(help_usage, stdout);
 		return 0;
 	}
-	cmd_argv[0] = argv[1];
-	cmd_argv[1] = "-h";
-	cmd_argv[2] = NULL;
-	return cmd->fn(2, cmd_argv);
+	{
+		char *cmd_argv[] = { argv[1], "-h", NULL };
+
+		return cmd->fn(2, cmd_argv);
+	}
 }
 
-/* argv with "-C DEST" and "--source=SRC", when given, put right after the command's name. */
-static char **with_globals(int argc, char **argv, const struct global_options *g)
+/*
+ * Runs cmd on argv with "-C DEST" and "--source=SRC", when given, put
+ * right after the command's name.  The vector is left to the end of the
+ * process: the command's parse_options() reorders its strings in place.
+ */
+static int run_with_globals(const struct cmd_struct *cmd, int argc, char **argv,
+			    const struct global_options *g)
 {
-	char **v = xcalloc((size_t)argc + 4, sizeof(*v));
-	int n = 0;
+	struct strvec args = STRVEC_INIT;
+	int i;
 
-	v[n++] = argv[0];
-	if (g->dest) {
-		v[n++] = "-C";
-		v[n++] = (char *)g->dest;
-	}
+	strvec_push(&args, argv[0]);
+	if (g->dest)
+		strvec_pushl(&args, "-C", g->dest, NULL);
 	if (g->source)
-		v[n++] = xstrfmt("--source=%s", g->source);
-	memcpy(v + n, argv + 1, (size_t)(argc - 1) * sizeof(*v));
-	return v;
+		strvec_pushf(&args, "--source=%s", g->source);
+	for (i = 1; i < argc; i++)
+		strvec_push(&args, argv[i]);
+	return cmd->fn((int)args.nr, (char **)args.v);
 }
 
 int main(int argc, char **argv)
@@ -157,7 +162,7 @@ int main(int argc, char **argv)
 	struct global_options g;
 	const struct option *options;
 	const struct cmd_struct *cmd;
-	char **filter_argv;
+	struct strvec filter_argv = STRVEC_INIT;
 	int n;
 
 	progname = "tokstream";
@@ -165,8 +170,7 @@ int main(int argc, char **argv)
 	memset(&g, 0, sizeof(g));
 	options = global_options(&g);
 	/* the filter's options are the filter's, its --source too: argv as it came */
-	filter_argv = xcalloc((size_t)argc + 1, sizeof(*filter_argv));
-	memcpy(filter_argv, argv, (size_t)argc * sizeof(*argv));
+	strvec_pushv(&filter_argv, (const char **)argv);
 	n = parse_options(argc, argv, options, tokstream_usage,
 			  PARSE_OPT_STOP_AT_NON_OPTION | PARSE_OPT_STOP_AT_UNKNOWN | PARSE_OPT_NO_INTERNAL_HELP);
 	if (g.version) {
@@ -184,7 +188,7 @@ int main(int argc, char **argv)
 					: "-C DEST needs a command (see 'tokstream help')",
 				      tokstream_usage, options);
 		/* the filter: argv[0] is the program, its options follow */
-		return cmd_filter(argc, filter_argv);
+		return cmd_filter(argc, (char **)filter_argv.v);
 	}
 	cmd = find_command(argv[0]);
 	if (!cmd)
@@ -196,6 +200,6 @@ int main(int argc, char **argv)
 	if (g.source && !(cmd->flags & USE_SOURCE))
 		usage_msg_opt(xstrfmt("'%s' takes no --source", cmd->name), tokstream_usage, options);
 	if (g.dest || g.source)
-		return cmd->fn(n + (g.dest ? 2 : 0) + (g.source ? 1 : 0), with_globals(n, argv, &g));
+		return run_with_globals(cmd, n, argv, &g);
 	return cmd->fn(n, argv);
 }

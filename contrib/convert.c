@@ -49,6 +49,7 @@
 #include "../tokenize/language.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/sha1.h"
+#include "../tokenize/strvec.h"
 #include "../tokenize/view.h"
 #include "../tokenize/parse-options.h"
 #include "../tokenize/usage.h"
@@ -350,8 +351,7 @@ static void repack_dest(void)
 {
 	const char *repack[] = { "git", "-c", "repack.writeBitmaps=false", "repack", "-a", "-d", "-f",
 				 "--keep-unreachable", "-q", NULL };
-	const char *set[] = { "git", "config", "tokstream.packedObjects", NULL, NULL };
-	struct strbuf out = STRBUF_INIT, count = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
 	size_t objects, packed = 0;
 
 	if (!dest_config("gc.auto", &out) && !strcmp(out.buf, "0")) {
@@ -365,14 +365,16 @@ static void repack_dest(void)
 		if (run_capture(repack, run.gitdir.buf, NULL)) {
 			warning("git repack failed in '%s': blame and report read it slower", run.gitdir.buf);
 		} else {
-			strbuf_addf(&count, "%zu", dest_objects());
-			set[3] = count.buf;
-			if (run_capture(set, run.gitdir.buf, NULL))
+			struct strvec set = STRVEC_INIT;
+
+			strvec_pushl(&set, "git", "config", "tokstream.packedObjects", NULL);
+			strvec_pushf(&set, "%zu", dest_objects());
+			if (run_capture(set.v, run.gitdir.buf, NULL))
 				warning("could not record tokstream.packedObjects in '%s'", run.gitdir.buf);
+			strvec_clear(&set);
 		}
 	}
 	strbuf_release(&out);
-	strbuf_release(&count);
 }
 
 /* The absolute path of dir (which must exist). */
@@ -585,38 +587,26 @@ static void run_stages(const struct source *src, const char **fe, const char **f
  * Runs fast-export | filter | fast-import for one source, with its marks
  * and state files in the generation being built.
  */
-static void convert_source(struct source *src, int k, const char *self, const char **filter_opts,
-			   int nr_filter_opts, const char *graft_parent, int progress, int stats)
+static void convert_source(struct source *src, int k, const char *self, const struct strvec *filter_opts,
+			   const char *graft_parent, int progress, int stats)
 {
-	struct strbuf exp_marks = STRBUF_INIT, imp_marks = STRBUF_INIT, state = STRBUF_INIT,
-		arg_imp = STRBUF_INIT, arg_exp = STRBUF_INIT, arg_fi_imp = STRBUF_INIT,
-		arg_fi_exp = STRBUF_INIT, arg_state_in = STRBUF_INIT, arg_state_out = STRBUF_INIT,
-		arg_source = STRBUF_INIT, arg_graft = STRBUF_INIT, arg_total = STRBUF_INIT;
-	/* fast-import always writes a pack, never loose objects: packs are what move into DEST */
-	const char *fe[16], **ft, *fi[] = { "git", "-c", "fastimport.unpackLimit=0", "-c", fast_import_depth(),
-					   "fast-import", "--quiet", "--force", "--done", NULL, NULL, NULL };
-	int n = 0, i, identity = 0;
+	struct strbuf exp_marks = STRBUF_INIT, imp_marks = STRBUF_INIT, state = STRBUF_INIT;
+	struct strvec fe = STRVEC_INIT, ft = STRVEC_INIT, fi = STRVEC_INIT;
+	int identity = 0;
+	size_t i;
 	struct stat st;
 
-	for (i = 0; i < nr_filter_opts; i++)
-		identity |= !strcmp(filter_opts[i], "--identity");
+	for (i = 0; i < filter_opts->nr; i++)
+		identity |= !strcmp(filter_opts->v[i], "--identity");
 	source_file_path(&exp_marks, run.next.buf, k, SRC_EXPORT_MARKS);
 	source_file_path(&imp_marks, run.next.buf, k, SRC_IMPORT_MARKS);
 	source_file_path(&state, run.next.buf, k, SRC_FILTER_STATE);
 	if (stat(exp_marks.buf, &st))
 		write_atomic(exp_marks.buf, "", 0);
 
-	strbuf_addf(&arg_imp, "--import-marks=%s", exp_marks.buf);
-	strbuf_addf(&arg_exp, "--export-marks=%s", exp_marks.buf);
-	fe[n++] = "git";
-	fe[n++] = "fast-export";
-	fe[n++] = "--all";
-	fe[n++] = "--signed-tags=strip";
-	fe[n++] = "--tag-of-filtered-object=rewrite";
-	fe[n++] = "--reencode=no";
-	fe[n++] = "--show-original-ids";
-	fe[n++] = "--mark-tags";
-	fe[n++] = "--use-done-feature";
+	strvec_pushl(&fe, "git", "fast-export", "--all", "--signed-tags=strip",
+		     "--tag-of-filtered-object=rewrite", "--reencode=no", "--show-original-ids",
+		     "--mark-tags", "--use-done-feature", NULL);
 	/*
 	 * The filter reads each blob from SRC when a commit first names it:
 	 * fast-import is not left idle while a release's worth of blobs
@@ -624,59 +614,41 @@ static void convert_source(struct source *src, int k, const char *self, const ch
 	 * must carry the blobs, since the filter copies what the stream says.
 	 */
 	if (!identity)
-		fe[n++] = "--no-data";
-	fe[n++] = arg_imp.buf;
-	fe[n++] = arg_exp.buf;
-	fe[n] = NULL;
+		strvec_push(&fe, "--no-data");
+	strvec_pushf(&fe, "--import-marks=%s", exp_marks.buf);
+	strvec_pushf(&fe, "--export-marks=%s", exp_marks.buf);
 
-	ft = xcalloc((size_t)nr_filter_opts + 12, sizeof(*ft));
-	n = 0;
-	ft[n++] = self;
-	for (i = 0; i < nr_filter_opts; i++)
-		ft[n++] = filter_opts[i];
+	strvec_push(&ft, self);
+	strvec_pushv(&ft, filter_opts->v);
 	if (max_held_opt)
-		ft[n++] = max_held_opt;
-	strbuf_addf(&arg_source, "--source=%s", src->path.buf);
-	strbuf_addf(&arg_state_in, "--import-state=%s", state.buf);
-	strbuf_addf(&arg_state_out, "--export-state=%s", state.buf);
-	ft[n++] = arg_source.buf;
-	ft[n++] = arg_state_in.buf;
-	ft[n++] = arg_state_out.buf;
-	if (graft_parent) {
-		strbuf_addf(&arg_graft, "--graft=%s", graft_parent);
-		ft[n++] = arg_graft.buf;
-	}
+		strvec_push(&ft, max_held_opt);
+	strvec_pushf(&ft, "--source=%s", src->path.buf);
+	strvec_pushf(&ft, "--import-state=%s", state.buf);
+	strvec_pushf(&ft, "--export-state=%s", state.buf);
+	if (graft_parent)
+		strvec_pushf(&ft, "--graft=%s", graft_parent);
 	if (progress) {
 		uintmax_t total = count_commits(src->path.buf), done = count_state_commits(state.buf);
 
-		strbuf_addf(&arg_total, "--progress-total=%ju", total > done ? total - done : 1);
-		ft[n++] = "--progress";
-		ft[n++] = arg_total.buf;
+		strvec_push(&ft, "--progress");
+		strvec_pushf(&ft, "--progress-total=%ju", total > done ? total - done : 1);
 	}
 	if (stats)
-		ft[n++] = "--stats";
-	ft[n] = NULL;
+		strvec_push(&ft, "--stats");
 
-	strbuf_addf(&arg_fi_imp, "--import-marks-if-exists=%s", imp_marks.buf);
-	strbuf_addf(&arg_fi_exp, "--export-marks=%s", imp_marks.buf);
-	/* its marks, in the two slots left for them */
-	fi[9] = arg_fi_imp.buf;
-	fi[10] = arg_fi_exp.buf;
+	/* fast-import always writes a pack, never loose objects: packs are what move into DEST */
+	strvec_pushl(&fi, "git", "-c", "fastimport.unpackLimit=0", "-c", fast_import_depth(), "fast-import",
+		     "--quiet", "--force", "--done", NULL);
+	strvec_pushf(&fi, "--import-marks-if-exists=%s", imp_marks.buf);
+	strvec_pushf(&fi, "--export-marks=%s", imp_marks.buf);
 
-	run_stages(src, fe, ft, fi, stats);
-	free(ft);
+	run_stages(src, fe.v, ft.v, fi.v, stats);
+	strvec_clear(&fe);
+	strvec_clear(&ft);
+	strvec_clear(&fi);
 	strbuf_release(&exp_marks);
 	strbuf_release(&imp_marks);
 	strbuf_release(&state);
-	strbuf_release(&arg_imp);
-	strbuf_release(&arg_exp);
-	strbuf_release(&arg_fi_imp);
-	strbuf_release(&arg_fi_exp);
-	strbuf_release(&arg_state_in);
-	strbuf_release(&arg_state_out);
-	strbuf_release(&arg_source);
-	strbuf_release(&arg_graft);
-	strbuf_release(&arg_total);
 }
 
 /* A marks file ":MARK ID" per line, indexed by mark. */
@@ -1099,8 +1071,7 @@ static int advance_checkpoint(const char *source, int quiet, int make)
 }
 
 struct convert_options {
-	const char **filter_opts;  /* given, or those DEST records */
-	int nr_filter_opts;
+	struct strvec filter_opts;  /* given, or those DEST records */
 	int quiet, progress, stats, attribute;
 };
 
@@ -1111,7 +1082,7 @@ static int convert_opt_filter(const struct option *opt, const char *arg, int uns
 
 	(void)arg;
 	(void)unset;
-	o->filter_opts[o->nr_filter_opts++] = xstrfmt("--%s", opt->long_name);
+	strvec_pushf(&o->filter_opts, "--%s", opt->long_name);
 	return 0;
 }
 
@@ -1124,7 +1095,7 @@ static int convert_opt_lang(const struct option *opt, const char *arg, int unset
 	(void)unset;
 	if (language_add_override(arg, &err))
 		return parse_opt_error(opt, "'%s': %s", arg, err);
-	o->filter_opts[o->nr_filter_opts++] = xstrfmt("--lang=%s", arg);
+	strvec_pushf(&o->filter_opts, "--lang=%s", arg);
 	return 0;
 }
 
@@ -1164,7 +1135,7 @@ static int parse_convert_options(int argc, char **argv, struct convert_options *
 	};
 	int n;
 
-	o->filter_opts = xcalloc((size_t)argc + 1, sizeof(char *));
+	strvec_init(&o->filter_opts);
 	o->progress = -1;
 	n = parse_options(argc, argv, options, convert_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (n < 2)
@@ -1190,11 +1161,18 @@ static void self_path(struct strbuf *self)
 	}
 }
 
+/* A new bare repository at path; what names the step if git init fails. */
+static void init_bare(const char *path, const char *what)
+{
+	const char *argv[] = { "git", "init", "--quiet", "--bare", path, NULL };
+
+	run_git(NULL, argv, what);
+}
+
 /* A new bare DEST, made beside it and renamed into place: a kill leaves no half repository. */
 static void create_dest(const char *dest)
 {
 	struct strbuf to = STRBUF_INIT, tmp = STRBUF_INIT;
-	const char *init[] = { "git", "init", "--quiet", "--bare", NULL, NULL };
 	/* git log -p and git diff in DEST: Git's default diff misaligns views (README) */
 	const char *histogram[] = { "git", "config", "diff.algorithm", "histogram", NULL };
 
@@ -1203,8 +1181,7 @@ static void create_dest(const char *dest)
 		strbuf_setlen(&to, to.len - 1);
 	strbuf_addf(&tmp, "%s.tokstream-init", to.buf);
 	remove_tree(tmp.buf);
-	init[4] = tmp.buf;
-	run_git(NULL, init, "git init --bare");
+	init_bare(tmp.buf, "git init --bare");
 	run_git(tmp.buf, histogram, "git config diff.algorithm");
 	if (rename(tmp.buf, to.buf))
 		die_errno("cannot rename '%s' to '%s'", tmp.buf, to.buf);
@@ -1290,23 +1267,19 @@ static void check_recorded(const char *dest, const char *cur, int fresh, struct 
 		generation_file_path(&path, cur, GEN_CONFIG);
 		if (dest_config_read_file(&old, path.buf))
 			die("'%s' is missing: convert afresh into a new DEST", path.buf);
-		/* reuse the recorded options, however many more than argv held */
-		if (!o->nr_filter_opts && old.nr_options) {
-			free(o->filter_opts);
-			o->filter_opts = xcalloc(old.nr_options + 1, sizeof(*o->filter_opts));
+		/* none given: reuse the recorded ones */
+		if (!o->filter_opts.nr)
 			for (k = 0; k < old.nr_options; k++)
-				o->filter_opts[k] = xstrdup(old.options[k]);
-			o->nr_filter_opts = (int)old.nr_options;
-		}
+				strvec_push(&o->filter_opts, old.options[k]);
 	}
 	views_fingerprint(&views);
 	if (!fresh && (!old.views || strcmp(old.views, views.buf)))
 		die("'%s' was converted by a tokstream whose lexers or languages differ from "
 		    "this one's: its views would not match; convert afresh into a new DEST", dest);
-	if (!fresh && (old.nr_options != (size_t)o->nr_filter_opts))
+	if (!fresh && old.nr_options != o->filter_opts.nr)
 		goto other_options;
-	for (j = 0; !fresh && j < o->nr_filter_opts; j++)
-		if (strcmp(old.options[j], o->filter_opts[j]))
+	for (k = 0; !fresh && k < o->filter_opts.nr; k++)
+		if (strcmp(old.options[k], o->filter_opts.v[k]))
 			goto other_options;
 	if (!fresh && old.nr_sources != (size_t)nr_src)
 		goto other_sources;
@@ -1314,8 +1287,8 @@ static void check_recorded(const char *dest, const char *cur, int fresh, struct 
 		if (strcmp(old.sources[j], srcs[j].path.buf))
 			goto other_sources;
 	dest_config_add_views(config, views.buf);
-	for (j = 0; j < o->nr_filter_opts; j++)
-		dest_config_add_option(config, o->filter_opts[j]);
+	for (k = 0; k < o->filter_opts.nr; k++)
+		dest_config_add_option(config, o->filter_opts.v[k]);
 	for (j = 0; j < nr_src; j++)
 		dest_config_add_source(config, srcs[j].path.buf);
 	dest_config_release(&old);
@@ -1337,7 +1310,6 @@ other_sources:
  */
 static void prepare_generation(int gen, const char *cur, int fresh, int nr_src)
 {
-	const char *init[] = { "git", "init", "--quiet", "--bare", NULL, NULL };
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, dest_config = STRBUF_INIT;
 	int k;
 
@@ -1347,8 +1319,7 @@ static void prepare_generation(int gen, const char *cur, int fresh, int nr_src)
 		die_errno("cannot create '%s'", run.next.buf);
 	state_path(&run.staging, run.gitdir.buf, STATE_STAGING);
 	remove_tree(run.staging.buf);
-	init[4] = run.staging.buf;
-	run_git(NULL, init, "git init --bare (staging)");
+	init_bare(run.staging.buf, "git init --bare (staging)");
 	strbuf_addf(&path, "%s/objects/info/alternates", run.staging.buf);
 	strbuf_addf(&text, "%s/objects\n", run.gitdir.buf);
 	write_atomic(path.buf, text.buf, text.len);
@@ -1420,8 +1391,7 @@ static void convert_sources(struct source *srcs, int nr_src, const char *cur, in
 			if (!graft)
 				die("the tip of source %d was not converted", k);
 		}
-		convert_source(&srcs[k], k, self, o->filter_opts, o->nr_filter_opts,
-			       graft, o->progress, o->stats);
+		convert_source(&srcs[k], k, self, &o->filter_opts, graft, o->progress, o->stats);
 		strbuf_reset(&commit_map);
 		strbuf_reset(tag_map);
 		/* tags that this run did not export again keep their old lines */
@@ -1697,6 +1667,7 @@ int cmd_convert(int argc, char **argv)
 		fprintf(stderr, "tokstream: %s: %zu commits from %d source%s\n", run.gitdir.buf,
 			commits.nr, nr_src, nr_src > 1 ? "s" : "");
 	oid_map_release(&commits);
+	strvec_clear(&o.filter_opts);
 	if (attribute_failed)
 		die("'%s' is converted, but attributing the tokens of HEAD failed (see above)", run.gitdir.buf);
 	return 0;

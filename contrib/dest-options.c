@@ -5,6 +5,7 @@
 #include "dest-options.h"
 #include "state.h"
 #include "../tokenize/run-command.h"
+#include "../tokenize/strvec.h"
 #include "../tokenize/usage.h"
 
 #include <string.h>
@@ -98,14 +99,14 @@ static void source_of(const struct dest_options *d, struct strbuf *src, struct s
 
 static int is_revision(const char *src, const char *arg)
 {
-	const char *argv[] = { "git", "rev-parse", "--verify", "-q", NULL, NULL };
-	struct strbuf spec = STRBUF_INIT, out = STRBUF_INIT;
+	struct strvec argv = STRVEC_INIT;
+	struct strbuf out = STRBUF_INIT;
 	int is;
 
-	strbuf_addf(&spec, "%s^{commit}", arg);
-	argv[4] = spec.buf;
-	is = !run_capture_quiet(argv, src, &out);
-	strbuf_release(&spec);
+	strvec_pushl(&argv, "git", "rev-parse", "--verify", "-q", NULL);
+	strvec_pushf(&argv, "%s^{commit}", arg);
+	is = !run_capture_quiet(argv.v, src, &out);
+	strvec_clear(&argv);
 	strbuf_release(&out);
 	return is;
 }
@@ -114,8 +115,7 @@ static int is_revision(const char *src, const char *arg)
 static int selects_files(const char *src, const char *prefix, const char *arg)
 {
 	const char *empty_argv[] = { "git", "hash-object", "-t", "tree", "/dev/null", NULL };
-	const char *argv[] = { "git", "diff-tree", "-r", "--name-only", "--no-renames",
-			       NULL, "HEAD", "--", NULL, NULL };
+	struct strvec argv = STRVEC_INIT;
 	struct strbuf empty = STRBUF_INIT, out = STRBUF_INIT;
 	const char *spec = arg;
 	int selects;
@@ -124,9 +124,10 @@ static int selects_files(const char *src, const char *prefix, const char *arg)
 		return 0;
 	strbuf_trim_newline(&empty);
 	prefix_pathspecs(prefix, &spec, 1);
-	argv[5] = empty.buf;
-	argv[8] = spec;
-	selects = !run_capture_quiet(argv, src, &out) && out.len;
+	strvec_pushl(&argv, "git", "diff-tree", "-r", "--name-only", "--no-renames", empty.buf, "HEAD",
+		     "--", spec, NULL);
+	selects = !run_capture_quiet(argv.v, src, &out) && out.len;
+	strvec_clear(&argv);
 	strbuf_release(&empty);
 	strbuf_release(&out);
 	return selects;

@@ -7,6 +7,7 @@
 #include "dest-options.h"
 #include "../tokenize/parse-options.h"
 #include "../tokenize/run-command.h"
+#include "../tokenize/strvec.h"
 #include "../tokenize/usage.h"
 
 #include <stdio.h>
@@ -40,8 +41,8 @@ static int hex_prefix(const char *s)
  */
 static void source_revision(const char *gitdir, const char *rev, char *full)
 {
-	const char *argv[] = { "git", "rev-parse", "--verify", "-q", NULL, NULL };
-	struct strbuf spec = STRBUF_INIT, out = STRBUF_INIT;
+	struct strvec argv = STRVEC_INIT;
+	struct strbuf out = STRBUF_INIT;
 	struct dest_config cfg;
 	const char *src;
 
@@ -49,14 +50,14 @@ static void source_revision(const char *gitdir, const char *rev, char *full)
 		die("'%s' is not a commit id (4 to 40 hex digits), and '%s' records no source to read it in",
 		    rev, gitdir);
 	src = cfg.sources[cfg.nr_sources - 1];
-	strbuf_addf(&spec, "%s^{commit}", rev);
-	argv[4] = spec.buf;
-	if (run_capture_quiet(argv, src, &out) || out.len < 40)
+	strvec_pushl(&argv, "git", "rev-parse", "--verify", "-q", NULL);
+	strvec_pushf(&argv, "%s^{commit}", rev);
+	if (run_capture_quiet(argv.v, src, &out) || out.len < 40)
 		die("'%s' is neither a commit id nor a revision of '%s'", rev, src);
 	memcpy(full, out.buf, 40);
 	full[40] = '\0';
 	dest_config_release(&cfg);
-	strbuf_release(&spec);
+	strvec_clear(&argv);
 	strbuf_release(&out);
 }
 

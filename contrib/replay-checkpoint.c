@@ -5,6 +5,7 @@
 #include "../tokenize/sha1.h"
 #include "replay-internal.h"
 #include "../tokenize/run-command.h"
+#include "../tokenize/strvec.h"
 #include "../tokenize/usage.h"
 #include "../tokenize/wrapper.h"
 
@@ -500,8 +501,7 @@ int checkpoint_load(struct replay *r, const char *dir, const char *tip)
 	const char *p, *limit, *key = r->opts.checkpoint_key ? r->opts.checkpoint_key : "";
 	size_t nc, np, nf, nk, nch, k, i, t, *pid = NULL, *only = NULL, no_path = SIZE_MAX;
 	int at_tip;
-	const char *argv[] = { "git", "rev-parse", "--verify", "-q", NULL, NULL };
-	struct strbuf spec = STRBUF_INIT;
+	struct strvec argv = STRVEC_INIT;
 	int ret = 0;
 
 	if (strbuf_read_file(&sb, r->opts.checkpoint) < 0)
@@ -564,9 +564,9 @@ int checkpoint_load(struct replay *r, const char *dir, const char *tip)
 	/* the tip is written as commit 0 */
 	r->base = 0;
 	r->commits[0].known_only = 0;
-	strbuf_addf(&spec, "%s^{commit}", tip);
-	argv[4] = spec.buf;
-	if (run_capture(argv, dir, &out) || out.len < 40)
+	strvec_pushl(&argv, "git", "rev-parse", "--verify", "-q", NULL);
+	strvec_pushf(&argv, "%s^{commit}", tip);
+	if (run_capture(argv.v, dir, &out) || out.len < 40)
 		die("'%s' is not a commit in '%s'", tip, dir);
 	at_tip = !memcmp(out.buf, r->commits[0].id, 40);
 	/* a blame of one file at the tip itself: the others' versions are not read */
@@ -663,7 +663,7 @@ damaged:
 out:
 	strbuf_release(&sb);
 	strbuf_release(&out);
-	strbuf_release(&spec);
+	strvec_clear(&argv);
 	free(pid);
 	return ret;
 }

@@ -18,6 +18,7 @@
 #include "../tokenize/quote.h"
 #include "replay-internal.h"
 #include "../tokenize/run-command.h"
+#include "../tokenize/strvec.h"
 #include "../tokenize/usage.h"
 #include "../tokenize/wrapper.h"
 
@@ -475,58 +476,41 @@ static void attach_combined(struct hunk_reader *hr, const char *commit)
 /* ---- reading the logs ---------------------------------------------------- */
 
 /* The arguments of both logs: commits in the order replayed, renames followed. */
-static int log_argv(const char **argv)
+static void log_argv(struct strvec *argv)
 {
-	int n = 0;
-
-	argv[n++] = "git";
-	argv[n++] = "-c";
-	argv[n++] = "core.quotePath=false";
-	argv[n++] = "-c";
-	argv[n++] = "log.diffMerges=separate";
-	argv[n++] = "-c";
-	argv[n++] = "diff.relative=false";
-	argv[n++] = "-c";
-	argv[n++] = "log.showRoot=false";  /* see replay_root() */
-	argv[n++] = "log";
-	argv[n++] = "--reverse";
-	argv[n++] = "--topo-order";
-	argv[n++] = "--raw";
-	argv[n++] = "--no-abbrev";
-	argv[n++] = "-M";
-	argv[n++] = "--no-textconv";
-	argv[n++] = "--no-ext-diff";
-	argv[n++] = "--no-color";
-	argv[n++] = "--no-notes";
-	argv[n++] = "--submodule=short";
-	argv[n++] = "-O/dev/null";
-	argv[n++] = "--format=%x01%H";
-	return n;
+	strvec_pushl(argv, "git",
+		     "-c", "core.quotePath=false",
+		     "-c", "log.diffMerges=separate",
+		     "-c", "diff.relative=false",
+		     "-c", "log.showRoot=false",  /* see replay_root() */
+		     "log", "--reverse", "--topo-order", "--raw", "--no-abbrev", "-M",
+		     "--no-textconv", "--no-ext-diff", "--no-color", "--no-notes",
+		     "--submodule=short", "-O/dev/null", "--format=%x01%H", NULL);
 }
 
-static int log_range(struct replay *r, const char **argv, int n, const char *tip)
+/* The commits a log reads: tip's history, less the checkpoint's commit and its own when there is one. */
+static void log_range(struct replay *r, struct strvec *argv, const char *tip)
 {
-	argv[n++] = tip;
+	strvec_push(argv, tip);
 	if (r->first_new)
-		argv[n++] = r->not_base;
-	argv[n++] = "--";
-	argv[n] = NULL;
-	return n;
+		strvec_push(argv, r->not_base);
+	strvec_push(argv, "--");
 }
 
 /* A log read beside the main one, a commit at a time: one line read ahead. */
 struct side_log {
+	struct strvec argv;	/* the reader's command, kept until it is finished */
 	struct reader rd;
 	struct strbuf line;
 	int has_line;
 };
 
-static void side_log_start(struct replay *r, struct side_log *sl, const char **argv, int n,
-			   const char *dir, const char *tip)
+/* Starts sl's log: sl->argv, log_argv() and this log's own options, then the range. */
+static void side_log_start(struct replay *r, struct side_log *sl, const char *dir, const char *tip)
 {
-	log_range(r, argv, n, tip);
+	log_range(r, &sl->argv, tip);
 	strbuf_init(&sl->line, 0);
-	reader_start(&sl->rd, argv, dir);
+	reader_start(&sl->rd, sl->argv.v, dir);
 	sl->has_line = reader_next(&sl->rd, &sl->line, '\n');
 }
 
@@ -562,6 +546,7 @@ static void side_log_finish(struct side_log *sl, const char *dir)
 	if (reader_finish(&sl->rd))
 		die("git log --merges failed in '%s'", dir);
 	strbuf_release(&sl->line);
+	strvec_clear(&sl->argv);
 }
 
 /*
@@ -577,21 +562,19 @@ struct merge_logs {
 static void merge_logs_start(struct replay *r, struct merge_logs *ml, const char *dir,
 			     const char *tip, int ignore_ws)
 {
-	const char *argv[40];
-	int n = log_argv(argv);
+	struct strvec *raw = &ml->raw.argv, *combined = &ml->combined.argv;
 
-	argv[n++] = "--merges";
-	argv[n++] = "-m";
-	side_log_start(r, &ml->raw, argv, n, dir, tip);
-	n = log_argv(argv);
-	argv[n++] = "--merges";
-	argv[n++] = "-c";
-	argv[n++] = "-p";
-	argv[n++] = "-U1";   /* see "hunks, unified and combined" */
-	argv[n++] = "--text";
+	strvec_init(raw);
+	log_argv(raw);
+	strvec_pushl(raw, "--merges", "-m", NULL);
+	side_log_start(r, &ml->raw, dir, tip);
+	strvec_init(combined);
+	log_argv(combined);
+	/* -U1: see "hunks, unified and combined" */
+	strvec_pushl(combined, "--merges", "-c", "-p", "-U1", "--text", NULL);
 	if (ignore_ws)
-		argv[n++] = "-w";
-	side_log_start(r, &ml->combined, argv, n, dir, tip);
+		strvec_push(combined, "-w");
+	side_log_start(r, &ml->combined, dir, tip);
 	memset(&ml->hr, 0, sizeof(ml->hr));
 }
 
@@ -651,34 +634,31 @@ static void replay_read(struct replay *r, struct merge_logs *ml, uint32_t ci)
 /* Reads git log of the whole history and replays each commit. */
 void replay_log(struct replay *r, const char *dir, const char *tip, int ignore_ws)
 {
-	const char *argv[40];
+	struct strvec argv = STRVEC_INIT;
 	struct reader *rd = xmalloc(sizeof(*rd));
 	struct merge_logs *ml = NULL;
 	struct hunk_reader hr = { 0 };
 	struct strbuf line = STRBUF_INIT;
 	size_t next = r->first_new, cur = SIZE_MAX;
 	const char *commit = NULL;
-	int n = log_argv(argv);
 
+	log_argv(&argv);
 	if (r->unit == REPLAY_LINES) {
 		/* the token replay diffs the blobs itself: git prints which changed */
-		argv[n++] = "--no-merges";
-		argv[n++] = "-p";
-		argv[n++] = "-U0";   /* git blame's diffs */
-		argv[n++] = "--inter-hunk-context=0";
-		argv[n++] = "--irreversible-delete";  /* a deleted file's lines are not needed */
-		argv[n++] = "--text";
-		argv[n++] = "--src-prefix=a/";
-		argv[n++] = "--dst-prefix=b/";
+		strvec_pushl(&argv, "--no-merges", "-p",
+			     "-U0",   /* git blame's diffs */
+			     "--inter-hunk-context=0",
+			     "--irreversible-delete",  /* a deleted file's lines are not needed */
+			     "--text", "--src-prefix=a/", "--dst-prefix=b/", NULL);
 		if (ignore_ws)
-			argv[n++] = "-w";
+			strvec_push(&argv, "-w");
 		ml = xmalloc(sizeof(*ml));
 		merge_logs_start(r, ml, dir, tip, ignore_ws);
 	} else {
-		argv[n++] = "-m";
+		strvec_push(&argv, "-m");
 	}
-	log_range(r, argv, n, tip);
-	reader_start(rd, argv, dir);
+	log_range(r, &argv, tip);
+	reader_start(rd, argv.v, dir);
 	if (r->opts.progress_title)
 		r->progress = start_progress(r->opts.progress_title, r->end_new - r->first_new, 1);
 	start_commit(r);
@@ -736,17 +716,17 @@ void replay_log(struct replay *r, const char *dir, const char *tip, int ignore_w
 	hunks_release(&hr);
 	stop_progress(&r->progress);
 	free(rd);
+	strvec_clear(&argv);
 	strbuf_release(&line);
 }
 
 /* The hunks of git diff of the change's two blobs, as git blame diffs them. */
 void replay_patch(struct replay *r, const char *commit, struct change *ch)
 {
-	const char *argv[20];
+	struct strvec argv = STRVEC_INIT;
 	struct reader rd;
 	struct hunk_reader hr = { 0 };
 	struct strbuf line = STRBUF_INIT;
-	int n = 0;
 
 	if (ch->patched)
 		return;
@@ -755,22 +735,14 @@ void replay_patch(struct replay *r, const char *commit, struct change *ch)
 	ch->nr_hunks = 0;
 	if (!strcmp(ch->old_blob, ch->new_blob))
 		return;
-	argv[n++] = "git";
-	argv[n++] = "diff";
-	argv[n++] = "-U0";
-	argv[n++] = "--inter-hunk-context=0";
-	argv[n++] = "--text";
-	argv[n++] = "--no-textconv";
-	argv[n++] = "--no-ext-diff";
-	argv[n++] = "--no-color";
+	strvec_pushl(&argv, "git", "diff", "-U0", "--inter-hunk-context=0", "--text",
+		     "--no-textconv", "--no-ext-diff", "--no-color", NULL);
 	if (r->opts.ignore_ws)
-		argv[n++] = "-w";
-	argv[n++] = ch->old_blob;
-	argv[n++] = ch->new_blob;
-	argv[n] = NULL;
+		strvec_push(&argv, "-w");
+	strvec_pushl(&argv, ch->old_blob, ch->new_blob, NULL);
 	hunks_start(&hr, r, 1);
 	start_patch(&hr, commit, (size_t)(ch - r->changes));
-	reader_start(&rd, argv, r->dir);
+	reader_start(&rd, argv.v, r->dir);
 	while (reader_next(&rd, &line, '\n'))
 		if (!(hr.in_hunk && hunk_line(&hr, commit, line.buf, line.len)) && !strncmp(line.buf, "@@ -", 4))
 			start_hunk(&hr, commit, line.buf, line.len);
@@ -778,5 +750,6 @@ void replay_patch(struct replay *r, const char *commit, struct change *ch)
 	if (reader_finish(&rd))
 		die("git diff %s %s failed in '%s'", ch->old_blob, ch->new_blob, r->dir);
 	hunks_release(&hr);
+	strvec_clear(&argv);
 	strbuf_release(&line);
 }

@@ -5,6 +5,7 @@
 #include "replay-internal.h"
 #include "../tokenize/lines.h"
 #include "../tokenize/run-command.h"
+#include "../tokenize/strvec.h"
 #include "../tokenize/usage.h"
 #include "../tokenize/wrapper.h"
 
@@ -22,26 +23,19 @@ void tree_blobs(const char *dir, const char *commit, const char **paths, size_t 
 		       tree_blob_fn *fn, void *data)
 {
 	const char *cat[] = { "git", "cat-file", "--batch", "--buffer", NULL };
-	const char **ls = xcalloc(nr_paths + 8, sizeof(*ls));
+	struct strvec ls = STRVEC_INIT;
 	struct reader *rd = xmalloc(sizeof(*rd));
 	struct strbuf rec = STRBUF_INIT, content = STRBUF_INIT;
 	char **names = NULL;
 	size_t nr = 0, alloc = 0, k;
-	int n = 0;
 	FILE *ids = tmpfile();
 
 	if (!ids)
 		die_errno("cannot make a temporary file");
-	ls[n++] = "git";
-	ls[n++] = "ls-tree";
-	ls[n++] = "-r";
-	ls[n++] = "-z";
-	ls[n++] = "--full-tree";
-	ls[n++] = commit;
-	ls[n++] = "--";
+	strvec_pushl(&ls, "git", "ls-tree", "-r", "-z", "--full-tree", commit, "--", NULL);
 	for (k = 0; k < nr_paths; k++)
-		ls[n++] = paths[k];
-	reader_start(rd, ls, dir);
+		strvec_push(&ls, paths[k]);
+	reader_start(rd, ls.v, dir);
 	while (reader_next(rd, &rec, '\0')) {
 		/* "MODE TYPE ID\tPATH" */
 		const char *type = strchr(rec.buf, ' '), *tab = strchr(rec.buf, '\t');
@@ -86,7 +80,7 @@ void tree_blobs(const char *dir, const char *commit, const char **paths, size_t 
 		die("git cat-file failed in '%s'", dir);
 	fclose(ids);
 	free(names);
-	free(ls);
+	strvec_clear(&ls);
 	free(rd);
 	strbuf_release(&rec);
 	strbuf_release(&content);

@@ -57,6 +57,7 @@
 #include "../tokenize/quote.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/sha1.h"
+#include "../tokenize/strvec.h"
 #include "../tokenize/usage.h"
 #include "../tokenize/wrapper.h"
 
@@ -146,7 +147,7 @@ uint32_t owner_of(struct replay *r, uint32_t ci, size_t path)
  */
 static int read_commits(struct replay *r, const char *dir, const char *tip)
 {
-	const char *argv[] = { "git", "rev-list", "--reverse", "--topo-order", "--parents", tip, NULL, NULL };
+	struct strvec argv = STRVEC_INIT;
 	struct reader *rd = xmalloc(sizeof(*rd));
 	struct strbuf line = STRBUF_INIT;
 	struct smap listed = { NULL, 0, 0 };
@@ -154,9 +155,10 @@ static int read_commits(struct replay *r, const char *dir, const char *tip)
 	size_t alloc = r->nr_commits, nr_lines = 0, alloc_lines = 0, k;
 	int isnew;
 
+	strvec_pushl(&argv, "git", "rev-list", "--reverse", "--topo-order", "--parents", tip, NULL);
 	if (r->first_new)
-		argv[6] = r->not_base;
-	reader_start(rd, argv, dir);
+		strvec_push(&argv, r->not_base);
+	reader_start(rd, argv.v, dir);
 	while (reader_next(rd, &line, '\n')) {
 		char id[41];
 
@@ -170,6 +172,7 @@ static int read_commits(struct replay *r, const char *dir, const char *tip)
 	}
 	if (reader_finish(rd))
 		die("git rev-list %s failed in '%s'", tip, dir);
+	strvec_clear(&argv);
 
 	/* the parents outside, before the commits to replay */
 	for (k = 0; r->first_new && k < nr_lines; k++) {
@@ -309,19 +312,19 @@ static uint32_t last_change(struct replay *r, const char *commit, const char *pa
 /* The line replay's pending file: git blame's answer, which the line replay gives. */
 static void blame_lines(struct replay *r, struct version *v, const char *commit, const char *path)
 {
-	/* no revision ignored: the line replay ignores none */
-	const char *argv[] = { "git", "blame", "--porcelain", "--ignore-revs-file", "", commit, "--", path,
-			       NULL, NULL };
+	struct strvec argv = STRVEC_INIT;
 	struct strbuf out = STRBUF_INIT;
 	size_t alloc = 0;
 	char *p, *nl;
 
-	if (r->opts.ignore_ws) {
-		memmove(argv + 4, argv + 3, 5 * sizeof(*argv));
-		argv[3] = "-w";
-	}
-	if (run_capture(argv, r->dir, &out))
+	strvec_pushl(&argv, "git", "blame", "--porcelain", NULL);
+	if (r->opts.ignore_ws)
+		strvec_push(&argv, "-w");
+	/* no revision ignored: the line replay ignores none */
+	strvec_pushl(&argv, "--ignore-revs-file", "", commit, "--", path, NULL);
+	if (run_capture(argv.v, r->dir, &out))
 		die("git blame %s -- %s failed in '%s'", commit, path, r->dir);
+	strvec_clear(&argv);
 	/* "ID ORIG-LINE FINAL-LINE[ COUNT]" heads each line's record */
 	for (p = out.buf; (nl = strchr(p, '\n')); p = nl + 1) {
 		char id[41];

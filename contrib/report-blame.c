@@ -10,6 +10,7 @@
 #include "../tokenize/escape.h"
 #include "../tokenize/progress.h"
 #include "../tokenize/run-command.h"
+#include "../tokenize/strvec.h"
 #include "../tokenize/usage.h"
 #include "../tokenize/wrapper.h"
 
@@ -69,11 +70,10 @@ static struct commit_info **line_blame(struct report *rep, struct rfile *f, stru
 				       size_t *nr_lines)
 {
 	struct blame_ctx *ctx = &rep->ctx;
-	const char **argv;
+	struct strvec argv = STRVEC_INIT;
 	struct commit_info **lc;
 	struct strbuf out = STRBUF_INIT;
 	size_t i;
-	int n;
 
 	if (rep->line_replay && !(ctx->nr_ignored && replay_file_by_ignored(rep->line_replay, f->path))) {
 		lc = replay_commits(lt, rep->line_replay, f->path, nr_lines);
@@ -81,24 +81,18 @@ static struct commit_info **line_blame(struct report *rep, struct rfile *f, stru
 			die("'%s' is not in the replay of '%s'", f->path, rep->line_repo.buf);
 		return lc;
 	}
-	argv = xcalloc(st_add(12, st_mult(2, ctx->nr_ignored)), sizeof(*argv));
-	n = push_args(argv, 0, "git", "blame", "--porcelain", NULL);
+	strvec_pushl(&argv, "git", "blame", "--porcelain", NULL);
 	if (rep->opt.move)
-		argv[n++] = "-M";
+		strvec_push(&argv, "-M");
 	if (rep->opt.ignore_ws)
-		argv[n++] = "-w";
-	for (i = 0; i < ctx->nr_ignored; i++) {
-		argv[n++] = "--ignore-rev";
-		argv[n++] = ctx->ignored[i];
-	}
-	argv[n++] = ctx->orig;
-	argv[n++] = "--";
-	argv[n++] = f->path;
-	argv[n] = NULL;
-	if (run_capture(argv, rep->line_repo.buf, &out))
+		strvec_push(&argv, "-w");
+	for (i = 0; i < ctx->nr_ignored; i++)
+		strvec_pushl(&argv, "--ignore-rev", ctx->ignored[i], NULL);
+	strvec_pushl(&argv, ctx->orig, "--", f->path, NULL);
+	if (run_capture(argv.v, rep->line_repo.buf, &out))
 		die("git blame of '%s' failed in '%s'", f->path, rep->line_repo.buf);
 	lc = parse_porcelain(lt, out.buf, nr_lines);
-	free(argv);
+	strvec_clear(&argv);
 	strbuf_release(&out);
 	return lc;
 }
@@ -307,22 +301,21 @@ static void record_change(const char *commit, const char *path, size_t added, si
 static void history_left_out(struct report *rep, const char **pathspec, int nr_pathspec, struct smap *out)
 {
 	struct blame_ctx *ctx = &rep->ctx;
-	const char **argv = xcalloc((size_t)nr_pathspec + (size_t)rep->opt.nr_exclude + 16, sizeof(*argv));
+	struct strvec argv = STRVEC_INIT;
 	struct strbuf rec = STRBUF_INIT, key = STRBUF_INIT;
 	char (*blobs)[41] = NULL, (*keys)[82] = NULL;
 	const char **paths = NULL;
 	size_t nr = 0, alloc = 0, k;
 	const char *cur = NULL;
 	struct reader r;
-	int n, i;
+	int i;
 
 	if (rep->opt.nr_exclude) {
-		n = push_args(argv, 0, "git", "log", "-z", "--no-merges", "--full-history", "--no-renames",
-			      "--name-only", "--format=%x01%H", ctx->token, "--", NULL);
+		strvec_pushl(&argv, "git", "log", "-z", "--no-merges", "--full-history", "--no-renames",
+			     "--name-only", "--format=%x01%H", ctx->token, "--", NULL);
 		for (i = 0; i < rep->opt.nr_exclude; i++)
-			argv[n++] = rep->opt.exclude[i];
-		argv[n] = NULL;
-		reader_start(&r, argv, ctx->gitdir.buf);
+			strvec_push(&argv, rep->opt.exclude[i]);
+		reader_start(&r, argv.v, ctx->gitdir.buf);
 		while (reader_next(&r, &rec, '\0')) {
 			const char *p = rec.buf;
 
@@ -341,16 +334,16 @@ static void history_left_out(struct report *rep, const char **pathspec, int nr_p
 		}
 		if (reader_finish(&r))
 			die("git log failed in '%s'", ctx->gitdir.buf);
+		strvec_clear(&argv);
 	}
 	if (rep->opt.include_vendored)
 		goto done;
 	/* ":OLDMODE NEWMODE OLD NEW STATUS", NUL, PATH, NUL, of each commit of the source */
-	n = push_args(argv, 0, "git", "log", "-z", "--no-merges", "--full-history", "--no-renames", "--raw",
-		      "--no-abbrev", "--format=%x01%H", ctx->orig, "--", NULL);
+	strvec_pushl(&argv, "git", "log", "-z", "--no-merges", "--full-history", "--no-renames", "--raw",
+		     "--no-abbrev", "--format=%x01%H", ctx->orig, "--", NULL);
 	for (i = 0; i < nr_pathspec; i++)
-		argv[n++] = pathspec[i];
-	argv[n] = NULL;
-	reader_start(&r, argv, rep->line_repo.buf);
+		strvec_push(&argv, pathspec[i]);
+	reader_start(&r, argv.v, rep->line_repo.buf);
 	while (reader_next(&r, &rec, '\0')) {
 		const char *p = rec.buf, *blob, *mode;
 		int regular;
@@ -398,7 +391,7 @@ done:
 	free(blobs);
 	free(keys);
 	free(paths);
-	free(argv);
+	strvec_clear(&argv);
 	strbuf_release(&rec);
 	strbuf_release(&key);
 }
@@ -414,21 +407,16 @@ done:
 void commit_sizes(struct report *rep, const char **pathspec, int nr_pathspec)
 {
 	struct blame_ctx *ctx = &rep->ctx;
-	const char **argv = xcalloc((size_t)nr_pathspec + 16, sizeof(*argv));
+	struct strvec argv = STRVEC_INIT;
 	struct strbuf rec = STRBUF_INIT, key = STRBUF_INIT, path = STRBUF_INIT, sb = STRBUF_INIT;
-	struct strbuf since = STRBUF_INIT, until = STRBUF_INIT;
 	struct smap left_out = { NULL, 0, 0 };
 	struct reader *r;
 	char cur[41] = "";
 	size_t i, a = 0, rm = 0;
-	int n = 0, counted = 0;
+	int counted = 0;
 
 	if (rep->sizes_from_cache)
 		goto done;
-	if (rep->opt.since)
-		strbuf_addstr(&since, rep->window.since);
-	if (rep->opt.until)
-		strbuf_addstr(&until, rep->window.until);
 	if (!rep->changes_recorded) {
 		struct replay_options o = ctx->engine;
 
@@ -438,19 +426,18 @@ void commit_sizes(struct report *rep, const char **pathspec, int nr_pathspec)
 		replay_free(replay_tokens(ctx->gitdir.buf, ctx->token, &o));
 		rep->changes_recorded = 1;
 	}
-	n = push_args(argv, 0, "git", "log", "-z", "--no-merges", "--full-history", "--no-renames",
-		      "--name-only", "--format=%x01%H", NULL);
-	if (since.len)
-		argv[n++] = since.buf;
-	if (until.len)
-		argv[n++] = until.buf;
-	argv[n++] = ctx->token;
-	argv[n++] = "--";
+	strvec_pushl(&argv, "git", "log", "-z", "--no-merges", "--full-history", "--no-renames",
+		     "--name-only", "--format=%x01%H", NULL);
+	if (rep->opt.since)
+		strvec_push(&argv, rep->window.since);
+	if (rep->opt.until)
+		strvec_push(&argv, rep->window.until);
+	strvec_pushl(&argv, ctx->token, "--", NULL);
 	for (i = 0; i < (size_t)nr_pathspec; i++)
-		argv[n++] = pathspec[i];
+		strvec_push(&argv, pathspec[i]);
 	history_left_out(rep, pathspec, nr_pathspec, &left_out);
 	r = xmalloc(sizeof(*r));
-	reader_start(r, argv, ctx->gitdir.buf);
+	reader_start(r, argv.v, ctx->gitdir.buf);
 	/* "\001COMMIT", NUL, then "\nPATH", NUL and "PATH", NUL... */
 	for (;;) {
 		int more = reader_next(r, &rec, '\0');
@@ -498,13 +485,11 @@ void commit_sizes(struct report *rep, const char **pathspec, int nr_pathspec)
 	write_atomic(path.buf, sb.buf, sb.len);
 done:
 	smap_release(&left_out);
-	free(argv);
+	strvec_clear(&argv);
 	strbuf_release(&rec);
 	strbuf_release(&key);
 	strbuf_release(&path);
 	strbuf_release(&sb);
-	strbuf_release(&since);
-	strbuf_release(&until);
 }
 
 static void replay_lines(void *data)

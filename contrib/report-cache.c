@@ -14,6 +14,7 @@
 #include "../tokenize/parse.h"
 #include "../tokenize/run-command.h"
 #include "../tokenize/sha1.h"
+#include "../tokenize/strvec.h"
 #include "../tokenize/usage.h"
 #include "../tokenize/wrapper.h"
 
@@ -116,10 +117,9 @@ void last_touch(struct report *rep, const char *dir, const char *tip, const char
 	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT, rec = STRBUF_INIT, key = STRBUF_INIT;
 	struct touch old = { { NULL, 0, 0 }, NULL, 0, 0 }, walk = { { NULL, 0, 0 }, NULL, 0, 0 };
 	char old_tip[41] = "", cur[41] = "";
-	const char **argv = xcalloc((size_t)nr_pathspec + 16, sizeof(*argv));
+	struct strvec argv = STRVEC_INIT;
 	struct reader *r = xmalloc(sizeof(*r));
 	size_t i;
-	int n = 0;
 
 	strbuf_addf(&key, "%s", name);
 	for (i = 0; i < (size_t)nr_pathspec; i++)
@@ -148,18 +148,14 @@ void last_touch(struct report *rep, const char *dir, const char *tip, const char
 		}
 	}
 	if (strcmp(old_tip, tip)) {
-		char not_old[48];
-
-		n = push_args(argv, 0, "git", "log", "-z", "--no-renames", "--full-history", "--name-only",
-			      "--format=%x01%H", tip, NULL);
-		if (old_tip[0]) {
-			snprintf(not_old, sizeof(not_old), "^%s", old_tip);
-			argv[n++] = not_old;
-		}
-		argv[n++] = "--";
+		strvec_pushl(&argv, "git", "log", "-z", "--no-renames", "--full-history", "--name-only",
+			     "--format=%x01%H", tip, NULL);
+		if (old_tip[0])
+			strvec_pushf(&argv, "^%s", old_tip);
+		strvec_push(&argv, "--");
 		for (i = 0; i < (size_t)nr_pathspec; i++)
-			argv[n++] = pathspec[i];
-		reader_start(r, argv, dir);
+			strvec_push(&argv, pathspec[i]);
+		reader_start(r, argv.v, dir);
 		while (reader_next(r, &rec, '\0')) {
 			const char *p = rec.buf;
 
@@ -201,7 +197,7 @@ void last_touch(struct report *rep, const char *dir, const char *tip, const char
 	}
 	touch_release(&old);
 	touch_release(&walk);
-	free(argv);
+	strvec_clear(&argv);
 	free(r);
 	strbuf_release(&path);
 	strbuf_release(&sb);

@@ -94,7 +94,7 @@ void setup_line_repo(struct report *rep)
 		const char *bare[] = { "git", "rev-parse", "--is-bare-repository", NULL };
 		const char *unset_blob[] = { "git", "config", "--unset-all", "mailmap.blob", NULL };
 		const char *unset_file[] = { "git", "config", "--unset-all", "mailmap.file", NULL };
-		const char *set[] = { "git", "config", NULL, NULL, NULL };
+		const char *setting = NULL;  /* where the mailmap is: mailmap.blob or mailmap.file */
 
 		run_capture_quiet(unset_blob, dir.buf, NULL);
 		run_capture_quiet(unset_file, dir.buf, NULL);
@@ -107,7 +107,7 @@ void setup_line_repo(struct report *rep)
 			if (!run_capture(head, ctx->src.buf, &out)) {
 				strbuf_trim_newline(&out);
 				strbuf_addf(&mm, "%s:.mailmap", out.buf);
-				set[2] = "mailmap.blob";
+				setting = "mailmap.blob";
 			}
 		} else {
 			const char *top[] = { "git", "rev-parse", "--show-toplevel", NULL };
@@ -116,10 +116,11 @@ void setup_line_repo(struct report *rep)
 			run_capture(top, ctx->src.buf, &out);
 			strbuf_trim_newline(&out);
 			strbuf_addf(&mm, "%s/.mailmap", out.buf);
-			set[2] = "mailmap.file";
+			setting = "mailmap.file";
 		}
-		if (set[2]) {
-			set[3] = mm.buf;
+		if (setting) {
+			const char *set[] = { "git", "config", setting, mm.buf, NULL };
+
 			git_in(dir.buf, set, "git config");
 		}
 	}

@@ -25,6 +25,7 @@
 #include "../tokenize/usage.h"
 #include "../tokenize/wrapper.h"
 #include "../tokenize/run-command.h"
+#include "../tokenize/strvec.h"
 
 #include <limits.h>
 #include <stddef.h>
@@ -58,22 +59,18 @@ void step_done(struct report *rep, const char *name)
  */
 static void resolve_window(struct report *rep, const char *dir)
 {
-	const char *argv[] = { "git", "rev-parse", NULL, NULL, NULL };
-	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, out = STRBUF_INIT;
+	struct strvec argv = STRVEC_INIT;
+	struct strbuf out = STRBUF_INIT;
 	char *p, *nl;
-	int n = 2;
 
-	if (rep->opt.since) {
-		strbuf_addf(&a, "--since=%s", rep->opt.since);
-		argv[n++] = a.buf;
-	}
-	if (rep->opt.until) {
-		strbuf_addf(&b, "--until=%s", rep->opt.until);
-		argv[n++] = b.buf;
-	}
-	if (n == 2)
+	if (!rep->opt.since && !rep->opt.until)
 		return;
-	if (run_capture(argv, dir, &out))
+	strvec_pushl(&argv, "git", "rev-parse", NULL);
+	if (rep->opt.since)
+		strvec_pushf(&argv, "--since=%s", rep->opt.since);
+	if (rep->opt.until)
+		strvec_pushf(&argv, "--until=%s", rep->opt.until);
+	if (run_capture(argv.v, dir, &out))
 		die("git rev-parse cannot read the dates of --since/--until");
 	for (p = out.buf; (nl = strchr(p, '\n')); p = nl + 1) {
 		*nl = '\0';
@@ -84,8 +81,7 @@ static void resolve_window(struct report *rep, const char *dir)
 	}
 	if ((rep->opt.since && !rep->window.since[0]) || (rep->opt.until && !rep->window.until[0]))
 		die("--since/--until: not a date git reads: '%s'", rep->opt.since && !rep->window.since[0] ? rep->opt.since : rep->opt.until);
-	strbuf_release(&a);
-	strbuf_release(&b);
+	strvec_clear(&argv);
 	strbuf_release(&out);
 }
 

@@ -19,6 +19,7 @@
 #include "state.h"
 #include "../tokenize/parse.h"
 #include "../tokenize/run-command.h"
+#include "../tokenize/strvec.h"
 #include "../tokenize/usage.h"
 #include "../tokenize/wrapper.h"
 
@@ -233,16 +234,16 @@ void source_file_path(struct strbuf *out, const char *gen_dir, int k, enum sourc
 int git_dir_query(const char *dir, const char **query, struct strbuf *out,
 		  struct strbuf *answers)
 {
-	const char *argv[16] = { "git", "rev-parse", "--absolute-git-dir" };
+	struct strvec argv = STRVEC_INIT;
 	struct strbuf all = STRBUF_INIT;
 	const char *nl;
-	size_t n = 3;
 	int status;
 
-	while (query && *query && n < 15)
-		argv[n++] = *query++;
-	argv[n] = NULL;
-	status = run_capture(argv, dir, &all);
+	strvec_pushl(&argv, "git", "rev-parse", "--absolute-git-dir", NULL);
+	if (query)
+		strvec_pushv(&argv, query);
+	status = run_capture(argv.v, dir, &all);
+	strvec_clear(&argv);
 	nl = memchr(all.buf, '\n', all.len);
 	if ((status && status != 1) || !nl || nl == all.buf)
 		die("'%s' is not a git repository", dir);

@@ -31,6 +31,7 @@
 #include "../tokenize/sha1.h"
 #include "../tokenize/smap.h"
 #include "../tokenize/strbuf.h"
+#include "../tokenize/strvec.h"
 #include "../tokenize/usage.h"
 #include "../tokenize/wrapper.h"
 
@@ -1367,20 +1368,20 @@ int walk_blame(struct walk *w, const char *commit, const char *path, struct file
 int walk_file(const char *dir, const char *tip, const char *path, const struct replay_options *opts,
 	      struct file_blame *out)
 {
-	const char *argv[] = { "git", "rev-parse", "--verify", "-q", NULL, NULL };
-	struct strbuf spec = STRBUF_INIT, id = STRBUF_INIT;
+	struct strvec argv = STRVEC_INIT;
+	struct strbuf id = STRBUF_INIT;
 	struct walk *w;
 	int ret;
 
-	strbuf_addf(&spec, "%s^{commit}", tip);
-	argv[4] = spec.buf;
-	if (run_capture(argv, dir, &id) || id.len < 40)
+	strvec_pushl(&argv, "git", "rev-parse", "--verify", "-q", NULL);
+	strvec_pushf(&argv, "%s^{commit}", tip);
+	if (run_capture(argv.v, dir, &id) || id.len < 40)
 		die("'%s' is not a commit in '%s'", tip, dir);
 	strbuf_setlen(&id, 40);
 	w = walk_new(dir, opts);
 	ret = walk_blame(w, id.buf, path, out);
 	walk_free(w);
-	strbuf_release(&spec);
+	strvec_clear(&argv);
 	strbuf_release(&id);
 	return ret;
 }

@@ -9,6 +9,8 @@ write that fails leaves the old file and no temporary one, with one fatal
 line naming the file.  run_workers() (tokenize/run-command.c) runs each
 worker once, loses none of their output and writes none of what its caller
 buffered twice; at the first worker that fails it stops the others and fails.
+A strvec (tokenize/strvec.c) holds copies of what was pushed, in order,
+however many, and its v is NULL-terminated after every operation.
 Through t/helper/test-wrapper.'
 
 . ./test-lib.sh
@@ -57,6 +59,54 @@ test_expect_success SIZE_T_64 'ALLOC_GROW: a count whose size wraps around dies,
 	test_must_be_empty out &&
 	test_line_count = 1 err &&
 	grep "^test-wrapper: fatal: size_t overflow: 1152921504606846977 \* 16\$" err
+'
+
+test_expect_success 'strvec: an empty vector is NULL-terminated, and a pop leaves it empty' '
+	echo 0 >expect &&
+	"$WRAPPER" strvec >actual &&
+	test_cmp expect actual &&
+	"$WRAPPER" strvec pop >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'strvec: push, pushf, pushl and pushv append copies, in order' '
+	cat >expect <<-\EOF &&
+	9
+	one
+	<two:1>
+	three
+	four
+	five
+	six
+	seven
+	eight
+
+	EOF
+	"$WRAPPER" strvec push=one pushf=two pushl=three,four,five pushl=six \
+		pushv=seven,eight push= >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'strvec: pushes far past the first allocation keep every string' '
+	seq 1 1000 >strings &&
+	{ echo 1000 && cat strings; } >expect &&
+	"$WRAPPER" strvec $(sed "s/^/push=/" strings) >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'strvec: pop drops the last string; a cleared vector is empty and takes more' '
+	printf "2\na\nb\n" >expect &&
+	"$WRAPPER" strvec push=a push=b push=c pop >actual &&
+	test_cmp expect actual &&
+	printf "0\n" >expect &&
+	"$WRAPPER" strvec push=a push=b clear >actual &&
+	test_cmp expect actual &&
+	printf "2\n<c:0>\nd\n" >expect &&
+	"$WRAPPER" strvec push=a push=b clear pushf=c push=d >actual &&
+	test_cmp expect actual &&
+	printf "1\ne\n" >expect &&
+	"$WRAPPER" strvec push=a pop pop push=e >actual &&
+	test_cmp expect actual
 '
 
 test_expect_success 'write_atomic: the file whole, replacing the one there, through no symlink' '

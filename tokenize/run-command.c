@@ -4,7 +4,6 @@
 #include "usage.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -320,18 +319,6 @@ int run_capture_input(const char **argv, const char *dir, const struct strbuf *i
 	status = capture(argv, dir, fileno(in), out, 0);
 	fclose(in);
 	return status;
-}
-
-int push_args(const char **argv, int n, ...)
-{
-	va_list ap;
-	const char *arg;
-
-	va_start(ap, n);
-	while ((arg = va_arg(ap, const char *)))
-		argv[n++] = arg;
-	va_end(ap);
-	return n;
 }
 
 /*

@@ -16,13 +16,6 @@ struct child {
 	struct rusage ru;      /* after finish_command: what it and its children used */
 };
 
-/*
- * Appends the arguments before the NULL to argv from index n on, and
- * returns the new count: a command's fixed words in one call rather than
- * an argv[n++] each.  argv must have room; it is not NULL-terminated.
- */
-int push_args(const char **argv, int n, ...) __attribute__((sentinel));
-
 /* pipe(), its two ends closed in every child at exec */
 void make_pipe(int fd[2]);
 /*

@@ -10,6 +10,12 @@
  *                                  WANT of them with ALLOC_GROW, prints
  *                                  how many it holds
  *   test-wrapper write-atomic PATH writes its input to PATH (write_atomic)
+ *   test-wrapper strvec OP...      runs each OP on one strvec, then prints
+ *                                  its nr and its strings, a line each:
+ *                                  push=S, pushf=S (pushes "<S:NR>", NR the
+ *                                  count before), pushl=A[,B[,C]],
+ *                                  pushv=A[,B...], pop, clear; dies when
+ *                                  v is not NULL-terminated after an OP
  *   test-wrapper run-workers N     runs N workers (run_workers), each of
  *                                  which prints a line, "in-process" in it
  *                                  when it ran in the caller's process
@@ -24,6 +30,7 @@
  */
 #include "../../tokenize/run-command.h"
 #include "../../tokenize/strbuf.h"
+#include "../../tokenize/strvec.h"
 #include "../../tokenize/usage.h"
 #include "../../tokenize/wrapper.h"
 
@@ -41,6 +48,7 @@ static const char usage_text[] =
 	"   or: test-wrapper (st-add | st-mult) A B\n"
 	"   or: test-wrapper alloc-grow WANT\n"
 	"   or: test-wrapper write-atomic PATH <DATA\n"
+	"   or: test-wrapper strvec OP...\n"
 	"   or: test-wrapper run-workers N\n"
 	"   or: test-wrapper run-workers-failing (exit | signal) DIR\n";
 
@@ -60,6 +68,63 @@ static size_t size_arg(const char *s)
 struct element {
 	char bytes[16];
 };
+
+/*
+ * The words of a comma-separated list, in words (which it writes
+ * commas over), NULL-terminated: at most max of them, max + 1 slots.
+ */
+static void split_words(char *list, const char **words, size_t max)
+{
+	size_t n = 0;
+	char *p = list;
+
+	for (;;) {
+		if (n == max)
+			die("more than %zu words in '%s'", max, list);
+		words[n++] = p;
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	words[n] = NULL;
+}
+
+/*
+ * One OP of "test-wrapper strvec".  Each string is pushed from scratch,
+ * which is overwritten at once: the vector's strings must be copies.
+ */
+static void strvec_op(struct strvec *sv, const char *op, struct strbuf *scratch)
+{
+	const char *words[16] = { NULL };
+	const char *arg = strchr(op, '=');
+	size_t len = arg ? (size_t)(arg - op) : strlen(op);
+
+	strbuf_reset(scratch);
+	if (arg)
+		strbuf_addstr(scratch, ++arg);
+	if (len == 4 && !strncmp(op, "push", len)) {
+		strvec_push(sv, scratch->buf);
+	} else if (len == 5 && !strncmp(op, "pushf", len)) {
+		strvec_pushf(sv, "<%s:%zu>", scratch->buf, sv->nr);
+	} else if (len == 5 && !strncmp(op, "pushl", len)) {
+		/* the words after the last given are NULL: the list ends at the first */
+		split_words(scratch->buf, words, 3);
+		strvec_pushl(sv, words[0], words[1], words[2], NULL);
+	} else if (len == 5 && !strncmp(op, "pushv", len)) {
+		split_words(scratch->buf, words, sizeof(words) / sizeof(*words) - 1);
+		strvec_pushv(sv, words);
+	} else if (!strcmp(op, "pop")) {
+		strvec_pop(sv);
+	} else if (!strcmp(op, "clear")) {
+		strvec_clear(sv);
+	} else {
+		die("unknown strvec operation '%s'", op);
+	}
+	memset(scratch->buf, 'x', scratch->len);
+	if (!sv->v || sv->v[sv->nr])
+		die("after '%s': v is not NULL-terminated at nr %zu", op, sv->nr);
+}
 
 static pid_t caller;
 
@@ -177,6 +242,18 @@ int main(int argc, char **argv)
 			die_errno("cannot read the input");
 		write_atomic(argv[2], sb.buf, sb.len);
 		strbuf_release(&sb);
+	} else if (argc >= 2 && !strcmp(argv[1], "strvec")) {
+		struct strvec sv = STRVEC_INIT;
+		struct strbuf scratch = STRBUF_INIT;
+		size_t i;
+
+		for (i = 2; i < (size_t)argc; i++)
+			strvec_op(&sv, argv[i], &scratch);
+		printf("%zu\n", sv.nr);
+		for (i = 0; i < sv.nr; i++)
+			printf("%s\n", sv.v[i]);
+		strvec_clear(&sv);
+		strbuf_release(&scratch);
 	} else if (argc == 3 && !strcmp(argv[1], "run-workers")) {
 		printf("before the workers\n");
 		if (run_workers(int_arg(argv[2]), print_worker, NULL, NULL))
