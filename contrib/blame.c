@@ -728,8 +728,8 @@ static int original_token_lines(const char *commit, const char *path, size_t nr,
 	const char *orig = oid_map_orig(&ctx->map, commit);
 	const struct language *lang;
 	struct lexer_state ls;
-	struct token tok;
-	size_t k = ctx->nr_sources, n = 0, scanned = 0;
+	struct token tok[256];
+	size_t k = ctx->nr_sources, n = 0, scanned = 0, got, i;
 	uint32_t at = 1;
 
 	if (!orig || strchr(path, '\n'))
@@ -743,12 +743,15 @@ static int original_token_lines(const char *commit, const char *path, size_t nr,
 	if (!lang || lang == &language_none)
 		return -1;
 	lexer_init(&ls, content.buf, content.len, lang->syntax);
-	while (language_next_token(lang, &ls, &tok)) {
-		if (n == nr)
+	/* in batches: a call for each token costs a copy of the lexer's state */
+	while ((got = lang->lexer->many(&ls, tok, sizeof(tok) / sizeof(*tok)))) {
+		if (got > nr - n)
 			return -1;
-		at += (uint32_t)count_newlines(content.buf + scanned, tok.start - scanned);
-		scanned = tok.start;
-		line[n++] = at;
+		for (i = 0; i < got; i++) {
+			at += (uint32_t)count_newlines(content.buf + scanned, tok[i].start - scanned);
+			scanned = tok[i].start;
+			line[n++] = at;
+		}
 	}
 	return n == nr ? 0 : -1;
 }

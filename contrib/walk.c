@@ -1119,8 +1119,11 @@ static void blame_suspect(struct walk *w, uint32_t si, struct target *t, size_t 
 		pass_over_ignored(nv, &parent[0].v, &d0);
 	tokdiff_release(&d0);
 
-	/* each token on to where it comes from, or the commit's own */
-	qsort(t, nr_t, sizeof(*t), cmp_target_pos);
+	/* each token on to where it comes from, or the commit's own (most often they came in order) */
+	for (k = 1; k < nr_t && t[k - 1].pos <= t[k].pos; k++)
+		;
+	if (k < nr_t)
+		qsort(t, nr_t, sizeof(*t), cmp_target_pos);
 	{
 		struct target *mine = xcalloc(nr_t + 1, sizeof(*mine));
 		size_t nr_mine = 0;
