@@ -522,18 +522,6 @@ test_expect_success 'the page says what the two counts compare: moves on one sid
 
 say_if_no_browser
 
-# report_in_browser --page FILE [--chart LABEL]... [--text T]...: the
-# checks of t/browser/check-report.js, its log shown when one fails
-report_in_browser () {
-	if node "$TEST_DIRECTORY/browser/check-report.js" --shots shots "$@" >browser.log 2>&1
-	then
-		grep "^# all checks passed" browser.log
-	else
-		cat browser.log
-		return 1
-	fi
-}
-
 test_expect_success BROWSER 'in Chromium: the charts are drawn, nothing loads or runs, hostile names show as text' '
 	report_in_browser --page out/index.html \
 		--chart "Share of the code by year of origin" \

@@ -4,15 +4,6 @@ test_description='report: consent (provenance for relicensing) and knowledge at 
 
 test_lazy_prereq PYTHON 'python3 -c "import json, decimal"'
 
-# declarations PREFIX N: N lines "int PREFIX_I;", 3 tokens each, no run like another file's
-declarations () {
-	i=1 &&
-	while test $i -le $2
-	do
-		echo "int $1_$i;" && i=$((i + 1)) || return 1
-	done
-}
-
 # The history (the tokens that survive at HEAD, people's only, 222 in all):
 #   Ann   2015-03-01  lib/core.c: 150 tokens (as ann@old.example.org, mailmapped to ann@example.org)
 #   bot   2016-01-01  app/deps.c: 9 tokens, a bot's: out of every figure here

@@ -165,6 +165,17 @@ commit_as () {
 	git -C "$commit_as_repo_" commit -q "$@"
 }
 
+# declarations PREFIX N: N lines "int PREFIX_I;" on stdout, 3 tokens each,
+# no run of them like another file's: files of known token counts
+declarations () {
+	declarations_i_=1
+	while test $declarations_i_ -le $2
+	do
+		echo "int $1_$declarations_i_;" &&
+		declarations_i_=$((declarations_i_ + 1)) || return 1
+	done
+}
+
 # test_merge_side FORK: in the repository of the current directory, fork
 # a branch "side" at FORK, commit side.c on it, and merge it into main,
 # so that a fixture's history has a merge.
@@ -696,4 +707,17 @@ say_if_no_browser () {
 	test_have_prereq BROWSER ||
 	say "# BROWSER missing: needs /usr/bin/chromium and playwright-core in t/browser/node_modules" \
 		"(PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --prefix t/browser --no-save --no-audit --no-fund playwright-core)"
+}
+
+# report_in_browser --page FILE [--chart LABEL]... [--text T]...: the
+# checks of t/browser/check-report.js on a report's page, its log shown
+# when one fails
+report_in_browser () {
+	if node "$TEST_DIRECTORY/browser/check-report.js" --shots shots "$@" >browser.log 2>&1
+	then
+		grep "^# all checks passed" browser.log
+	else
+		cat browser.log
+		return 1
+	fi
 }
