@@ -22,29 +22,28 @@
 static const unsigned cover_percent[] = { 90, 99, 100 };
 #define NR_COVERS (sizeof(cover_percent) / sizeof(*cover_percent))
 
-/* How many files an author owns tokens in, and the oldest and newest commits that own them. */
-struct consent_author {
-	size_t files;
-	size_t first, last;  /* indices in commits[]; (size_t)-1: none */
-};
-
 /* Whether commit a is older than commit b: by author date, then by id. */
-static int commit_older(const struct report *rep, size_t a, size_t b)
+static int commit_older(const struct gcommit *a, const struct gcommit *b)
 {
-	if (rep->commits[a].time != rep->commits[b].time)
-		return rep->commits[a].time < rep->commits[b].time;
-	return strcmp(rep->commits[a].id, rep->commits[b].id) < 0;
+	if (a->time != b->time)
+		return a->time < b->time;
+	return strcmp(a->id, b->id) < 0;
 }
 
-/* Each author's files and the span of the commits that own their surviving tokens. */
-static struct consent_author *consent_authors(struct report *rep)
+static void stamp(struct commit_stamp *s, const struct gcommit *c)
 {
-	struct consent_author *ca = xcalloc(rep->nr_authors + 1, sizeof(*ca));
-	size_t *last_file = xcalloc(rep->nr_authors + 1, sizeof(*last_file));
+	memcpy(s->id, c->id, sizeof(s->id));
+	s->time = c->time;
+}
+
+void owning_commits(struct report *rep)
+{
+	size_t *first = xcalloc(rep->nr_authors + 1, sizeof(*first));
+	size_t *last = xcalloc(rep->nr_authors + 1, sizeof(*last));
 	size_t i, j;
 
 	for (i = 0; i < rep->nr_authors; i++)
-		ca[i].first = ca[i].last = (size_t)-1;
+		first[i] = last[i] = (size_t)-1;
 	for (i = 0; i < rep->nr_files; i++) {
 		const struct rfile *f = &rep->files[i];
 
@@ -55,42 +54,57 @@ static struct consent_author *consent_authors(struct report *rep)
 
 			if (!f->c[j].tokens)
 				continue;
-			if (last_file[a] != i + 1) {
-				last_file[a] = i + 1;
-				ca[a].files++;
-			}
-			if (ca[a].first == (size_t)-1 || commit_older(rep, c, ca[a].first))
-				ca[a].first = c;
-			if (ca[a].last == (size_t)-1 || commit_older(rep, ca[a].last, c))
-				ca[a].last = c;
+			if (first[a] == (size_t)-1 || commit_older(&rep->commits[c], &rep->commits[first[a]]))
+				first[a] = c;
+			if (last[a] == (size_t)-1 || commit_older(&rep->commits[last[a]], &rep->commits[c]))
+				last[a] = c;
 		}
 	}
-	free(last_file);
-	return ca;
+	for (i = 0; i < rep->nr_authors; i++)
+		if (first[i] != (size_t)-1) {
+			stamp(&rep->authors[i].first_owning, &rep->commits[first[i]]);
+			stamp(&rep->authors[i].last_owning, &rep->commits[last[i]]);
+		}
+	free(first);
+	free(last);
 }
 
 /* A commit's id and its author date (UTC) as two cells. */
-static void commit_cells(struct report *rep, struct table *t, size_t c)
+static void commit_cells(struct table *t, const struct commit_stamp *c)
 {
 	char day[16];
 
-	day_of(rep->commits[c].time, day, sizeof(day));
-	table_text(t, rep->commits[c].id);
+	day_of(c->time, day, sizeof(day));
+	table_text(t, c->id);
 	table_text(t, day);
 }
 
-/* consent.tsv: the people with tokens, in the order of consent (the most tokens first). */
-static struct table *consent_table(struct report *rep, const struct consent_author *ca, size_t total)
+/* How many of files hold tokens of each author. */
+static size_t *files_of_authors(struct report *rep, const struct file_people *files, size_t nr_files)
+{
+	size_t *count = xcalloc(rep->nr_authors + 1, sizeof(*count)), i, j;
+
+	for (i = 0; i < nr_files; i++)
+		for (j = 0; j < files[i].nr_owners; j++)
+			count[files[i].owners[j].author]++;
+	return count;
+}
+
+/*
+ * consent.tsv: the people with tokens, in the order of consent (the most
+ * tokens first); the times of their commits last, by which the commits
+ * of the reports of several repositories, merged, are ordered.
+ */
+static struct table *consent_table(struct report *rep, const size_t *files, size_t total)
 {
 	static const char *const cols[] = { "rank", "author", "addresses", "tokens", "token_share",
 					    "cumulative_share", "files", "first_commit", "first_date",
-					    "last_commit", "last_date", NULL };
+					    "last_commit", "last_date", "first_time", "last_time", NULL };
 	struct table *t = table_begin(rep, "consent.tsv", cols);
 	size_t i, held = 0;
 
 	for (i = 0; i < rep->nr_by_tokens; i++) {
 		const struct author *a = rep->by_tokens[i];
-		size_t k = (size_t)(a - rep->authors);
 
 		held += a->tokens;
 		table_count(t, i + 1);
@@ -99,39 +113,30 @@ static struct table *consent_table(struct report *rep, const struct consent_auth
 		table_count(t, a->tokens);
 		table_number(t, pct((double)a->tokens, (double)total));
 		table_number(t, pct((double)held, (double)total));
-		table_count(t, ca[k].files);
-		commit_cells(rep, t, ca[k].first);
-		commit_cells(rep, t, ca[k].last);
+		table_count(t, files[a - rep->authors]);
+		commit_cells(t, &a->first_owning);
+		commit_cells(t, &a->last_owning);
+		table_int(t, a->first_owning.time);
+		table_int(t, a->last_owning.time);
 	}
 	table_end(rep, t);
 	return t;
 }
 
 /* consent-files.tsv: every file's people, the most tokens first: what each would leave to rewrite. */
-static void consent_files_table(struct report *rep)
+static void consent_files_table(struct report *rep, const struct file_people *files, size_t nr_files)
 {
 	static const char *const cols[] = { "path", "author", "tokens", "token_share", NULL };
 	struct table *t = table_begin(rep, "consent-files.tsv", cols);
 	size_t i, j;
 
-	for (i = 0; i < rep->nr_files; i++) {
-		struct rfile *f = &rep->files[i];
-		struct owner *o;
-		size_t no, tokens = 0;
-
-		if (f->skipped)
-			continue;
-		no = file_owners(rep, f, &o);
-		for (j = 0; j < no; j++)
-			tokens += o[j].tokens;
-		for (j = 0; j < no && o[j].tokens; j++) {
-			table_text(t, f->path);
-			table_text(t, o[j].name);
-			table_count(t, o[j].tokens);
-			table_number(t, pct((double)o[j].tokens, (double)tokens));
+	for (i = 0; i < nr_files; i++)
+		for (j = 0; j < files[i].nr_owners; j++) {
+			table_text(t, files[i].path);
+			table_text(t, files[i].owners[j].name);
+			table_count(t, files[i].owners[j].tokens);
+			table_number(t, pct((double)files[i].owners[j].tokens, (double)files[i].tokens));
 		}
-		free(o);
-	}
 	table_end(rep, t);
 }
 
@@ -179,41 +184,38 @@ static struct table *consent_cover_table(struct report *rep, const struct dir_ta
 	return t;
 }
 
-/* The (up to) three files holding most of author a's tokens, with their counts, as text. */
-static void largest_files_of(struct report *rep, size_t a, struct strbuf *out)
+/* The (up to) three of files holding most of author a's tokens, with their counts, as text. */
+static void largest_files_of(const struct file_people *files, size_t nr_files, size_t a, struct strbuf *out)
 {
 	struct share best[3];
 	size_t nr = 0, i, j, k;
 
-	for (i = 0; i < rep->nr_files; i++) {
-		const struct rfile *f = &rep->files[i];
+	for (i = 0; i < nr_files; i++) {
 		size_t tokens = 0;
 
-		if (f->skipped)
-			continue;
-		for (j = 0; j < f->nr_c; j++)
-			if (rep->commits[f->c[j].commit].author_idx == a)
-				tokens += f->c[j].tokens;
+		for (j = 0; j < files[i].nr_owners; j++)
+			if (files[i].owners[j].author == a)
+				tokens = files[i].owners[j].tokens;
 		if (!tokens || (nr == 3 && tokens <= best[2].tokens))
 			continue;
 		for (k = nr < 3 ? nr++ : 2; k > 0 && best[k - 1].tokens < tokens; k--)
 			best[k] = best[k - 1];
 		best[k].tokens = tokens;
-		best[k].name = f->path;
+		best[k].name = files[i].path;
 	}
 	for (k = 0; k < nr; k++)
 		strbuf_addf(out, "%s%s (%zu)", k ? ", " : "", best[k].name, best[k].tokens);
 }
 
 /* The page: what a token's author is, the cover figures, the top authors and where their tokens are. */
-static void consent_page(struct report *rep, struct strbuf *pg, const struct table *authors,
-			 const struct table *covers, size_t total)
+static void consent_page(struct report *rep, struct strbuf *pg, const struct file_people *files, size_t nr_files,
+			 const struct table *authors, const struct table *covers, size_t total)
 {
 	static const char *const cols[] = { "rank", "author", "tokens", "token_share", "cumulative_share",
 					    "files", "first_date", "last_date", "largest files (tokens)", NULL };
 	const struct cell *root = covers->cells;  /* the first row: the whole selection */
 	size_t n = table_rows(authors) < (size_t)rep->opt.top ? table_rows(authors) : (size_t)rep->opt.top, i;
-	struct strbuf files = STRBUF_INIT;
+	struct strbuf largest = STRBUF_INIT;
 
 	section_heading(pg, "consent");
 	strbuf_addstr(pg, "<p>Whose consent relicensing the selection needs. "
@@ -245,23 +247,23 @@ static void consent_page(struct report *rep, struct strbuf *pg, const struct tab
 			else
 				tdn(pg, c->text);
 		}
-		strbuf_reset(&files);
-		largest_files_of(rep, (size_t)(rep->by_tokens[i] - rep->authors), &files);
-		td(pg, files.buf);
+		strbuf_reset(&largest);
+		largest_files_of(files, nr_files, (size_t)(rep->by_tokens[i] - rep->authors), &largest);
+		td(pg, largest.buf);
 		strbuf_addstr(pg, "</tr>\n");
 	}
 	strbuf_addstr(pg, "</table>");
-	strbuf_release(&files);
+	strbuf_release(&largest);
 }
 
-void section_consent(struct report *rep, struct strbuf *pg, const struct dir_tally *dirs, size_t nr_dirs)
+void section_consent(struct report *rep, struct strbuf *pg, const struct file_people *files, size_t nr_files,
+		     const struct dir_tally *dirs, size_t nr_dirs)
 {
-	struct consent_author *ca = consent_authors(rep);
-	size_t total = people_tokens(rep);
-	struct table *authors = consent_table(rep, ca, total), *covers;
+	size_t *files_of = files_of_authors(rep, files, nr_files), total = people_tokens(rep);
+	struct table *authors = consent_table(rep, files_of, total), *covers;
 
-	consent_files_table(rep);
+	consent_files_table(rep, files, nr_files);
 	covers = consent_cover_table(rep, dirs, nr_dirs);
-	consent_page(rep, pg, authors, covers, total);
-	free(ca);
+	consent_page(rep, pg, files, nr_files, authors, covers, total);
+	free(files_of);
 }

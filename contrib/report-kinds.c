@@ -23,12 +23,6 @@ enum kind kind_of_language(const char *lang)
 	return lang && !strcmp(lang, "text") ? KIND_PROSE : KIND_CODE;
 }
 
-/* An author's part of one kind. */
-struct kind_author {
-	const char *name;
-	size_t lines, tokens, rank_lines, rank_tokens;
-};
-
 static int cmp_kind_tokens(const void *a, const void *b)
 {
 	const struct kind_author *x = *(const struct kind_author *const *)a, *y = *(const struct kind_author *const *)b;
@@ -49,12 +43,9 @@ static int cmp_kind_lines(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/*
- * The size of each kind, and each author's lines and tokens of it (ka:
- * NR_KINDS rows of rep->nr_authors), bots aside unless --include-bots.
- */
-static void count_kinds(struct report *rep, struct kind_author *ka)
+struct kind_author *count_kinds(struct report *rep)
 {
+	struct kind_author *ka = xcalloc(st_add(st_mult(NR_KINDS, rep->nr_authors), 1), sizeof(*ka));
 	size_t i, j;
 
 	memset(rep->kinds, 0, sizeof(rep->kinds));
@@ -81,6 +72,7 @@ static void count_kinds(struct report *rep, struct kind_author *ka)
 			ka[k * rep->nr_authors + a].tokens += f->c[j].tokens;
 		}
 	}
+	return ka;
 }
 
 /* Ranks the authors of kind k (row of ka) and writes their rows of authors-by-kind.tsv. */
@@ -118,19 +110,17 @@ static void kind_authors(struct report *rep, struct table *t, enum kind k, struc
 	free(list);
 }
 
-void section_kinds(struct report *rep, struct strbuf *pg)
+void section_kinds(struct report *rep, struct strbuf *pg, struct kind_author *ka)
 {
 	static const char *const cols[] = { "kind", "files", "lines", "code_lines", "tokens", "token_share",
 					    "authors_by_lines", "authors_by_tokens", "top_by_tokens",
 					    "top_token_share", NULL };
 	static const char *const author_cols[] = { "kind", "author", "lines", "line_share", "line_rank",
 						   "tokens", "token_share", "token_rank", NULL };
-	struct kind_author *ka = xcalloc(st_add(st_mult(NR_KINDS, rep->nr_authors), 1), sizeof(*ka));
 	size_t total = 0;
 	struct table *t;
 	int k;
 
-	count_kinds(rep, ka);
 	t = table_begin(rep, "authors-by-kind.tsv", author_cols);
 	for (k = 0; k < NR_KINDS; k++) {
 		kind_authors(rep, t, (enum kind)k, ka + (size_t)k * rep->nr_authors);
@@ -165,7 +155,6 @@ void section_kinds(struct report *rep, struct strbuf *pg)
 			      "(<code>authors-by-kind.tsv</code>: every author of each).</p>");
 		table_html(pg, t, NULL);
 	}
-	free(ka);
 }
 
 void summary_kinds(struct report *rep, struct table *summary)

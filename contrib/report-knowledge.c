@@ -49,8 +49,24 @@ int parse_duration(const char *s, long long *seconds)
 	return -1;
 }
 
-/* Adds address to author a's list, once (case aside). */
-static void add_address(struct smap *seen, struct strbuf *list, size_t a, const char *address)
+size_t history_author(struct report *rep, const char *name)
+{
+	int isnew;
+	size_t *v = smap_put(&rep->history_index, name, rep->nr_history, &isnew);
+
+	if (isnew) {
+		struct history_author *h;
+
+		ALLOC_GROW(rep->history, rep->nr_history + 1, rep->alloc_history);
+		h = &rep->history[rep->nr_history++];
+		memset(h, 0, sizeof(*h));
+		h->name = xstrdup(name);
+		strbuf_init(&h->addresses, 0);
+	}
+	return *v;
+}
+
+void add_history_address(struct smap *seen, struct history_author *h, size_t k, const char *address)
 {
 	struct strbuf key = STRBUF_INIT;
 	char *p;
@@ -58,12 +74,12 @@ static void add_address(struct smap *seen, struct strbuf *list, size_t a, const 
 
 	if (!*address)
 		return;
-	strbuf_addf(&key, "%zu\n%s", a, address);
+	strbuf_addf(&key, "%zu\n%s", k, address);
 	for (p = key.buf; *p; p++)
 		*p = (char)tolower((unsigned char)*p);
 	smap_put(seen, key.buf, 0, &isnew);
 	if (isnew)
-		strbuf_addf(list, "%s%s", list->len ? ", " : "", address);
+		strbuf_addf(&h->addresses, "%s%s", h->addresses.len ? ", " : "", address);
 	strbuf_release(&key);
 }
 
@@ -71,12 +87,12 @@ static void add_address(struct smap *seen, struct strbuf *list, size_t a, const 
  * One commit of git log: "ID AUTHOR-TIME COMMITTER-TIME NAME\nADDRESS\nRAW-ADDRESS"
  * (the name and the first address through the mailmap, as the report counts them).
  */
-static void read_history_commit(struct report *rep, char *rec, struct smap *seen, struct strbuf *addresses)
+static void read_history_commit(struct report *rep, char *rec, struct smap *seen)
 {
 	char *name, *email, *raw_email, *end;
 	long long at, ct;
-	struct author *a;
-	size_t *k;
+	struct history_author *h;
+	size_t k;
 
 	if (strlen(rec) < 42 || rec[40] != ' ')
 		return;
@@ -90,16 +106,14 @@ static void read_history_commit(struct report *rep, char *rec, struct smap *seen
 	*raw_email++ = '\0';
 	if (!strcmp(rec, rep->ctx.orig))
 		rep->rev_time = ct;
-	k = smap_get(&rep->author_index, merged_name(rep, name));
-	if (!k)
-		return;  /* none of their tokens survive: not in the figures */
-	a = &rep->authors[*k];
-	if (!a->last_commit[0] || at > a->last_time) {
-		memcpy(a->last_commit, rec, 41);
-		a->last_time = at;
+	k = history_author(rep, merged_name(rep, name));
+	h = &rep->history[k];
+	if (!h->last_commit[0] || at > h->last_time) {
+		memcpy(h->last_commit, rec, 41);
+		h->last_time = at;
 	}
-	add_address(seen, &addresses[*k], *k, email);
-	add_address(seen, &addresses[*k], *k, raw_email);
+	add_history_address(seen, h, k, email);
+	add_history_address(seen, h, k, raw_email);
 }
 
 void author_history(struct report *rep)
@@ -109,26 +123,37 @@ void author_history(struct report *rep)
 						   : "--format=%H %at %ct %aN%n%aE%n%ae",
 			       rep->ctx.orig, "--", NULL };
 	struct strbuf out = STRBUF_INIT;
-	struct strbuf *addresses = xcalloc(rep->nr_authors + 1, sizeof(*addresses));
 	struct smap seen = { NULL, 0, 0 };
 	char *p, *next;
-	size_t i;
 
 	if (run_capture(argv, rep->line_repo.buf, &out))
 		die("git log failed in '%s'", rep->line_repo.buf);
 	for (p = out.buf; p < out.buf + out.len; p = next) {
 		next = p + strlen(p) + 1;
-		read_history_commit(rep, p, &seen, addresses);
+		read_history_commit(rep, p, &seen);
 	}
-	for (i = 0; i < rep->nr_authors; i++) {
-		struct author *a = &rep->authors[i];
-
-		a->addresses = strbuf_detach(&addresses[i], NULL);
-		a->departed = a->last_commit[0] && rep->rev_time - a->last_time > rep->opt.departed_after_seconds;
-	}
-	free(addresses);
 	smap_release(&seen);
 	strbuf_release(&out);
+}
+
+void departures(struct report *rep)
+{
+	size_t i, *k;
+
+	for (i = 0; i < rep->nr_authors; i++) {
+		struct author *a = &rep->authors[i];
+		const struct history_author *h;
+
+		if (!(k = smap_get(&rep->history_index, a->name))) {
+			a->addresses = "";
+			continue;
+		}
+		h = &rep->history[*k];
+		memcpy(a->last_commit, h->last_commit, sizeof(a->last_commit));
+		a->last_time = h->last_time;
+		a->addresses = h->addresses.buf;
+		a->departed = a->last_commit[0] && rep->rev_time - a->last_time > rep->opt.departed_after_seconds;
+	}
 }
 
 /* What is at risk in a directory or a file. */
@@ -249,57 +274,27 @@ static struct table *knowledge_table(struct report *rep, const struct dir_tally 
 	return t;
 }
 
-/* A file's people as shares, the most tokens first: its owners with tokens. */
-static size_t file_shares(struct report *rep, struct rfile *f, struct share **out, size_t *tokens)
-{
-	struct owner *o;
-	size_t no = file_owners(rep, f, &o), nr, i;
-	struct share *s = xcalloc(no + 1, sizeof(*s));
-
-	*tokens = 0;
-	for (nr = 0; nr < no && o[nr].tokens; nr++) {
-		s[nr].author = o[nr].author;
-		s[nr].tokens = o[nr].tokens;
-		s[nr].name = o[nr].name;
-		*tokens += o[nr].tokens;
-	}
-	for (i = nr; i < no; i++)
-		*tokens += o[i].tokens;
-	free(o);
-	*out = s;
-	return nr;
-}
-
 /* knowledge-files.tsv: every file, the most orphaned first. */
-static void knowledge_files_table(struct report *rep)
+static void knowledge_files_table(struct report *rep, const struct file_people *files, size_t nr)
 {
 	static const char *const cols[] = { "path", "tokens", "orphaned_tokens", "orphaned_share", "authors",
 					    "departed_authors", "truck_factor", "active_truck_factor", "top_author",
 					    "top_author_share", NULL };
 	struct table *t = table_begin(rep, "knowledge-files.tsv", cols);
-	struct risk *risks = xcalloc(rep->nr_files + 1, sizeof(*risks));
-	struct share **shares = xcalloc(rep->nr_files + 1, sizeof(*shares));
-	size_t nr = 0, i;
+	struct risk *risks = xcalloc(nr + 1, sizeof(*risks));
+	size_t i;
 
-	for (i = 0; i < rep->nr_files; i++) {
-		size_t n;
-
-		if (rep->files[i].skipped)
-			continue;
-		risks[nr].path = rep->files[i].path;
-		risks[nr].files = 1;
-		n = file_shares(rep, &rep->files[i], &shares[nr], &risks[nr].tokens);
-		assess(rep, shares[nr], n, &risks[nr]);
-		nr++;
+	for (i = 0; i < nr; i++) {
+		risks[i].path = files[i].path;
+		risks[i].files = 1;
+		risks[i].tokens = files[i].tokens;
+		assess(rep, files[i].owners, files[i].nr_owners, &risks[i]);
 	}
 	if (nr)
 		qsort(risks, nr, sizeof(*risks), cmp_risk);
 	for (i = 0; i < nr; i++)
 		risk_row(rep, t, &risks[i], 0);
 	table_end(rep, t);
-	for (i = 0; i < nr; i++)
-		free(shares[i]);
-	free(shares);
 	free(risks);
 }
 
@@ -325,6 +320,43 @@ static struct table *knowledge_authors_table(struct report *rep, size_t total)
 	}
 	table_end(rep, t);
 	return t;
+}
+
+static int cmp_history_name(const void *a, const void *b)
+{
+	return strcmp((*(const struct history_author *const *)a)->name, (*(const struct history_author *const *)b)->name);
+}
+
+/*
+ * history-authors.tsv: every name of the history, by name, with its
+ * addresses and newest commit (the time too, in seconds): what
+ * departures are judged by, so that the reports of several repositories,
+ * merged, judge them over all the histories, where an author may have
+ * tokens in one and their newest commit in another.
+ */
+static void history_authors_table(struct report *rep)
+{
+	static const char *const cols[] = { "author", "addresses", "last_commit", "last_date", "last_time", NULL };
+	struct table *t = table_begin(rep, "history-authors.tsv", cols);
+	const struct history_author **sorted = xcalloc(rep->nr_history + 1, sizeof(*sorted));
+	size_t i;
+
+	for (i = 0; i < rep->nr_history; i++)
+		sorted[i] = &rep->history[i];
+	if (rep->nr_history)
+		qsort(sorted, rep->nr_history, sizeof(*sorted), cmp_history_name);
+	for (i = 0; i < rep->nr_history; i++) {
+		char day[16];
+
+		day_of(sorted[i]->last_time, day, sizeof(day));
+		table_text(t, sorted[i]->name);
+		table_text(t, sorted[i]->addresses.buf);
+		table_text(t, sorted[i]->last_commit);
+		table_text(t, day);
+		table_int(t, sorted[i]->last_time);
+	}
+	table_end(rep, t);
+	free(sorted);
 }
 
 /* Up to top rows of t, by the order of rows (indices into t), under a heading. */
@@ -357,9 +389,9 @@ static void knowledge_intro(struct report *rep, struct strbuf *pg, const struct 
 	day_of(rep->rev_time, now, sizeof(now));
 	day_of(rep->rev_time - rep->opt.departed_after_seconds, cutoff, sizeof(cutoff));
 	section_heading(pg, "knowledge");
-	strbuf_addf(pg, "<p>An author has <em>departed</em> when "
-		    "their newest commit reachable from the revision is more than %s (<code>--departed-after</code>) "
-		    "older than the revision's commit date (%s): older than %s. ", rep->opt.departed_after, now, cutoff);
+	strbuf_addf(pg, "<p>An author has <em>departed</em> when their newest commit reachable from "
+		    "the revision is more than %s (<code>--departed-after</code>) older than the "
+		    "revision's commit date (%s): older than %s. ", rep->opt.departed_after, now, cutoff);
 	strbuf_addf(pg, "%zu of the %zu authors with tokens %s departed", departed, rep->nr_by_tokens,
 		    departed == 1 ? "has" : "have");
 	if (root)
@@ -371,7 +403,8 @@ static void knowledge_intro(struct report *rep, struct strbuf *pg, const struct 
 	strbuf_addstr(pg, ". Departed says only that the history has no newer commit of theirs: not that "
 		      "they are gone, nor that no one else knows the code (reviewers, users, readers). "
 		      "Every directory and file is in <code>knowledge.tsv</code> and <code>knowledge-files.tsv</code>, "
-		      "every author's newest commit in <code>knowledge-authors.tsv</code>.</p>");
+		      "every author's newest commit in <code>knowledge-authors.tsv</code> (and that of every name of "
+		      "the history, tokens or none, in <code>history-authors.tsv</code>).</p>");
 }
 
 /* The page: the directories with the most orphaned tokens, with the lowest truck factors; the departed. */
@@ -412,13 +445,15 @@ static void knowledge_page(struct report *rep, struct strbuf *pg, const struct t
 	free(rows);
 }
 
-void section_knowledge(struct report *rep, struct strbuf *pg, const struct dir_tally *dirs, size_t nr_dirs)
+void section_knowledge(struct report *rep, struct strbuf *pg, const struct file_people *files, size_t nr_files,
+		       const struct dir_tally *dirs, size_t nr_dirs)
 {
 	struct risk *risks = xcalloc(nr_dirs + 1, sizeof(*risks));
 	struct table *dirs_t = knowledge_table(rep, dirs, nr_dirs, risks), *authors_t;
 
-	knowledge_files_table(rep);
+	knowledge_files_table(rep, files, nr_files);
 	authors_t = knowledge_authors_table(rep, people_tokens(rep));
+	history_authors_table(rep);
 	knowledge_page(rep, pg, dirs_t, risks, nr_dirs, authors_t);
 	free(risks);
 }

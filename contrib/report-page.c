@@ -207,54 +207,56 @@ void svg_areas(struct strbuf *pg, const char *title, size_t nr_x, char **xlabels
 	free(cum);
 }
 
-/*
- * OUTDIR/index.html: the head (what the report is of), the story, the
- * sections, and a link to each table's file and to report.json.
- */
-void write_page(struct report *rep, const struct strbuf *story, const struct strbuf *sections,
-		size_t files, size_t lines, size_t tokens)
+/* The revision, its selection and its size, for the page's head. */
+void page_meta(struct report *rep, struct strbuf *meta, size_t files, size_t lines, size_t tokens)
 {
-	static const char *const tables[] = {
-		"summary.tsv", "size.tsv", "kinds.tsv", "left-out.tsv", "left-out-files.tsv", "authors.tsv",
-		"authors-by-kind.tsv", "top.tsv", "top-only.tsv", "bots.tsv", "identities.tsv", "eras.tsv",
-		"years.tsv", "age.tsv", "commit-sizes.tsv", "changed-histogram.tsv", "churn-histogram.tsv",
-		"largest-commits.tsv", "commits.tsv", "files.tsv", "disagreement.tsv", "oldest-functions.tsv",
-		"consent.tsv", "consent-files.tsv", "consent-cover.tsv", "knowledge.tsv", "knowledge-files.tsv",
-		"knowledge-authors.tsv", NULL
-	};
-	struct strbuf page = STRBUF_INIT, path = STRBUF_INIT;
 	struct blame_ctx *ctx = &rep->ctx;
 	int i;
 
+	strbuf_addstr(meta, "At ");
+	html_text(meta, rep->opt.rev);
+	strbuf_addf(meta, " (<span class=\"id\">%s</span>, token commit <span class=\"id\">%s</span>)",
+		    ctx->orig, ctx->token);
+	if (rep->opt.nr_pathspec) {
+		strbuf_addstr(meta, ", files matching");
+		for (i = 0; i < rep->opt.nr_pathspec; i++) {
+			strbuf_addstr(meta, " <code>");
+			html_text(meta, rep->opt.pathspec[i]);
+			strbuf_addstr(meta, "</code>");
+		}
+	}
+	strbuf_addf(meta, ": %zu files, %zu lines, %zu tokens.", files, lines, tokens);
+	if (rep->nr_sources > 1)
+		strbuf_addf(meta, " A history stitched from %d repositories.", rep->nr_sources);
+}
+
+/*
+ * OUTDIR/index.html: the head (what the report is of), the story, the
+ * sections, and a link to each table's file (every table written so far)
+ * and to report.json.
+ */
+void write_page(struct report *rep, const char *subject, const struct strbuf *meta, const struct strbuf *story,
+		const struct strbuf *sections)
+{
+	struct strbuf page = STRBUF_INIT, path = STRBUF_INIT;
+	size_t i;
+
 	strbuf_addstr(&page, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		      "<meta name=\"viewport\" content=\"width=device-width\"><title>Lines and tokens: ");
-	html_text(&page, ctx->src.buf);
+	html_text(&page, subject);
 	strbuf_addstr(&page, "</title><style>");
 	strbuf_add(&page, report_css, report_css_len);
 	strbuf_addstr(&page, "</style></head><body><h1>Lines and tokens: <code>");
-	html_text(&page, ctx->src.buf);
-	strbuf_addstr(&page, "</code></h1><p class=\"meta\">At ");
-	html_text(&page, rep->opt.rev);
-	strbuf_addf(&page, " (<span class=\"id\">%s</span>, token commit <span class=\"id\">%s</span>)",
-		    ctx->orig, ctx->token);
-	if (rep->opt.nr_pathspec) {
-		strbuf_addstr(&page, ", files matching");
-		for (i = 0; i < rep->opt.nr_pathspec; i++) {
-			strbuf_addstr(&page, " <code>");
-			html_text(&page, rep->opt.pathspec[i]);
-			strbuf_addstr(&page, "</code>");
-		}
-	}
-	strbuf_addf(&page, ": %zu files, %zu lines, %zu tokens.", files, lines, tokens);
-	if (rep->nr_sources > 1)
-		strbuf_addf(&page, " A history stitched from %d repositories.", rep->nr_sources);
+	html_text(&page, subject);
+	strbuf_addstr(&page, "</code></h1><p class=\"meta\">");
+	strbuf_addbuf(&page, meta);
 	strbuf_addstr(&page, "</p>");
 	strbuf_addbuf(&page, story);
 	strbuf_addbuf(&page, sections);
 	strbuf_addstr(&page, "<h2>The tables</h2><p>Each table is also a file of tab-separated values "
 		      "beside this page:");
-	for (i = 0; tables[i]; i++)
-		strbuf_addf(&page, " <a href=\"%s\">%s</a>", tables[i], tables[i]);
+	for (i = 0; i < rep->nr_tables; i++)
+		strbuf_addf(&page, " <a href=\"%s\">%s</a>", rep->tables[i]->file, rep->tables[i]->file);
 	strbuf_addstr(&page, "; and all of them, with what the report is of, in one JSON document: "
 		      "<a href=\"report.json\">report.json</a>.</p></body></html>\n");
 	strbuf_addf(&path, "%s/index.html", rep->opt.out_dir);

@@ -14,16 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct lang_total {
-	const char *name;
-	size_t files, lines, code_lines, tokens, comment_tokens;
-};
-
-struct year_total {
-	int year;
-	size_t lines, tokens;
-};
-
 static int cmp_lang(const void *a, const void *b)
 {
 	const struct lang_total *x = a, *y = b;
@@ -59,7 +49,7 @@ static int cmp_largest(const void *a, const void *b)
 
 static int cmp_distance(const void *a, const void *b)
 {
-	const struct rfile *x = *(const struct rfile *const *)a, *y = *(const struct rfile *const *)b;
+	const struct disagreeing_file *x = a, *y = b;
 
 	if (x->distance != y->distance)
 		return x->distance < y->distance ? 1 : -1;
@@ -121,7 +111,7 @@ static void histogram(struct report *rep, struct strbuf *pg, const char *file, c
  * when there is something): a vendored library or a generated parser
  * can hold most of a tree's tokens and make a stranger its top author.
  */
-static void write_left_out(struct report *rep, struct strbuf *pg)
+void section_left_out(struct report *rep, struct strbuf *pg)
 {
 	static const char *const cols[] = { "reason", "files", "tokens", NULL };
 	static const char *const file_cols[] = { "path", "reason", "rule", "tokens", NULL };
@@ -286,25 +276,6 @@ static void write_age(struct report *rep, struct strbuf *pg)
 }
 
 /*
- * What a section finds that a later one tells: the story at the top of
- * the page and summary.tsv, whose rows come from several sections.
- */
-struct figures {
-	struct table *summary;
-	size_t top;  /* --top */
-	size_t files, lines, code_lines, tokens, comment_tokens;
-	size_t in_both, same_rank;  /* of the top by tokens, in the top by lines; at the same rank */
-	double *era_l, *era_t;      /* each era's share of the lines and of the tokens */
-	int ymd_year;               /* the year of origin the two counts differ most for, and its shares */
-	double ymd_l, ymd_t;
-	size_t oldest;              /* the oldest commit that still owns tokens; (size_t)-1: none */
-	size_t oldest_code;         /* the oldest that owns tokens in a function (one era); (size_t)-1: none */
-	struct rfile **dis;         /* the files large enough, the most disagreeing first */
-	size_t nr_dis;
-	double overall;             /* the distance between the authors' shares over the whole tree */
-};
-
-/*
  * The numbered sections of the page, in its order: a section's number is
  * its place here, so that a section added or moved renumbers the rest.
  */
@@ -360,45 +331,56 @@ static void what_is_compared(struct report *rep, struct strbuf *pg)
 					    : "none (<code>git blame</code> without <code>-M</code> and <code>-C</code>)");
 }
 
-/* 1. Size: the files, lines and tokens of each language. */
-static void section_size(struct report *rep, struct strbuf *pg, struct figures *fig)
+/* The files, lines and tokens of each language of the selection, in no order. */
+static struct lang_total *language_totals(struct report *rep, size_t *nr_out)
 {
-	static const char *const cols[] = { "language", "files", "lines", "code_lines", "tokens",
-					    "comment_tokens", "tokens_per_code_line", NULL };
-	struct table *t = table_begin(rep, "size.tsv", cols);
 	struct lang_total *langs = NULL;
-	size_t nr_langs = 0, alloc_langs = 0, i, j;
+	size_t nr = 0, alloc = 0, i, j;
 
 	for (i = 0; i < rep->nr_files; i++) {
 		struct rfile *f = &rep->files[i];
 
 		if (f->skipped)
 			continue;
-		for (j = 0; j < nr_langs && strcmp(langs[j].name, f->lang); j++)
+		for (j = 0; j < nr && strcmp(langs[j].name, f->lang); j++)
 			;
-		if (j == nr_langs) {
-			ALLOC_GROW(langs, nr_langs + 1, alloc_langs);
+		if (j == nr) {
+			ALLOC_GROW(langs, nr + 1, alloc);
 			memset(&langs[j], 0, sizeof(*langs));
 			langs[j].name = f->lang;
-			nr_langs++;
+			nr++;
 		}
 		langs[j].files++;
 		langs[j].lines += f->lines;
 		langs[j].code_lines += f->code_lines;
 		langs[j].tokens += f->tokens;
 		langs[j].comment_tokens += f->comment_tokens;
-		fig->files++;
-		fig->lines += f->lines;
-		fig->code_lines += f->code_lines;
-		fig->tokens += f->tokens;
-		fig->comment_tokens += f->comment_tokens;
 	}
-	if (nr_langs)
-		qsort(langs, nr_langs, sizeof(*langs), cmp_lang);
-	for (i = 0; i <= nr_langs; i++) {
+	*nr_out = nr;
+	return langs;
+}
+
+/* 1. Size: the files, lines and tokens of each language (langs, sorted here), and in total. */
+void section_size(struct report *rep, struct strbuf *pg, struct figures *fig, struct lang_total *langs, size_t nr)
+{
+	static const char *const cols[] = { "language", "files", "lines", "code_lines", "tokens",
+					    "comment_tokens", "tokens_per_code_line", NULL };
+	struct table *t = table_begin(rep, "size.tsv", cols);
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		fig->files += langs[i].files;
+		fig->lines += langs[i].lines;
+		fig->code_lines += langs[i].code_lines;
+		fig->tokens += langs[i].tokens;
+		fig->comment_tokens += langs[i].comment_tokens;
+	}
+	if (nr)
+		qsort(langs, nr, sizeof(*langs), cmp_lang);
+	for (i = 0; i <= nr; i++) {
 		struct lang_total total = { "total", fig->files, fig->lines, fig->code_lines, fig->tokens,
 					    fig->comment_tokens };
-		struct lang_total *l = i < nr_langs ? &langs[i] : &total;
+		struct lang_total *l = i < nr ? &langs[i] : &total;
 
 		table_text(t, l->name);
 		table_count(t, l->files);
@@ -417,7 +399,6 @@ static void section_size(struct report *rep, struct strbuf *pg, struct figures *
 		      "(lines that hold at least one token that is not a comment); every token counts, "
 		      "a comment is one token.</p>");
 	table_html(pg, t, "<tr class=\"total\">");
-	free(langs);
 }
 
 /* 2. People: every author's lines and tokens (authors.tsv, not on the page); bots aside. */
@@ -529,6 +510,15 @@ static void section_top_only(struct report *rep, struct strbuf *pg, struct figur
 		strbuf_addstr(pg, "<p>None: both lists hold the same authors.</p>");
 }
 
+/* 2. People: every author, the two top lists side by side, who is in one only, the bots. */
+void section_people(struct report *rep, struct strbuf *pg, struct figures *fig)
+{
+	section_authors(rep);
+	section_top(rep, pg, fig);
+	section_top_only(rep, pg, fig);
+	section_bots(rep, pg);
+}
+
 /* 2. People: the share of the code from each source of a stitched history. */
 static void section_eras(struct report *rep, struct strbuf *pg, struct figures *fig)
 {
@@ -570,7 +560,7 @@ static void section_eras(struct report *rep, struct strbuf *pg, struct figures *
 	free(et);
 }
 
-/* The lines and tokens of each year of origin, oldest first. */
+/* The lines and tokens of each year of origin of the commits in blame, in no order. */
 static struct year_total *year_totals(struct report *rep, size_t *nr_out)
 {
 	struct year_total *years = NULL;
@@ -590,22 +580,21 @@ static struct year_total *year_totals(struct report *rep, size_t *nr_out)
 		years[j].lines += rep->commits[i].lines;
 		years[j].tokens += rep->commits[i].tokens;
 	}
-	if (nr)
-		qsort(years, nr, sizeof(*years), cmp_year);
 	*nr_out = nr;
 	return years;
 }
 
-/* 3. Year of origin: the share of the code by the year of its commit. */
-static void section_years(struct report *rep, struct strbuf *pg, struct figures *fig)
+/* 3. Year of origin: the share of the code by the year of its commit (years: sorted here). */
+void section_years(struct report *rep, struct strbuf *pg, struct figures *fig, struct year_total *years, size_t nr)
 {
 	static const char *const cols[] = { "year", "lines", "line_share", "tokens", "token_share", NULL };
-	size_t nr, i, j;
-	struct year_total *years = year_totals(rep, &nr);
+	size_t i, j;
 	double *yl = xcalloc(nr + 1, sizeof(*yl)), *yt = xcalloc(nr + 1, sizeof(*yt));
 	char **labels = xcalloc(nr + 1, sizeof(*labels));
 	struct table *t = table_begin(rep, "years.tsv", cols);
 
+	if (nr)
+		qsort(years, nr, sizeof(*years), cmp_year);
 	for (i = 0; i < nr; i++) {
 		yl[i] = rep->total_lines ? 100.0 * (double)years[i].lines / (double)rep->total_lines : 0;
 		yt[i] = rep->total_tokens ? 100.0 * (double)years[i].tokens / (double)rep->total_tokens : 0;
@@ -634,7 +623,6 @@ static void section_years(struct report *rep, struct strbuf *pg, struct figures 
 	free_strings(labels, nr);
 	free(yl);
 	free(yt);
-	free(years);
 }
 
 /* What section 4 counts of the commit sizes. */
@@ -771,16 +759,14 @@ static void section_largest_commits(struct report *rep, struct strbuf *pg, struc
 	memcpy(largest, rep->csizes, n * sizeof(*largest));
 	qsort(largest, n, sizeof(*largest), cmp_largest);
 	for (i = 0; i < nl; i++)
-		memcpy(ids[i], orig_of_sized(rep, largest[i].token), 41);
-	commit_subjects(rep, ids, nl, d);
+		memcpy(ids[i], largest[i].orig, 41);
+	rep->commit_subjects(rep, ids, nl, d);
 	t = table_begin(rep, "largest-commits.tsv", cols);
 	strbuf_addf(pg, "<h3>The %zu largest commits</h3><table>", nl);
 	th_row(pg, cols);
 	for (i = 0; i < nl; i++) {
 		size_t changed = largest[i].added + largest[i].removed;
-		char day[16];
 
-		day_of(d[i].time, day, sizeof(day));
 		table_count(t, i + 1);
 		table_text(t, ids[i]);
 		table_text(t, largest[i].token);
@@ -788,7 +774,7 @@ static void section_largest_commits(struct report *rep, struct strbuf *pg, struc
 		table_count(t, largest[i].removed);
 		table_count(t, changed);
 		table_text(t, d[i].author);
-		table_text(t, day);
+		table_text(t, d[i].day);
 		table_text(t, d[i].subject);
 		/* the page shows short ids */
 		strbuf_addf(pg, "<tr><td class=\"n\">%zu</td><td class=\"id\">%.12s</td><td class=\"id\">%.12s</td>",
@@ -797,7 +783,7 @@ static void section_largest_commits(struct report *rep, struct strbuf *pg, struc
 		tdz(pg, largest[i].removed);
 		tdz(pg, changed);
 		td(pg, d[i].author);
-		td(pg, day);
+		td(pg, d[i].day);
 		td(pg, d[i].subject);
 		strbuf_addstr(pg, "</tr>\n");
 		free(d[i].author);
@@ -820,7 +806,7 @@ static void section_commits(struct report *rep)
 	for (i = 0; i < rep->nr_csizes; i++) {
 		const struct csize *c = &rep->csizes[i];
 
-		table_text(t, orig_of_sized(rep, c->token));
+		table_text(t, c->orig);
 		table_text(t, c->token);
 		table_count(t, c->added);
 		table_count(t, c->removed);
@@ -830,7 +816,7 @@ static void section_commits(struct report *rep)
 }
 
 /* 4. Commit sizes: the counts, and the commits by size and by churn. */
-static void section_commit_sizes(struct report *rep, struct strbuf *pg, struct figures *fig)
+void section_commit_sizes(struct report *rep, struct strbuf *pg, struct figures *fig)
 {
 	struct bucket cb[] = {
 		{ "0", 0, 0, 0 }, { "1", 1, 1, 0 }, { "2", 2, 2, 0 }, { "3", 3, 3, 0 },
@@ -879,8 +865,8 @@ static size_t top_owner(const struct owner *o, size_t nr, int by_tokens)
 	return best;
 }
 
-/* 5. Every file's owners by both counts (files.tsv, not on the page); the files large enough. */
-static void section_files(struct report *rep, struct figures *fig)
+/* 5. Every file's owners by both counts (files.tsv, not on the page). */
+void files_table(struct report *rep, const struct file_row *rows, size_t nr)
 {
 	static const char *const cols[] = { "path", "language", "lines", "code_lines", "tokens",
 					    "authors_by_lines", "authors_by_tokens", "top_by_lines",
@@ -889,50 +875,92 @@ static void section_files(struct report *rep, struct figures *fig)
 	struct table *t = table_begin(rep, "files.tsv", cols);
 	size_t i, j;
 
-	fig->dis = xcalloc(rep->nr_files + 1, sizeof(*fig->dis));
-	for (i = 0; i < rep->nr_files; i++) {
-		struct rfile *f = &rep->files[i];
-		struct owner *o;
-		size_t no, nal = 0, nat = 0, bl, bt;
+	for (i = 0; i < nr; i++) {
+		const struct file_row *f = &rows[i];
 
-		if (f->skipped)
-			continue;
-		no = file_owners(rep, f, &o);
-		for (j = 0; j < no; j++) {
-			nal += o[j].lines > 0;
-			nat += o[j].tokens > 0;
-		}
 		table_text(t, f->path);
-		table_text(t, f->lang);
+		table_text(t, f->language);
 		table_count(t, f->lines);
 		table_count(t, f->code_lines);
 		table_count(t, f->tokens);
-		table_count(t, nal);
-		table_count(t, nat);
-		if (no) {
-			bl = top_owner(o, no, 0);
-			bt = top_owner(o, no, 1);
-			table_text(t, o[bl].name);
-			table_number(t, pct((double)o[bl].lines, (double)f->lines));
-			table_text(t, o[bt].name);
-			table_number(t, pct((double)o[bt].tokens, (double)f->tokens));
+		table_count(t, f->authors_by_lines);
+		table_count(t, f->authors_by_tokens);
+		if (f->top_by_lines) {
+			table_text(t, f->top_by_lines);
+			table_fixed(t, f->top_line_share, 2);
+			table_text(t, f->top_by_tokens);
+			table_fixed(t, f->top_token_share, 2);
 			table_fixed(t, f->distance, 2);
 		} else {
 			for (j = 0; j < 4; j++)
 				table_none(t, "");
 			table_none(t, "-");
 		}
-		if (f->lines && f->tokens && f->tokens >= rep->opt.min_tokens)
-			fig->dis[fig->nr_dis++] = f;
-		free(o);
 	}
 	table_end(rep, t);
-	if (fig->nr_dis)
-		qsort(fig->dis, fig->nr_dis, sizeof(*fig->dis), cmp_distance);
 }
 
-/* 5. The files where lines and tokens disagree most, each with its owners. */
-static void section_disagreement(struct report *rep, struct strbuf *pg, struct figures *fig)
+/* A share of total, as pct() gives it. */
+static double share_of(size_t n, size_t total)
+{
+	return total ? 100.0 * (double)n / (double)total : 0.0;
+}
+
+/* 5. Every file's row of files.tsv, from its owners; the files large enough for the disagreement list. */
+static void section_files(struct report *rep, struct figures *fig)
+{
+	struct file_row *rows = xcalloc(rep->nr_files + 1, sizeof(*rows));
+	size_t i, j, nr = 0;
+
+	fig->dis = xcalloc(rep->nr_files + 1, sizeof(*fig->dis));
+	fig->nr_dis = 0;
+	for (i = 0; i < rep->nr_files; i++) {
+		struct rfile *f = &rep->files[i];
+		struct file_row *r;
+		struct owner *o;
+		size_t no;
+
+		if (f->skipped)
+			continue;
+		r = &rows[nr++];
+		no = file_owners(rep, f, &o);
+		r->path = f->path;
+		r->language = f->lang;
+		r->lines = f->lines;
+		r->code_lines = f->code_lines;
+		r->tokens = f->tokens;
+		for (j = 0; j < no; j++) {
+			r->authors_by_lines += o[j].lines > 0;
+			r->authors_by_tokens += o[j].tokens > 0;
+		}
+		if (no) {
+			const struct owner *bl = &o[top_owner(o, no, 0)], *bt = &o[top_owner(o, no, 1)];
+
+			r->top_by_lines = bl->name;
+			r->top_line_share = share_of(bl->lines, f->lines);
+			r->top_by_tokens = bt->name;
+			r->top_token_share = share_of(bt->tokens, f->tokens);
+			r->distance = f->distance;
+		}
+		if (f->lines && f->tokens && f->tokens >= rep->opt.min_tokens) {
+			struct disagreeing_file *d = &fig->dis[fig->nr_dis++];
+
+			d->path = f->path;
+			d->distance = f->distance;
+			d->lines = f->lines;
+			d->tokens = f->tokens;
+			d->owners = o;
+			d->nr_owners = no;
+		} else {
+			free(o);
+		}
+	}
+	files_table(rep, rows, nr);
+	free(rows);
+}
+
+/* 5. The files where lines and tokens disagree most (fig->dis, sorted here), each with its owners. */
+void section_disagreement(struct report *rep, struct strbuf *pg, struct figures *fig)
 {
 	static const char *const cols[] = { "rank", "path", "distance", "author", "lines", "line_share",
 					    "tokens", "token_share", NULL };
@@ -948,10 +976,12 @@ static void section_disagreement(struct report *rep, struct strbuf *pg, struct f
 		    "changes hands when tokens are counted instead of lines. ", rep->opt.min_tokens);
 	what_is_compared(rep, pg);
 	strbuf_addstr(pg, "</p>");
+	if (fig->nr_dis)
+		qsort(fig->dis, fig->nr_dis, sizeof(*fig->dis), cmp_distance);
 	for (i = 0; i < n; i++) {
-		struct rfile *f = fig->dis[i];
-		struct owner *o;
-		size_t no = file_owners(rep, f, &o);
+		const struct disagreeing_file *f = &fig->dis[i];
+		const struct owner *o = f->owners;
+		size_t no = f->nr_owners;
 
 		strbuf_addf(pg, "<h3>%zu. <code>", i + 1);
 		html_text(pg, f->path);
@@ -971,7 +1001,6 @@ static void section_disagreement(struct report *rep, struct strbuf *pg, struct f
 			table_html_row(pg, t, table_rows(t) - 1, 3, NULL);
 		}
 		strbuf_addstr(pg, "</table>");
-		free(o);
 	}
 	if (!n)
 		strbuf_addstr(pg, "<p>No file is large enough.</p>");
@@ -1279,11 +1308,12 @@ static int same_story(struct report *rep, const struct figures *fig)
 	return fig->overall < 5.0 && (ntop == 0 || fig->in_both * 5 >= ntop * 4);
 }
 
-/* 7. The story, in numbers, at the top of the page. */
-static void section_story(struct report *rep, struct strbuf *story, struct figures *fig)
+/* The story, in numbers, at the top of the page. */
+void section_story(struct report *rep, struct strbuf *story, struct figures *fig)
 {
 	size_t ntop = rep->nr_by_tokens < fig->top ? rep->nr_by_tokens : fig->top;
 
+	fig->overall = overall_distance(rep);
 	strbuf_addstr(story, "<div class=\"story\">");
 	story_kinds(rep, story);
 	strbuf_addf(story, "<p><b>%s</b> ", same_story(rep, fig) ?
@@ -1313,10 +1343,10 @@ static void section_story(struct report *rep, struct strbuf *story, struct figur
 	if (fig->ymd_year)
 		strbuf_addf(story, "By year of origin the counts differ most for %d: %.2f%% of the lines, "
 			    "%.2f%% of the tokens. ", fig->ymd_year, fig->ymd_l, fig->ymd_t);
-	if (fig->nr_dis && fig->dis[0]->distance > 0) {
+	if (fig->nr_dis && fig->dis[0].distance > 0) {
 		strbuf_addstr(story, "The file where they disagree most is <code>");
-		html_text(story, fig->dis[0]->path);
-		strbuf_addf(story, "</code> (distance %.2f%%). ", fig->dis[0]->distance);
+		html_text(story, fig->dis[0].path);
+		strbuf_addf(story, "</code> (distance %.2f%%). ", fig->dis[0].distance);
 	}
 	strbuf_addf(story, "There are %s tokens for every non-blank, non-comment line.</p></div>",
 		    fig->code_lines ? pct((double)fig->tokens, 100.0 * (double)fig->code_lines) : "-");
@@ -1330,7 +1360,7 @@ static void summary_count(struct table *summary, const char *figure, size_t coun
 }
 
 /* The rest of summary.tsv (section 4 wrote its rows about commits), and the verdict. */
-static void section_summary(struct report *rep, struct figures *fig)
+void section_summary(struct report *rep, struct figures *fig)
 {
 	struct table *sum = fig->summary;
 
@@ -1349,10 +1379,12 @@ static void section_summary(struct report *rep, struct figures *fig)
 	summary_count(sum, "top_same_rank", fig->same_rank);
 	table_text(sum, "distance");
 	table_fixed(sum, fig->overall, 2);
-	table_text(sum, "oldest_era_line_share");
-	table_fixed(sum, fig->era_l[0], 2);
-	table_text(sum, "oldest_era_token_share");
-	table_fixed(sum, fig->era_t[0], 2);
+	if (fig->era_l) {
+		table_text(sum, "oldest_era_line_share");
+		table_fixed(sum, fig->era_l[0], 2);
+		table_text(sum, "oldest_era_token_share");
+		table_fixed(sum, fig->era_t[0], 2);
+	}
 	if (fig->oldest != (size_t)-1) {
 		table_text(sum, "oldest_commit");
 		table_text(sum, rep->commits[fig->oldest].id);
@@ -1367,11 +1399,45 @@ static void section_summary(struct report *rep, struct figures *fig)
 	}
 	if (fig->nr_dis) {
 		table_text(sum, "most_disagreeing_distance");
-		table_fixed(sum, fig->dis[0]->distance, 2);
+		table_fixed(sum, fig->dis[0].distance, 2);
 	}
 	table_text(sum, "verdict");
 	table_text(sum, same_story(rep, fig) ? "same" : "different");
 	table_end(rep, sum);
+}
+
+/* The commit in the source of every sized commit, for the tables that name it. */
+static void origins_of_sized(struct report *rep)
+{
+	size_t i;
+
+	for (i = 0; i < rep->nr_csizes; i++)
+		memcpy(rep->csizes[i].orig, orig_of_sized(rep, rep->csizes[i].token), 41);
+}
+
+static void free_disagreeing_files(struct disagreeing_file *dis, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(dis[i].owners);
+	free(dis);
+}
+
+/* Consent and knowledge at risk, from each file's people and their directories. */
+static void section_consent_knowledge(struct report *rep, struct strbuf *pg)
+{
+	struct file_people *files;
+	struct dir_tally *dirs;
+	size_t nr_files = people_of_files(rep, &files), nr_dirs = tally_directories(files, nr_files, &dirs);
+
+	author_history(rep);
+	departures(rep);
+	owning_commits(rep);
+	section_consent(rep, pg, files, nr_files, dirs, nr_dirs);
+	section_knowledge(rep, pg, files, nr_files, dirs, nr_dirs);
+	free_dir_tallies(dirs, nr_dirs);
+	free_file_people(files, nr_files);
 }
 
 /*
@@ -1382,46 +1448,49 @@ static void section_summary(struct report *rep, struct figures *fig)
 void write_report(struct report *rep)
 {
 	static const char *const summary_cols[] = { "figure", "value", NULL };
-	struct strbuf pg = STRBUF_INIT, story = STRBUF_INIT;
+	struct strbuf pg = STRBUF_INIT, story = STRBUF_INIT, meta = STRBUF_INIT;
 	struct figures fig;
-	struct dir_tally *dirs;
-	size_t nr_dirs;
+	struct lang_total *langs;
+	struct year_total *years;
+	struct kind_author *ka;
+	size_t nr_langs, nr_years;
 
 	memset(&fig, 0, sizeof(fig));
 	fig.summary = table_begin(rep, "summary.tsv", summary_cols);
 	fig.top = (size_t)rep->opt.top;
 	fig.oldest = fig.oldest_code = (size_t)-1;
-	section_size(rep, &pg, &fig);
+	langs = language_totals(rep, &nr_langs);
+	section_size(rep, &pg, &fig, langs, nr_langs);
 	rank_authors(rep);
-	section_kinds(rep, &pg);
-	write_left_out(rep, &pg);
-	section_authors(rep);
-	section_top(rep, &pg, &fig);
-	section_top_only(rep, &pg, &fig);
-	section_bots(rep, &pg);
+	ka = count_kinds(rep);
+	section_kinds(rep, &pg, ka);
+	section_left_out(rep, &pg);
+	section_people(rep, &pg, &fig);
 	section_identities(rep, &pg);
 	section_eras(rep, &pg, &fig);
-	section_years(rep, &pg, &fig);
+	years = year_totals(rep, &nr_years);
+	section_years(rep, &pg, &fig, years, nr_years);
 	write_age(rep, &pg);
 	section_survival(rep, &pg);
+	origins_of_sized(rep);
 	section_commit_sizes(rep, &pg, &fig);
 	file_distances(rep);
 	section_files(rep, &fig);
 	section_disagreement(rep, &pg, &fig);
-	fig.overall = overall_distance(rep);
 	section_oldest(rep, &pg, &fig);
-	author_history(rep);
-	nr_dirs = tally_directories(rep, &dirs);
-	section_consent(rep, &pg, dirs, nr_dirs);
-	section_knowledge(rep, &pg, dirs, nr_dirs);
-	free_dir_tallies(dirs, nr_dirs);
+	section_consent_knowledge(rep, &pg);
 	section_story(rep, &story, &fig);
 	section_summary(rep, &fig);
-	write_page(rep, &story, &pg, fig.files, fig.lines, fig.tokens);
-	write_report_json(rep);
+	page_meta(rep, &meta, fig.files, fig.lines, fig.tokens);
+	write_page(rep, rep->ctx.src.buf, &meta, &story, &pg);
+	write_report_json(rep, json_report_subject);
+	free(langs);
+	free(years);
+	free(ka);
 	free(fig.era_l);
 	free(fig.era_t);
-	free(fig.dis);
+	free_disagreeing_files(fig.dis, fig.nr_dis);
 	strbuf_release(&pg);
 	strbuf_release(&story);
+	strbuf_release(&meta);
 }

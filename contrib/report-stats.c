@@ -326,7 +326,7 @@ void commit_subjects(struct report *rep, char (*ids)[41], size_t n, struct detai
 
 	for (i = 0; i < n; i++) {
 		d[i].author = d[i].subject = NULL;
-		d[i].time = 0;
+		day_of(0, d[i].day, sizeof(d[i].day));
 		strbuf_addf(&in, "%s\n", ids[i]);
 	}
 	if (!n)
@@ -343,7 +343,7 @@ void commit_subjects(struct report *rep, char (*ids)[41], size_t n, struct detai
 		*nl = '\0';
 		for (i = 0; i < n; i++)
 			if (!strncmp(ids[i], p, 40) && !d[i].author) {
-				d[i].time = strtoll(p + 41, &end, 10);
+				day_of(strtoll(p + 41, &end, 10), d[i].day, sizeof(d[i].day));
 				d[i].author = xstrdup(merged_name(rep, *end == ' ' ? end + 1 : ""));
 				d[i].subject = xstrdup(nl + 1);
 			}
@@ -376,9 +376,50 @@ size_t fewest_owners(const struct share *owners, size_t nr, size_t need)
 	return held >= need ? k : nr + 1;
 }
 
+size_t people_of_files(struct report *rep, struct file_people **out)
+{
+	struct file_people *files = xcalloc(rep->nr_files + 1, sizeof(*files));
+	size_t nr = 0, i, j;
+
+	for (i = 0; i < rep->nr_files; i++) {
+		struct rfile *f = &rep->files[i];
+		struct file_people *fp = &files[nr];
+		struct owner *o;
+		size_t no;
+
+		if (f->skipped)
+			continue;
+		no = file_owners(rep, f, &o);
+		fp->path = f->path;
+		fp->owners = xcalloc(no + 1, sizeof(*fp->owners));
+		for (j = 0; j < no; j++) {
+			fp->tokens += o[j].tokens;
+			if (!o[j].tokens)
+				continue;
+			fp->owners[fp->nr_owners].author = o[j].author;
+			fp->owners[fp->nr_owners].tokens = o[j].tokens;
+			fp->owners[fp->nr_owners++].name = o[j].name;
+		}
+		free(o);
+		nr++;
+	}
+	*out = files;
+	return nr;
+}
+
+void free_file_people(struct file_people *files, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(files[i].owners);
+	free(files);
+}
+
 /* An author's tokens in a directory, one row per file and owner before they are summed. */
 struct dir_share {
 	size_t dir, author, tokens;
+	const char *name;
 };
 
 static int cmp_dir_share(const void *a, const void *b)
@@ -440,8 +481,8 @@ static size_t dir_index(struct smap *index, struct dir_tally **dirs, size_t *nr,
 	return (*nr)++;
 }
 
-/* Sums the rows of each directory and author into the directories' owners, the most tokens first. */
-static void sum_dir_shares(struct report *rep, struct dir_share *rows, size_t nr_rows, struct dir_tally *dirs)
+/* Sums the rows of each directory and author into the directories' owners. */
+static void sum_dir_shares(struct dir_share *rows, size_t nr_rows, struct dir_tally *dirs)
 {
 	size_t i, j;
 
@@ -456,7 +497,7 @@ static void sum_dir_shares(struct report *rep, struct dir_share *rows, size_t nr
 		d->owners = xrealloc(d->owners, (nr + 1) * sizeof(*d->owners));
 		d->owners[nr].author = rows[i].author;
 		d->owners[nr].tokens = tokens;
-		d->owners[nr].name = rep->authors[rows[i].author].name;
+		d->owners[nr].name = rows[i].name;
 		d->nr_owners++;
 	}
 }
@@ -466,37 +507,32 @@ static int cmp_dir_path(const void *a, const void *b)
 	return strcmp(((const struct dir_tally *)a)->path, ((const struct dir_tally *)b)->path);
 }
 
-size_t tally_directories(struct report *rep, struct dir_tally **out)
+size_t tally_directories(const struct file_people *files, size_t nr_files, struct dir_tally **out)
 {
 	struct smap index = { NULL, 0, 0 };
 	struct dir_tally *dirs = NULL;
 	struct dir_share *rows = NULL;
 	size_t nr = 0, alloc = 0, nr_rows = 0, alloc_rows = 0, i, j, depth;
 
-	for (i = 0; i < rep->nr_files; i++) {
-		struct rfile *f = &rep->files[i];
-		struct owner *o;
-		size_t no, file_depth;
+	for (i = 0; i < nr_files; i++) {
+		const struct file_people *f = &files[i];
+		size_t file_depth = depth_of(f->path);
 
-		if (f->skipped)
-			continue;
-		no = file_owners(rep, f, &o);
-		file_depth = depth_of(f->path);
 		for (depth = 0; depth <= file_depth; depth++) {
 			size_t d = dir_index(&index, &dirs, &nr, &alloc, dir_at(f->path, depth), depth);
 
 			dirs[d].files++;
-			for (j = 0; j < no && o[j].tokens; j++) {
+			for (j = 0; j < f->nr_owners; j++) {
 				ALLOC_GROW(rows, nr_rows + 1, alloc_rows);
 				rows[nr_rows].dir = d;
-				rows[nr_rows].author = o[j].author;
-				rows[nr_rows++].tokens = o[j].tokens;
-				dirs[d].tokens += o[j].tokens;
+				rows[nr_rows].author = f->owners[j].author;
+				rows[nr_rows].name = f->owners[j].name;
+				rows[nr_rows++].tokens = f->owners[j].tokens;
+				dirs[d].tokens += f->owners[j].tokens;
 			}
 		}
-		free(o);
 	}
-	sum_dir_shares(rep, rows, nr_rows, dirs);
+	sum_dir_shares(rows, nr_rows, dirs);
 	for (i = 0; i < nr; i++)
 		if (dirs[i].nr_owners)
 			qsort(dirs[i].owners, dirs[i].nr_owners, sizeof(*dirs[i].owners), cmp_share);

@@ -123,13 +123,6 @@ void table_end(struct report *rep, struct table *t)
 	strbuf_release(&path);
 }
 
-/*
- * The layout version of report.json: raised when a member goes, is
- * renamed, or changes its type or meaning; new members and new tables
- * leave it as it is.
- */
-#define REPORT_JSON_VERSION 1
-
 static void json_cell(struct json_writer *j, const struct cell *c)
 {
 	switch (c->type) {
@@ -147,7 +140,7 @@ static void json_cell(struct json_writer *j, const struct cell *c)
 }
 
 /* What the report is of: the revision, the files, the attribution's options. */
-static void json_report_subject(struct report *rep, struct json_writer *j)
+void json_report_subject(struct report *rep, struct json_writer *j)
 {
 	struct blame_ctx *ctx = &rep->ctx;
 	int wrap = j->wrap_depth, i;
@@ -163,6 +156,8 @@ static void json_report_subject(struct report *rep, struct json_writer *j)
 	json_string(j, rep->opt.rev);
 	json_key(j, "token_revision");
 	json_string(j, ctx->token);
+	json_key(j, "revision_time");
+	json_int(j, rep->rev_time);
 	j->wrap_depth = 1;
 	json_key(j, "pathspec");
 	json_array_begin(j);
@@ -221,10 +216,11 @@ static void json_report_subject(struct report *rep, struct json_writer *j)
 
 /*
  * OUTDIR/report.json (contrib/schema/report.schema.json): what the
- * report is of, then every table of the report, named by its file less
- * ".tsv", its columns and a row object per TSV line.
+ * report is of, as subject writes it, then every table of the report,
+ * named by its file less ".tsv", its columns and a row object per TSV
+ * line.
  */
-void write_report_json(struct report *rep)
+void write_report_json(struct report *rep, report_subject_fn *subject)
 {
 	struct strbuf out = STRBUF_INIT, path = STRBUF_INIT;
 	struct json_writer j;
@@ -232,7 +228,7 @@ void write_report_json(struct report *rep)
 
 	json_init(&j, &out, 4);
 	json_object_begin(&j);
-	json_report_subject(rep, &j);
+	subject(rep, &j);
 	json_key(&j, "tables");
 	json_object_begin(&j);
 	for (i = 0; i < rep->nr_tables; i++) {

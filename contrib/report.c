@@ -99,6 +99,7 @@ static void report_init(struct report *rep)
 	parse_duration(rep->opt.departed_after, &rep->opt.departed_after_seconds);
 	rep->engine_key = "";
 	rep->blamed_by = "nothing";
+	rep->commit_subjects = commit_subjects;
 	strbuf_init(&rep->line_repo, 0);
 	strbuf_init(&rep->line_grafts, 0);
 	strbuf_init(&rep->cache.dir, 0);

@@ -17,9 +17,18 @@
 #include "../tokenize/smap.h"
 #include "../tokenize/strbuf.h"
 
+struct json_writer;
+
 #include <time.h>
 
 #define CACHE_VERSION "tokstream-report 2"
+
+/*
+ * The layout version of report.json: raised when a member goes, is
+ * renamed, or changes its type or meaning; new members and new tables
+ * leave it as it is.
+ */
+#define REPORT_JSON_VERSION 1
 
 enum replay_mode { REPLAY_AUTO, REPLAY_ALWAYS, REPLAY_NEVER };
 
@@ -114,6 +123,7 @@ struct pack_writer {
 
 struct csize {
 	char token[41];
+	char orig[41];  /* the commit in the source: filled when the sections are written */
 	size_t added, removed;
 };
 
@@ -132,16 +142,37 @@ struct gcommit {
 	size_t lines, tokens, author_idx, ident;
 };
 
+/* A commit as a figure names it: its id in the source, its author date. */
+struct commit_stamp {
+	char id[41];  /* "" for none */
+	long long time;
+};
+
 struct author {
 	const char *name;
 	size_t lines, tokens;
 	size_t rank_lines, rank_tokens;  /* 1-based; 0: none, and for a bot left out */
 	int bot;
-	/* from every commit reachable from REV (author_history(), report-knowledge.c) */
+	/* from every commit reachable from REV (departures(), report-knowledge.c) */
 	char last_commit[41];  /* the newest by author date; "" when it has none */
 	long long last_time;
-	char *addresses;       /* every address used, ", " between them, the newest commit's first */
+	const char *addresses; /* every address used, ", " between them, the newest commit's first */
 	int departed;          /* last_time is more than --departed-after before REV's commit date */
+	/* the oldest and newest commits that own their surviving tokens (consent) */
+	struct commit_stamp first_owning, last_owning;
+};
+
+/*
+ * A name of the commits reachable from REV as the report counts it
+ * (through the mailmap, and its group's with --merge-identities), with or
+ * without surviving tokens: its addresses and newest commit, what
+ * departures are judged by (history-authors.tsv).
+ */
+struct history_author {
+	char *name;
+	struct strbuf addresses;  /* ", " between them, the newest commit's first */
+	char last_commit[41];     /* the newest by author date */
+	long long last_time;
 };
 
 /*
@@ -181,10 +212,10 @@ struct owner {
 	const char *name;  /* the author's, for the order */
 };
 
-/* Author, date and subject of some original commits, for the largest-commits table. */
+/* Author, day (YYYY-MM-DD, UTC) and subject of some original commits, for the largest-commits table. */
 struct detail {
 	char *author, *subject;
-	long long time;
+	char day[16];
 };
 
 /* ---- the tables (report-table.c) ---- */
@@ -289,6 +320,13 @@ struct report {
 	size_t nr_bots, bot_lines, bot_tokens;
 	struct kind_figures kinds[NR_KINDS];
 	long long rev_time;  /* REV's committer date: the "now" of --departed-after */
+	/* every name of the history, by name (history_index: its index) */
+	struct history_author *history;
+	size_t nr_history, alloc_history;
+	struct smap history_index;
+
+	/* the authors, days and subjects of commits, for the largest commits (commit_subjects()) */
+	void (*commit_subjects)(struct report *rep, char (*ids)[41], size_t n, struct detail *d);
 
 	/* the tables written so far, for report.json */
 	struct table **tables;
@@ -365,8 +403,18 @@ struct dir_tally {
 	struct share *owners;
 	size_t nr_owners;
 };
-/* Every directory (every level) of the selected files, by path, with its people's tokens. */
-size_t tally_directories(struct report *rep, struct dir_tally **out);
+/* A file of the selection and its people's tokens: what consent and knowledge are figured from. */
+struct file_people {
+	const char *path;
+	size_t tokens;         /* the people's */
+	struct share *owners;  /* the people with tokens in it, the most first */
+	size_t nr_owners;
+};
+/* Every file of the selection, in its order, with its people's tokens (consent, knowledge). */
+size_t people_of_files(struct report *rep, struct file_people **out);
+void free_file_people(struct file_people *files, size_t nr);
+/* Every directory (every level) of files, by path, with its people's tokens. */
+size_t tally_directories(const struct file_people *files, size_t nr_files, struct dir_tally **out);
 void free_dir_tallies(struct dir_tally *dirs, size_t nr);
 /*
  * The fewest of owners (the most tokens first) that hold at least need
@@ -388,7 +436,10 @@ void table_none(struct table *t, const char *shown);
 void table_rank(struct table *t, size_t rank);
 size_t table_rows(const struct table *t);
 void table_end(struct report *rep, struct table *t);
-void write_report_json(struct report *rep);
+/* Writes the members of report.json that say what the report is of (json_report_subject(): a revision's). */
+typedef void report_subject_fn(struct report *rep, struct json_writer *j);
+void json_report_subject(struct report *rep, struct json_writer *j);
+void write_report_json(struct report *rep, report_subject_fn *subject);
 void table_html_cells(struct strbuf *pg, const struct table *t, size_t row, size_t first_col);
 void table_html_row(struct strbuf *pg, const struct table *t, size_t row, size_t first_col, const char *tr);
 void table_html(struct strbuf *pg, const struct table *t, const char *last_tr);
@@ -400,8 +451,11 @@ void th_row(struct strbuf *pg, const char *const *cols);
 void td(struct strbuf *pg, const char *s);
 void tdn(struct strbuf *pg, const char *s);
 void tdz(struct strbuf *pg, size_t n);
-void write_page(struct report *rep, const struct strbuf *story, const struct strbuf *sections,
-		size_t files, size_t lines, size_t tokens);
+/* What the page's head says of a revision's report (meta: HTML, appended). */
+void page_meta(struct report *rep, struct strbuf *meta, size_t files, size_t lines, size_t tokens);
+/* OUTDIR/index.html of the report of subject (text), meta (HTML) under its heading. */
+void write_page(struct report *rep, const char *subject, const struct strbuf *meta, const struct strbuf *story,
+		const struct strbuf *sections);
 void svg_areas(struct strbuf *pg, const char *title, size_t nr_x, char **xlabels, size_t nr_s, char **slabels, const double *v);
 
 /* ---- generated files (report-generated.c) ---- */
@@ -446,20 +500,50 @@ void story_identities(struct report *rep, struct strbuf *story);
 /* ---- code and prose (report-kinds.c) ---- */
 
 enum kind kind_of_language(const char *lang);
-/* Size and people of each kind: kinds.tsv, authors-by-kind.tsv, the page's table; their rows of summary.tsv. */
-void section_kinds(struct report *rep, struct strbuf *pg);
+/* An author's part of one kind. */
+struct kind_author {
+	const char *name;
+	size_t lines, tokens, rank_lines, rank_tokens;
+};
+/*
+ * The size of each kind (rep->kinds), and each author's lines and tokens
+ * of it: NR_KINDS rows of rep->nr_authors (free()), bots aside unless
+ * --include-bots.
+ */
+struct kind_author *count_kinds(struct report *rep);
+/*
+ * Size and people of each kind, from rep->kinds and ka (count_kinds()'s):
+ * kinds.tsv, authors-by-kind.tsv, the page's table; their rows of summary.tsv.
+ */
+void section_kinds(struct report *rep, struct strbuf *pg, struct kind_author *ka);
 void summary_kinds(struct report *rep, struct table *summary);
 /* The story's headline when prose holds most tokens: the two kinds apart. */
 void story_kinds(struct report *rep, struct strbuf *story);
 
 /* ---- consent and knowledge at risk (report-consent.c, report-knowledge.c) ---- */
 
-/* Every author's newest commit and addresses, from one git log of REV; who has departed. */
+/* Every name's newest commit and addresses (rep->history), from one git log of REV. */
 void author_history(struct report *rep);
+/* The name of rep->history the report counts name under, added when new: its index. */
+size_t history_author(struct report *rep, const char *name);
+/*
+ * Adds address to the list of history_author h, the k-th, once (case
+ * aside; seen: what every one has, keyed by k).
+ */
+void add_history_address(struct smap *seen, struct history_author *h, size_t k, const char *address);
+/* Each author's newest commit and addresses, from rep->history; who has departed. */
+void departures(struct report *rep);
+/* Each author's oldest and newest commits that own their surviving tokens (first_owning, last_owning). */
+void owning_commits(struct report *rep);
 /* 7. Consent: consent.tsv, consent-files.tsv, consent-cover.tsv and the page's section. */
-void section_consent(struct report *rep, struct strbuf *pg, const struct dir_tally *dirs, size_t nr_dirs);
-/* 8. Knowledge at risk: knowledge.tsv, knowledge-files.tsv, knowledge-authors.tsv, the section. */
-void section_knowledge(struct report *rep, struct strbuf *pg, const struct dir_tally *dirs, size_t nr_dirs);
+void section_consent(struct report *rep, struct strbuf *pg, const struct file_people *files, size_t nr_files,
+		     const struct dir_tally *dirs, size_t nr_dirs);
+/*
+ * 8. Knowledge at risk: knowledge.tsv, knowledge-files.tsv,
+ * knowledge-authors.tsv, history-authors.tsv, the section.
+ */
+void section_knowledge(struct report *rep, struct strbuf *pg, const struct file_people *files, size_t nr_files,
+		       const struct dir_tally *dirs, size_t nr_dirs);
 /* --departed-after: digits and a unit, d, w, m (30 days) or y (365 days), into seconds; -1: not one. */
 int parse_duration(const char *s, long long *seconds);
 
@@ -474,6 +558,72 @@ void section_heading(struct strbuf *pg, const char *id);
 /* The survival of each year's tokens over the code age's points (report-survival.c). */
 void section_survival(struct report *rep, struct strbuf *pg);
 
+/* A language's part of the selection (size.tsv). */
+struct lang_total {
+	const char *name;
+	size_t files, lines, code_lines, tokens, comment_tokens;
+};
+
+/* A year of origin's part of the selection (years.tsv). */
+struct year_total {
+	int year;
+	size_t lines, tokens;
+};
+
+/* A file's row of files.tsv: its size, its people by both counts. */
+struct file_row {
+	const char *path, *language;
+	size_t lines, code_lines, tokens, authors_by_lines, authors_by_tokens;
+	/* the people with the most lines and tokens, and their shares; NULL: no people (and no distance) */
+	const char *top_by_lines, *top_by_tokens;
+	double top_line_share, top_token_share, distance;
+};
+
+/* A file large enough for the disagreement list, with its people by both counts. */
+struct disagreeing_file {
+	const char *path;
+	double distance;
+	size_t lines, tokens;
+	struct owner *owners;  /* the people, the most tokens first */
+	size_t nr_owners;
+};
+
+/*
+ * What a section finds that a later one tells: the story at the top of
+ * the page and summary.tsv, whose rows come from several sections.
+ */
+struct figures {
+	struct table *summary;
+	size_t top;  /* --top */
+	size_t files, lines, code_lines, tokens, comment_tokens;
+	size_t in_both, same_rank;  /* of the top by tokens, in the top by lines; at the same rank */
+	double *era_l, *era_t;      /* each era's share of the lines and of the tokens */
+	int ymd_year;               /* the year of origin the two counts differ most for, and its shares */
+	double ymd_l, ymd_t;
+	size_t oldest;              /* the oldest commit that still owns tokens; (size_t)-1: none */
+	size_t oldest_code;         /* the oldest that owns tokens in a function (one era); (size_t)-1: none */
+	struct disagreeing_file *dis;  /* the files large enough, the most disagreeing first */
+	size_t nr_dis;
+	double overall;             /* the distance between the authors' shares over the whole tree */
+};
+
+/*
+ * Sections from the figures given and what rep holds, not from the
+ * blames themselves, so that figures read from elsewhere can be written
+ * by them too; in the order of the page, as write_report() calls them.
+ * section_summary() ends summary.tsv, which was begun first.
+ */
+void section_size(struct report *rep, struct strbuf *pg, struct figures *fig, struct lang_total *langs, size_t nr);
+void section_left_out(struct report *rep, struct strbuf *pg);
+void section_people(struct report *rep, struct strbuf *pg, struct figures *fig);
+void section_years(struct report *rep, struct strbuf *pg, struct figures *fig, struct year_total *years, size_t nr);
+void section_commit_sizes(struct report *rep, struct strbuf *pg, struct figures *fig);
+void files_table(struct report *rep, const struct file_row *rows, size_t nr);
+void section_disagreement(struct report *rep, struct strbuf *pg, struct figures *fig);
+void section_story(struct report *rep, struct strbuf *story, struct figures *fig);
+void section_summary(struct report *rep, struct figures *fig);
+
+/* The report of a revision: every section, the page and report.json. */
 void write_report(struct report *rep);
 
 #endif

@@ -38,11 +38,13 @@ test_expect_success 'consent.tsv: the people in the order of consent, their addr
 	cat=$(git -C src log --format=%H --author=Cat) &&
 	{
 		printf "rank\tauthor\taddresses\ttokens\ttoken_share\tcumulative_share\tfiles\t" &&
-		printf "first_commit\tfirst_date\tlast_commit\tlast_date\n" &&
+		printf "first_commit\tfirst_date\tlast_commit\tlast_date\tfirst_time\tlast_time\n" &&
 		printf "1\tAnn\tann@example.org, ann@old.example.org\t150\t67.57\t67.57\t1\t" &&
-		printf "$ann\t2015-03-01\t$ann\t2015-03-01\n" &&
-		printf "2\tBen\tben@example.org\t51\t22.97\t90.54\t2\t$ben\t2023-09-01\t$ben\t2023-09-01\n" &&
-		printf "3\tCat\tcat@example.org\t21\t9.46\t100.00\t1\t$cat\t2024-01-01\t$cat\t2024-01-01\n"
+		printf "$ann\t2015-03-01\t$ann\t2015-03-01\t1425211200\t1425211200\n" &&
+		printf "2\tBen\tben@example.org\t51\t22.97\t90.54\t2\t$ben\t2023-09-01\t$ben\t2023-09-01\t" &&
+		printf "1693569600\t1693569600\n" &&
+		printf "3\tCat\tcat@example.org\t21\t9.46\t100.00\t1\t$cat\t2024-01-01\t$cat\t2024-01-01\t" &&
+		printf "1704110400\t1704110400\n"
 	} >expect &&
 	test_cmp expect out/consent.tsv
 '
@@ -107,6 +109,22 @@ test_expect_success 'knowledge-files.tsv and knowledge-authors.tsv' '
 		printf "Cat\t21\t9.46\t$cat\t2024-01-01\tno\n"
 	} >expect &&
 	test_cmp expect out/knowledge-authors.tsv
+'
+
+# everyone of the history, tokens or none: Ben's newest commit is tmp.c's, Dee owns nothing
+test_expect_success 'history-authors.tsv: every name of the history, its addresses and newest commit' '
+	git -C src log --format="%H %aN" >commits &&
+	{
+		printf "author\taddresses\tlast_commit\tlast_date\tlast_time\n" &&
+		printf "Ann\tann@example.org, ann@old.example.org\t%s\t2015-03-01\t1425211200\n" \
+			"$(sed -n "s/ Ann\$//p" commits)" &&
+		printf "Ben\tben@example.org\t%s\t2024-05-01\t1714564800\n" "$(sed -n "s/ Ben\$//p" commits | head -n 1)" &&
+		printf "Cat\tcat@example.org\t%s\t2024-01-01\t1704110400\n" "$(sed -n "s/ Cat\$//p" commits)" &&
+		printf "Dee\tdee@example.org\t%s\t2024-06-01\t1717243200\n" "$(sed -n "s/ Dee\$//p" commits)" &&
+		printf "dependabot[bot]\tbot@example.org\t%s\t2016-01-01\t1451649600\n" \
+			"$(sed -n "s/ dependabot\[bot\]\$//p" commits)"
+	} >expect &&
+	test_cmp expect out/history-authors.tsv
 '
 
 test_expect_success 'the page ranks the directories at risk' '
@@ -176,6 +194,7 @@ test_expect_success PYTHON 'report.json holds the new tables and follows its sch
 	import json, sys
 	one, three = (json.load(open(f)) for f in sys.argv[1:3])
 	assert one["options"]["departed_after"] == "1y" and three["options"]["departed_after"] == "3m"
+	assert one["revision_time"] == 1717243200, one["revision_time"]
 	cover = one["tables"]["consent-cover"]["rows"][0]
 	assert cover == {"directory": ".", "tokens": 222, "authors": 3, "authors_for_90": 2,
 	                 "authors_for_99": 3, "authors_for_100": 3}, cover
