@@ -36,7 +36,7 @@ TOKSTREAM_OBJS = fastexport.o contrib/tokdiff.o contrib/attribute.o contrib/repl
 	contrib/report-files.o contrib/report-cache.o contrib/report-blame.o contrib/report-stats.o \
 	contrib/report-table.o contrib/report-page.o contrib/report-sections.o contrib/report-survival.o \
 	contrib/report-generated.o contrib/report-people.o contrib/report-kinds.o contrib/report-consent.o \
-	contrib/report-knowledge.o contrib/people.o $(PAGE_ASSETS:=.o)
+	contrib/report-knowledge.o contrib/report-read.o contrib/report-merge.o contrib/people.o $(PAGE_ASSETS:=.o)
 # The pages' stylesheets and script, files of their own so that they read
 # and check as CSS and JavaScript; contrib/embed.sh makes each a C source
 # beside it (html.css: html.css.c), built into tokstream (contrib/page.h).

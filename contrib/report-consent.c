@@ -217,7 +217,7 @@ static void consent_page(struct report *rep, struct strbuf *pg, const struct fil
 	size_t n = table_rows(authors) < (size_t)rep->opt.top ? table_rows(authors) : (size_t)rep->opt.top, i;
 	struct strbuf largest = STRBUF_INIT;
 
-	section_heading(pg, "consent");
+	section_heading(rep, pg, "consent");
 	strbuf_addstr(pg, "<p>Whose consent relicensing the selection needs. "
 		      "A token's author is who introduced it to this history: code moved or copied keeps its "
 		      "author as the engine attributes it, and a commit that imported or vendored code owns "

@@ -388,10 +388,16 @@ static void knowledge_intro(struct report *rep, struct strbuf *pg, const struct 
 
 	day_of(rep->rev_time, now, sizeof(now));
 	day_of(rep->rev_time - rep->opt.departed_after_seconds, cutoff, sizeof(cutoff));
-	section_heading(pg, "knowledge");
-	strbuf_addf(pg, "<p>An author has <em>departed</em> when their newest commit reachable from "
-		    "the revision is more than %s (<code>--departed-after</code>) older than the "
-		    "revision's commit date (%s): older than %s. ", rep->opt.departed_after, now, cutoff);
+	section_heading(rep, pg, "knowledge");
+	if (rep->nr_merged)
+		strbuf_addf(pg, "<p>An author has <em>departed</em> when their newest commit reachable from "
+			    "the revision of any of the repositories is more than %s (<code>--departed-after</code>) "
+			    "older than the newest of the revisions' commit dates (%s): older than %s. ",
+			    rep->opt.departed_after, now, cutoff);
+	else
+		strbuf_addf(pg, "<p>An author has <em>departed</em> when their newest commit reachable from "
+			    "the revision is more than %s (<code>--departed-after</code>) older than the "
+			    "revision's commit date (%s): older than %s. ", rep->opt.departed_after, now, cutoff);
 	strbuf_addf(pg, "%zu of the %zu authors with tokens %s departed", departed, rep->nr_by_tokens,
 		    departed == 1 ? "has" : "have");
 	if (root)

@@ -462,6 +462,8 @@ void summary_people(struct report *rep, struct table *summary)
 	table_count(summary, rep->bot_tokens);
 	table_text(summary, "bot_token_share");
 	table_number(summary, pct((double)rep->bot_tokens, (double)rep->total_tokens));
+	if (rep->nr_merged)
+		return;  /* the groups are each report's own: not combined */
 	table_text(summary, "identity_groups");
 	table_count(summary, rep->nr_groups);
 	table_text(summary, "identity_names");

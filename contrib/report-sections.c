@@ -278,10 +278,14 @@ static void write_age(struct report *rep, struct strbuf *pg)
 /*
  * The numbered sections of the page, in its order: a section's number is
  * its place here, so that a section added or moved renumbers the rest.
+ * A merged report's page leaves out the sections its reports cannot
+ * combine, and begins with the repositories.
  */
-static const struct {
+struct page_section {
 	const char *id, *title;
-} page_sections[] = {
+};
+
+static const struct page_section page_sections[] = {
 	{ "size", "Size" },
 	{ "people", "People" },
 	{ "years", "Year of origin" },
@@ -290,15 +294,29 @@ static const struct {
 	{ "oldest", "The oldest code" },
 	{ "consent", "Consent" },
 	{ "knowledge", "Knowledge at risk" },
+	{ NULL, NULL }
 };
 
-void section_heading(struct strbuf *pg, const char *id)
+static const struct page_section merged_page_sections[] = {
+	{ "repositories", "Repositories" },
+	{ "size", "Size" },
+	{ "people", "People" },
+	{ "years", "Year of origin" },
+	{ "commits", "Commit sizes in tokens" },
+	{ "disagree", "Where lines and tokens disagree most" },
+	{ "consent", "Consent" },
+	{ "knowledge", "Knowledge at risk" },
+	{ NULL, NULL }
+};
+
+void section_heading(const struct report *rep, struct strbuf *pg, const char *id)
 {
+	const struct page_section *s = rep->nr_merged ? merged_page_sections : page_sections;
 	size_t k;
 
-	for (k = 0; k < sizeof(page_sections) / sizeof(*page_sections); k++)
-		if (!strcmp(page_sections[k].id, id)) {
-			strbuf_addf(pg, "<h2 id=\"%s\">%zu. %s</h2>", id, k + 1, page_sections[k].title);
+	for (k = 0; s[k].id; k++)
+		if (!strcmp(s[k].id, id)) {
+			strbuf_addf(pg, "<h2 id=\"%s\">%zu. %s</h2>", id, k + 1, s[k].title);
 			return;
 		}
 	BUG("no section '%s' in the page's table", id);
@@ -394,7 +412,7 @@ void section_size(struct report *rep, struct strbuf *pg, struct figures *fig, st
 			table_none(t, "-");
 	}
 	table_end(rep, t);
-	section_heading(pg, "size");
+	section_heading(rep, pg, "size");
 	strbuf_addstr(pg, "<p>Tokens against non-blank, non-comment lines "
 		      "(lines that hold at least one token that is not a comment); every token counts, "
 		      "a comment is one token.</p>");
@@ -461,7 +479,7 @@ static void section_top(struct report *rep, struct strbuf *pg, struct figures *f
 		top_cells(t, bl, bl ? bl->lines : 0, rep->total_lines, bl ? bl->rank_tokens : 0);
 	}
 	table_end(rep, t);
-	section_heading(pg, "people");
+	section_heading(rep, pg, "people");
 	strbuf_addf(pg, "<p>%zu %s in blame by lines, "
 		    "%zu by tokens (names through the mailmap%s).</p>", rep->nr_by_lines,
 		    rep->nr_by_lines == 1 ? "author appears" : "authors appear", rep->nr_by_tokens,
@@ -606,7 +624,7 @@ void section_years(struct report *rep, struct strbuf *pg, struct figures *fig, s
 		table_number(t, pct((double)years[i].tokens, (double)rep->total_tokens));
 	}
 	table_end(rep, t);
-	section_heading(pg, "years");
+	section_heading(rep, pg, "years");
 	strbuf_addstr(pg, "<p>The share of the code by the "
 		      "year (UTC) of the author date of the commit that introduced it.</p>");
 	svg_bars(pg, "Share of the code by year of origin", nr, labels, yl, yt, "by lines", "by tokens");
@@ -708,7 +726,7 @@ static void commit_sizes_html(struct report *rep, struct strbuf *pg, const struc
 	};
 	size_t k;
 
-	section_heading(pg, "commits");
+	section_heading(rep, pg, "commits");
 	strbuf_addf(pg, "<p>%zu non-merge commits of the "
 		    "token history", sc->commits);
 	if (rep->opt.since) {
@@ -968,7 +986,7 @@ void section_disagreement(struct report *rep, struct strbuf *pg, struct figures 
 	size_t n = fig->nr_dis < fig->top ? fig->nr_dis : fig->top, i, j;
 	struct table *t = table_begin(rep, "disagreement.tsv", cols);
 
-	section_heading(pg, "disagree");
+	section_heading(rep, pg, "disagree");
 	strbuf_addf(pg, "<p>The files "
 		    "(of at least %zu tokens) whose ownership differs most between the two counts. "
 		    "The distance is the total variation distance between the shares of the authors by "
@@ -1193,7 +1211,7 @@ static void section_oldest(struct report *rep, struct strbuf *pg, struct figures
 	fig->oldest_code = rep->nr_sources < 2 ? oldest_code_commit(rep) : (size_t)-1;
 	of = oldest_functions(rep, fig->oldest_code, &nr_of);
 	oldest_in_words(rep, fig, nr_of, &what);
-	section_heading(pg, "oldest");
+	section_heading(rep, pg, "oldest");
 	strbuf_addf(pg, "<p>%s</p>", what.buf);
 	n = nr_of < fig->top ? nr_of : fig->top;
 	if (n) {
@@ -1359,11 +1377,16 @@ static void summary_count(struct table *summary, const char *figure, size_t coun
 	table_count(summary, count);
 }
 
-/* The rest of summary.tsv (section 4 wrote its rows about commits), and the verdict. */
+/*
+ * The rest of summary.tsv (section 4 wrote its rows about commits), and
+ * the verdict; of a merged report, the figures it combines.
+ */
 void section_summary(struct report *rep, struct figures *fig)
 {
 	struct table *sum = fig->summary;
 
+	if (rep->nr_merged)
+		summary_count(sum, "repositories", rep->nr_merged);
 	summary_count(sum, "files", fig->files);
 	summary_count(sum, "lines", fig->lines);
 	summary_count(sum, "code_lines", fig->code_lines);

@@ -38,6 +38,7 @@
 
 static const char *const report_usage[] = {
 	"tokstream report [-C DEST] [OPTIONS] OUTDIR [REV] [--] [PATHSPEC...]",
+	"tokstream report --merge [--departed-after=DURATION] OUTDIR DIR...",
 	NULL
 };
 
@@ -311,6 +312,22 @@ static void run_report(struct report *rep, const char *dest, const char *source,
 		print_stats(rep, fresh, skipped);
 }
 
+/*
+ * Whether the arguments before "--" hold --merge (no revision or
+ * pathspec can be spelt so without "--" before it): then they are
+ * OUTDIR and reports' directories, and report-merge.c parses its own
+ * options.
+ */
+static int wants_merge(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--merge"))
+			return 1;
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct dest_options d = { NULL, NULL };
@@ -318,6 +335,8 @@ int cmd_report(int argc, char **argv)
 	struct report *rep = &report;
 	struct attribution_options ao;
 
+	if (wants_merge(argc, argv))
+		return cmd_report_merge(argc, argv);
 	report_init(rep);
 	rep->opt.exclude = xcalloc((size_t)argc + 1, sizeof(*rep->opt.exclude));
 	memset(&ao, 0, sizeof(ao));

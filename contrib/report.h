@@ -26,7 +26,7 @@ struct json_writer;
 /*
  * The layout version of report.json: raised when a member goes, is
  * renamed, or changes its type or meaning; new members and new tables
- * leave it as it is.
+ * leave it as it is.  report --merge reads this version only.
  */
 #define REPORT_JSON_VERSION 1
 
@@ -325,6 +325,12 @@ struct report {
 	size_t nr_history, alloc_history;
 	struct smap history_index;
 
+	/*
+	 * report --merge: how many reports it combines (report-merge.c); 0
+	 * for the report of a revision.  What the page says, and which of its
+	 * sections it has, depend on it.
+	 */
+	size_t nr_merged;
 	/* the authors, days and subjects of commits, for the largest commits (commit_subjects()) */
 	void (*commit_subjects)(struct report *rep, char (*ids)[41], size_t n, struct detail *d);
 
@@ -552,8 +558,11 @@ int parse_duration(const char *s, long long *seconds);
 /* The years of origin the code age's points hold code of, oldest first (nr of them; free()). */
 int *age_years(const struct report *rep, size_t *nr);
 
-/* A numbered section's heading: its number is its place in the page's table of sections. */
-void section_heading(struct strbuf *pg, const char *id);
+/*
+ * A numbered section's heading: its number is its place in the page's
+ * table of sections (a merged report's page has a table of its own).
+ */
+void section_heading(const struct report *rep, struct strbuf *pg, const char *id);
 
 /* The survival of each year's tokens over the code age's points (report-survival.c). */
 void section_survival(struct report *rep, struct strbuf *pg);
@@ -608,10 +617,10 @@ struct figures {
 };
 
 /*
- * Sections from the figures given and what rep holds, not from the
- * blames themselves, so that figures read from elsewhere can be written
- * by them too; in the order of the page, as write_report() calls them.
- * section_summary() ends summary.tsv, which was begun first.
+ * The sections a merged report (report-merge.c) has too, each from the
+ * figures given and what rep holds; in the order of the page, as
+ * write_report() calls them.  section_summary() ends summary.tsv, which
+ * was begun first.
  */
 void section_size(struct report *rep, struct strbuf *pg, struct figures *fig, struct lang_total *langs, size_t nr);
 void section_left_out(struct report *rep, struct strbuf *pg);
@@ -625,5 +634,10 @@ void section_summary(struct report *rep, struct figures *fig);
 
 /* The report of a revision: every section, the page and report.json. */
 void write_report(struct report *rep);
+
+/* ---- report --merge (report-merge.c) ---- */
+
+/* tokstream report --merge OUTDIR DIR...: one report of the reports in DIR... */
+int cmd_report_merge(int argc, char **argv);
 
 #endif

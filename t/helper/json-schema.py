@@ -5,8 +5,8 @@ usage: json-schema.py SCHEMA DOC...     (DOC "-": the standard input)
 
 Only the part of JSON Schema (draft 2020-12) that contrib/schema/ uses is
 known here: type, properties, required, additionalProperties,
-patternProperties, items, enum, const, minimum, pattern and local "$ref"s
-to "#/$defs/NAME"; the annotations ($schema, $id, title, description,
+patternProperties, items, enum, const, minimum, pattern, anyOf and local
+"$ref"s to "#/$defs/NAME"; the annotations ($schema, $id, title, description,
 $comment) are read past.  A schema with any other keyword is refused, so
 that no rule of a schema goes unchecked.  It is stricter than the
 standard in one way: an "integer" is a number written without a fraction
@@ -23,7 +23,7 @@ import sys
 
 ANNOTATIONS = {"$schema", "$id", "title", "description", "$comment", "$defs"}
 RULES = {"type", "properties", "required", "additionalProperties", "patternProperties",
-         "items", "enum", "const", "minimum", "pattern", "$ref"}
+         "items", "enum", "const", "minimum", "pattern", "$ref", "anyOf"}
 TYPES = {"object", "array", "string", "integer", "number", "boolean", "null"}
 
 
@@ -90,6 +90,11 @@ def check_schema(schema, where="#"):
                 check_schema(sub, "%s/%s/%s" % (where, key, name))
         elif key in ("additionalProperties", "items"):
             check_schema(value, "%s/%s" % (where, key))
+        elif key == "anyOf":
+            if not isinstance(value, list) or not value:
+                raise SchemaError("%s: anyOf is a list of schemas" % where)
+            for i, sub in enumerate(value):
+                check_schema(sub, "%s/anyOf/%d" % (where, i))
         elif key == "$ref" and not re.match(r"^#/\$defs/[^/]+$", value):
             raise SchemaError("%s: only references to #/$defs/NAME are supported" % where)
 
@@ -137,6 +142,16 @@ def validate(value, schema, root, path, errors):
         return
     if "$ref" in schema:
         validate(value, root["$defs"][schema["$ref"].split("/")[-1]], root, path, errors)
+    if "anyOf" in schema:
+        failed = []
+        for sub in schema["anyOf"]:
+            sub_errors = []
+            validate(value, sub, root, path, sub_errors)
+            if not sub_errors:
+                break
+            failed.append("; ".join(sub_errors))
+        else:
+            errors.append("%s: none of anyOf holds: %s" % (pointer(path), " | ".join(failed)))
     if "type" in schema:
         allowed = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
         actual = type_of(value)
