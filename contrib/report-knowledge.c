@@ -110,7 +110,7 @@ void author_history(struct report *rep)
 			       rep->ctx.orig, "--", NULL };
 	struct strbuf out = STRBUF_INIT;
 	struct strbuf *addresses = xcalloc(rep->nr_authors + 1, sizeof(*addresses));
-	struct smap seen = { NULL, 0, 0 };
+	struct smap seen = SMAP_INIT;
 	char *p, *next;
 	size_t i;
 
