@@ -68,6 +68,7 @@
 #include "tokenize/wrapper.h"
 #include "tokenize/parse.h"
 #include "tokenize/smap.h"
+#include "tokenize/hashtable.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -572,97 +573,118 @@ struct blob {
 };
 
 struct mark_entry {
-	uintmax_t mark;          /* 0: empty slot */
+	uintmax_t mark;          /* 0: a free slot */
 	enum object_kind kind;
 	struct blob *blob;
 	char *original_oid;      /* of commits and tags, when the stream names it */
 	int queued;              /* a notes commit not yet written */
 };
 
-static struct {
-	struct mark_entry *slots;
-	size_t nr, alloc;        /* alloc is a power of two */
-} marks;
+static size_t hash_mark(uintmax_t m)
+{
+	m ^= m >> 33;
+	m *= 0xff51afd7ed558ccdULL;
+	m ^= m >> 33;
+	return (size_t)m;
+}
 
-struct oid_entry {
-	struct blob *blob;       /* NULL: empty slot */
+static size_t mark_entry_hash(const void *entry)
+{
+	return hash_mark(((const struct mark_entry *)entry)->mark);
+}
+
+static int mark_entry_in_use(const void *entry)
+{
+	return ((const struct mark_entry *)entry)->mark != 0;
+}
+
+static int mark_entry_matches(const void *entry, const void *mark)
+{
+	return ((const struct mark_entry *)entry)->mark == *(const uintmax_t *)mark;
+}
+
+static const struct hashtable_type mark_table = {
+	sizeof(struct mark_entry), 1024, mark_entry_hash, mark_entry_in_use, NULL, NULL
 };
 
-static struct {
-	struct oid_entry *slots;
-	size_t nr, alloc;
-} oids;
+/* Every mark defined, by number. */
+static struct hashtable marks;
+
+/* An object id's hash: its first bytes, as uniform as any hash of them. */
+static size_t hash_oid(const unsigned char *oid)
+{
+	size_t h;
+
+	memcpy(&h, oid, sizeof(h));
+	return h;
+}
+
+/* The blobs without a mark, by object id. */
+struct oid_entry {
+	struct blob *blob;       /* NULL: a free slot */
+};
+
+static size_t oid_entry_hash(const void *entry)
+{
+	return hash_oid(((const struct oid_entry *)entry)->blob->oid);
+}
+
+static int oid_entry_matches(const void *entry, const void *oid)
+{
+	return !memcmp(((const struct oid_entry *)entry)->blob->oid, oid, 20);
+}
+
+static int oid_entry_in_use(const void *entry)
+{
+	return ((const struct oid_entry *)entry)->blob != NULL;
+}
+
+static const struct hashtable_type oid_table = {
+	sizeof(struct oid_entry), 1024, oid_entry_hash, oid_entry_in_use, NULL, NULL
+};
+
+static struct hashtable oids;
 
 static uintmax_t next_view_mark = VIEW_MARK_BASE;
 
 /*
- * A set of strings (up to a LF or NUL), open addressing.  A removed name
- * is left as an empty tombstone, which no name matches and which keeps the
- * probe chains of the others whole.
+ * The sets of names (smap, values unused) keep a name up to its first LF:
+ * a path written C-quoted may hold one ("a\nb"), and is known by what
+ * comes before it.
  */
-struct strset {
-	char **names;
-	size_t nr, alloc; /* alloc is a power of two */
-};
-
-static size_t hash_str(const char *s, size_t len)
+static const char *set_key(const char *name, struct strbuf *scratch)
 {
-	size_t h = 1469598103934665603ULL, i;
+	const char *lf = strchr(name, '\n');
 
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h;
+	if (!lf)
+		return name;
+	strbuf_add(scratch, name, (size_t)(lf - name));
+	return scratch->buf;
 }
 
-static size_t strset_slot(struct strset *set, const char *name, size_t len)
+static int set_has(const struct smap *set, const char *name)
 {
-	size_t i;
+	struct strbuf key = STRBUF_INIT;
+	int has = smap_get(set, set_key(name, &key)) != NULL;
 
-	for (i = hash_str(name, len) & (set->alloc - 1); set->names[i]; i = (i + 1) & (set->alloc - 1))
-		if (strlen(set->names[i]) == len && !memcmp(set->names[i], name, len))
-			break;
-	return i;
+	strbuf_release(&key);
+	return has;
 }
 
-static int strset_has(struct strset *set, const char *name)
+static void set_add(struct smap *set, const char *name)
 {
-	return set->alloc && set->names[strset_slot(set, name, strcspn(name, "\n"))] != NULL;
+	struct strbuf key = STRBUF_INIT;
+
+	smap_put(set, set_key(name, &key), 0, NULL);
+	strbuf_release(&key);
 }
 
-static void strset_add(struct strset *set, const char *name)
+static void set_remove(struct smap *set, const char *name)
 {
-	size_t len = strcspn(name, "\n"), i;
+	struct strbuf key = STRBUF_INIT;
 
-	if (2 * (set->nr + 1) > set->alloc) {
-		char **old = set->names;
-		size_t oldn = set->alloc;
-
-		set->alloc = oldn ? 2 * oldn : 64;
-		set->names = xcalloc(set->alloc, sizeof(char *));
-		set->nr = 0;
-		for (i = 0; i < oldn; i++) {
-			if (old[i] && old[i][0]) {
-				set->names[strset_slot(set, old[i], strlen(old[i]))] = old[i];
-				set->nr++;
-			} else {
-				free(old[i]);
-			}
-		}
-		free(old);
-	}
-	i = strset_slot(set, name, len);
-	if (set->names[i])
-		return;
-	set->names[i] = xmalloc(len + 1);
-	memcpy(set->names[i], name, len);
-	set->names[i][len] = '\0';
-	set->nr++;
-}
-
-static void strset_remove(struct strset *set, const char *name)
-{
-	if (strset_has(set, name))
-		set->names[strset_slot(set, name, strcspn(name, "\n"))][0] = '\0';
+	smap_remove(set, set_key(name, &key));
+	strbuf_release(&key);
 }
 
 /*
@@ -670,48 +692,44 @@ static void strset_remove(struct strset *set, const char *name)
  * names the commits it annotates by their original ids, which the token
  * repository does not have.
  */
-static struct {
-	struct orig_commit {
-		unsigned char oid[20];
-		uintmax_t mark; /* 0: empty slot */
-	} *slots;
-	size_t nr, alloc;
-} orig_commits;
+struct orig_commit {
+	unsigned char oid[20];
+	uintmax_t mark;          /* 0: a free slot */
+};
 
-static struct orig_commit *orig_commit_slot(const unsigned char *oid)
+static size_t orig_commit_hash(const void *entry)
 {
-	size_t i;
-
-	memcpy(&i, oid, sizeof(i));
-	for (i &= orig_commits.alloc - 1; orig_commits.slots[i].mark; i = (i + 1) & (orig_commits.alloc - 1))
-		if (!memcmp(orig_commits.slots[i].oid, oid, 20))
-			break;
-	return &orig_commits.slots[i];
+	return hash_oid(((const struct orig_commit *)entry)->oid);
 }
 
+static int orig_commit_in_use(const void *entry)
+{
+	return ((const struct orig_commit *)entry)->mark != 0;
+}
+
+static int orig_commit_matches(const void *entry, const void *oid)
+{
+	return !memcmp(((const struct orig_commit *)entry)->oid, oid, 20);
+}
+
+static const struct hashtable_type orig_commit_table = {
+	sizeof(struct orig_commit), 1024, orig_commit_hash, orig_commit_in_use, NULL, NULL
+};
+
+static struct hashtable orig_commits;
 
 static void orig_commit_add(const char *hex, uintmax_t mark)
 {
 	unsigned char oid[20];
-	size_t i;
+	struct orig_commit *e;
+	int isnew;
 
 	if (hex_to_oid(hex, strlen(hex), oid))
 		return;
-	if (2 * (orig_commits.nr + 1) > orig_commits.alloc) {
-		struct orig_commit *old = orig_commits.slots;
-		size_t oldn = orig_commits.alloc;
-
-		orig_commits.alloc = oldn ? 2 * oldn : 1024;
-		orig_commits.slots = xcalloc(orig_commits.alloc, sizeof(*old));
-		for (i = 0; i < oldn; i++)
-			if (old[i].mark)
-				*orig_commit_slot(old[i].oid) = old[i];
-		free(old);
-	}
-	if (!orig_commit_slot(oid)->mark)
-		orig_commits.nr++;
-	memcpy(orig_commit_slot(oid)->oid, oid, 20);
-	orig_commit_slot(oid)->mark = mark;
+	e = hashtable_insert(&orig_commits, &orig_commit_table, hash_oid(oid),
+			     orig_commit_matches, oid, &isnew);
+	memcpy(e->oid, oid, 20);
+	e->mark = mark;
 }
 
 /* The mark of the commit a notes path (fanned out or not) names, or 0. */
@@ -719,14 +737,16 @@ static uintmax_t note_target(const char *path)
 {
 	char hex[41];
 	unsigned char oid[20];
+	const struct orig_commit *e;
 	size_t n = 0;
 
 	for (; *path && n < 41; path++)
 		if (*path != '/')
 			hex[n++] = *path;
-	if (*path || n != 40 || !orig_commits.alloc || hex_to_oid(hex, 40, oid))
+	if (*path || n != 40 || hex_to_oid(hex, 40, oid))
 		return 0;
-	return orig_commit_slot(oid)->mark;
+	e = hashtable_find(&orig_commits, &orig_commit_table, hash_oid(oid), orig_commit_matches, oid);
+	return e ? e->mark : 0;
 }
 
 /* Every blob record, so that a fresh start can free them all. */
@@ -748,32 +768,9 @@ static struct {
 	const struct language *langs[64];
 } stats;
 
-static size_t hash_mark(uintmax_t m)
-{
-	m ^= m >> 33;
-	m *= 0xff51afd7ed558ccdULL;
-	m ^= m >> 33;
-	return (size_t)m;
-}
-
-static struct mark_entry *mark_slot(uintmax_t mark)
-{
-	size_t i;
-
-	if (!marks.alloc)
-		return NULL;
-	for (i = hash_mark(mark) & (marks.alloc - 1); marks.slots[i].mark;
-	     i = (i + 1) & (marks.alloc - 1))
-		if (marks.slots[i].mark == mark)
-			return &marks.slots[i];
-	return &marks.slots[i];
-}
-
 static struct mark_entry *mark_lookup(uintmax_t mark)
 {
-	struct mark_entry *e = mark_slot(mark);
-
-	return e && e->mark ? e : NULL;
+	return hashtable_find(&marks, &mark_table, hash_mark(mark), mark_entry_matches, &mark);
 }
 
 static void flush_notes(void);
@@ -794,73 +791,36 @@ static struct mark_entry *mark_named(uintmax_t mark)
 
 static void mark_define(uintmax_t mark, enum object_kind kind, struct blob *blob)
 {
-	struct mark_entry *e;
+	int isnew;
+	struct mark_entry *e = hashtable_insert(&marks, &mark_table, hash_mark(mark),
+						mark_entry_matches, &mark, &isnew);
 
-	if (2 * (marks.nr + 1) > marks.alloc) {
-		struct mark_entry *old = marks.slots;
-		size_t oldn = marks.alloc, i;
-
-		marks.alloc = oldn ? 2 * oldn : 1024;
-		marks.slots = xcalloc(marks.alloc, sizeof(*marks.slots));
-		for (i = 0; i < oldn; i++)
-			if (old[i].mark)
-				*mark_slot(old[i].mark) = old[i];
-		free(old);
-	}
-	e = mark_slot(mark);
 	/* fast-import lets a mark be defined again: the last one counts */
-	if (e->mark) {
+	if (!isnew) {
 		free(e->original_oid);
 		e->original_oid = NULL;
 		e->queued = 0;
-	} else {
-		marks.nr++;
 	}
 	e->mark = mark;
 	e->kind = kind;
 	e->blob = blob;
 }
 
-static struct oid_entry *oid_slot(const unsigned char *oid)
-{
-	size_t i;
-
-	if (!oids.alloc)
-		return NULL;
-	memcpy(&i, oid, sizeof(i));
-	for (i &= oids.alloc - 1; oids.slots[i].blob; i = (i + 1) & (oids.alloc - 1))
-		if (!memcmp(oids.slots[i].blob->oid, oid, 20))
-			return &oids.slots[i];
-	return &oids.slots[i];
-}
-
 static struct blob *oid_lookup(const unsigned char *oid)
 {
-	struct oid_entry *e = oid_slot(oid);
+	struct oid_entry *e = hashtable_find(&oids, &oid_table, hash_oid(oid), oid_entry_matches, oid);
 
-	return e && e->blob ? e->blob : NULL;
+	return e ? e->blob : NULL;
 }
 
 static void oid_insert(struct blob *b)
 {
-	struct oid_entry *e;
+	int isnew;
+	struct oid_entry *e = hashtable_insert(&oids, &oid_table, hash_oid(b->oid),
+					       oid_entry_matches, b->oid, &isnew);
 
-	if (2 * (oids.nr + 1) > oids.alloc) {
-		struct oid_entry *old = oids.slots;
-		size_t oldn = oids.alloc, i;
-
-		oids.alloc = oldn ? 2 * oldn : 1024;
-		oids.slots = xcalloc(oids.alloc, sizeof(*oids.slots));
-		for (i = 0; i < oldn; i++)
-			if (old[i].blob)
-				oid_slot(old[i].blob->oid)->blob = old[i].blob;
-		free(old);
-	}
-	e = oid_slot(b->oid);
-	if (!e->blob) {
+	if (isnew)
 		e->blob = b;
-		oids.nr++;
-	}
 }
 
 /* ---- held blobs: in memory up to --max-held, past it in the spill file --- */
@@ -1990,7 +1950,7 @@ static struct blob *resolve_dataref(const char *ref, size_t len)
  * The files the token tree lacks because they were dropped (no lexer
  * claims them, or binary): a rename or copy of one has nothing to move.
  */
-static struct strset dropped_paths;
+static struct smap dropped_paths;
 
 
 /* Appends to the commit the file command that puts content b at path. */
@@ -2003,7 +1963,7 @@ static void add_file(struct strbuf *commit, const char *mode, const char *path_t
 		blob_load(b);
 	switch (treatment_of(path, b, &lang)) {
 	case DROP:
-		strset_add(&dropped_paths, path);
+		set_add(&dropped_paths, path);
 		/* the path may hold a view from before: it must go */
 		strbuf_addstr(commit, "D ");
 		strbuf_add(commit, path_text, path_text_len);
@@ -2011,13 +1971,13 @@ static void add_file(struct strbuf *commit, const char *mode, const char *path_t
 		stats.dropped++;
 		return;
 	case RAW:
-		strset_remove(&dropped_paths, path);
+		set_remove(&dropped_paths, path);
 		write_raw(b);
 		strbuf_addf(commit, "M %s ", mode);
 		raw_ref(b, commit);
 		break;
 	case VIEW:
-		strset_remove(&dropped_paths, path);
+		set_remove(&dropped_paths, path);
 		strbuf_addf(commit, "M %s :%ju", mode, write_view(b, lang));
 		break;
 	}
@@ -2085,9 +2045,9 @@ static void parse_filemodify(struct strbuf *commit, struct strbuf *path)
 		blob_classify(&tmp, data.buf, data.len, data.len);
 		t = mode_bits == 0120000 ? RAW : treatment_of(path->buf, &tmp, &lang);
 		if (t == DROP)
-			strset_add(&dropped_paths, path->buf);
+			set_add(&dropped_paths, path->buf);
 		else
-			strset_remove(&dropped_paths, path->buf);
+			set_remove(&dropped_paths, path->buf);
 		if (t == DROP) {
 			strbuf_addf(commit, "D %s\n", saved_path);
 			stats.dropped++;
@@ -2263,12 +2223,12 @@ static void parse_copy_rename(struct strbuf *commit, struct strbuf *src, struct 
 		    is_git_control_file(src->buf) ? "unchanged" : a ? a->name : "by content",
 		    is_git_control_file(dst->buf) ? "unchanged" : b ? b->name : "by content");
 	}
-	if (strset_has(&dropped_paths, src->buf)) {
+	if (set_has(&dropped_paths, src->buf)) {
 		/* not in the token tree: what lands at dst has no view either */
 		strbuf_addf(commit, "D %.*s\n", (int)(end - dst_text), dst_text);
-		strset_add(&dropped_paths, dst->buf);
+		set_add(&dropped_paths, dst->buf);
 		if (op == 'R')
-			strset_remove(&dropped_paths, src->buf);
+			set_remove(&dropped_paths, src->buf);
 		return;
 	}
 	strbuf_add(commit, cmd.buf, cmd.len);
@@ -2340,21 +2300,21 @@ static void back_channel_check(void)
  * any other ref is a root.  A reset without "from" empties the branch:
  * fast-import makes its next commit a root again.
  */
-static struct strset refs_written;
+static struct smap refs_written;
 
 static int ref_written(const char *name)
 {
-	return strset_has(&refs_written, name);
+	return set_has(&refs_written, name);
 }
 
 static void ref_mark_written(const char *name)
 {
-	strset_add(&refs_written, name);
+	set_add(&refs_written, name);
 }
 
 static void ref_unmark_written(const char *name)
 {
-	strset_remove(&refs_written, name);
+	set_remove(&refs_written, name);
 }
 
 /*
@@ -2363,7 +2323,7 @@ static void ref_unmark_written(const char *name)
  * may be the directory of another ("refs/heads/a" and "refs/heads/a/b"),
  * which fast-import finds only when it writes the refs, at the very end.
  */
-static struct strset refs_held;
+static struct smap refs_held;
 static struct smap ref_dirs;
 
 static void ref_dirs_count(const char *name, int up)
@@ -2390,27 +2350,27 @@ static void ref_hold(const char *name)
 	size_t *n = smap_get(&ref_dirs, name);
 	const char *p;
 
-	if (strset_has(&refs_held, name))
+	if (set_has(&refs_held, name))
 		return;
 	if (n && *n)
 		die("ref '%s' would be the directory of other refs of the stream", name);
 	for (p = strchr(name, '/'); p; p = strchr(p + 1, '/')) {
 		strbuf_reset(&dir);
 		strbuf_add(&dir, name, (size_t)(p - name));
-		if (strset_has(&refs_held, dir.buf))
+		if (set_has(&refs_held, dir.buf))
 			die("ref '%s' would be under ref '%s' of the stream", name, dir.buf);
 	}
 	strbuf_release(&dir);
-	strset_add(&refs_held, name);
+	set_add(&refs_held, name);
 	ref_dirs_count(name, 1);
 }
 
 /* name is emptied (a reset without from): fast-import writes no such ref. */
 static void ref_release(const char *name)
 {
-	if (!strset_has(&refs_held, name))
+	if (!set_has(&refs_held, name))
 		return;
-	strset_remove(&refs_held, name);
+	set_remove(&refs_held, name);
 	ref_dirs_count(name, 0);
 }
 
@@ -3070,17 +3030,17 @@ static void export_state(const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct atomic_file f;
-	size_t i;
+	const struct mark_entry *e;
+	size_t i = 0;
 
 	atomic_file_open(&f, path);
 	strbuf_addf(&sb, "tokstream-state 1\nnext-view-mark %ju\n", next_view_mark);
 	atomic_file_write(&f, sb.buf, sb.len);
-	for (i = 0; i < marks.alloc; i++) {
-		struct mark_entry *e = &marks.slots[i];
+	while ((e = hashtable_next(&marks, &mark_table, &i))) {
 		char hex[41];
 		struct view *v;
 
-		if (!e->mark || e->kind == OBJ_IMPORTED)
+		if (e->kind == OBJ_IMPORTED)
 			continue;
 		strbuf_reset(&sb);
 		if (e->kind != OBJ_BLOB) {
@@ -3387,18 +3347,13 @@ static void parse_options(int argc, char **argv)
 }
 
 #ifdef TOKSTREAM_FUZZ
-static void strset_clear(struct strset *set)
-{
-	free_strings(set->names, set->alloc);
-	memset(set, 0, sizeof(*set));
-}
-
 /*
  * For t/fuzz/fuzz-stream.c: the filter from fd 0 to fd 1, each time from
  * a fresh state, with die() jumping back to the harness.
  */
 void fuzz_filter_reset(void)
 {
+	struct mark_entry *e;
 	size_t i;
 
 	for (i = 0; i < all_blobs.nr; i++) {
@@ -3419,16 +3374,15 @@ void fuzz_filter_reset(void)
 	fetched.owner = NULL;
 	strbuf_release(&fetched.buf);
 	memset(&prefetch, 0, sizeof(prefetch));
-	for (i = 0; i < marks.alloc; i++)
-		free(marks.slots[i].original_oid);
-	free(marks.slots);
-	memset(&marks, 0, sizeof(marks));
-	free(oids.slots);
-	memset(&oids, 0, sizeof(oids));
-	strset_clear(&refs_written);
-	strset_clear(&refs_held);
+	i = 0;
+	while ((e = hashtable_next(&marks, &mark_table, &i)))
+		free(e->original_oid);
+	hashtable_release(&marks);
+	hashtable_release(&oids);
+	smap_release(&refs_written);
+	smap_release(&refs_held);
 	smap_release(&ref_dirs);
-	strset_clear(&dropped_paths);
+	smap_release(&dropped_paths);
 	memset(&in, 0, sizeof(in));
 	memset(&stats, 0, sizeof(stats));
 	memset(&opt, 0, sizeof(opt));
@@ -3446,8 +3400,7 @@ void fuzz_filter_reset(void)
 	relative_marks = 0;
 	defining_mark = 0;
 	on_notes_ref = 0;
-	free(orig_commits.slots);
-	memset(&orig_commits, 0, sizeof(orig_commits));
+	hashtable_release(&orig_commits);
 	strbuf_reset(&notes_queue);
 	nr_queued_marks = 0;
 	notes_inline = 0;
