@@ -68,6 +68,7 @@
 #include "tokenize/wrapper.h"
 #include "tokenize/parse.h"
 #include "tokenize/smap.h"
+#include "tokenize/spill.h"
 #include "tokenize/hashtable.h"
 
 #include <errno.h>
@@ -557,12 +558,9 @@ struct view {
 struct blob {
 	unsigned char oid[20];
 	uintmax_t mark;          /* the input mark, 0 if none */
-	char *data;              /* content while held in memory, else NULL */
-	size_t len;
-	off_t content_off;       /* where the content is in the spill file or the input */
-	struct blob *held_prev, *held_next; /* held in memory: oldest first */
-	unsigned spilled : 1;    /* held in the spill file (data is NULL) */
-	unsigned in_input : 1;   /* held where it is in the input file (data is NULL) */
+	struct held content;     /* its size, and its bytes while held (tokenize/spill.h) */
+	off_t input_off;         /* where the content is in the input file, when in_input */
+	unsigned in_input : 1;   /* held where it is in the input file */
 	unsigned binary : 1;
 	unsigned raw_written : 1;
 	unsigned named : 1;      /* named by the commit being parsed */
@@ -827,14 +825,10 @@ static void oid_insert(struct blob *b)
 
 /*
  * A blob is held from its blob command until the commit that names it is
- * written (for good, when no source repository can give it again).  Held
- * contents stay in memory while they total at most max_held bytes; past
- * that, the oldest go to the spill file, a temporary file unlinked as soon
- * as it is created, so that no exit, not even SIGKILL, leaves it behind.
- * A blob larger than the limit (or than BIG_BLOB) goes there as its bytes
- * arrive and is never whole in memory.  A spilled blob is read back
- * (pread) when a view is made of it, and copied out in pieces when it is
- * written unchanged.
+ * written (for good, when no source repository can give it again), in
+ * the spill store (tokenize/spill.h): in memory up to --max-held, past it
+ * in the spill file.  A spilled blob is read back (pread) when a view is
+ * made of it, and copied out in pieces when it is written unchanged.
  */
 
 /*
@@ -854,171 +848,28 @@ static void oid_insert(struct blob *b)
  */
 #define HEAD_BYTES 8000
 
-/* The pieces in which spilled contents are written and copied out. */
-#define SPILL_CHUNK ((size_t)1 << 20)
+/* A buffer that grew past this for one blob is freed, not kept for the next. */
+#define KEPT_BUFFER ((size_t)1 << 20)
 
-static uintmax_t max_held;       /* --max-held, or default_max_held() */
+static uintmax_t max_held;       /* --max-held, or spill_default_max_held() */
 static int max_held_given;
-
-static struct {
-	struct blob *first, *last;   /* held in memory, oldest first */
-	uintmax_t bytes;             /* their total size */
-} held;
-
-static struct {
-	int fd;                      /* -1: not created yet */
-	const char *dir;
-	off_t end;                   /* bytes written */
-	uintmax_t live;              /* bytes of the blobs held there */
-	uintmax_t blobs, bytes;      /* spilled so far, for --stats */
-} spill = { -1, NULL, 0, 0, 0, 0 };
-
-/* A sensible limit: an eighth of the memory this process may use. */
-static uintmax_t default_max_held(void)
-{
-	uintmax_t mem = 0, limit;
-	FILE *f;
-
-#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
-	long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
-
-	if (pages > 0 && page_size > 0)
-		mem = (uintmax_t)pages * (uintmax_t)page_size;
-#endif
-	/* a container's memory limit (cgroup v2), when it is lower */
-	f = fopen("/sys/fs/cgroup/memory.max", "r");
-	if (f) {
-		if (fscanf(f, "%ju", &limit) == 1 && limit && (!mem || limit < mem))
-			mem = limit;
-		fclose(f);
-	}
-	return mem ? mem / 8 : (uintmax_t)256 << 20;
-}
-
-/* Decimal digits, optionally followed by k, m or g (powers of 1024). */
-static void spill_open(void)
-{
-	struct strbuf path = STRBUF_INIT;
-	const char *dir = getenv("TMPDIR");
-
-	spill.dir = dir && *dir ? dir : "/tmp";
-	strbuf_addf(&path, "%s/tokstream-spill-XXXXXX", spill.dir);
-	spill.fd = mkstemp(path.buf);
-	if (spill.fd < 0)
-		die_errno("cannot create a spill file in '%s' (set TMPDIR, or raise --max-held)",
-			  spill.dir);
-	/* unlinked at once: no exit leaves it behind */
-	if (unlink(path.buf))
-		die_errno("cannot unlink the spill file '%s'", path.buf);
-	if (fcntl(spill.fd, F_SETFD, FD_CLOEXEC))
-		die_errno("fcntl on the spill file");
-	strbuf_release(&path);
-}
-
-static void spill_write(const char *p, size_t n)
-{
-	if (spill.fd < 0)
-		spill_open();
-	while (n) {
-		ssize_t w = pwrite(spill.fd, p, n, spill.end);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			die_errno("cannot write to the spill file in '%s'", spill.dir);
-		}
-		p += w;
-		n -= (size_t)w;
-		spill.end += w;
-	}
-}
+static struct spill held = { .fd = -1 };
 
 /* n bytes at off of b's content, from the spill file or the input file. */
 static void content_read(const struct blob *b, size_t off, char *buf, size_t n)
 {
-	int fd = b->in_input ? 0 : spill.fd;
-	off_t at = b->content_off + (off_t)off;
+	off_t at = b->input_off + (off_t)off;
+	long r;
 
-	if (!b->in_input && !b->spilled)
-		BUG("reading back the content of a blob held in memory");
-	while (n) {
-		ssize_t r = pread(fd, buf, n, at);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			if (b->in_input)
-				die_errno("cannot read stdin again at offset %jd", (intmax_t)at);
-			die_errno("cannot read the spill file in '%s'", spill.dir);
-		}
-		if (!r) {
-			if (b->in_input)
-				die("stdin is shorter than it was: the input file changed while it was read");
-			BUG("the spill file is shorter than what was written to it");
-		}
-		buf += r;
-		n -= (size_t)r;
-		at += r;
+	if (!b->in_input) {
+		spill_read(&held, &b->content, off, buf, n);
+		return;
 	}
-}
-
-/* b no longer needs the spill file; when no blob does, it is emptied. */
-static void spill_drop(struct blob *b)
-{
-	b->spilled = 0;
-	spill.live -= b->len;
-	if (!spill.live && spill.end) {
-		if (ftruncate(spill.fd, 0))
-			die_errno("cannot truncate the spill file in '%s'", spill.dir);
-		spill.end = 0;
-	}
-}
-
-static void held_append(struct blob *b)
-{
-	b->held_prev = held.last;
-	b->held_next = NULL;
-	if (held.last)
-		held.last->held_next = b;
-	else
-		held.first = b;
-	held.last = b;
-	held.bytes += b->len;
-}
-
-static void held_unlink(struct blob *b)
-{
-	if (b->held_prev)
-		b->held_prev->held_next = b->held_next;
-	else
-		held.first = b->held_next;
-	if (b->held_next)
-		b->held_next->held_prev = b->held_prev;
-	else
-		held.last = b->held_prev;
-	b->held_prev = b->held_next = NULL;
-	held.bytes -= b->len;
-}
-
-/* Moves the content of b, held in memory, to the spill file. */
-static void spill_blob(struct blob *b)
-{
-	b->content_off = spill.end;
-	spill_write(b->data, b->len);
-	held_unlink(b);
-	free(b->data);
-	b->data = NULL;
-	b->spilled = 1;
-	spill.live += b->len;
-	spill.blobs++;
-	spill.bytes += b->len;
-}
-
-/* Spills the oldest held blobs until n more bytes fit in memory. */
-static void make_room(uintmax_t n)
-{
-	while (held.first && held.bytes + n > max_held)
-		spill_blob(held.first);
+	r = pread_in_full(0, buf, n, at);
+	if (r < 0)
+		die_errno("cannot read stdin again at offset %jd", (intmax_t)at);
+	if ((size_t)r < n)
+		die("stdin is shorter than it was: the input file changed while it was read");
 }
 
 static void blob_classify(struct blob *b, const char *head, size_t head_len, size_t len)
@@ -1056,33 +907,21 @@ static void input_file_check(void)
 }
 
 /*
- * The content of the blob being read: in memory, or past the limit in the
- * spill file, or left in the input file.
+ * The blob being read: its first bytes and its size, and its content,
+ * which goes to the spill store or is left in the input file.
  */
 static struct {
-	struct strbuf buf;       /* in memory; when spilling, what is not written yet */
-	int spilling, in_input;
-	off_t off;               /* where it starts in the spill file or the input */
+	int in_input;
+	off_t off;               /* where it starts in the input */
 	size_t len;
 	char head[HEAD_BYTES];
 	size_t head_len;
-} sink = { STRBUF_INIT, 0, 0, 0, 0, { 0 }, 0 };
-
-static void sink_spill(void)
-{
-	if (spill.fd < 0)
-		spill_open();
-	sink.spilling = 1;
-	sink.off = spill.end;
-	spill_write(sink.buf.buf, sink.buf.len);
-	strbuf_release(&sink.buf);
-}
+} sink;
 
 /* A blob of count bytes (if counted) begins. */
 static void sink_reset(uintmax_t count, int counted)
 {
-	strbuf_reset(&sink.buf);
-	sink.spilling = sink.in_input = 0;
+	sink.in_input = 0;
 	sink.len = sink.head_len = 0;
 	if (counted && count > SIZE_MAX)
 		die("data: %ju bytes do not fit in memory on this machine", count);
@@ -1091,15 +930,7 @@ static void sink_reset(uintmax_t count, int counted)
 static void sink_begin(uintmax_t count, int counted)
 {
 	sink_reset(count, counted);
-	if (counted && (count > max_held || count > BIG_BLOB))
-		sink_spill();
-	else if (counted)
-		/*
-		 * The whole blob at once: grown by doubling it would be copied
-		 * and its pages touched about twice.  Untouched, the reserve
-		 * costs nothing if the count lies.
-		 */
-		strbuf_grow(&sink.buf, (size_t)count);
+	spill_begin(&held, count, counted);
 }
 
 /*
@@ -1130,45 +961,21 @@ static void sink_add(void *ctx, const char *p, size_t n)
 	if (n > SIZE_MAX - sink.len)
 		die("data: the blob does not fit in memory on this machine");
 	sink.len += n;
-	if (sink.in_input)
-		return;
-	if (!sink.spilling) {
-		make_room(sink.len);
-		if (sink.len > max_held || sink.len > BIG_BLOB)
-			sink_spill();
-	}
-	strbuf_add(&sink.buf, p, n);
-	if (sink.spilling && sink.buf.len >= SPILL_CHUNK) {
-		spill_write(sink.buf.buf, sink.buf.len);
-		strbuf_reset(&sink.buf);
-	}
+	if (!sink.in_input)
+		spill_add(&held, p, n);
 }
 
 /* The blob is complete: b gets its content, held in memory or spilled. */
 static void sink_end(struct blob *b)
 {
-	b->len = sink.len;
 	blob_classify(b, sink.head, sink.head_len, sink.len);
 	if (sink.in_input) {
-		b->content_off = sink.off;
+		b->content.len = sink.len;
+		b->input_off = sink.off;
 		b->in_input = 1;
 		sink.in_input = 0;
-	} else if (sink.spilling) {
-		spill_write(sink.buf.buf, sink.buf.len);
-		strbuf_release(&sink.buf);
-		b->content_off = sink.off;
-		b->spilled = 1;
-		spill.live += b->len;
-		spill.blobs++;
-		spill.bytes += b->len;
 	} else {
-		/* the growth slack would count against the limit unseen */
-		if (sink.buf.alloc - sink.buf.len > sink.buf.len / 8 + 64) {
-			sink.buf.alloc = sink.buf.len + 1;
-			sink.buf.buf = xrealloc(sink.buf.buf, sink.buf.alloc);
-		}
-		b->data = strbuf_detach(&sink.buf, NULL);
-		held_append(b);
+		spill_end(&held, &b->content);
 	}
 }
 
@@ -1179,17 +986,17 @@ static void blob_oid(struct blob *b)
 	struct sha1_ctx c;
 	char hdr[32];
 	int n;
-	size_t done;
+	size_t done, len = b->content.len;
 
-	if (b->data) {
-		git_blob_oid(b->data, b->len, b->oid);
+	if (b->content.data) {
+		git_blob_oid(b->content.data, len, b->oid);
 		return;
 	}
-	n = snprintf(hdr, sizeof(hdr), "blob %zu", b->len);
+	n = snprintf(hdr, sizeof(hdr), "blob %zu", len);
 	sha1_init(&c);
 	sha1_update(&c, hdr, (size_t)n + 1);
-	for (done = 0; done < b->len;) {
-		size_t k = b->len - done < sizeof(chunk) ? b->len - done : sizeof(chunk);
+	for (done = 0; done < len;) {
+		size_t k = len - done < sizeof(chunk) ? len - done : sizeof(chunk);
 
 		content_read(b, done, chunk, k);
 		sha1_update(&c, chunk, k);
@@ -1219,33 +1026,29 @@ static struct {
  */
 static const char *blob_content(struct blob *b)
 {
-	if (b->data)
-		return b->data;
+	size_t len = b->content.len;
+
+	if (b->content.data)
+		return b->content.data;
 	if (fetched.owner == b)
 		return fetched.buf.buf;
 	strbuf_reset(&readback);
-	strbuf_grow(&readback, b->len);
-	content_read(b, 0, readback.buf, b->len);
-	strbuf_setlen(&readback, b->len);
+	strbuf_grow(&readback, len);
+	content_read(b, 0, readback.buf, len);
+	strbuf_setlen(&readback, len);
 	return readback.buf;
 }
 
 static void blob_content_done(void)
 {
-	if (readback.alloc > SPILL_CHUNK)
+	if (readback.alloc > KEPT_BUFFER)
 		strbuf_release(&readback);
 }
 
-/* Frees what holds b's content. */
-static void blob_unhold(struct blob *b)
+/* Whether b's content is held, in memory or in the spill file. */
+static int blob_held(const struct blob *b)
 {
-	if (b->data) {
-		held_unlink(b);
-		free(b->data);
-		b->data = NULL;
-	} else if (b->spilled) {
-		spill_drop(b);
-	}
+	return b->content.data || b->content.spilled;
 }
 
 /* ---- reading objects the stream names by id: git cat-file --batch ----- */
@@ -1371,21 +1174,21 @@ static void blob_load(struct blob *b)
 	static char chunk[1 << 16];
 	size_t left;
 
-	if (b->data || b->spilled || b->in_input || fetched.owner == b)
+	if (blob_held(b) || b->in_input || fetched.owner == b)
 		return;
 	if (!opt.identity)
 		prefetch_start();
 	left = catfile_request(b->oid, "blob");
 	stats.fetched++;
 	stats.fetched_bytes += left;
-	if (left <= max_held && left <= BIG_BLOB) {
+	if (left <= held.max_held && left <= BIG_BLOB) {
 		fetched.owner = NULL;
 		strbuf_reset(&fetched.buf);
 		strbuf_grow(&fetched.buf, left);
 		catfile_content(b->oid, fetched.buf.buf, left);
 		catfile_content_end(b->oid);
 		strbuf_setlen(&fetched.buf, left);
-		b->len = left;
+		b->content.len = left;
 		blob_classify(b, fetched.buf.buf, left < HEAD_BYTES ? left : HEAD_BYTES, left);
 		fetched.owner = b;
 		return;
@@ -1413,7 +1216,7 @@ static int source_has_blobs = -1;
 
 static void blob_release(struct blob *b)
 {
-	if (b->in_input || (!b->data && !b->spilled))
+	if (b->in_input || !blob_held(b))
 		return;  /* it costs no memory (or it came from the source) */
 #ifdef TOKSTREAM_FUZZ
 	source_has_blobs = 0;
@@ -1427,7 +1230,7 @@ static void blob_release(struct blob *b)
 	}
 	if (!source_has_blobs)
 		return;
-	blob_unhold(b);
+	spill_forget(&held, &b->content);
 }
 
 /* ---- writing blobs: raw copies and views ------------------------------- */
@@ -1450,16 +1253,16 @@ static void out_blob(struct blob *b)
 {
 	static char chunk[1 << 16];
 	char hdr[40];
-	size_t done;
+	size_t done, len = b->content.len;
 
-	if (b->data || fetched.owner == b) {
-		out_data(blob_content(b), b->len);
+	if (b->content.data || fetched.owner == b) {
+		out_data(blob_content(b), len);
 		return;
 	}
-	snprintf(hdr, sizeof(hdr), "data %zu\n", b->len);
+	snprintf(hdr, sizeof(hdr), "data %zu\n", len);
 	out_str(hdr);
-	for (done = 0; done < b->len;) {
-		size_t k = b->len - done < sizeof(chunk) ? b->len - done : sizeof(chunk);
+	for (done = 0; done < len;) {
+		size_t k = len - done < sizeof(chunk) ? len - done : sizeof(chunk);
 
 		content_read(b, done, chunk, k);
 		out_write(chunk, k);
@@ -1517,7 +1320,7 @@ static uintmax_t write_view(struct blob *b, const struct language *lang)
 			return v->mark;
 	blob_load(b);
 	strbuf_reset(&view_buf);
-	tokens = view_build(&view_buf, lang, blob_content(b), b->len, opt.view_flags);
+	tokens = view_build(&view_buf, lang, blob_content(b), b->content.len, opt.view_flags);
 	blob_content_done();
 	v = xmalloc(sizeof(*v));
 	v->lang = lang;
@@ -1816,7 +1619,7 @@ static void release_named(void)
 	}
 	nr_named = 0;
 	/* a large blob's buffer is not kept for the small ones that follow */
-	if (fetched.buf.alloc > SPILL_CHUNK * 16) {
+	if (fetched.buf.alloc > KEPT_BUFFER * 16) {
 		fetched.owner = NULL;
 		strbuf_release(&fetched.buf);
 	}
@@ -1856,8 +1659,8 @@ static void parse_blob(void)
 	 */
 	if (opt.identity) {
 		write_raw(b);
-		if (!b->in_input && (b->data || b->spilled))
-			blob_unhold(b);
+		if (!b->in_input)
+			spill_forget(&held, &b->content);
 	}
 }
 
@@ -3004,7 +2807,7 @@ static void show_stats(void)
 		stats.blobs_in, stats.views_out, stats.raw_out, stats.dropped);
 	fprintf(stderr, "tokstream: bytes in %ju, bytes out %ju\n", in.bytes, out.bytes);
 	fprintf(stderr, "tokstream: max held %ju, spilled blobs %ju, spilled bytes %ju\n",
-		max_held, spill.blobs, spill.bytes);
+		held.max_held, held.nr_spilled, held.bytes_spilled);
 	fprintf(stderr, "tokstream: blobs read from the source %ju (%ju bytes), %ju of them asked ahead, "
 		"answers asked ahead and not used %ju\n",
 		stats.fetched, stats.fetched_bytes, stats.fetched_ahead, source_ahead.unused);
@@ -3356,6 +3159,9 @@ void fuzz_filter_reset(void)
 	struct mark_entry *e;
 	size_t i;
 
+	/* small, so that the harness reaches the spill file too */
+	spill_release(&held);
+	spill_init(&held, 4096, BIG_BLOB);
 	for (i = 0; i < all_blobs.nr; i++) {
 		struct blob *b = all_blobs.v[i];
 
@@ -3365,7 +3171,6 @@ void fuzz_filter_reset(void)
 			b->views = v->next;
 			free(v);
 		}
-		free(b->data);
 		free(b->original_oid);
 		free(b);
 	}
@@ -3406,15 +3211,6 @@ void fuzz_filter_reset(void)
 	notes_inline = 0;
 	last_progress = start_time = 0;
 	source_has_blobs = 0;
-	/* small, so that the harness reaches the spill file too */
-	max_held = 4096;
-	memset(&held, 0, sizeof(held));
-	if (spill.fd >= 0)
-		close(spill.fd);
-	spill.fd = -1;
-	spill.end = 0;
-	spill.live = spill.blobs = spill.bytes = 0;
-	strbuf_release(&sink.buf);
 	strbuf_release(&readback);
 }
 
@@ -3440,7 +3236,8 @@ int cmd_filter(int argc, char **argv)
 {
 	parse_options(argc, argv);
 	if (!max_held_given)
-		max_held = default_max_held();
+		max_held = spill_default_max_held();
+	spill_init(&held, max_held, BIG_BLOB);
 	if (opt.import_state)
 		import_state(opt.import_state);
 	die_position = position;
