@@ -42,7 +42,7 @@
  * and tokenized at once.  Such blobs are asked ahead: the input is read
  * in blocks of 64 KiB, well ahead of the parser, and the blobs the M
  * lines there name by id are asked of one `git cat-file --batch` up to
- * 64 at a time (tokenize/catfile.c), so that it inflates the next ones
+ * 64 at a time (tokenize/prefetch.c), so that it inflates the next ones
  * while the filter tokenizes this one; a blob no guess foresaw (read
  * before and wanted in a new language, a tree) is asked of a second
  * one, and a wrong guess (a message line that looks like an M line)
@@ -67,6 +67,7 @@
 #include "tokenize/view.h"
 #include "tokenize/wrapper.h"
 #include "tokenize/parse.h"
+#include "tokenize/prefetch.h"
 #include "tokenize/smap.h"
 #include "tokenize/spill.h"
 #include "tokenize/hashtable.h"
@@ -155,7 +156,14 @@ static void position(char *buf, size_t size)
 		snprintf(buf, size, "line %ju: ", cmd_line);
 }
 
-static void prefetch_scan(size_t from);
+/*
+ * The blobs that M lines ahead of the parser name by object id, asked of
+ * git cat-file ahead (tokenize/prefetch.h): from the first blob a commit
+ * names by id that is read from the source (a stream of git fast-export
+ * --no-data), until a blob command shows that the stream carries its
+ * blobs.
+ */
+static struct prefetch prefetch;
 
 static int fill(void)
 {
@@ -174,7 +182,7 @@ static int fill(void)
 	}
 	in.pos = 0;
 	in.end = (size_t)n;
-	prefetch_scan(0);
+	prefetch_scan(&prefetch, in.buf, in.end, in.bytes);
 	return 1;
 }
 
@@ -268,104 +276,6 @@ static void skip_optional_lf(void)
 		in.bytes++;
 		in.line++;
 	}
-}
-
-/*
- * The blobs that M lines ahead of the parser name by object id, in input
- * order, each with the offset of its line: what catfile_request() asks
- * git cat-file for ahead.  The input is scanned for them as it is read,
- * from the first blob a commit names by id that is read from the source
- * (a stream of git fast-export --no-data), until a blob command shows
- * that the stream carries its blobs.  A line the input buffer cuts is
- * carried over, as much of it as tells what it is.
- */
-#define PREFETCH_HINTS 4096
-#define PREFETCH_LINE 64        /* "M 100644 " + 40 hex digits + " ", and some */
-
-
-static struct {
-	int active;
-	struct { unsigned char oid[20]; uintmax_t at; } hint[PREFETCH_HINTS];
-	size_t first, nr;
-	int carrying;                   /* the buffer ended inside a line */
-	char carry[PREFETCH_LINE];      /* its first bytes */
-	size_t carry_len;
-	uintmax_t carry_at;             /* its offset */
-} prefetch;
-
-/* A line (its first len bytes, perhaps not all of it) at input offset at. */
-static void prefetch_line(const char *p, size_t len, uintmax_t at)
-{
-	static const char *const modes[] = { "100644 ", "100755 ", "644 ", "755 ", "120000 " };
-	size_t i, k;
-
-	if (len < 2 || p[0] != 'M' || p[1] != ' ')
-		return;
-	for (i = 0; i < sizeof(modes) / sizeof(*modes); i++) {
-		k = strlen(modes[i]);
-		if (len >= 2 + k + 41 && !memcmp(p + 2, modes[i], k))
-			break;
-	}
-	if (i == sizeof(modes) / sizeof(*modes) || p[2 + k + 40] != ' ' ||
-	    prefetch.nr == PREFETCH_HINTS)
-		return;
-	i = (prefetch.first + prefetch.nr) % PREFETCH_HINTS;
-	if (hex_to_oid(p + 2 + k, 40, prefetch.hint[i].oid))
-		return;
-	prefetch.hint[i].at = at;
-	prefetch.nr++;
-}
-
-/* Scans the input buffer from in.buf[from] for lines that name blobs. */
-static void prefetch_scan(size_t from)
-{
-	uintmax_t base = in.bytes - in.pos;	/* the offset of in.buf[0] */
-	const char *p = in.buf + from, *end = in.buf + in.end, *nl;
-
-	if (!prefetch.active)
-		return;
-	if (prefetch.carrying) {
-		size_t k;
-
-		nl = memchr(p, '\n', (size_t)(end - p));
-		k = (size_t)((nl ? nl : end) - p);
-		if (k > PREFETCH_LINE - prefetch.carry_len)
-			k = PREFETCH_LINE - prefetch.carry_len;
-		memcpy(prefetch.carry + prefetch.carry_len, p, k);
-		prefetch.carry_len += k;
-		if (!nl)
-			return;	/* the line goes on into the next buffer */
-		prefetch_line(prefetch.carry, prefetch.carry_len, prefetch.carry_at);
-		prefetch.carrying = 0;
-		p = nl + 1;
-	}
-	while (p < end && (nl = memchr(p, '\n', (size_t)(end - p)))) {
-		prefetch_line(p, (size_t)(nl - p), base + (uintmax_t)(p - in.buf));
-		p = nl + 1;
-	}
-	if (p < end) {
-		prefetch.carrying = 1;
-		prefetch.carry_len = (size_t)(end - p) < PREFETCH_LINE ? (size_t)(end - p) : PREFETCH_LINE;
-		memcpy(prefetch.carry, p, prefetch.carry_len);
-		prefetch.carry_at = base + (uintmax_t)(p - in.buf);
-	}
-}
-
-static void prefetch_start(void)
-{
-	if (prefetch.active)
-		return;
-	prefetch.active = 1;
-	prefetch.nr = 0;
-	prefetch.carrying = 0;
-	prefetch_scan(in.pos);
-}
-
-static void prefetch_stop(void)
-{
-	prefetch.active = 0;
-	prefetch.nr = 0;
-	prefetch.carrying = 0;
 }
 
 static int skip_prefix(const char *s, const char *prefix, const char **rest)
@@ -1069,27 +979,13 @@ static void catfile_stop_all(void)
 	catfile_stop(&source_now);
 }
 
-/*
- * Asks ahead for the blobs of the hints past the parser, but those known
- * already (a blob once read is needed again only for a view in a new
- * language); once half of the questions asked ahead are answered, so
- * that they go out together.
- */
-static void prefetch_ask(void)
+/* Whether the blob oid was read already: it is wanted again only in a new language. */
+static int blob_known(const unsigned char *oid, void *data)
 {
-	if (source_ahead.asked_nr > CATFILE_AHEAD / 2)
-		return;
-	while (prefetch.nr && source_ahead.asked_nr < CATFILE_AHEAD) {
-		const unsigned char *oid = prefetch.hint[prefetch.first].oid;
-		uintmax_t at = prefetch.hint[prefetch.first].at;
-		struct blob *b;
+	struct blob *b = oid_lookup(oid);
 
-		prefetch.first = (prefetch.first + 1) % PREFETCH_HINTS;
-		prefetch.nr--;
-		if (at < in.bytes || ((b = oid_lookup(oid)) && b->classified))
-			continue;
-		catfile_ask_ahead(&source_ahead, oid);
-	}
+	(void)data;
+	return b && b->classified;
 }
 
 /*
@@ -1115,7 +1011,7 @@ static size_t catfile_request(const unsigned char *oid, const char *want)
 	} else {
 		source_answer = &source_now;
 	}
-	prefetch_ask();
+	prefetch_ask(&prefetch, &source_ahead, in.bytes, blob_known, NULL);
 	/*
 	 * A cat-file that could not start in the source (no repository there)
 	 * exits at once: whether the flush or the answer finds it gone first
@@ -1177,7 +1073,7 @@ static void blob_load(struct blob *b)
 	if (blob_held(b) || b->in_input || fetched.owner == b)
 		return;
 	if (!opt.identity)
-		prefetch_start();
+		prefetch_start(&prefetch, in.buf + in.pos, in.end - in.pos, in.bytes);
 	left = catfile_request(b->oid, "blob");
 	stats.fetched++;
 	stats.fetched_bytes += left;
@@ -1629,7 +1525,7 @@ static void parse_blob(void)
 {
 	struct blob *b = new_blob();
 
-	prefetch_stop();	/* this stream carries its blobs */
+	prefetch_stop(&prefetch);	/* this stream carries its blobs */
 	read_command();
 	if (!strncmp(cmd.buf, "mark ", 5)) {
 		define_mark_line(cmd.buf, OBJ_BLOB, b, &b->mark);
