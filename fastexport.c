@@ -113,7 +113,27 @@ static const char usage_text[] =
 /* Marks of the views we create start here, far above any exporter's marks. */
 #define VIEW_MARK_BASE ((uintmax_t)1 << 40)
 
-static struct {
+/*
+ * Blobs larger than this are treated as binary files (dropped, or kept
+ * unchanged), as Git treats files above core.bigFileThreshold (512 MiB
+ * by default) as binary: a lexer needs the whole content and its view in
+ * memory at once, and no source file is this large.  A fixed size, not
+ * one derived from --max-held: the token history must not depend on the
+ * memory a run was given.
+ */
+#define BIG_BLOB ((size_t)512 << 20)
+
+/*
+ * The first bytes of a blob are kept as they arrive, to classify it
+ * without reading it back: content_is_binary() looks at 8000 bytes,
+ * language_for_shebang() at 256.
+ */
+#define HEAD_BYTES 8000
+
+/* A buffer that grew past this for one blob is freed, not kept for the next. */
+#define KEPT_BUFFER ((size_t)1 << 20)
+
+struct filter_options {
 	int identity, keep_other, stats, progress, quiet;
 	unsigned view_flags;
 	const char *source;
@@ -121,73 +141,178 @@ static struct {
 	const char *graft_root, *graft_parent;
 	uintmax_t progress_total;
 	const char *date_format;        /* --date-format, as fast-import's */
+	int dates_raw;                  /* it is raw: dates are checked (see check_ident()) */
 	int import_marks_given;         /* --import-marks[-if-exists] */
-} opt;
+	uintmax_t max_held;             /* --max-held */
+	int max_held_given;
+};
 
-/*
- * The commit being parsed is on a notes ref (refs/notes/...): its files
- * are notes, kept unchanged, and those named by an annotated commit's
- * original id become N commands (see flush_notes()).  notes_inline: it
- * has inline data, and is written as it is.
- */
-static int on_notes_ref, notes_inline;
-
-/* ---- input ------------------------------------------------------------ */
-
-static struct {
+struct input {
 	char buf[1 << 16];
 	size_t pos, end;
 	int eof;
 	uintmax_t line;       /* lines consumed so far */
 	uintmax_t bytes;      /* bytes consumed so far */
-} in;
+	int seekable;         /* stdin is a regular file (see input_file_check()) */
+	off_t base;           /* its offset when the stream began */
+};
 
-static struct strbuf cmd = STRBUF_INIT;  /* the current command line, no LF */
-static int cmd_pending;                 /* cmd was read but not yet handled */
-static int cmd_eof;                     /* the last read_command hit EOF */
-static uintmax_t cmd_line;              /* input line number of cmd */
-static char command_name[64] = "";      /* the top-level command being parsed */
-
-static void position(char *buf, size_t size)
-{
-	if (command_name[0])
-		snprintf(buf, size, "line %ju: %s: ", cmd_line, command_name);
-	else
-		snprintf(buf, size, "line %ju: ", cmd_line);
-}
+struct output {
+	char buf[1 << 20];
+	size_t len;
+	uintmax_t bytes;
+};
 
 /*
- * The blobs that M lines ahead of the parser name by object id, asked of
- * git cat-file ahead (tokenize/prefetch.h): from the first blob a commit
- * names by id that is read from the source (a stream of git fast-export
- * --no-data), until a blob command shows that the stream carries its
- * blobs.
+ * The blob being read: its first bytes and its size; its content goes to
+ * the spill store or is left in the input file.
  */
-static struct prefetch prefetch;
+struct blob_sink {
+	int in_input;
+	off_t off;            /* where it starts in the input */
+	size_t len;
+	char head[HEAD_BYTES];
+	size_t head_len;
+};
 
-static int fill(void)
+struct filter_stats {
+	uintmax_t commits, tags, resets, blobs_in, views_out, raw_out, dropped;
+	uintmax_t fetched, fetched_bytes, fetched_ahead;  /* blobs read from the source */
+	uintmax_t files[64], tokens[64];
+	const struct language *langs[64];
+};
+
+/*
+ * The filter: all that a run knows, handed to every function that needs
+ * any of it.  filter_init() makes a fresh one; filter_release() frees
+ * what it holds and makes it fresh again.
+ */
+struct filter {
+	struct filter_options opt;
+	struct input in;
+	struct output out;
+
+	/* the command being parsed */
+	struct strbuf cmd;              /* its current line, without the LF */
+	int cmd_pending;                /* cmd was read but not yet handled */
+	int cmd_eof;                    /* the last read_command() hit the end */
+	uintmax_t cmd_line;             /* the input line number of cmd */
+	char command_name[64];          /* the top-level command, for errors */
+	struct strbuf *comment_sink;    /* see read_command() */
+	struct strbuf text;             /* the commit, tag, reset or alias written */
+	struct strbuf data;             /* the bytes of a data command */
+	struct strbuf path, path2;      /* the paths of a file command */
+	/* the mark of the commit or tag being parsed: it names nothing until that is done */
+	uintmax_t defining_mark;
+	/*
+	 * The commit being parsed is on a notes ref (refs/notes/...): its
+	 * files are notes, kept unchanged, and those named by an annotated
+	 * commit's original id become N commands (see flush_notes()).
+	 * notes_inline: it has inline data, and is written as it is.
+	 */
+	int on_notes_ref, notes_inline;
+	struct blob **named;            /* the blobs it names, released after it */
+	size_t nr_named, alloc_named;
+
+	/* objects */
+	struct hashtable marks;         /* every mark defined, by number */
+	struct hashtable oids;          /* the blobs without a mark, by object id */
+	struct hashtable orig_commits;  /* the marks of commits by their original ids */
+	struct {
+		struct blob **v;        /* every blob record, to be freed */
+		size_t nr, alloc;
+	} blobs;
+	uintmax_t next_view_mark;
+
+	/* the blobs' contents */
+	struct spill held;              /* the stream's blobs, until their commits */
+	struct blob_sink sink;
+	struct strbuf readback;         /* a held blob read back whole */
+	/*
+	 * A blob the stream names by id only (git fast-export --no-data, as
+	 * convert runs it) is read from the source when a commit names it,
+	 * into this one buffer, and tokenized at once: it is not held, since
+	 * it can be read again in the rare case that a later path wants it
+	 * in another language.  A history's worth of blobs thus costs no
+	 * allocation and no fresh pages each, and no more memory than its
+	 * largest blob.
+	 */
+	struct {
+		struct strbuf buf;
+		struct blob *owner;     /* whose content buf holds, NULL: none */
+	} fetched;
+	struct strbuf view;             /* the view being made */
+	int source_has_blobs;           /* -1: not known yet (see blob_release()) */
+
+	/* the source repository (see catfile_request()) */
+	struct catfile source_ahead, source_now, *source_answer;
+	/*
+	 * The blobs that M lines ahead of the parser name by object id,
+	 * asked of git cat-file ahead (tokenize/prefetch.h): from the first
+	 * blob a commit names by id that is read from the source (a stream
+	 * of git fast-export --no-data), until a blob command shows that the
+	 * stream carries its blobs.
+	 */
+	struct prefetch prefetch;
+
+	/* refs and paths */
+	struct smap refs_written, refs_held, ref_dirs;  /* see ref_written(), ref_hold() */
+	/*
+	 * The files the token tree lacks because they were dropped (no lexer
+	 * claims them, or binary): a rename or copy of one has nothing to
+	 * move.
+	 */
+	struct smap dropped_paths;
+
+	/* the notes commits waiting (see queue_notes_commit()) */
+	struct strbuf notes_queue;
+	uintmax_t *queued_marks;
+	size_t nr_queued_marks, alloc_queued_marks;
+
+	/* what the stream asked */
+	int seen_done_feature, wrote_done_feature, seen_data_command;
+	int relative_marks;             /* feature relative-marks */
+
+	time_t last_progress, start_time;
+	struct filter_stats stats;
+};
+
+/* ---- input ------------------------------------------------------------ */
+
+/* Where an error is, for die(): the input line, and the command it is in. */
+static void position(const void *data, char *buf, size_t size)
+{
+	const struct filter *f = data;
+
+	if (f->command_name[0])
+		snprintf(buf, size, "line %ju: %s: ", f->cmd_line, f->command_name);
+	else
+		snprintf(buf, size, "line %ju: ", f->cmd_line);
+}
+
+static int fill(struct filter *f)
 {
 	ssize_t n;
 
-	if (in.eof)
+	if (f->in.eof)
 		return 0;
 	do {
-		n = read(0, in.buf, sizeof(in.buf));
+		n = read(0, f->in.buf, sizeof(f->in.buf));
 	} while (n < 0 && errno == EINTR);
 	if (n < 0)
 		die_errno("read error on stdin");
 	if (!n) {
-		in.eof = 1;
+		f->in.eof = 1;
 		return 0;
 	}
-	in.pos = 0;
-	in.end = (size_t)n;
-	prefetch_scan(&prefetch, in.buf, in.end, in.bytes);
+	f->in.pos = 0;
+	f->in.end = (size_t)n;
+	prefetch_scan(&f->prefetch, f->in.buf, f->in.end, f->in.bytes);
 	return 1;
 }
 
 /* Reads one line into sb (without its LF); 0 at end of input. */
-static int read_line(struct strbuf *sb)
+static int read_line(struct filter *f, struct strbuf *sb)
 {
 	int any = 0;
 
@@ -196,18 +321,18 @@ static int read_line(struct strbuf *sb)
 		char *nl;
 		size_t take;
 
-		if (in.pos == in.end && !fill())
+		if (f->in.pos == f->in.end && !fill(f))
 			break;
 		any = 1;
-		nl = memchr(in.buf + in.pos, '\n', in.end - in.pos);
-		take = nl ? (size_t)(nl - (in.buf + in.pos)) : in.end - in.pos;
-		strbuf_add(sb, in.buf + in.pos, take);
-		in.pos += take;
-		in.bytes += take;
+		nl = memchr(f->in.buf + f->in.pos, '\n', f->in.end - f->in.pos);
+		take = nl ? (size_t)(nl - (f->in.buf + f->in.pos)) : f->in.end - f->in.pos;
+		strbuf_add(sb, f->in.buf + f->in.pos, take);
+		f->in.pos += take;
+		f->in.bytes += take;
 		if (nl) {
-			in.pos++;
-			in.bytes++;
-			in.line++;
+			f->in.pos++;
+			f->in.bytes++;
+			f->in.line++;
 			return 1;
 		}
 	}
@@ -217,64 +342,60 @@ static int read_line(struct strbuf *sb)
 	return 0;
 }
 
-/*
- * Reads the next command line into cmd, unless one is pending.  Returns 0
- * at the end of input.
- */
-static void out_line(const struct strbuf *sb);
-static void start_data_commands(void);
+static void out_line(struct filter *f, const struct strbuf *sb);
+static void start_data_commands(struct filter *f);
 
 /*
- * fast-import ignores a line that begins with '#' wherever it reads a
- * command line, inside commands too: such comments go to the command
- * being built here (NULL: straight to the output).
+ * Reads the next command line into f->cmd, unless one is pending; 0 at
+ * the end of input.  fast-import ignores a line that begins with '#'
+ * wherever it reads a command line, inside commands too: such comments
+ * go to the command being built (f->comment_sink; NULL: straight to the
+ * output).
  */
-static struct strbuf *comment_sink;
-
-static int read_command(void)
+static int read_command(struct filter *f)
 {
-	if (cmd_pending) {
-		cmd_pending = 0;
-		return !cmd_eof;
+	if (f->cmd_pending) {
+		f->cmd_pending = 0;
+		return !f->cmd_eof;
 	}
 	for (;;) {
-		cmd_line = in.line + 1;
-		cmd_eof = !read_line(&cmd);
+		f->cmd_line = f->in.line + 1;
+		f->cmd_eof = !read_line(f, &f->cmd);
 		/* fast-import would read the line up to it: a ref, a path, a mark cut short */
-		if (!cmd_eof && memchr(cmd.buf, '\0', cmd.len))
-			die("NUL byte in the command line '%.*s'", 64, cmd.buf);
-		if (cmd_eof || cmd.buf[0] != '#')
-			return !cmd_eof;
-		if (comment_sink) {
-			strbuf_addbuf(comment_sink, &cmd);
-			strbuf_addch(comment_sink, '\n');
+		if (!f->cmd_eof && memchr(f->cmd.buf, '\0', f->cmd.len))
+			die("NUL byte in the command line '%.*s'", 64, f->cmd.buf);
+		if (f->cmd_eof || f->cmd.buf[0] != '#')
+			return !f->cmd_eof;
+		if (f->comment_sink) {
+			strbuf_addbuf(f->comment_sink, &f->cmd);
+			strbuf_addch(f->comment_sink, '\n');
 		} else {
 			/* fast-import counts a comment as a data command: no feature or option after it */
-			start_data_commands();
-			out_line(&cmd);
+			start_data_commands(f);
+			out_line(f, &f->cmd);
 		}
 	}
 }
 
-/* Leave cmd for the next read_command(). */
-static void unread_command(void)
+/* Leave f->cmd for the next read_command(). */
+static void unread_command(struct filter *f)
 {
-	cmd_pending = 1;
+	f->cmd_pending = 1;
 }
 
-static int peek_byte(void)
+static int peek_byte(struct filter *f)
 {
-	if (in.pos == in.end && !fill())
+	if (f->in.pos == f->in.end && !fill(f))
 		return EOF;
-	return (unsigned char)in.buf[in.pos];
+	return (unsigned char)f->in.buf[f->in.pos];
 }
 
-static void skip_optional_lf(void)
+static void skip_optional_lf(struct filter *f)
 {
-	if (peek_byte() == '\n') {
-		in.pos++;
-		in.bytes++;
-		in.line++;
+	if (peek_byte(f) == '\n') {
+		f->in.pos++;
+		f->in.bytes++;
+		f->in.line++;
 	}
 }
 
@@ -303,8 +424,12 @@ static uintmax_t parse_count(const char *s, const char *what)
 	return v;
 }
 
-/* Where the bytes of a data command go, piece by piece as they arrive. */
+/*
+ * Where the bytes of a data command go, piece by piece as they arrive;
+ * and what is told their count first.
+ */
 typedef void data_fn(void *ctx, const char *p, size_t n);
+typedef void data_begin_fn(void *ctx, uintmax_t count, int counted);
 
 /*
  * The data command (the current line): both the exact-count and the
@@ -314,12 +439,12 @@ typedef void data_fn(void *ctx, const char *p, size_t n);
  * blob can go to the spill file instead of memory.  begin(), if given, is
  * told the count before the bytes (counted 0: the delimited form).
  */
-static void parse_data_to(void (*begin)(uintmax_t count, int counted), data_fn *add, void *ctx)
+static void parse_data_to(struct filter *f, data_begin_fn *begin, data_fn *add, void *ctx)
 {
 	const char *arg;
 
-	if (!skip_prefix(cmd.buf, "data ", &arg))
-		die("expected 'data', got '%.*s'", 64, cmd.buf);
+	if (!skip_prefix(f->cmd.buf, "data ", &arg))
+		die("expected 'data', got '%.*s'", 64, f->cmd.buf);
 	if (arg[0] == '<' && arg[1] == '<') {
 		struct strbuf delim = STRBUF_INIT, l = STRBUF_INIT;
 
@@ -327,9 +452,9 @@ static void parse_data_to(void (*begin)(uintmax_t count, int counted), data_fn *
 		if (!delim.len)
 			die("data: empty delimiter");
 		if (begin)
-			begin(0, 0);
+			begin(ctx, 0, 0);
 		for (;;) {
-			if (!read_line(&l))
+			if (!read_line(f, &l))
 				die("data: end of input before the delimiter '%s'", delim.buf);
 			if (l.len == delim.len && !memcmp(l.buf, delim.buf, l.len))
 				break;
@@ -342,24 +467,24 @@ static void parse_data_to(void (*begin)(uintmax_t count, int counted), data_fn *
 		uintmax_t want = parse_count(arg, "data"), got = 0;
 
 		if (begin)
-			begin(want, 1);
+			begin(ctx, want, 1);
 		while (want) {
 			size_t take;
 
-			if (in.pos == in.end && !fill())
+			if (f->in.pos == f->in.end && !fill(f))
 				die("data: end of input after %ju of %ju bytes", got, got + want);
-			take = in.end - in.pos;
+			take = f->in.end - f->in.pos;
 			if (take > want)
 				take = (size_t)want;
-			add(ctx, in.buf + in.pos, take);
-			in.line += count_newlines(in.buf + in.pos, take);
-			in.pos += take;
-			in.bytes += take;
+			add(ctx, f->in.buf + f->in.pos, take);
+			f->in.line += count_newlines(f->in.buf + f->in.pos, take);
+			f->in.pos += take;
+			f->in.bytes += take;
 			want -= take;
 			got += take;
 		}
 	}
-	skip_optional_lf();
+	skip_optional_lf(f);
 }
 
 static void add_to_strbuf(void *ctx, const char *p, size_t n)
@@ -368,19 +493,13 @@ static void add_to_strbuf(void *ctx, const char *p, size_t n)
 }
 
 /* The data command's bytes into out (messages, inline files: held whole). */
-static void parse_data(struct strbuf *out)
+static void parse_data(struct filter *f, struct strbuf *out)
 {
 	strbuf_reset(out);
-	parse_data_to(NULL, add_to_strbuf, out);
+	parse_data_to(f, NULL, add_to_strbuf, out);
 }
 
 /* ---- output ----------------------------------------------------------- */
-
-static struct {
-	char buf[1 << 20];
-	size_t len;
-	uintmax_t bytes;
-} out;
 
 static void write_fully(const char *p, size_t n)
 {
@@ -388,44 +507,45 @@ static void write_fully(const char *p, size_t n)
 		die_errno("write error on stdout");
 }
 
-static void out_flush(void)
+static void out_flush(struct filter *f)
 {
-	write_fully(out.buf, out.len);
-	out.len = 0;
+	write_fully(f->out.buf, f->out.len);
+	f->out.len = 0;
 }
 
-static void out_write(const void *p, size_t n)
+static void out_write(struct filter *f, const void *p, size_t n)
 {
-	out.bytes += n;
-	if (n > sizeof(out.buf) - out.len) {
-		out_flush();
-		if (n >= sizeof(out.buf)) {
+	f->out.bytes += n;
+	if (n > sizeof(f->out.buf) - f->out.len) {
+		out_flush(f);
+		if (n >= sizeof(f->out.buf)) {
 			write_fully(p, n);
 			return;
 		}
 	}
-	memcpy(out.buf + out.len, p, n);
-	out.len += n;
+	memcpy(f->out.buf + f->out.len, p, n);
+	f->out.len += n;
 }
 
-static void out_str(const char *s)
+static void out_str(struct filter *f, const char *s)
 {
-	out_write(s, strlen(s));
+	out_write(f, s, strlen(s));
 }
 
-static void out_buf(const struct strbuf *sb)
+static void out_buf(struct filter *f, const struct strbuf *sb)
 {
-	out_write(sb->buf, sb->len);
+	out_write(f, sb->buf, sb->len);
 }
 
-static void out_line(const struct strbuf *sb)
+static void out_line(struct filter *f, const struct strbuf *sb)
 {
-	out_buf(sb);
-	out_write("\n", 1);
+	out_buf(f, sb);
+	out_write(f, "\n", 1);
 }
 
-static void out_line_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void out_line_printf(const char *fmt, ...)
+static void out_line_printf(struct filter *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void out_line_printf(struct filter *f, const char *fmt, ...)
 {
 	char buf[128];
 	va_list ap;
@@ -437,17 +557,17 @@ static void out_line_printf(const char *fmt, ...)
 	if (n < 0 || n >= (int)sizeof(buf) - 1)
 		BUG("out_line_printf: line too long");
 	buf[n++] = '\n';
-	out_write(buf, (size_t)n);
+	out_write(f, buf, (size_t)n);
 }
 
-static void out_data(const void *p, size_t n)
+static void out_data(struct filter *f, const void *p, size_t n)
 {
 	char hdr[40];
 
 	snprintf(hdr, sizeof(hdr), "data %zu\n", n);
-	out_str(hdr);
-	out_write(p, n);
-	out_write("\n", 1);
+	out_str(f, hdr);
+	out_write(f, p, n);
+	out_write(f, "\n", 1);
 }
 
 /* ---- objects: marks, blobs, views -------------------------------------- */
@@ -515,9 +635,6 @@ static const struct hashtable_type mark_table = {
 	sizeof(struct mark_entry), 1024, mark_entry_hash, mark_entry_in_use, NULL, NULL
 };
 
-/* Every mark defined, by number. */
-static struct hashtable marks;
-
 /* An object id's hash: its first bytes, as uniform as any hash of them. */
 static size_t hash_oid(const unsigned char *oid)
 {
@@ -550,10 +667,6 @@ static int oid_entry_in_use(const void *entry)
 static const struct hashtable_type oid_table = {
 	sizeof(struct oid_entry), 1024, oid_entry_hash, oid_entry_in_use, NULL, NULL
 };
-
-static struct hashtable oids;
-
-static uintmax_t next_view_mark = VIEW_MARK_BASE;
 
 /*
  * The sets of names (smap, values unused) keep a name up to its first LF:
@@ -624,9 +737,7 @@ static const struct hashtable_type orig_commit_table = {
 	sizeof(struct orig_commit), 1024, orig_commit_hash, orig_commit_in_use, NULL, NULL
 };
 
-static struct hashtable orig_commits;
-
-static void orig_commit_add(const char *hex, uintmax_t mark)
+static void orig_commit_add(struct filter *f, const char *hex, uintmax_t mark)
 {
 	unsigned char oid[20];
 	struct orig_commit *e;
@@ -634,14 +745,14 @@ static void orig_commit_add(const char *hex, uintmax_t mark)
 
 	if (hex_to_oid(hex, strlen(hex), oid))
 		return;
-	e = hashtable_insert(&orig_commits, &orig_commit_table, hash_oid(oid),
+	e = hashtable_insert(&f->orig_commits, &orig_commit_table, hash_oid(oid),
 			     orig_commit_matches, oid, &isnew);
 	memcpy(e->oid, oid, 20);
 	e->mark = mark;
 }
 
 /* The mark of the commit a notes path (fanned out or not) names, or 0. */
-static uintmax_t note_target(const char *path)
+static uintmax_t note_target(struct filter *f, const char *path)
 {
 	char hex[41];
 	unsigned char oid[20];
@@ -653,54 +764,41 @@ static uintmax_t note_target(const char *path)
 			hex[n++] = *path;
 	if (*path || n != 40 || hex_to_oid(hex, 40, oid))
 		return 0;
-	e = hashtable_find(&orig_commits, &orig_commit_table, hash_oid(oid), orig_commit_matches, oid);
+	e = hashtable_find(&f->orig_commits, &orig_commit_table, hash_oid(oid), orig_commit_matches, oid);
 	return e ? e->mark : 0;
 }
 
-/* Every blob record, so that a fresh start can free them all. */
-static struct {
-	struct blob **v;
-	size_t nr, alloc;
-} all_blobs;
-
-static struct blob *new_blob(void)
+static struct blob *new_blob(struct filter *f)
 {
-	ALLOC_GROW(all_blobs.v, all_blobs.nr + 1, all_blobs.alloc);
-	return all_blobs.v[all_blobs.nr++] = xcalloc(1, sizeof(struct blob));
+	ALLOC_GROW(f->blobs.v, f->blobs.nr + 1, f->blobs.alloc);
+	return f->blobs.v[f->blobs.nr++] = xcalloc(1, sizeof(struct blob));
 }
 
-static struct {
-	uintmax_t commits, tags, resets, blobs_in, views_out, raw_out, dropped;
-	uintmax_t fetched, fetched_bytes, fetched_ahead;  /* blobs read from the source */
-	uintmax_t files[64], tokens[64];
-	const struct language *langs[64];
-} stats;
-
-static struct mark_entry *mark_lookup(uintmax_t mark)
+static struct mark_entry *mark_lookup(struct filter *f, uintmax_t mark)
 {
-	return hashtable_find(&marks, &mark_table, hash_mark(mark), mark_entry_matches, &mark);
+	return hashtable_find(&f->marks, &mark_table, hash_mark(mark), mark_entry_matches, &mark);
 }
 
-static void flush_notes(void);
+static void flush_notes(struct filter *f);
 
 /*
  * The mark a command names as its argument.  A queued notes commit is
  * written before the command that names it, so that fast-import has the
  * mark declared; a notes commit naming one waits in the queue with it.
  */
-static struct mark_entry *mark_named(uintmax_t mark)
+static struct mark_entry *mark_named(struct filter *f, uintmax_t mark)
 {
-	struct mark_entry *e = mark_lookup(mark);
+	struct mark_entry *e = mark_lookup(f, mark);
 
-	if (e && e->queued && !on_notes_ref)
-		flush_notes();
+	if (e && e->queued && !f->on_notes_ref)
+		flush_notes(f);
 	return e;
 }
 
-static void mark_define(uintmax_t mark, enum object_kind kind, struct blob *blob)
+static void mark_define(struct filter *f, uintmax_t mark, enum object_kind kind, struct blob *blob)
 {
 	int isnew;
-	struct mark_entry *e = hashtable_insert(&marks, &mark_table, hash_mark(mark),
+	struct mark_entry *e = hashtable_insert(&f->marks, &mark_table, hash_mark(mark),
 						mark_entry_matches, &mark, &isnew);
 
 	/* fast-import lets a mark be defined again: the last one counts */
@@ -714,17 +812,17 @@ static void mark_define(uintmax_t mark, enum object_kind kind, struct blob *blob
 	e->blob = blob;
 }
 
-static struct blob *oid_lookup(const unsigned char *oid)
+static struct blob *oid_lookup(struct filter *f, const unsigned char *oid)
 {
-	struct oid_entry *e = hashtable_find(&oids, &oid_table, hash_oid(oid), oid_entry_matches, oid);
+	struct oid_entry *e = hashtable_find(&f->oids, &oid_table, hash_oid(oid), oid_entry_matches, oid);
 
 	return e ? e->blob : NULL;
 }
 
-static void oid_insert(struct blob *b)
+static void oid_insert(struct filter *f, struct blob *b)
 {
 	int isnew;
-	struct oid_entry *e = hashtable_insert(&oids, &oid_table, hash_oid(b->oid),
+	struct oid_entry *e = hashtable_insert(&f->oids, &oid_table, hash_oid(b->oid),
 					       oid_entry_matches, b->oid, &isnew);
 
 	if (isnew)
@@ -741,38 +839,14 @@ static void oid_insert(struct blob *b)
  * made of it, and copied out in pieces when it is written unchanged.
  */
 
-/*
- * Blobs larger than this are treated as binary files (dropped, or kept
- * unchanged), as Git treats files above core.bigFileThreshold (512 MiB
- * by default) as binary: a lexer needs the whole content and its view in
- * memory at once, and no source file is this large.  A fixed size, not
- * one derived from --max-held: the token history must not depend on the
- * memory a run was given.
- */
-#define BIG_BLOB ((size_t)512 << 20)
-
-/*
- * The first bytes of a blob are kept as they arrive, to classify it
- * without reading it back: content_is_binary() looks at 8000 bytes,
- * language_for_shebang() at 256.
- */
-#define HEAD_BYTES 8000
-
-/* A buffer that grew past this for one blob is freed, not kept for the next. */
-#define KEPT_BUFFER ((size_t)1 << 20)
-
-static uintmax_t max_held;       /* --max-held, or spill_default_max_held() */
-static int max_held_given;
-static struct spill held = { .fd = -1 };
-
 /* n bytes at off of b's content, from the spill file or the input file. */
-static void content_read(const struct blob *b, size_t off, char *buf, size_t n)
+static void content_read(struct filter *f, const struct blob *b, size_t off, char *buf, size_t n)
 {
 	off_t at = b->input_off + (off_t)off;
 	long r;
 
 	if (!b->in_input) {
-		spill_read(&held, &b->content, off, buf, n);
+		spill_read(&f->held, &b->content, off, buf, n);
 		return;
 	}
 	r = pread_in_full(0, buf, n, at);
@@ -796,51 +870,34 @@ static void blob_classify(struct blob *b, const char *head, size_t head_len, siz
  * history's blobs into fresh memory, only to tokenize each once, costs
  * more than the reads again.
  */
-static struct {
-	int seekable;
-	off_t base;              /* the offset of stdin when the stream began */
-} input_file;
-
-static void input_file_check(void)
+static void input_file_check(struct filter *f)
 {
 	struct stat st;
 	off_t at;
 
-	input_file.seekable = 0;
+	f->in.seekable = 0;
 	if (fstat(0, &st) || !S_ISREG(st.st_mode))
 		return;
 	at = lseek(0, 0, SEEK_CUR);
 	if (at < 0)
 		return;
-	input_file.seekable = 1;
-	input_file.base = at;
+	f->in.seekable = 1;
+	f->in.base = at;
 }
 
-/*
- * The blob being read: its first bytes and its size, and its content,
- * which goes to the spill store or is left in the input file.
- */
-static struct {
-	int in_input;
-	off_t off;               /* where it starts in the input */
-	size_t len;
-	char head[HEAD_BYTES];
-	size_t head_len;
-} sink;
-
 /* A blob of count bytes (if counted) begins. */
-static void sink_reset(uintmax_t count, int counted)
+static void sink_reset(struct filter *f, uintmax_t count, int counted)
 {
-	sink.in_input = 0;
-	sink.len = sink.head_len = 0;
+	f->sink.in_input = 0;
+	f->sink.len = f->sink.head_len = 0;
 	if (counted && count > SIZE_MAX)
 		die("data: %ju bytes do not fit in memory on this machine", count);
 }
 
-static void sink_begin(uintmax_t count, int counted)
+static void sink_begin(struct filter *f, uintmax_t count, int counted)
 {
-	sink_reset(count, counted);
-	spill_begin(&held, count, counted);
+	sink_reset(f, count, counted);
+	spill_begin(&f->held, count, counted);
 }
 
 /*
@@ -848,51 +905,54 @@ static void sink_begin(uintmax_t count, int counted)
  * (in the delimited form too: its lines are the bytes of the file up to
  * the delimiter).
  */
-static void sink_begin_stream(uintmax_t count, int counted)
+static void sink_begin_stream(void *ctx, uintmax_t count, int counted)
 {
-	if (!input_file.seekable) {
-		sink_begin(count, counted);
+	struct filter *f = ctx;
+
+	if (!f->in.seekable) {
+		sink_begin(f, count, counted);
 		return;
 	}
-	sink_reset(count, counted);
-	sink.in_input = 1;
-	sink.off = input_file.base + (off_t)in.bytes;
+	sink_reset(f, count, counted);
+	f->sink.in_input = 1;
+	f->sink.off = f->in.base + (off_t)f->in.bytes;
 }
 
 static void sink_add(void *ctx, const char *p, size_t n)
 {
-	(void)ctx;
-	if (sink.head_len < HEAD_BYTES) {
-		size_t k = n < HEAD_BYTES - sink.head_len ? n : HEAD_BYTES - sink.head_len;
+	struct filter *f = ctx;
 
-		memcpy(sink.head + sink.head_len, p, k);
-		sink.head_len += k;
+	if (f->sink.head_len < HEAD_BYTES) {
+		size_t k = n < HEAD_BYTES - f->sink.head_len ? n : HEAD_BYTES - f->sink.head_len;
+
+		memcpy(f->sink.head + f->sink.head_len, p, k);
+		f->sink.head_len += k;
 	}
-	if (n > SIZE_MAX - sink.len)
+	if (n > SIZE_MAX - f->sink.len)
 		die("data: the blob does not fit in memory on this machine");
-	sink.len += n;
-	if (!sink.in_input)
-		spill_add(&held, p, n);
+	f->sink.len += n;
+	if (!f->sink.in_input)
+		spill_add(&f->held, p, n);
 }
 
 /* The blob is complete: b gets its content, held in memory or spilled. */
-static void sink_end(struct blob *b)
+static void sink_end(struct filter *f, struct blob *b)
 {
-	blob_classify(b, sink.head, sink.head_len, sink.len);
-	if (sink.in_input) {
-		b->content.len = sink.len;
-		b->input_off = sink.off;
+	blob_classify(b, f->sink.head, f->sink.head_len, f->sink.len);
+	if (f->sink.in_input) {
+		b->content.len = f->sink.len;
+		b->input_off = f->sink.off;
 		b->in_input = 1;
-		sink.in_input = 0;
+		f->sink.in_input = 0;
 	} else {
-		spill_end(&held, &b->content);
+		spill_end(&f->held, &b->content);
 	}
 }
 
 /* The Git object id of b, read back in pieces if it is spilled. */
-static void blob_oid(struct blob *b)
+static void blob_oid(struct filter *f, struct blob *b)
 {
-	static char chunk[1 << 16];
+	char chunk[1 << 16];
 	struct sha1_ctx c;
 	char hdr[32];
 	int n;
@@ -908,51 +968,36 @@ static void blob_oid(struct blob *b)
 	for (done = 0; done < len;) {
 		size_t k = len - done < sizeof(chunk) ? len - done : sizeof(chunk);
 
-		content_read(b, done, chunk, k);
+		content_read(f, b, done, chunk, k);
 		sha1_update(&c, chunk, k);
 		done += k;
 	}
 	sha1_final(&c, b->oid);
 }
 
-static struct strbuf readback = STRBUF_INIT;
-
-/*
- * A blob the stream names by id only (git fast-export --no-data, as
- * convert runs it) is read from the source when a commit names it, into
- * this one buffer, and tokenized at once: it is not held, since it can be
- * read again in the rare case that a later path wants it in another
- * language.  A history's worth of blobs thus costs no allocation and no
- * fresh pages each, and no more memory than its largest blob.
- */
-static struct {
-	struct strbuf buf;
-	struct blob *owner;      /* whose content buf holds, NULL: none */
-} fetched = { STRBUF_INIT, NULL };
-
 /*
  * The whole content of b in memory, read back from the spill file if it
  * is there: valid until blob_content_done().
  */
-static const char *blob_content(struct blob *b)
+static const char *blob_content(struct filter *f, struct blob *b)
 {
 	size_t len = b->content.len;
 
 	if (b->content.data)
 		return b->content.data;
-	if (fetched.owner == b)
-		return fetched.buf.buf;
-	strbuf_reset(&readback);
-	strbuf_grow(&readback, len);
-	content_read(b, 0, readback.buf, len);
-	strbuf_setlen(&readback, len);
-	return readback.buf;
+	if (f->fetched.owner == b)
+		return f->fetched.buf.buf;
+	strbuf_reset(&f->readback);
+	strbuf_grow(&f->readback, len);
+	content_read(f, b, 0, f->readback.buf, len);
+	strbuf_setlen(&f->readback, len);
+	return f->readback.buf;
 }
 
-static void blob_content_done(void)
+static void blob_content_done(struct filter *f)
 {
-	if (readback.alloc > KEPT_BUFFER)
-		strbuf_release(&readback);
+	if (f->readback.alloc > KEPT_BUFFER)
+		strbuf_release(&f->readback);
 }
 
 /* Whether b's content is held, in memory or in the spill file. */
@@ -965,36 +1010,33 @@ static int blob_held(const struct blob *b)
 
 /*
  * Two of them in the source: one asked ahead for the blobs that the M
- * lines past the parser name (see prefetch), in order, and one asked for
- * what no guess foresaw (a blob read before, wanted in a new language; a
- * tree; a tag's target), so that such a question does not throw away the
- * answers waiting ahead of it.  The answer being read is on source_answer.
+ * lines past the parser name (f->source_ahead, see f->prefetch), in
+ * order, and one asked for what no guess foresaw (f->source_now: a blob
+ * read before, wanted in a new language; a tree; a tag's target), so
+ * that such a question does not throw away the answers waiting ahead of
+ * it.  The answer being read is on f->source_answer.
  */
-static struct catfile source_ahead = CATFILE_INIT(NULL), source_now = CATFILE_INIT(NULL),
-	*source_answer;
-
-static void catfile_stop_all(void)
+static void catfile_stop_all(struct filter *f)
 {
-	catfile_stop(&source_ahead);
-	catfile_stop(&source_now);
+	catfile_stop(&f->source_ahead);
+	catfile_stop(&f->source_now);
 }
 
 /* Whether the blob oid was read already: it is wanted again only in a new language. */
 static int blob_known(const unsigned char *oid, void *data)
 {
-	struct blob *b = oid_lookup(oid);
+	struct blob *b = oid_lookup(data, oid);
 
-	(void)data;
 	return b && b->classified;
 }
 
 /*
  * Asks the source repository for object oid of the given type (unless
  * it was asked ahead), and asks ahead for the blobs of the next lines;
- * returns its size, whose bytes follow on source_answer.  Dies with a
+ * returns its size, whose bytes follow on f->source_answer.  Dies with a
  * message that names the object.
  */
-static size_t catfile_request(const unsigned char *oid, const char *want)
+static size_t catfile_request(struct filter *f, const unsigned char *oid, const char *want)
 {
 	char hex[41], type[16];
 	size_t size = 0;
@@ -1004,59 +1046,61 @@ static size_t catfile_request(const unsigned char *oid, const char *want)
 #ifdef TOKSTREAM_FUZZ
 	die("object %s is not in the stream (the fuzzing build reads no repository)", hex);
 #endif
-	source_ahead.dir = source_now.dir = opt.source;
-	if (catfile_was_asked(&source_ahead, oid)) {
-		source_answer = &source_ahead;
-		stats.fetched_ahead++;
+	f->source_ahead.dir = f->source_now.dir = f->opt.source;
+	if (catfile_was_asked(&f->source_ahead, oid)) {
+		f->source_answer = &f->source_ahead;
+		f->stats.fetched_ahead++;
 	} else {
-		source_answer = &source_now;
+		f->source_answer = &f->source_now;
 	}
-	prefetch_ask(&prefetch, &source_ahead, in.bytes, blob_known, NULL);
+	prefetch_ask(&f->prefetch, &f->source_ahead, f->in.bytes, blob_known, f);
 	/*
 	 * A cat-file that could not start in the source (no repository there)
 	 * exits at once: whether the flush or the answer finds it gone first
 	 * is a race, and both mean the same to the user.
 	 */
-	a = catfile_flush(&source_ahead) ? CATFILE_FAILED : catfile_get(source_answer, oid, type, &size);
+	a = catfile_flush(&f->source_ahead) ? CATFILE_FAILED :
+		catfile_get(f->source_answer, oid, type, &size);
 	if (a == CATFILE_FAILED)
 		die("object %s is not in the stream and cannot be read from the source "
 		    "repository (run in it, or give --source=GITDIR)", hex);
 	if (a == CATFILE_MISSING)
 		die("object %s is not in the stream, nor in the source repository%s%s",
-		    hex, opt.source ? " " : "", opt.source ? opt.source : "");
+		    hex, f->opt.source ? " " : "", f->opt.source ? f->opt.source : "");
 	if (strcmp(type, want))
 		die("object %s is not a %s", hex, want);
 	return size;
 }
 
 /* Reads n bytes of the answer into buf, or dies naming the object. */
-static void catfile_content(const unsigned char *oid, void *buf, size_t n)
+static void catfile_content(struct filter *f, const unsigned char *oid, void *buf, size_t n)
 {
 	char hex[41];
 
-	if (!catfile_read(source_answer, buf, n))
+	if (!catfile_read(f->source_answer, buf, n))
 		return;
 	oid_to_hex(oid, hex);
 	die("git cat-file: short read of %s", hex);
 }
 
-static void catfile_content_end(const unsigned char *oid)
+static void catfile_content_end(struct filter *f, const unsigned char *oid)
 {
 	char hex[41];
 
-	if (!catfile_end(source_answer))
+	if (!catfile_end(f->source_answer))
 		return;
 	oid_to_hex(oid, hex);
 	die("git cat-file: short read of %s", hex);
 }
 
 /* Reads object oid of the given type from the source repository into *data (malloc'd). */
-static void catfile_read_object(const unsigned char *oid, const char *type, char **data, size_t *len)
+static void catfile_read_object(struct filter *f, const unsigned char *oid, const char *type,
+				char **data, size_t *len)
 {
-	*len = catfile_request(oid, type);
+	*len = catfile_request(f, oid, type);
 	*data = xmalloc(*len + 1);
-	catfile_content(oid, *data, *len);
-	catfile_content_end(oid);
+	catfile_content(f, oid, *data, *len);
+	catfile_content_end(f, oid);
 }
 
 /*
@@ -1065,68 +1109,67 @@ static void catfile_read_object(const unsigned char *oid, const char *type, char
  * larger than --max-held allows in memory, in pieces as a blob of the
  * stream is, to be held or spilled.
  */
-static void blob_load(struct blob *b)
+static void blob_load(struct filter *f, struct blob *b)
 {
-	static char chunk[1 << 16];
+	char chunk[1 << 16];
 	size_t left;
 
-	if (blob_held(b) || b->in_input || fetched.owner == b)
+	if (blob_held(b) || b->in_input || f->fetched.owner == b)
 		return;
-	if (!opt.identity)
-		prefetch_start(&prefetch, in.buf + in.pos, in.end - in.pos, in.bytes);
-	left = catfile_request(b->oid, "blob");
-	stats.fetched++;
-	stats.fetched_bytes += left;
-	if (left <= held.max_held && left <= BIG_BLOB) {
-		fetched.owner = NULL;
-		strbuf_reset(&fetched.buf);
-		strbuf_grow(&fetched.buf, left);
-		catfile_content(b->oid, fetched.buf.buf, left);
-		catfile_content_end(b->oid);
-		strbuf_setlen(&fetched.buf, left);
+	if (!f->opt.identity)
+		prefetch_start(&f->prefetch, f->in.buf + f->in.pos, f->in.end - f->in.pos, f->in.bytes);
+	left = catfile_request(f, b->oid, "blob");
+	f->stats.fetched++;
+	f->stats.fetched_bytes += left;
+	if (left <= f->held.max_held && left <= BIG_BLOB) {
+		f->fetched.owner = NULL;
+		strbuf_reset(&f->fetched.buf);
+		strbuf_grow(&f->fetched.buf, left);
+		catfile_content(f, b->oid, f->fetched.buf.buf, left);
+		catfile_content_end(f, b->oid);
+		strbuf_setlen(&f->fetched.buf, left);
 		b->content.len = left;
-		blob_classify(b, fetched.buf.buf, left < HEAD_BYTES ? left : HEAD_BYTES, left);
-		fetched.owner = b;
+		blob_classify(b, f->fetched.buf.buf, left < HEAD_BYTES ? left : HEAD_BYTES, left);
+		f->fetched.owner = b;
 		return;
 	}
-	sink_begin(left, 1);
+	sink_begin(f, left, 1);
 	while (left) {
 		size_t k = left < sizeof(chunk) ? left : sizeof(chunk);
 
-		catfile_content(b->oid, chunk, k);
-		sink_add(NULL, chunk, k);
+		catfile_content(f, b->oid, chunk, k);
+		sink_add(f, chunk, k);
 		left -= k;
 	}
-	catfile_content_end(b->oid);
-	sink_end(b);
+	catfile_content_end(f, b->oid);
+	sink_end(f, b);
 }
 
 /*
  * A released blob is read again from the source repository if a later
  * commit needs a view in another language.  Whether the source has the
- * stream's blobs is asked once, of the first blob released: a stream
- * with no such repository at hand (another exporter's, or one run outside
- * the source) keeps every blob's content instead.
+ * stream's blobs is asked once, of the first blob released
+ * (f->source_has_blobs): a stream with no such repository at hand
+ * (another exporter's, or one run outside the source) keeps every
+ * blob's content instead.
  */
-static int source_has_blobs = -1;
-
-static void blob_release(struct blob *b)
+static void blob_release(struct filter *f, struct blob *b)
 {
 	if (b->in_input || !blob_held(b))
 		return;  /* it costs no memory (or it came from the source) */
 #ifdef TOKSTREAM_FUZZ
-	source_has_blobs = 0;
+	f->source_has_blobs = 0;
 #endif
-	if (source_has_blobs < 0) {
+	if (f->source_has_blobs < 0) {
 		char hex[41];
 		const char *argv[] = { "git", "cat-file", "-e", hex, NULL };
 
 		oid_to_hex(b->oid, hex);
-		source_has_blobs = !run_capture_quiet(argv, opt.source, NULL);
+		f->source_has_blobs = !run_capture_quiet(argv, f->opt.source, NULL);
 	}
-	if (!source_has_blobs)
+	if (!f->source_has_blobs)
 		return;
-	spill_forget(&held, &b->content);
+	spill_forget(&f->held, &b->content);
 }
 
 /* ---- writing blobs: raw copies and views ------------------------------- */
@@ -1145,67 +1188,65 @@ static void raw_ref(struct blob *b, struct strbuf *ref)
 }
 
 /* A data command with b's content, copied in pieces if it is spilled. */
-static void out_blob(struct blob *b)
+static void out_blob(struct filter *f, struct blob *b)
 {
-	static char chunk[1 << 16];
+	char chunk[1 << 16];
 	char hdr[40];
 	size_t done, len = b->content.len;
 
-	if (b->content.data || fetched.owner == b) {
-		out_data(blob_content(b), len);
+	if (b->content.data || f->fetched.owner == b) {
+		out_data(f, blob_content(f, b), len);
 		return;
 	}
 	snprintf(hdr, sizeof(hdr), "data %zu\n", len);
-	out_str(hdr);
+	out_str(f, hdr);
 	for (done = 0; done < len;) {
 		size_t k = len - done < sizeof(chunk) ? len - done : sizeof(chunk);
 
-		content_read(b, done, chunk, k);
-		out_write(chunk, k);
+		content_read(f, b, done, chunk, k);
+		out_write(f, chunk, k);
 		done += k;
 	}
-	out_write("\n", 1);
+	out_write(f, "\n", 1);
 }
 
-static void write_raw(struct blob *b)
+static void write_raw(struct filter *f, struct blob *b)
 {
 	char hdr[64];
 
 	if (b->raw_written)
 		return;
-	blob_load(b);
-	out_str("blob\n");
+	blob_load(f, b);
+	out_str(f, "blob\n");
 	if (b->mark) {
 		snprintf(hdr, sizeof(hdr), "mark :%ju\n", b->mark);
-		out_str(hdr);
+		out_str(f, hdr);
 	}
 	if (b->original_oid) {
-		out_str("original-oid ");
-		out_str(b->original_oid);
-		out_str("\n");
+		out_str(f, "original-oid ");
+		out_str(f, b->original_oid);
+		out_str(f, "\n");
 	}
-	out_blob(b);
+	out_blob(f, b);
 	b->raw_written = 1;
-	stats.raw_out++;
+	f->stats.raw_out++;
 }
 
-static void count_language(const struct language *lang, size_t tokens)
+static void count_language(struct filter *f, const struct language *lang, size_t tokens)
 {
 	size_t i;
 
-	for (i = 0; i < 64 && stats.langs[i] && stats.langs[i] != lang; i++)
+	for (i = 0; i < 64 && f->stats.langs[i] && f->stats.langs[i] != lang; i++)
 		;
 	if (i == 64)
 		return;
-	stats.langs[i] = lang;
-	stats.files[i]++;
-	stats.tokens[i] += tokens;
+	f->stats.langs[i] = lang;
+	f->stats.files[i]++;
+	f->stats.tokens[i] += tokens;
 }
 
-static struct strbuf view_buf = STRBUF_INIT;
-
 /* The mark of b's view in lang, writing the view first if it is new. */
-static uintmax_t write_view(struct blob *b, const struct language *lang)
+static uintmax_t write_view(struct filter *f, struct blob *b, const struct language *lang)
 {
 	struct view *v;
 	char hdr[64];
@@ -1214,22 +1255,22 @@ static uintmax_t write_view(struct blob *b, const struct language *lang)
 	for (v = b->views; v; v = v->next)
 		if (v->lang == lang)
 			return v->mark;
-	blob_load(b);
-	strbuf_reset(&view_buf);
-	tokens = view_build(&view_buf, lang, blob_content(b), b->content.len, opt.view_flags);
-	blob_content_done();
+	blob_load(f, b);
+	strbuf_reset(&f->view);
+	tokens = view_build(&f->view, lang, blob_content(f, b), b->content.len, f->opt.view_flags);
+	blob_content_done(f);
 	v = xmalloc(sizeof(*v));
 	v->lang = lang;
-	v->mark = next_view_mark++;
+	v->mark = f->next_view_mark++;
 	v->next = b->views;
 	b->views = v;
 	snprintf(hdr, sizeof(hdr), "blob\nmark :%ju\n", v->mark);
-	out_str(hdr);
-	out_data(view_buf.buf, view_buf.len);
-	stats.views_out++;
-	count_language(lang, tokens);
-	if (view_buf.alloc > (1 << 24))
-		strbuf_release(&view_buf);
+	out_str(f, hdr);
+	out_data(f, f->view.buf, f->view.len);
+	f->stats.views_out++;
+	count_language(f, lang, tokens);
+	if (f->view.alloc > (1 << 24))
+		strbuf_release(&f->view);
 	return v->mark;
 }
 
@@ -1320,10 +1361,11 @@ static void quote_path(struct strbuf *sb, const char *path, size_t len)
 enum treatment { DROP, RAW, VIEW };
 
 /* How the file at path with content b goes into the token tree. */
-static enum treatment treatment_of(const char *path, struct blob *b, const struct language **lang)
+static enum treatment treatment_of(struct filter *f, const char *path, struct blob *b,
+				   const struct language **lang)
 {
 	*lang = NULL;
-	if (opt.identity || is_git_control_file(path))
+	if (f->opt.identity || is_git_control_file(path))
 		return RAW;
 	*lang = language_for_path(path);
 	if (*lang == &language_none)
@@ -1334,18 +1376,18 @@ static enum treatment treatment_of(const char *path, struct blob *b, const struc
 		*lang = NULL;
 	if (*lang)
 		return VIEW;
-	return opt.keep_other ? RAW : DROP;
+	return f->opt.keep_other ? RAW : DROP;
 }
 
 /*
  * What the path alone says of the treatment: two paths with the same
  * class treat the same content the same way.
  */
-static const void *path_class(const char *path)
+static const void *path_class(struct filter *f, const char *path)
 {
 	static const char raw_class;
 
-	if (opt.identity || is_git_control_file(path))
+	if (f->opt.identity || is_git_control_file(path))
 		return &raw_class;
 	return language_for_path(path);
 }
@@ -1367,14 +1409,11 @@ static uintmax_t parse_mark_ref(const char *s, const char **end)
 	return v;
 }
 
-/* The mark of the commit or tag being parsed: it names nothing until that is done. */
-static uintmax_t defining_mark;
-
-static void flush_notes(void);
-static void copy_line(struct strbuf *sb);
+static void flush_notes(struct filter *f);
+static void copy_line(struct filter *f, struct strbuf *sb);
 static void check_refname(const char *name, const char *what);
-static int ref_written(const char *name);
-static struct blob *blob_for_oid(const unsigned char *oid);
+static int ref_written(struct filter *f, const char *name);
+static struct blob *blob_for_oid(struct filter *f, const unsigned char *oid);
 
 /*
  * The blob a tag names by object id, or NULL if it names no blob.  git
@@ -1382,7 +1421,7 @@ static struct blob *blob_for_oid(const unsigned char *oid);
  * already is ours; any other is asked of the source repository, as its
  * content will be, since the destination has only what the output wrote.
  */
-static struct blob *blob_of_tag_target(const char *hex)
+static struct blob *blob_of_tag_target(struct filter *f, const char *hex)
 {
 	unsigned char oid[20];
 	struct strbuf type = STRBUF_INIT;
@@ -1392,15 +1431,15 @@ static struct blob *blob_of_tag_target(const char *hex)
 
 	if (strlen(hex) != 40 || hex_to_oid(hex, 40, oid))
 		return NULL;
-	b = oid_lookup(oid);
+	b = oid_lookup(f, oid);
 	if (b)
 		return b;
 #ifdef TOKSTREAM_FUZZ
 	return NULL;
 #endif
-	is_blob = !run_capture_quiet(argv, opt.source, &type) && !strcmp(type.buf, "blob\n");
+	is_blob = !run_capture_quiet(argv, f->opt.source, &type) && !strcmp(type.buf, "blob\n");
 	strbuf_release(&type);
-	return is_blob ? blob_for_oid(oid) : NULL;
+	return is_blob ? blob_for_oid(f, oid) : NULL;
 }
 
 /*
@@ -1414,7 +1453,7 @@ static struct blob *blob_of_tag_target(const char *hex)
  * the stream or as a revision of the repository it writes
  * ("refs/heads/main", "main~2").
  */
-static struct blob *check_commitish(const char *s, int any_object)
+static struct blob *check_commitish(struct filter *f, const char *s, int any_object)
 {
 	const char *end;
 	struct mark_entry *e;
@@ -1426,15 +1465,15 @@ static struct blob *check_commitish(const char *s, int any_object)
 		size_t n = strlen(s);
 
 		if ((n == 40 || n == 64) && strspn(s, "0123456789abcdef") == n)
-			return any_object ? blob_of_tag_target(s) : NULL;
+			return any_object ? blob_of_tag_target(f, s) : NULL;
 		return NULL;
 	}
 	mark = parse_mark_ref(s + 1, &end);
-	if (mark == defining_mark)
+	if (mark == f->defining_mark)
 		die("%s names the object being defined", s);
 	if (*end)
 		die("invalid mark reference '%s'", s);
-	e = mark_named(mark);
+	e = mark_named(f, mark);
 	if (!e || e->kind == OBJ_IMPORTED)
 		return NULL;
 	if (!any_object && e->kind != OBJ_COMMIT)
@@ -1473,8 +1512,8 @@ static void check_refname(const char *name, const char *what)
 		die("%s: invalid ref name '%s'", what, name);
 }
 
-static void define_mark_line(const char *line, enum object_kind kind, struct blob *blob,
-			     uintmax_t *mark)
+static void define_mark_line(struct filter *f, const char *line, enum object_kind kind,
+			     struct blob *blob, uintmax_t *mark)
 {
 	const char *arg, *end;
 
@@ -1485,78 +1524,72 @@ static void define_mark_line(const char *line, enum object_kind kind, struct blo
 		die("invalid mark line '%s'", line);
 	if (*mark >= VIEW_MARK_BASE)
 		die("mark :%ju is too large (marks must be below %ju)", *mark, VIEW_MARK_BASE);
-	mark_define(*mark, kind, blob);
+	mark_define(f, *mark, kind, blob);
 }
 
 /* ---- commands ------------------------------------------------------------ */
 
-static struct strbuf data = STRBUF_INIT;
-
-/* The blobs named by the commit being parsed, released after it. */
-static struct blob **named;
-static size_t nr_named, alloc_named;
-
-static void name_blob(struct blob *b)
+static void name_blob(struct filter *f, struct blob *b)
 {
 	if (b->named)
 		return;
 	b->named = 1;
-	ALLOC_GROW(named, nr_named + 1, alloc_named);
-	named[nr_named++] = b;
+	ALLOC_GROW(f->named, f->nr_named + 1, f->alloc_named);
+	f->named[f->nr_named++] = b;
 }
 
-static void release_named(void)
+static void release_named(struct filter *f)
 {
 	size_t i;
 
-	for (i = 0; i < nr_named; i++) {
-		named[i]->named = 0;
-		blob_release(named[i]);
+	for (i = 0; i < f->nr_named; i++) {
+		f->named[i]->named = 0;
+		blob_release(f, f->named[i]);
 	}
-	nr_named = 0;
+	f->nr_named = 0;
 	/* a large blob's buffer is not kept for the small ones that follow */
-	if (fetched.buf.alloc > KEPT_BUFFER * 16) {
-		fetched.owner = NULL;
-		strbuf_release(&fetched.buf);
+	if (f->fetched.buf.alloc > KEPT_BUFFER * 16) {
+		f->fetched.owner = NULL;
+		strbuf_release(&f->fetched.buf);
 	}
 }
 
-static void parse_blob(void)
+static void parse_blob(struct filter *f)
 {
-	struct blob *b = new_blob();
+	struct blob *b = new_blob(f);
 
-	prefetch_stop(&prefetch);	/* this stream carries its blobs */
-	read_command();
-	if (!strncmp(cmd.buf, "mark ", 5)) {
-		define_mark_line(cmd.buf, OBJ_BLOB, b, &b->mark);
-		read_command();
+	prefetch_stop(&f->prefetch);	/* this stream carries its blobs */
+	read_command(f);
+	if (!strncmp(f->cmd.buf, "mark ", 5)) {
+		define_mark_line(f, f->cmd.buf, OBJ_BLOB, b, &b->mark);
+		read_command(f);
 	}
-	if (!strncmp(cmd.buf, "original-oid ", 13)) {
-		b->original_oid = xstrdup(cmd.buf + 13);
-		read_command();
+	if (!strncmp(f->cmd.buf, "original-oid ", 13)) {
+		b->original_oid = xstrdup(f->cmd.buf + 13);
+		read_command(f);
 	}
-	if (cmd_eof)
+	if (f->cmd_eof)
 		die("end of input before the blob's data");
-	parse_data_to(sink_begin_stream, sink_add, NULL);
-	sink_end(b);
+	parse_data_to(f, sink_begin_stream, sink_add, f);
+	sink_end(f, b);
 	/*
 	 * git fast-export's original-oid of a blob is its object id; other
 	 * exporters' identifiers are not, so compute it.
 	 */
 	if (!b->original_oid || hex_to_oid(b->original_oid, strlen(b->original_oid), b->oid))
-		blob_oid(b);
+		blob_oid(f, b);
 	if (!b->mark)
-		oid_insert(b);
-	stats.blobs_in++;
+		oid_insert(f, b);
+	f->stats.blobs_in++;
 	/*
 	 * An unchanged copy needs no path: --identity writes every blob as
 	 * it comes, so that fast-import's marks hold it even if no commit
 	 * names it (a later run may, by mark).
 	 */
-	if (opt.identity) {
-		write_raw(b);
+	if (f->opt.identity) {
+		write_raw(f, b);
 		if (!b->in_input)
-			spill_forget(&held, &b->content);
+			spill_forget(&f->held, &b->content);
 	}
 }
 
@@ -1565,16 +1598,16 @@ static void parse_blob(void)
  * mark, or one outside the stream, which exists in the destination
  * already (for unchanged copies) and whose content is read lazily.
  */
-static struct blob *blob_for_oid(const unsigned char *oid)
+static struct blob *blob_for_oid(struct filter *f, const unsigned char *oid)
 {
-	struct blob *b = oid_lookup(oid);
+	struct blob *b = oid_lookup(f, oid);
 
 	if (!b) {
-		b = new_blob();
+		b = new_blob(f);
 		memcpy(b->oid, oid, 20);
 		/* unchanged copies of it exist in the destination only in identity mode */
-		b->raw_written = opt.identity;
-		oid_insert(b);
+		b->raw_written = f->opt.identity;
+		oid_insert(f, b);
 	}
 	return b;
 }
@@ -1584,7 +1617,7 @@ static struct blob *blob_for_oid(const unsigned char *oid)
  * --import-marks defined it (fast-import may have it from a marks file
  * of its own command line).
  */
-static struct mark_entry *mark_of_dataref(const char *ref, size_t len)
+static struct mark_entry *mark_of_dataref(struct filter *f, const char *ref, size_t len)
 {
 	char tmp[64];
 	const char *end;
@@ -1594,21 +1627,22 @@ static struct mark_entry *mark_of_dataref(const char *ref, size_t len)
 		die("invalid mark reference '%.*s'", (int)len, ref);
 	memcpy(tmp, ref + 1, len - 1);
 	tmp[len - 1] = '\0';
-	e = mark_named(parse_mark_ref(tmp, &end));
+	e = mark_named(f, parse_mark_ref(tmp, &end));
 	if (*end)
 		die("invalid mark reference '%.*s'", (int)len, ref);
 	return e;
 }
 
 /* A mark a data reference names that this run has no blob for: NULL if none. */
-static struct mark_entry *foreign_dataref(const char *ref, size_t len, int *unknown)
+static struct mark_entry *foreign_dataref(struct filter *f, const char *ref, size_t len,
+					  int *unknown)
 {
 	struct mark_entry *e;
 
 	*unknown = 0;
 	if (ref[0] != ':')
 		return NULL;
-	e = mark_of_dataref(ref, len);
+	e = mark_of_dataref(f, ref, len);
 	*unknown = !e;
 	return e && e->kind == OBJ_IMPORTED ? e : NULL;
 }
@@ -1617,12 +1651,12 @@ static struct mark_entry *foreign_dataref(const char *ref, size_t len, int *unkn
  * The blob a data reference names.  A reference by object id to a blob
  * outside the stream gets a record of its own, loaded lazily.
  */
-static struct blob *resolve_dataref(const char *ref, size_t len)
+static struct blob *resolve_dataref(struct filter *f, const char *ref, size_t len)
 {
 	unsigned char oid[20];
 
 	if (ref[0] == ':') {
-		struct mark_entry *e = mark_of_dataref(ref, len);
+		struct mark_entry *e = mark_of_dataref(f, ref, len);
 
 		if (!e)
 			die("mark %.*s is not defined: a blob of an earlier run cannot be "
@@ -1634,7 +1668,7 @@ static struct blob *resolve_dataref(const char *ref, size_t len)
 
 			if (hex_to_oid(e->original_oid, strlen(e->original_oid), oid))
 				die("mark %.*s of the marks file has no object id this filter reads", (int)len, ref);
-			return blob_for_oid(oid);
+			return blob_for_oid(f, oid);
 		}
 		if (e->kind != OBJ_BLOB)
 			die("mark %.*s is not a blob", (int)len, ref);
@@ -1642,42 +1676,35 @@ static struct blob *resolve_dataref(const char *ref, size_t len)
 	}
 	if (hex_to_oid(ref, len, oid))
 		die("invalid data reference '%.*s'", (int)len, ref);
-	return blob_for_oid(oid);
+	return blob_for_oid(f, oid);
 }
 
-/*
- * The files the token tree lacks because they were dropped (no lexer
- * claims them, or binary): a rename or copy of one has nothing to move.
- */
-static struct smap dropped_paths;
-
-
 /* Appends to the commit the file command that puts content b at path. */
-static void add_file(struct strbuf *commit, const char *mode, const char *path_text,
-		     size_t path_text_len, const char *path, struct blob *b)
+static void add_file(struct filter *f, struct strbuf *commit, const char *mode,
+		     const char *path_text, size_t path_text_len, const char *path, struct blob *b)
 {
 	const struct language *lang;
 
 	if (!b->classified)
-		blob_load(b);
-	switch (treatment_of(path, b, &lang)) {
+		blob_load(f, b);
+	switch (treatment_of(f, path, b, &lang)) {
 	case DROP:
-		set_add(&dropped_paths, path);
+		set_add(&f->dropped_paths, path);
 		/* the path may hold a view from before: it must go */
 		strbuf_addstr(commit, "D ");
 		strbuf_add(commit, path_text, path_text_len);
 		strbuf_addch(commit, '\n');
-		stats.dropped++;
+		f->stats.dropped++;
 		return;
 	case RAW:
-		set_remove(&dropped_paths, path);
-		write_raw(b);
+		set_remove(&f->dropped_paths, path);
+		write_raw(f, b);
 		strbuf_addf(commit, "M %s ", mode);
 		raw_ref(b, commit);
 		break;
 	case VIEW:
-		set_remove(&dropped_paths, path);
-		strbuf_addf(commit, "M %s :%ju", mode, write_view(b, lang));
+		set_remove(&f->dropped_paths, path);
+		strbuf_addf(commit, "M %s :%ju", mode, write_view(f, b, lang));
 		break;
 	}
 	strbuf_addch(commit, ' ');
@@ -1685,18 +1712,19 @@ static void add_file(struct strbuf *commit, const char *mode, const char *path_t
 	strbuf_addch(commit, '\n');
 }
 
-static void expand_tree(struct strbuf *commit, const unsigned char *tree_oid, const char *prefix);
+static void expand_tree(struct filter *f, struct strbuf *commit, const unsigned char *tree_oid,
+			const char *prefix);
 
-static void parse_filemodify(struct strbuf *commit, struct strbuf *path)
+static void parse_filemodify(struct filter *f, struct strbuf *commit, struct strbuf *path)
 {
-	const char *p = cmd.buf + 2, *end = cmd.buf + cmd.len, *sp, *ref, *path_text;
+	const char *p = f->cmd.buf + 2, *end = f->cmd.buf + f->cmd.len, *sp, *ref, *path_text;
 	char mode[16];
 	size_t ref_len;
 	unsigned mode_bits;
 
 	sp = memchr(p, ' ', (size_t)(end - p));
 	if (!sp || sp == p)
-		die("M: invalid mode in '%.*s'", 80, cmd.buf);
+		die("M: invalid mode in '%.*s'", 80, f->cmd.buf);
 	/* octal, in 16 bits as fast-import reads it, so 0100644 is 100644 */
 	mode_bits = 0;
 	for (ref = p; ref < sp; ref++) {
@@ -1718,7 +1746,7 @@ static void parse_filemodify(struct strbuf *commit, struct strbuf *path)
 	ref = sp + 1;
 	sp = memchr(ref, ' ', (size_t)(end - ref));
 	if (!sp)
-		die("M: missing path in '%.*s'", 80, cmd.buf);
+		die("M: missing path in '%.*s'", 80, f->cmd.buf);
 	ref_len = (size_t)(sp - ref);
 	path_text = sp + 1;
 	p = path_text;
@@ -1727,7 +1755,7 @@ static void parse_filemodify(struct strbuf *commit, struct strbuf *path)
 		die("M: garbage after the path");
 
 	if (ref_len == 6 && !memcmp(ref, "inline", 6)) {
-		notes_inline |= on_notes_ref;
+		f->notes_inline |= f->on_notes_ref;
 		struct blob tmp = { 0 };
 		const struct language *lang;
 		enum treatment t;
@@ -1738,32 +1766,32 @@ static void parse_filemodify(struct strbuf *commit, struct strbuf *path)
 		saved_path[path_len] = '\0';
 		if (mode_bits == 0160000 || mode_bits == 040000)
 			die("M: inline data for mode %s", mode);
-		if (!read_command())
+		if (!read_command(f))
 			die("M: end of input before inline data");
-		parse_data(&data);
-		blob_classify(&tmp, data.buf, data.len, data.len);
-		t = mode_bits == 0120000 ? RAW : treatment_of(path->buf, &tmp, &lang);
+		parse_data(f, &f->data);
+		blob_classify(&tmp, f->data.buf, f->data.len, f->data.len);
+		t = mode_bits == 0120000 ? RAW : treatment_of(f, path->buf, &tmp, &lang);
 		if (t == DROP)
-			set_add(&dropped_paths, path->buf);
+			set_add(&f->dropped_paths, path->buf);
 		else
-			set_remove(&dropped_paths, path->buf);
+			set_remove(&f->dropped_paths, path->buf);
 		if (t == DROP) {
 			strbuf_addf(commit, "D %s\n", saved_path);
-			stats.dropped++;
+			f->stats.dropped++;
 		} else {
 			strbuf_addf(commit, "M %s inline %s\n", mode, saved_path);
 			if (t == VIEW) {
 				size_t tokens;
 
-				strbuf_reset(&view_buf);
-				tokens = view_build(&view_buf, lang, data.buf, data.len, opt.view_flags);
-				count_language(lang, tokens);
-				stats.views_out++;
-				strbuf_addf(commit, "data %zu\n", view_buf.len);
-				strbuf_addbuf(commit, &view_buf);
+				strbuf_reset(&f->view);
+				tokens = view_build(&f->view, lang, f->data.buf, f->data.len, f->opt.view_flags);
+				count_language(f, lang, tokens);
+				f->stats.views_out++;
+				strbuf_addf(commit, "data %zu\n", f->view.len);
+				strbuf_addbuf(commit, &f->view);
 			} else {
-				strbuf_addf(commit, "data %zu\n", data.len);
-				strbuf_addbuf(commit, &data);
+				strbuf_addf(commit, "data %zu\n", f->data.len);
+				strbuf_addbuf(commit, &f->data);
 			}
 			strbuf_addch(commit, '\n');
 		}
@@ -1777,7 +1805,7 @@ static void parse_filemodify(struct strbuf *commit, struct strbuf *path)
 		 * checked as fast-import checks it (a mark of a commit, or an id)
 		 */
 		if (ref[0] == ':') {
-			struct mark_entry *e = mark_of_dataref(ref, ref_len);
+			struct mark_entry *e = mark_of_dataref(f, ref, ref_len);
 
 			if (e && e->kind != OBJ_COMMIT && e->kind != OBJ_IMPORTED)
 				die("M 160000: mark %.*s is not a commit", (int)ref_len, ref);
@@ -1787,15 +1815,15 @@ static void parse_filemodify(struct strbuf *commit, struct strbuf *path)
 			if (hex_to_oid(ref, ref_len, oid))
 				die("invalid data reference '%.*s'", (int)ref_len, ref);
 		}
-		strbuf_add(commit, cmd.buf, cmd.len);
+		strbuf_add(commit, f->cmd.buf, f->cmd.len);
 		strbuf_addch(commit, '\n');
 		return;
 	}
 	if (mode_bits == 040000) {
 		unsigned char oid[20];
 
-		if (opt.identity) {
-			strbuf_add(commit, cmd.buf, cmd.len);
+		if (f->opt.identity) {
+			strbuf_add(commit, f->cmd.buf, f->cmd.len);
 			strbuf_addch(commit, '\n');
 			return;
 		}
@@ -1804,31 +1832,31 @@ static void parse_filemodify(struct strbuf *commit, struct strbuf *path)
 		strbuf_addstr(commit, "D ");
 		strbuf_add(commit, path_text, (size_t)(end - path_text));
 		strbuf_addch(commit, '\n');
-		expand_tree(commit, oid, path->buf);
+		expand_tree(f, commit, oid, path->buf);
 		return;
 	}
 	{
 		struct blob *b;
 		int unknown;
 
-		if ((foreign_dataref(ref, ref_len, &unknown) || unknown) &&
-		    (mode_bits == 0120000 || opt.identity || on_notes_ref)) {
+		if ((foreign_dataref(f, ref, ref_len, &unknown) || unknown) &&
+		    (mode_bits == 0120000 || f->opt.identity || f->on_notes_ref)) {
 			/* a blob of an earlier run, copied unchanged: fast-import has it */
-			copy_line(commit);
+			copy_line(f, commit);
 			return;
 		}
-		b = resolve_dataref(ref, ref_len);
-		if (mode_bits == 0120000 || opt.identity || on_notes_ref) {
-			write_raw(b);
+		b = resolve_dataref(f, ref, ref_len);
+		if (mode_bits == 0120000 || f->opt.identity || f->on_notes_ref) {
+			write_raw(f, b);
 			strbuf_addf(commit, "M %s ", mode);
 			raw_ref(b, commit);
 			strbuf_addch(commit, ' ');
 			strbuf_add(commit, path_text, (size_t)(end - path_text));
 			strbuf_addch(commit, '\n');
 		} else {
-			add_file(commit, mode, path_text, (size_t)(end - path_text), path->buf, b);
+			add_file(f, commit, mode, path_text, (size_t)(end - path_text), path->buf, b);
 		}
-		name_blob(b);
+		name_blob(f, b);
 	}
 }
 
@@ -1836,13 +1864,14 @@ static void parse_filemodify(struct strbuf *commit, struct strbuf *path)
  * M 040000 names a whole tree of the source: put each of its files in
  * the token tree as if the stream had named it.
  */
-static void expand_tree(struct strbuf *commit, const unsigned char *tree_oid, const char *prefix)
+static void expand_tree(struct filter *f, struct strbuf *commit, const unsigned char *tree_oid,
+			const char *prefix)
 {
 	char *buf, *p, *end;
 	size_t len;
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
 
-	catfile_read_object(tree_oid, "tree", &buf, &len);
+	catfile_read_object(f, tree_oid, "tree", &buf, &len);
 	for (p = buf, end = buf + len; p < end;) {
 		char *sp = memchr(p, ' ', (size_t)(end - p)), *nul;
 		unsigned long mode;
@@ -1861,25 +1890,25 @@ static void expand_tree(struct strbuf *commit, const unsigned char *tree_oid, co
 		strbuf_reset(&text);
 		quote_path(&text, path.buf, path.len);
 		if (mode == 040000) {
-			expand_tree(commit, oid, path.buf);
+			expand_tree(f, commit, oid, path.buf);
 		} else if (mode == 0160000) {
 			char hex[41];
 
 			oid_to_hex(oid, hex);
 			strbuf_addf(commit, "M 160000 %s %s\n", hex, text.buf);
 		} else {
-			struct blob *b = blob_for_oid(oid);
+			struct blob *b = blob_for_oid(f, oid);
 
 			if (mode == 0120000) {
-				write_raw(b);
+				write_raw(f, b);
 				strbuf_addstr(commit, "M 120000 ");
 				raw_ref(b, commit);
 				strbuf_addf(commit, " %s\n", text.buf);
 			} else {
-				add_file(commit, mode & 0111 ? "100755" : "100644",
+				add_file(f, commit, mode & 0111 ? "100755" : "100644",
 					 text.buf, text.len, path.buf, b);
 			}
-			name_blob(b);
+			name_blob(f, b);
 		}
 		p = nul + 21;
 	}
@@ -1888,22 +1917,23 @@ static void expand_tree(struct strbuf *commit, const unsigned char *tree_oid, co
 	strbuf_release(&text);
 }
 
-static void parse_filedelete(struct strbuf *commit, struct strbuf *path)
+static void parse_filedelete(struct filter *f, struct strbuf *commit, struct strbuf *path)
 {
-	const char *p = cmd.buf + 2, *end = cmd.buf + cmd.len;
+	const char *p = f->cmd.buf + 2, *end = f->cmd.buf + f->cmd.len;
 
 	parse_path(&p, end, path, 0);
 	if (p != end)
 		die("D: garbage after the path");
-	strbuf_add(commit, cmd.buf, cmd.len);
+	strbuf_add(commit, f->cmd.buf, f->cmd.len);
 	strbuf_addch(commit, '\n');
 }
 
 /* C and R: they pass through when both paths get the same treatment. */
-static void parse_copy_rename(struct strbuf *commit, struct strbuf *src, struct strbuf *dst)
+static void parse_copy_rename(struct filter *f, struct strbuf *commit, struct strbuf *src,
+			      struct strbuf *dst)
 {
-	const char *p = cmd.buf + 2, *end = cmd.buf + cmd.len;
-	char op = cmd.buf[0];
+	const char *p = f->cmd.buf + 2, *end = f->cmd.buf + f->cmd.len;
+	char op = f->cmd.buf[0];
 	const char *dst_text;
 
 	parse_path(&p, end, src, 1);
@@ -1913,7 +1943,7 @@ static void parse_copy_rename(struct strbuf *commit, struct strbuf *src, struct 
 	parse_path(&p, end, dst, 0);
 	if (p != end)
 		die("%c: garbage after the destination path", op);
-	if (path_class(src->buf) != path_class(dst->buf)) {
+	if (path_class(f, src->buf) != path_class(f, dst->buf)) {
 		const struct language *a = language_for_path(src->buf), *b = language_for_path(dst->buf);
 
 		die("%s '%s' to '%s' changes how the file is tokenized (%s to %s); "
@@ -1922,53 +1952,53 @@ static void parse_copy_rename(struct strbuf *commit, struct strbuf *src, struct 
 		    is_git_control_file(src->buf) ? "unchanged" : a ? a->name : "by content",
 		    is_git_control_file(dst->buf) ? "unchanged" : b ? b->name : "by content");
 	}
-	if (set_has(&dropped_paths, src->buf)) {
+	if (set_has(&f->dropped_paths, src->buf)) {
 		/* not in the token tree: what lands at dst has no view either */
 		strbuf_addf(commit, "D %.*s\n", (int)(end - dst_text), dst_text);
-		set_add(&dropped_paths, dst->buf);
+		set_add(&f->dropped_paths, dst->buf);
 		if (op == 'R')
-			set_remove(&dropped_paths, src->buf);
+			set_remove(&f->dropped_paths, src->buf);
 		return;
 	}
-	strbuf_add(commit, cmd.buf, cmd.len);
+	strbuf_add(commit, f->cmd.buf, f->cmd.len);
 	strbuf_addch(commit, '\n');
 }
 
 /* N: notes are kept unchanged. */
-static void parse_notemodify(struct strbuf *commit)
+static void parse_notemodify(struct filter *f, struct strbuf *commit)
 {
-	const char *ref = cmd.buf + 2, *sp = strchr(ref, ' ');
+	const char *ref = f->cmd.buf + 2, *sp = strchr(ref, ' ');
 	size_t ref_len;
 
 	if (!sp)
 		die("N: missing commit-ish");
 	ref_len = (size_t)(sp - ref);
-	check_commitish(sp + 1, 0);
+	check_commitish(f, sp + 1, 0);
 	if (ref_len == 6 && !memcmp(ref, "inline", 6)) {
-		notes_inline |= on_notes_ref;
-		strbuf_add(commit, cmd.buf, cmd.len);
+		f->notes_inline |= f->on_notes_ref;
+		strbuf_add(commit, f->cmd.buf, f->cmd.len);
 		strbuf_addch(commit, '\n');
-		if (!read_command())
+		if (!read_command(f))
 			die("N: end of input before inline data");
-		parse_data(&data);
-		strbuf_addf(commit, "data %zu\n", data.len);
-		strbuf_addbuf(commit, &data);
+		parse_data(f, &f->data);
+		strbuf_addf(commit, "data %zu\n", f->data.len);
+		strbuf_addbuf(commit, &f->data);
 		strbuf_addch(commit, '\n');
 	} else {
 		struct blob *b;
 		int unknown;
 
-		if (foreign_dataref(ref, ref_len, &unknown) || unknown) {
+		if (foreign_dataref(f, ref, ref_len, &unknown) || unknown) {
 			/* a note of an earlier run: unchanged, fast-import has it */
-			copy_line(commit);
+			copy_line(f, commit);
 			return;
 		}
-		b = resolve_dataref(ref, ref_len);
-		write_raw(b);
+		b = resolve_dataref(f, ref, ref_len);
+		write_raw(f, b);
 		strbuf_addstr(commit, "N ");
 		raw_ref(b, commit);
 		strbuf_addf(commit, " %s\n", sp + 1);
-		name_blob(b);
+		name_blob(f, b);
 	}
 }
 
@@ -1984,48 +2014,44 @@ static int is_back_channel_command(const char *s)
 	       !strncmp(s, "get-mark ", 9);
 }
 
-static void back_channel_check(void)
+static void back_channel_check(struct filter *f)
 {
-	if (is_back_channel_command(cmd.buf)) {
+	if (is_back_channel_command(f->cmd.buf)) {
 		char name[16];
 
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(cmd.buf, " "), cmd.buf);
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(f->cmd.buf, " "), f->cmd.buf);
 		die_back_channel(name);
 	}
 }
 
 /*
- * The refs this stream has given commits: a commit without "from" on
- * any other ref is a root.  A reset without "from" empties the branch:
- * fast-import makes its next commit a root again.
+ * The refs this stream has given commits (f->refs_written): a commit
+ * without "from" on any other ref is a root.  A reset without "from"
+ * empties the branch: fast-import makes its next commit a root again.
  */
-static struct smap refs_written;
-
-static int ref_written(const char *name)
+static int ref_written(struct filter *f, const char *name)
 {
-	return set_has(&refs_written, name);
+	return set_has(&f->refs_written, name);
 }
 
-static void ref_mark_written(const char *name)
+static void ref_mark_written(struct filter *f, const char *name)
 {
-	set_add(&refs_written, name);
+	set_add(&f->refs_written, name);
 }
 
-static void ref_unmark_written(const char *name)
+static void ref_unmark_written(struct filter *f, const char *name)
 {
-	set_remove(&refs_written, name);
+	set_remove(&f->refs_written, name);
 }
 
 /*
- * The refs that will hold an object at the end (branches with a commit,
- * tags), and how many of them each directory above them holds: no ref
- * may be the directory of another ("refs/heads/a" and "refs/heads/a/b"),
- * which fast-import finds only when it writes the refs, at the very end.
+ * The refs that will hold an object at the end (f->refs_held: branches
+ * with a commit, tags), and how many of them each directory above them
+ * holds (f->ref_dirs): no ref may be the directory of another
+ * ("refs/heads/a" and "refs/heads/a/b"), which fast-import finds only
+ * when it writes the refs, at the very end.
  */
-static struct smap refs_held;
-static struct smap ref_dirs;
-
-static void ref_dirs_count(const char *name, int up)
+static void ref_dirs_count(struct filter *f, const char *name, int up)
 {
 	struct strbuf dir = STRBUF_INIT;
 	const char *p;
@@ -2036,55 +2062,65 @@ static void ref_dirs_count(const char *name, int up)
 
 		strbuf_reset(&dir);
 		strbuf_add(&dir, name, (size_t)(p - name));
-		n = smap_put(&ref_dirs, dir.buf, 0, &isnew);
+		n = smap_put(&f->ref_dirs, dir.buf, 0, &isnew);
 		*n = up ? *n + 1 : *n - 1;
 	}
 	strbuf_release(&dir);
 }
 
 /* name will hold an object: it must be no directory of another such ref, nor under one. */
-static void ref_hold(const char *name)
+static void ref_hold(struct filter *f, const char *name)
 {
 	struct strbuf dir = STRBUF_INIT;
-	size_t *n = smap_get(&ref_dirs, name);
+	size_t *n = smap_get(&f->ref_dirs, name);
 	const char *p;
 
-	if (set_has(&refs_held, name))
+	if (set_has(&f->refs_held, name))
 		return;
 	if (n && *n)
 		die("ref '%s' would be the directory of other refs of the stream", name);
 	for (p = strchr(name, '/'); p; p = strchr(p + 1, '/')) {
 		strbuf_reset(&dir);
 		strbuf_add(&dir, name, (size_t)(p - name));
-		if (set_has(&refs_held, dir.buf))
+		if (set_has(&f->refs_held, dir.buf))
 			die("ref '%s' would be under ref '%s' of the stream", name, dir.buf);
 	}
 	strbuf_release(&dir);
-	set_add(&refs_held, name);
-	ref_dirs_count(name, 1);
+	set_add(&f->refs_held, name);
+	ref_dirs_count(f, name, 1);
 }
 
 /* name is emptied (a reset without from): fast-import writes no such ref. */
-static void ref_release(const char *name)
+static void ref_release(struct filter *f, const char *name)
 {
-	if (!set_has(&refs_held, name))
+	if (!set_has(&f->refs_held, name))
 		return;
-	set_remove(&refs_held, name);
-	ref_dirs_count(name, 0);
+	set_remove(&f->refs_held, name);
+	ref_dirs_count(f, name, 0);
 }
 
-static int graft_applies(const char *original_oid)
+static int graft_applies(struct filter *f, const char *original_oid)
 {
-	if (!opt.graft_parent)
+	if (!f->opt.graft_parent)
 		return 0;
-	return !opt.graft_root || !strcmp(opt.graft_root, original_oid);
+	return !f->opt.graft_root || !strcmp(f->opt.graft_root, original_oid);
 }
 
 /* Copies one header line of a commit or tag into sb. */
-static void copy_line(struct strbuf *sb)
+static void copy_line(struct filter *f, struct strbuf *sb)
 {
-	strbuf_add(sb, cmd.buf, cmd.len);
+	strbuf_add(sb, f->cmd.buf, f->cmd.len);
 	strbuf_addch(sb, '\n');
+}
+
+/* The date formats fast-import knows: 1 for raw, whose dates the filter can check */
+static int date_format_checks(const char *f, const char *what)
+{
+	if (!strcmp(f, "raw"))
+		return 1;
+	if (strcmp(f, "raw-permissive") && strcmp(f, "rfc2822") && strcmp(f, "now"))
+		die("%s: unknown date format '%s' (git fast-import would refuse it)", what, f);
+	return 0;
 }
 
 /*
@@ -2099,19 +2135,7 @@ static void copy_line(struct strbuf *sb)
  * fast-import reads them, raw seconds are an unsigned long and the zone
  * at most 1400 (the digits of +HHMM as one number).
  */
-static int dates_raw;
-
-/* The date formats fast-import knows: 1 for raw, whose dates the filter can check */
-static int date_format_checks(const char *f, const char *what)
-{
-	if (!strcmp(f, "raw"))
-		return 1;
-	if (strcmp(f, "raw-permissive") && strcmp(f, "rfc2822") && strcmp(f, "now"))
-		die("%s: unknown date format '%s' (git fast-import would refuse it)", what, f);
-	return 0;
-}
-
-static void check_ident(const char *s, const char *what)
+static void check_ident(struct filter *f, const char *s, const char *what)
 {
 	const char *lt = s + strcspn(s, "<>"), *gt, *p;
 	uintmax_t v;
@@ -2125,7 +2149,7 @@ static void check_ident(const char *s, const char *what)
 		die("%s: missing > in the identity", what);
 	if (gt[1] != ' ')
 		die("%s: missing space after > in the identity", what);
-	if (!dates_raw)
+	if (!f->opt.dates_raw)
 		return;
 	p = gt + 2;
 	if (*p < '0' || *p > '9' || !(p = scan_decimal(p, &v)) || v > ULONG_MAX ||
@@ -2136,32 +2160,29 @@ static void check_ident(const char *s, const char *what)
 
 /*
  * Commits on notes refs wait until the end (or until something names
- * them): git fast-export writes them before the commits they annotate,
+ * them), in f->notes_queue: git fast-export writes them before the commits they annotate,
  * whose marks their notes must name, for fast-import to file each note
  * under the token commit's id.  Their file commands are then rewritten:
  * "M MODE REF PATH" becomes "N REF :MARK" and "D PATH" a null-note N
  * when PATH is the original id of a commit of the stream.
  */
-static struct strbuf notes_queue = STRBUF_INIT;
-static uintmax_t *queued_marks;
-static size_t nr_queued_marks, alloc_queued_marks;
 
-
-static void queue_add(const char *p, size_t n)
+static void queue_add(struct filter *f, const char *p, size_t n)
 {
-	strbuf_add(&notes_queue, &n, sizeof(n));
-	strbuf_add(&notes_queue, p, n);
+	strbuf_add(&f->notes_queue, &n, sizeof(n));
+	strbuf_add(&f->notes_queue, p, n);
 }
 
-static void queue_notes_commit(const struct strbuf *commit, size_t files_start, uintmax_t mark)
+static void queue_notes_commit(struct filter *f, const struct strbuf *commit, size_t files_start,
+			       uintmax_t mark)
 {
 	/* a record: the header (up to the message and parents), then the file commands */
-	queue_add(commit->buf, files_start);
-	queue_add(commit->buf + files_start, commit->len - files_start);
+	queue_add(f, commit->buf, files_start);
+	queue_add(f, commit->buf + files_start, commit->len - files_start);
 	if (mark) {
-		mark_lookup(mark)->queued = 1;
-		ALLOC_GROW(queued_marks, nr_queued_marks + 1, alloc_queued_marks);
-		queued_marks[nr_queued_marks++] = mark;
+		mark_lookup(f, mark)->queued = 1;
+		ALLOC_GROW(f->queued_marks, f->nr_queued_marks + 1, f->alloc_queued_marks);
+		f->queued_marks[f->nr_queued_marks++] = mark;
 	}
 }
 
@@ -2172,22 +2193,22 @@ static const char *queue_take(const char *p, const char **data, size_t *n)
 	return *data + *n;
 }
 
-static void flush_notes(void)
+static void flush_notes(struct filter *f)
 {
 	struct strbuf line = STRBUF_INIT;
-	const char *p = notes_queue.buf, *end = notes_queue.buf + notes_queue.len;
+	const char *p = f->notes_queue.buf, *end = f->notes_queue.buf + f->notes_queue.len;
 	size_t i;
 
-	for (i = 0; i < nr_queued_marks; i++)
-		mark_lookup(queued_marks[i])->queued = 0;
-	nr_queued_marks = 0;
+	for (i = 0; i < f->nr_queued_marks; i++)
+		mark_lookup(f, f->queued_marks[i])->queued = 0;
+	f->nr_queued_marks = 0;
 	while (p < end) {
 		const char *head, *files, *l, *files_end, *nl;
 		size_t head_len, files_len;
 
 		p = queue_take(p, &head, &head_len);
 		p = queue_take(p, &files, &files_len);
-		out_write(head, head_len);
+		out_write(f, head, head_len);
 		files_end = files + files_len;
 		for (l = files; l < files_end; l = nl + 1) {
 			uintmax_t target = 0;
@@ -2202,140 +2223,139 @@ static void flush_notes(void)
 				ref = strchr(line.buf + 2, ' ');
 				path = ref ? strchr(ref + 1, ' ') : NULL;
 				if (path)
-					target = note_target(path + 1);
+					target = note_target(f, path + 1);
 			} else if (!strncmp(line.buf, "D ", 2)) {
-				target = note_target(line.buf + 2);
+				target = note_target(f, line.buf + 2);
 			}
 			if (target && path) {
-				out_str("N ");
-				out_write(ref + 1, (size_t)(path - ref - 1));
-				out_line_printf(" :%ju", target);
+				out_str(f, "N ");
+				out_write(f, ref + 1, (size_t)(path - ref - 1));
+				out_line_printf(f, " :%ju", target);
 			} else if (target) {
-				out_line_printf("N 0000000000000000000000000000000000000000 :%ju", target);
+				out_line_printf(f, "N 0000000000000000000000000000000000000000 :%ju", target);
 			} else {
-				out_line(&line);
+				out_line(f, &line);
 			}
 		}
-		out_str("\n");
+		out_str(f, "\n");
 	}
-	strbuf_reset(&notes_queue);
+	strbuf_reset(&f->notes_queue);
 	strbuf_release(&line);
 }
 
-static void parse_commit(void)
+static void parse_commit(struct filter *f)
 {
-	static struct strbuf commit = STRBUF_INIT, path = STRBUF_INIT, path2 = STRBUF_INIT,
-		original = STRBUF_INIT, ref = STRBUF_INIT;
+	struct strbuf *commit = &f->text, original = STRBUF_INIT, ref = STRBUF_INIT;
 	uintmax_t mark = 0;
 	int has_parent = 0;
 	size_t files_start;
 
-	strbuf_reset(&commit);
-	check_refname(cmd.buf + 7, "commit");
-	ref_hold(cmd.buf + 7);
-	comment_sink = &commit;
-	strbuf_reset(&ref);
-	strbuf_addstr(&ref, cmd.buf + 7);
-	on_notes_ref = !opt.identity && !strncmp(ref.buf, "refs/notes/", 11);
-	copy_line(&commit);
-	read_command();
-	if (!strncmp(cmd.buf, "mark ", 5)) {
-		define_mark_line(cmd.buf, OBJ_COMMIT, NULL, &mark);
-		defining_mark = mark;
-		copy_line(&commit);
-		read_command();
+	strbuf_reset(commit);
+	check_refname(f->cmd.buf + 7, "commit");
+	ref_hold(f, f->cmd.buf + 7);
+	f->comment_sink = commit;
+	strbuf_addstr(&ref, f->cmd.buf + 7);
+	f->on_notes_ref = !f->opt.identity && !strncmp(ref.buf, "refs/notes/", 11);
+	copy_line(f, commit);
+	read_command(f);
+	if (!strncmp(f->cmd.buf, "mark ", 5)) {
+		define_mark_line(f, f->cmd.buf, OBJ_COMMIT, NULL, &mark);
+		f->defining_mark = mark;
+		copy_line(f, commit);
+		read_command(f);
 	}
-	strbuf_reset(&original);
-	if (!strncmp(cmd.buf, "original-oid ", 13)) {
-		strbuf_addstr(&original, cmd.buf + 13);
-		copy_line(&commit);
-		read_command();
+	if (!strncmp(f->cmd.buf, "original-oid ", 13)) {
+		strbuf_addstr(&original, f->cmd.buf + 13);
+		copy_line(f, commit);
+		read_command(f);
 	}
-	if (!strncmp(cmd.buf, "author ", 7)) {
-		check_ident(cmd.buf + 7, "author");
-		copy_line(&commit);
-		read_command();
+	if (!strncmp(f->cmd.buf, "author ", 7)) {
+		check_ident(f, f->cmd.buf + 7, "author");
+		copy_line(f, commit);
+		read_command(f);
 	}
-	if (strncmp(cmd.buf, "committer ", 10) || cmd_eof)
-		die("expected 'committer', got '%.*s'", 64, cmd_eof ? "end of input" : cmd.buf);
-	check_ident(cmd.buf + 10, "committer");
-	copy_line(&commit);
-	read_command();
-	if (!strncmp(cmd.buf, "gpgsig", 6) && (cmd.buf[6] == ' ' || !cmd.buf[6])) {
+	if (strncmp(f->cmd.buf, "committer ", 10) || f->cmd_eof)
+		die("expected 'committer', got '%.*s'", 64, f->cmd_eof ? "end of input" : f->cmd.buf);
+	check_ident(f, f->cmd.buf + 10, "committer");
+	copy_line(f, commit);
+	read_command(f);
+	if (!strncmp(f->cmd.buf, "gpgsig", 6) && (f->cmd.buf[6] == ' ' || !f->cmd.buf[6])) {
 		/* a signature cannot verify on the rewritten commit */
-		read_command();
-		parse_data(&data);
-		read_command();
+		read_command(f);
+		parse_data(f, &f->data);
+		read_command(f);
 	}
-	if (!strncmp(cmd.buf, "encoding ", 9)) {
-		copy_line(&commit);
-		read_command();
+	if (!strncmp(f->cmd.buf, "encoding ", 9)) {
+		copy_line(f, commit);
+		read_command(f);
 	}
-	if (cmd_eof)
+	if (f->cmd_eof)
 		die("end of input before the commit message");
-	parse_data(&data);
-	strbuf_addf(&commit, "data %zu\n", data.len);
-	strbuf_addbuf(&commit, &data);
-	strbuf_addch(&commit, '\n');
+	parse_data(f, &f->data);
+	strbuf_addf(commit, "data %zu\n", f->data.len);
+	strbuf_addbuf(commit, &f->data);
+	strbuf_addch(commit, '\n');
 
-	if (read_command() && !strncmp(cmd.buf, "from ", 5)) {
-		check_commitish(cmd.buf + 5, 0);
-		copy_line(&commit);
-		read_command();
+	if (read_command(f) && !strncmp(f->cmd.buf, "from ", 5)) {
+		check_commitish(f, f->cmd.buf + 5, 0);
+		copy_line(f, commit);
+		read_command(f);
 		has_parent = 1;
 	}
-	while (!cmd_eof && !strncmp(cmd.buf, "merge ", 6)) {
-		check_commitish(cmd.buf + 6, 0);
-		copy_line(&commit);
-		read_command();
+	while (!f->cmd_eof && !strncmp(f->cmd.buf, "merge ", 6)) {
+		check_commitish(f, f->cmd.buf + 6, 0);
+		copy_line(f, commit);
+		read_command(f);
 		has_parent = 1;
 	}
 	if (mark && original.len) {
-		mark_lookup(mark)->original_oid = xstrdup(original.buf);
-		orig_commit_add(original.buf, mark);
+		mark_lookup(f, mark)->original_oid = xstrdup(original.buf);
+		orig_commit_add(f, original.buf, mark);
 	}
-	if (!has_parent && !ref_written(ref.buf) && graft_applies(original.buf)) {
+	if (!has_parent && !ref_written(f, ref.buf) && graft_applies(f, original.buf)) {
 		/* the grafted root's tree is its own: nothing of the parent's stays */
-		strbuf_addf(&commit, "from %s\ndeleteall\n", opt.graft_parent);
-		opt.graft_parent = NULL;
+		strbuf_addf(commit, "from %s\ndeleteall\n", f->opt.graft_parent);
+		f->opt.graft_parent = NULL;
 	}
-	ref_mark_written(ref.buf);
-	files_start = commit.len;
-	notes_inline = 0;
-	for (; !cmd_eof; read_command()) {
-		const char *s = cmd.buf;
+	ref_mark_written(f, ref.buf);
+	files_start = commit->len;
+	f->notes_inline = 0;
+	for (; !f->cmd_eof; read_command(f)) {
+		const char *s = f->cmd.buf;
 
 		if (s[0] == 'M' && s[1] == ' ')
-			parse_filemodify(&commit, &path);
+			parse_filemodify(f, commit, &f->path);
 		else if (s[0] == 'D' && s[1] == ' ')
-			parse_filedelete(&commit, &path);
+			parse_filedelete(f, commit, &f->path);
 		else if ((s[0] == 'R' || s[0] == 'C') && s[1] == ' ')
-			parse_copy_rename(&commit, &path, &path2);
+			parse_copy_rename(f, commit, &f->path, &f->path2);
 		else if (s[0] == 'N' && s[1] == ' ')
-			parse_notemodify(&commit);
+			parse_notemodify(f, commit);
 		else if (!strcmp(s, "deleteall"))
-			copy_line(&commit);
+			copy_line(f, commit);
 		else if (s[0] == '#')
-			copy_line(&commit);
+			copy_line(f, commit);
 		else if (is_back_channel_command(s))
-			back_channel_check();
+			back_channel_check(f);
 		else
 			break;
 	}
 	/* the line that ended the commit belongs to the next command */
-	if (!cmd_eof)
-		unread_command();
-	comment_sink = NULL;
-	if (on_notes_ref && !notes_inline) {
-		queue_notes_commit(&commit, files_start, mark);
+	if (!f->cmd_eof)
+		unread_command(f);
+	f->comment_sink = NULL;
+	if (f->on_notes_ref && !f->notes_inline) {
+		queue_notes_commit(f, commit, files_start, mark);
 	} else {
-		out_buf(&commit);
-		out_str("\n");
+		out_buf(f, commit);
+		out_str(f, "\n");
 	}
-	release_named();
-	defining_mark = 0;
-	on_notes_ref = 0;
-	stats.commits++;
+	release_named(f);
+	f->defining_mark = 0;
+	f->on_notes_ref = 0;
+	f->stats.commits++;
+	strbuf_release(&original);
+	strbuf_release(&ref);
 }
 
 /* The start of a trailing signature block in a tag message, or len. */
@@ -2367,148 +2387,146 @@ static size_t signature_start(const char *msg, size_t len)
 }
 
 /* The target of a tag, or the commit of a reset; a blob a tag names is written first. */
-static void copy_target(struct strbuf *sb, const char *keyword, const char *target, int any_object)
+static void copy_target(struct filter *f, struct strbuf *sb, const char *keyword, const char *target,
+			int any_object)
 {
-	struct blob *b = check_commitish(target, any_object);
+	struct blob *b = check_commitish(f, target, any_object);
 
 	if (!b) {
-		copy_line(sb);
+		copy_line(f, sb);
 		return;
 	}
-	write_raw(b);
-	blob_release(b);
+	write_raw(f, b);
+	blob_release(f, b);
 	strbuf_addf(sb, "%s ", keyword);
 	raw_ref(b, sb);
 	strbuf_addch(sb, '\n');
 }
 
-static void parse_tag(void)
+static void parse_tag(struct filter *f)
 {
-	static struct strbuf tag = STRBUF_INIT;
+	struct strbuf *tag = &f->text;
 	uintmax_t mark = 0;
 
-	strbuf_reset(&tag);
-	check_refname(cmd.buf + 4, "tag");
+	strbuf_reset(tag);
+	check_refname(f->cmd.buf + 4, "tag");
 	{
 		struct strbuf ref = STRBUF_INIT;
 
-		strbuf_addf(&ref, "refs/tags/%s", cmd.buf + 4);
-		ref_hold(ref.buf);
+		strbuf_addf(&ref, "refs/tags/%s", f->cmd.buf + 4);
+		ref_hold(f, ref.buf);
 		strbuf_release(&ref);
 	}
-	comment_sink = &tag;
-	copy_line(&tag);
-	read_command();
-	if (!strncmp(cmd.buf, "mark ", 5)) {
-		define_mark_line(cmd.buf, OBJ_TAG, NULL, &mark);
-		defining_mark = mark;
-		copy_line(&tag);
-		read_command();
+	f->comment_sink = tag;
+	copy_line(f, tag);
+	read_command(f);
+	if (!strncmp(f->cmd.buf, "mark ", 5)) {
+		define_mark_line(f, f->cmd.buf, OBJ_TAG, NULL, &mark);
+		f->defining_mark = mark;
+		copy_line(f, tag);
+		read_command(f);
 	}
-	if (strncmp(cmd.buf, "from ", 5) || cmd_eof)
-		die("expected 'from', got '%.*s'", 64, cmd_eof ? "end of input" : cmd.buf);
-	copy_target(&tag, "from", cmd.buf + 5, 1);
-	read_command();
-	if (!strncmp(cmd.buf, "original-oid ", 13)) {
+	if (strncmp(f->cmd.buf, "from ", 5) || f->cmd_eof)
+		die("expected 'from', got '%.*s'", 64, f->cmd_eof ? "end of input" : f->cmd.buf);
+	copy_target(f, tag, "from", f->cmd.buf + 5, 1);
+	read_command(f);
+	if (!strncmp(f->cmd.buf, "original-oid ", 13)) {
 		if (mark)
-			mark_lookup(mark)->original_oid = xstrdup(cmd.buf + 13);
-		copy_line(&tag);
-		read_command();
+			mark_lookup(f, mark)->original_oid = xstrdup(f->cmd.buf + 13);
+		copy_line(f, tag);
+		read_command(f);
 	}
-	if (!strncmp(cmd.buf, "tagger ", 7)) {
-		check_ident(cmd.buf + 7, "tagger");
-		copy_line(&tag);
-		read_command();
+	if (!strncmp(f->cmd.buf, "tagger ", 7)) {
+		check_ident(f, f->cmd.buf + 7, "tagger");
+		copy_line(f, tag);
+		read_command(f);
 	}
-	if (cmd_eof)
+	if (f->cmd_eof)
 		die("end of input before the tag message");
-	parse_data(&data);
-	data.len = signature_start(data.buf, data.len);
-	strbuf_addf(&tag, "data %zu\n", data.len);
-	strbuf_add(&tag, data.buf, data.len);
-	strbuf_addch(&tag, '\n');
-	comment_sink = NULL;
-	out_buf(&tag);
-	defining_mark = 0;
-	stats.tags++;
+	parse_data(f, &f->data);
+	f->data.len = signature_start(f->data.buf, f->data.len);
+	strbuf_addf(tag, "data %zu\n", f->data.len);
+	strbuf_add(tag, f->data.buf, f->data.len);
+	strbuf_addch(tag, '\n');
+	f->comment_sink = NULL;
+	out_buf(f, tag);
+	f->defining_mark = 0;
+	f->stats.tags++;
 }
 
-static void parse_reset(void)
+static void parse_reset(struct filter *f)
 {
-	static struct strbuf reset = STRBUF_INIT, ref = STRBUF_INIT;
+	struct strbuf *reset = &f->text, ref = STRBUF_INIT;
 
-	strbuf_reset(&reset);
-	check_refname(cmd.buf + 6, "reset");
-	strbuf_reset(&ref);
-	strbuf_addstr(&ref, cmd.buf + 6);
-	comment_sink = &reset;
-	copy_line(&reset);
-	if (read_command()) {
-		if (!strncmp(cmd.buf, "from ", 5)) {
-			copy_target(&reset, "from", cmd.buf + 5, 0);
-			ref_mark_written(ref.buf);
-			ref_hold(ref.buf);
+	strbuf_reset(reset);
+	check_refname(f->cmd.buf + 6, "reset");
+	strbuf_addstr(&ref, f->cmd.buf + 6);
+	f->comment_sink = reset;
+	copy_line(f, reset);
+	if (read_command(f)) {
+		if (!strncmp(f->cmd.buf, "from ", 5)) {
+			copy_target(f, reset, "from", f->cmd.buf + 5, 0);
+			ref_mark_written(f, ref.buf);
+			ref_hold(f, ref.buf);
 		} else {
-			ref_unmark_written(ref.buf);
-			ref_release(ref.buf);
-			unread_command();
+			ref_unmark_written(f, ref.buf);
+			ref_release(f, ref.buf);
+			unread_command(f);
 		}
 	}
-	comment_sink = NULL;
-	out_buf(&reset);
-	stats.resets++;
+	f->comment_sink = NULL;
+	out_buf(f, reset);
+	f->stats.resets++;
+	strbuf_release(&ref);
 }
 
-static void parse_alias(void)
+static void parse_alias(struct filter *f)
 {
-	static struct strbuf alias = STRBUF_INIT;
+	struct strbuf *alias = &f->text;
 	uintmax_t mark;
 	const char *arg, *end;
 	struct mark_entry *target;
 
-	strbuf_reset(&alias);
-	copy_line(&alias);
-	comment_sink = &alias;
-	if (!read_command() || strncmp(cmd.buf, "mark ", 5))
+	strbuf_reset(alias);
+	copy_line(f, alias);
+	f->comment_sink = alias;
+	if (!read_command(f) || strncmp(f->cmd.buf, "mark ", 5))
 		die("expected 'mark'");
-	strbuf_addstr(&alias, cmd.buf);
-	strbuf_addch(&alias, '\n');
-	strbuf_reset(&data);
-	strbuf_addstr(&data, cmd.buf);
-	if (!read_command() || !skip_prefix(cmd.buf, "to ", &arg))
+	strbuf_addstr(alias, f->cmd.buf);
+	strbuf_addch(alias, '\n');
+	strbuf_reset(&f->data);
+	strbuf_addstr(&f->data, f->cmd.buf);
+	if (!read_command(f) || !skip_prefix(f->cmd.buf, "to ", &arg))
 		die("expected 'to'");
 	if (*arg == ':') {
 		parse_mark_ref(arg + 1, &end);
 		if (*end)
 			die("invalid mark reference '%s'", arg);
-		target = mark_named(strtoumax(arg + 1, NULL, 10));
+		target = mark_named(f, strtoumax(arg + 1, NULL, 10));
 		if (!target || target->kind == OBJ_IMPORTED) {
 			/* fast-import resolves it, from its own marks */
-			define_mark_line(data.buf, OBJ_IMPORTED, NULL, &mark);
-			mark_lookup(mark)->original_oid = xstrdup(target ? target->original_oid : "");
+			define_mark_line(f, f->data.buf, OBJ_IMPORTED, NULL, &mark);
+			mark_lookup(f, mark)->original_oid = xstrdup(target ? target->original_oid : "");
 		} else {
-			define_mark_line(data.buf, target->kind, target->blob, &mark);
+			define_mark_line(f, f->data.buf, target->kind, target->blob, &mark);
 		}
 		/* aliases of blobs live here only: their users are rewritten */
 		if (target && target->kind == OBJ_BLOB) {
-			comment_sink = NULL;
+			f->comment_sink = NULL;
 			return;
 		}
 	} else {
 		/* fast-import resolves it as it resolves a from */
-		check_commitish(arg, 0);
-		define_mark_line(data.buf, OBJ_IMPORTED, NULL, &mark);
-		mark_lookup(mark)->original_oid = xstrdup("");
+		check_commitish(f, arg, 0);
+		define_mark_line(f, f->data.buf, OBJ_IMPORTED, NULL, &mark);
+		mark_lookup(f, mark)->original_oid = xstrdup("");
 	}
-	copy_line(&alias);
+	copy_line(f, alias);
 	/* fast-import reads the line after "to" as an optional LF, whatever it is */
-	strbuf_addch(&alias, '\n');
-	comment_sink = NULL;
-	out_buf(&alias);
+	strbuf_addch(alias, '\n');
+	f->comment_sink = NULL;
+	out_buf(f, alias);
 }
-
-static int seen_done_feature, wrote_done_feature, seen_data_command;
-static int relative_marks;      /* feature relative-marks */
 
 /*
  * Reads a marks file of git fast-import (":MARK OBJECT-ID" lines): the
@@ -2518,16 +2536,16 @@ static int relative_marks;      /* feature relative-marks */
  * that cannot be read there leaves its marks unknown, for fast-import to
  * judge (if_missing: a missing file is no error).
  */
-static void import_marks(const char *path, int if_missing, int from_stream)
+static void import_marks(struct filter *f, const char *path, int if_missing, int from_stream)
 {
 	struct strbuf where = STRBUF_INIT, line = STRBUF_INIT;
-	FILE *f;
+	FILE *fp;
 
 #ifdef TOKSTREAM_FUZZ
 	if (from_stream)
 		return;		/* the fuzzer reads no file a stream names */
 #endif
-	if (from_stream && relative_marks && path[0] != '/') {
+	if (from_stream && f->relative_marks && path[0] != '/') {
 		struct strbuf rel = STRBUF_INIT;
 		const char *argv[] = { "git", "rev-parse", "--git-path", NULL, NULL };
 
@@ -2543,8 +2561,8 @@ static void import_marks(const char *path, int if_missing, int from_stream)
 	} else {
 		strbuf_addstr(&where, path);
 	}
-	f = fopen(where.buf, "r");
-	if (!f) {
+	fp = fopen(where.buf, "r");
+	if (!fp) {
 		if (from_stream || (if_missing && errno == ENOENT)) {
 			strbuf_release(&where);
 			return;
@@ -2558,7 +2576,7 @@ static void import_marks(const char *path, int if_missing, int from_stream)
 		int c;
 
 		strbuf_reset(&line);
-		while ((c = getc(f)) != EOF && c != '\n')
+		while ((c = getc(fp)) != EOF && c != '\n')
 			strbuf_addch(&line, (char)c);
 		if (!line.len && c == EOF)
 			break;
@@ -2571,20 +2589,20 @@ static void import_marks(const char *path, int if_missing, int from_stream)
 			die("%s: corrupt mark line '%.*s'", where.buf, 64, line.buf);
 		}
 		if (mark < VIEW_MARK_BASE) {
-			mark_define(mark, OBJ_IMPORTED, NULL);
-			mark_lookup(mark)->original_oid = xstrdup(end + 1);
+			mark_define(f, mark, OBJ_IMPORTED, NULL);
+			mark_lookup(f, mark)->original_oid = xstrdup(end + 1);
 		}
 	}
-	if (ferror(f))
+	if (ferror(fp))
 		die_errno("cannot read the marks file '%s'", where.buf);
-	fclose(f);
+	fclose(fp);
 	strbuf_release(&where);
 	strbuf_release(&line);
 }
 
-static void parse_feature(void)
+static void parse_feature(struct filter *f)
 {
-	const char *name = cmd.buf + 8;
+	const char *name = f->cmd.buf + 8;
 	static const char *const known[] = {
 		"date-format=", "export-marks=", "import-marks=", "import-marks-if-exists=",
 		"relative-marks", "no-relative-marks", "force", "notes", "done",
@@ -2608,67 +2626,65 @@ static void parse_feature(void)
 	if (!strncmp(name, "date-format=", 12))
 		date_format_checks(name + 12, "feature");
 	if (!strcmp(name, "relative-marks"))
-		relative_marks = 1;
+		f->relative_marks = 1;
 	else if (!strcmp(name, "no-relative-marks"))
-		relative_marks = 0;
+		f->relative_marks = 0;
 	/*
 	 * Marks files named in the stream pass: fast-import takes them when
 	 * run with --allow-unsafe-features, which this filter cannot see.
 	 * The marks of one it imports are read here too, unless the command
 	 * line named its own (which fast-import then reads instead).
 	 */
-	if (!strncmp(name, "import-marks=", 13) && !opt.import_marks_given)
-		import_marks(name + 13, 1, 1);
-	else if (!strncmp(name, "import-marks-if-exists=", 23) && !opt.import_marks_given)
-		import_marks(name + 23, 1, 1);
+	if (!strncmp(name, "import-marks=", 13) && !f->opt.import_marks_given)
+		import_marks(f, name + 13, 1, 1);
+	else if (!strncmp(name, "import-marks-if-exists=", 23) && !f->opt.import_marks_given)
+		import_marks(f, name + 23, 1, 1);
 
 	if (!strcmp(name, "done")) {
-		seen_done_feature = 1;
-		if (wrote_done_feature)
+		f->seen_done_feature = 1;
+		if (f->wrote_done_feature)
 			return;
-		wrote_done_feature = 1;
+		f->wrote_done_feature = 1;
 	}
 	if (!strcmp(name, "cat-blob") || !strcmp(name, "ls") || !strcmp(name, "get-mark"))
 		die_back_channel(name);
-	out_line(&cmd);
+	out_line(f, &f->cmd);
 }
 
-static void start_data_commands(void)
+static void start_data_commands(struct filter *f)
 {
-	if (seen_data_command)
+	if (f->seen_data_command)
 		return;
-	seen_data_command = 1;
-	if (!wrote_done_feature) {
-		out_str("feature done\n");
-		wrote_done_feature = 1;
+	f->seen_data_command = 1;
+	if (!f->wrote_done_feature) {
+		out_str(f, "feature done\n");
+		f->wrote_done_feature = 1;
 	}
 }
 
 /* ---- progress and stats --------------------------------------------------- */
 
-static time_t last_progress, start_time;
-
-static void show_progress(int final)
+static void show_progress(struct filter *f, int final)
 {
 	time_t now = time(NULL);
 
-	if (!opt.progress || opt.quiet || (!final && now == last_progress))
+	if (!f->opt.progress || f->opt.quiet || (!final && now == f->last_progress))
 		return;
-	if (!start_time)
-		start_time = now;
-	last_progress = now;
-	if (opt.progress_total) {
-		uintmax_t el = (uintmax_t)(now - start_time);
+	if (!f->start_time)
+		f->start_time = now;
+	f->last_progress = now;
+	if (f->opt.progress_total) {
+		uintmax_t el = (uintmax_t)(now - f->start_time);
 
 		fprintf(stderr, "tokstream: commits %ju/%ju (%ju%%), %ju commits/s, %.1f MiB read, %ju:%02ju elapsed%s",
-			stats.commits, opt.progress_total,
-			stats.commits * 100 / opt.progress_total,
-			el ? stats.commits / el : stats.commits, (double)in.bytes / (1 << 20),
+			f->stats.commits, f->opt.progress_total,
+			f->stats.commits * 100 / f->opt.progress_total,
+			el ? f->stats.commits / el : f->stats.commits, (double)f->in.bytes / (1 << 20),
 			el / 60, el % 60, final ? ", done.\n" : isatty(2) ? "\r" : "\n");
 		return;
 	}
-	fprintf(stderr, "tokstream: %ju commits, %.1f MiB read%s", stats.commits,
-		(double)in.bytes / (1 << 20), final ? ", done.\n" : "\n");
+	fprintf(stderr, "tokstream: %ju commits, %.1f MiB read%s", f->stats.commits,
+		(double)f->in.bytes / (1 << 20), final ? ", done.\n" : "\n");
 }
 
 /* The peak resident memory of this process in KiB (VmHWM), 0 if unknown. */
@@ -2689,33 +2705,33 @@ static uintmax_t peak_memory(void)
 	return kib;
 }
 
-static void show_stats(void)
+static void show_stats(struct filter *f)
 {
 	struct rusage self, children;
 	uintmax_t peak;
 	size_t i;
 
-	if (!opt.stats || opt.quiet)
+	if (!f->opt.stats || f->opt.quiet)
 		return;
 	fprintf(stderr, "tokstream: commits %ju, tags %ju, resets %ju\n",
-		stats.commits, stats.tags, stats.resets);
+		f->stats.commits, f->stats.tags, f->stats.resets);
 	fprintf(stderr, "tokstream: blobs in %ju, token blobs out %ju, unchanged blobs out %ju, files dropped %ju\n",
-		stats.blobs_in, stats.views_out, stats.raw_out, stats.dropped);
-	fprintf(stderr, "tokstream: bytes in %ju, bytes out %ju\n", in.bytes, out.bytes);
+		f->stats.blobs_in, f->stats.views_out, f->stats.raw_out, f->stats.dropped);
+	fprintf(stderr, "tokstream: bytes in %ju, bytes out %ju\n", f->in.bytes, f->out.bytes);
 	fprintf(stderr, "tokstream: max held %ju, spilled blobs %ju, spilled bytes %ju\n",
-		held.max_held, held.nr_spilled, held.bytes_spilled);
+		f->held.max_held, f->held.nr_spilled, f->held.bytes_spilled);
 	fprintf(stderr, "tokstream: blobs read from the source %ju (%ju bytes), %ju of them asked ahead, "
 		"answers asked ahead and not used %ju\n",
-		stats.fetched, stats.fetched_bytes, stats.fetched_ahead, source_ahead.unused);
+		f->stats.fetched, f->stats.fetched_bytes, f->stats.fetched_ahead, f->source_ahead.unused);
 	if ((peak = peak_memory()))
 		fprintf(stderr, "tokstream: peak memory %ju KiB\n", peak);
 	/* the git commands it ran: git cat-file reading the blobs of --no-data */
 	if (!getrusage(RUSAGE_SELF, &self) && !getrusage(RUSAGE_CHILDREN, &children))
 		fprintf(stderr, "tokstream: cpu %.3f s, git commands it ran %.3f s\n",
 			cpu_seconds(&self), cpu_seconds(&children));
-	for (i = 0; i < 64 && stats.langs[i]; i++)
+	for (i = 0; i < 64 && f->stats.langs[i]; i++)
 		fprintf(stderr, "tokstream: %-12s files %ju, tokens %ju\n",
-			stats.langs[i]->name, stats.files[i], stats.tokens[i]);
+			f->stats.langs[i]->name, f->stats.files[i], f->stats.tokens[i]);
 }
 
 /* ---- state across runs, for incremental conversion ------------------------ */
@@ -2725,17 +2741,17 @@ static void show_stats(void)
  * blobs their id (to read them again from the source) and the marks of
  * the views and the unchanged copy already in the destination.
  */
-static void export_state(const char *path)
+static void export_state(struct filter *f, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct atomic_file f;
+	struct atomic_file out;
 	const struct mark_entry *e;
 	size_t i = 0;
 
-	atomic_file_open(&f, path);
-	strbuf_addf(&sb, "tokstream-state 1\nnext-view-mark %ju\n", next_view_mark);
-	atomic_file_write(&f, sb.buf, sb.len);
-	while ((e = hashtable_next(&marks, &mark_table, &i))) {
+	atomic_file_open(&out, path);
+	strbuf_addf(&sb, "tokstream-state 1\nnext-view-mark %ju\n", f->next_view_mark);
+	atomic_file_write(&out, sb.buf, sb.len);
+	while ((e = hashtable_next(&f->marks, &mark_table, &i))) {
 		char hex[41];
 		struct view *v;
 
@@ -2745,7 +2761,7 @@ static void export_state(const char *path)
 		if (e->kind != OBJ_BLOB) {
 			strbuf_addf(&sb, "%c %ju%s%s\n", e->kind == OBJ_COMMIT ? 'c' : 't', e->mark,
 				    e->original_oid ? " " : "", e->original_oid ? e->original_oid : "");
-			atomic_file_write(&f, sb.buf, sb.len);
+			atomic_file_write(&out, sb.buf, sb.len);
 			continue;
 		}
 		oid_to_hex(e->blob->oid, hex);
@@ -2758,26 +2774,26 @@ static void export_state(const char *path)
 		for (v = e->blob->views; v; v = v->next)
 			strbuf_addf(&sb, " %s=%ju", v->lang->name, v->mark);
 		strbuf_addch(&sb, '\n');
-		atomic_file_write(&f, sb.buf, sb.len);
+		atomic_file_write(&out, sb.buf, sb.len);
 	}
-	atomic_file_commit(&f);
+	atomic_file_commit(&out);
 	strbuf_release(&sb);
 }
 
-static void import_state(const char *path)
+static void import_state(struct filter *f, const char *path)
 {
-	FILE *f = fopen(path, "r");
+	FILE *fp = fopen(path, "r");
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
 	uintmax_t lineno = 0;
 
-	if (!f) {
+	if (!fp) {
 		if (errno == ENOENT)
 			return;
 		die_errno("cannot read '%s'", path);
 	}
-	while ((n = getline(&line, &cap, f)) > 0) {
+	while ((n = getline(&line, &cap, fp)) > 0) {
 		char *p = line, *end;
 		uintmax_t mark;
 
@@ -2790,8 +2806,8 @@ static void import_state(const char *path)
 			continue;
 		}
 		if (!strncmp(line, "next-view-mark ", 15)) {
-			next_view_mark = strtoumax(line + 15, &end, 10);
-			if (*end || next_view_mark < VIEW_MARK_BASE)
+			f->next_view_mark = strtoumax(line + 15, &end, 10);
+			if (*end || f->next_view_mark < VIEW_MARK_BASE)
 				die("%s:%ju: corrupt line", path, lineno);
 			continue;
 		}
@@ -2807,15 +2823,15 @@ static void import_state(const char *path)
 		if (!mark || (*end && *end != ' '))
 			die("%s:%ju: corrupt line", path, lineno);
 		if (p[0] != 'b') {
-			mark_define(mark, p[0] == 'c' ? OBJ_COMMIT : OBJ_TAG, NULL);
+			mark_define(f, mark, p[0] == 'c' ? OBJ_COMMIT : OBJ_TAG, NULL);
 			if (*end == ' ') {
-				mark_lookup(mark)->original_oid = xstrdup(end + 1);
+				mark_lookup(f, mark)->original_oid = xstrdup(end + 1);
 				if (p[0] == 'c')
-					orig_commit_add(end + 1, mark);
+					orig_commit_add(f, end + 1, mark);
 			}
 			continue;
 		} else {
-			struct blob *b = new_blob();
+			struct blob *b = new_blob(f);
 
 			p = end + 1;
 			if (hex_to_oid(p, strnlen(p, 40) == 40 ? 40 : 0, b->oid) || p[40] != ' ')
@@ -2858,13 +2874,13 @@ static void import_state(const char *path)
 				b->views = v;
 				p = sp;
 			}
-			mark_define(mark, OBJ_BLOB, b);
+			mark_define(f, mark, OBJ_BLOB, b);
 		}
 	}
-	if (ferror(f))
+	if (ferror(fp))
 		die_errno("cannot read '%s'", path);
 	free(line);
-	fclose(f);
+	fclose(fp);
 }
 
 /* ---- main --------------------------------------------------------------- */
@@ -2911,66 +2927,66 @@ static void check_option(const char *option)
 	die("option 'git %.*s' is one git fast-import does not take in a stream", 64, option);
 }
 
-static void parse_stream(void)
+static void parse_stream(struct filter *f)
 {
-	input_file_check();
-	while (read_command()) {
-		const char *s = cmd.buf;
+	input_file_check(f);
+	while (read_command(f)) {
+		const char *s = f->cmd.buf;
 
-		snprintf(command_name, sizeof(command_name), "%.*s",
+		snprintf(f->command_name, sizeof(f->command_name), "%.*s",
 			 (int)(strcspn(s, " ") < 40 ? strcspn(s, " ") : 40), s);
-		if (!cmd.len) {
+		if (!f->cmd.len) {
 			continue;
 		} else if (s[0] == '#') {
-			out_line(&cmd);
+			out_line(f, &f->cmd);
 		} else if (!strncmp(s, "feature ", 8)) {
-			if (seen_data_command)
+			if (f->seen_data_command)
 				die("feature command after data commands");
-			parse_feature();
+			parse_feature(f);
 		} else if (!strncmp(s, "option ", 7)) {
-			if (seen_data_command)
+			if (f->seen_data_command)
 				die("option command after data commands");
 			check_option(s + 7);
-			out_line(&cmd);
+			out_line(f, &f->cmd);
 		} else if (!strcmp(s, "blob")) {
-			start_data_commands();
-			parse_blob();
+			start_data_commands(f);
+			parse_blob(f);
 		} else if (!strncmp(s, "commit ", 7)) {
-			start_data_commands();
-			parse_commit();
+			start_data_commands(f);
+			parse_commit(f);
 		} else if (!strncmp(s, "tag ", 4)) {
-			start_data_commands();
-			parse_tag();
+			start_data_commands(f);
+			parse_tag(f);
 		} else if (!strncmp(s, "reset ", 6)) {
-			start_data_commands();
-			parse_reset();
+			start_data_commands(f);
+			parse_reset(f);
 		} else if (!strcmp(s, "alias")) {
-			start_data_commands();
-			parse_alias();
+			start_data_commands(f);
+			parse_alias(f);
 		} else if (!strcmp(s, "checkpoint") || !strncmp(s, "progress ", 9) ||
 			   !strcmp(s, "progress")) {
 			/* the frontend may wait for fast-import to act on them: now */
-			start_data_commands();
-			out_line(&cmd);
-			out_flush();
+			start_data_commands(f);
+			out_line(f, &f->cmd);
+			out_flush(f);
 		} else if (!strcmp(s, "done")) {
-			command_name[0] = '\0';
+			f->command_name[0] = '\0';
 			return;
 		} else if (is_back_channel_command(s)) {
-			back_channel_check();
+			back_channel_check(f);
 		} else {
 			die("unknown command '%.*s'", 64, s);
 		}
-		show_progress(0);
+		show_progress(f, 0);
 		/* errors between commands are no command's */
-		command_name[0] = '\0';
+		f->command_name[0] = '\0';
 	}
-	command_name[0] = '\0';
-	if (seen_done_feature)
+	f->command_name[0] = '\0';
+	if (f->seen_done_feature)
 		die("end of input without 'done' (the stream asked for 'feature done')");
 }
 
-static void parse_options(int argc, char **argv)
+static void parse_options(struct filter *f, int argc, char **argv)
 {
 	int i;
 
@@ -2978,19 +2994,19 @@ static void parse_options(int argc, char **argv)
 		const char *a = argv[i], *value;
 
 		if (!strcmp(a, "--identity"))
-			opt.identity = 1;
+			f->opt.identity = 1;
 		else if (!strcmp(a, "--keep-other"))
-			opt.keep_other = 1;
+			f->opt.keep_other = 1;
 		else if (!strcmp(a, "--exact-comments"))
-			opt.view_flags |= VIEW_EXACT_COMMENTS;
+			f->opt.view_flags |= VIEW_EXACT_COMMENTS;
 		else if (!strcmp(a, "--stats"))
-			opt.stats = 1;
+			f->opt.stats = 1;
 		else if (!strcmp(a, "--progress"))
-			opt.progress = 1;
+			f->opt.progress = 1;
 		else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
-			opt.quiet = 1;
-		else if (option_value("--source", argc, argv, &i, &opt.source)) {
-			if (!opt.source || !*opt.source)
+			f->opt.quiet = 1;
+		else if (option_value("--source", argc, argv, &i, &f->opt.source)) {
+			if (!f->opt.source || !*f->opt.source)
 				usage_die(usage_text, "--source needs a git directory");
 		} else if (option_value("--lang", argc, argv, &i, &value)) {
 			parse_lang_option(value, usage_text);
@@ -3000,39 +3016,39 @@ static void parse_options(int argc, char **argv)
 			if (!value || !*value)
 				usage_die(usage_text, "--graft needs [ROOT:]PARENT");
 			if (colon && colon != value) {
-				opt.graft_root = xstrdup(value);
-				((char *)opt.graft_root)[colon - value] = '\0';
-				opt.graft_parent = colon + 1;
+				f->opt.graft_root = xstrdup(value);
+				((char *)f->opt.graft_root)[colon - value] = '\0';
+				f->opt.graft_parent = colon + 1;
 			} else {
-				opt.graft_parent = value;
+				f->opt.graft_parent = value;
 			}
-			if (!*opt.graft_parent)
+			if (!*f->opt.graft_parent)
 				usage_die(usage_text, "--graft needs a PARENT");
 		} else if (option_value("--max-held", argc, argv, &i, &value)) {
 			if (!value)
 				usage_die(usage_text, "--max-held needs a SIZE");
-			if (parse_size(value, &max_held))
+			if (parse_size(value, &f->opt.max_held))
 				usage_die(usage_text, "--max-held=%s: not a size (digits, then k, m or g)", value);
-			max_held_given = 1;
+			f->opt.max_held_given = 1;
 		} else if (!strncmp(a, "--import-marks=", 15)) {
-			import_marks(a + 15, 0, 0);
-			opt.import_marks_given = 1;
+			import_marks(f, a + 15, 0, 0);
+			f->opt.import_marks_given = 1;
 		} else if (!strncmp(a, "--import-marks-if-exists=", 25)) {
-			import_marks(a + 25, 1, 0);
-			opt.import_marks_given = 1;
+			import_marks(f, a + 25, 1, 0);
+			f->opt.import_marks_given = 1;
 		} else if (!strcmp(a, "--done")) {
-			seen_done_feature = 1;
+			f->seen_done_feature = 1;
 		} else if (!strncmp(a, "--date-format=", 14)) {
-			opt.date_format = a + 14;
-			dates_raw = date_format_checks(opt.date_format, "--date-format");
-		} else if (option_value("--import-state", argc, argv, &i, &opt.import_state)) {
-			if (!opt.import_state)
+			f->opt.date_format = a + 14;
+			f->opt.dates_raw = date_format_checks(f->opt.date_format, "--date-format");
+		} else if (option_value("--import-state", argc, argv, &i, &f->opt.import_state)) {
+			if (!f->opt.import_state)
 				usage_die(usage_text, "--import-state needs a FILE");
-		} else if (option_value("--export-state", argc, argv, &i, &opt.export_state)) {
-			if (!opt.export_state)
+		} else if (option_value("--export-state", argc, argv, &i, &f->opt.export_state)) {
+			if (!f->opt.export_state)
 				usage_die(usage_text, "--export-state needs a FILE");
 		} else if (!strncmp(a, "--progress-total=", 17)) {
-			opt.progress_total = strtoumax(a + 17, NULL, 10);
+			f->opt.progress_total = strtoumax(a + 17, NULL, 10);
 		} else if (!strcmp(a, "--languages")) {
 			language_list(stdout);
 			exit(0);
@@ -3045,80 +3061,107 @@ static void parse_options(int argc, char **argv)
 	}
 }
 
+/* ---- the filter's life --------------------------------------------------- */
+
+static void filter_init(struct filter *f)
+{
+	memset(f, 0, sizeof(*f));
+	strbuf_init(&f->cmd, 0);
+	strbuf_init(&f->text, 0);
+	strbuf_init(&f->data, 0);
+	strbuf_init(&f->path, 0);
+	strbuf_init(&f->path2, 0);
+	strbuf_init(&f->readback, 0);
+	strbuf_init(&f->fetched.buf, 0);
+	strbuf_init(&f->view, 0);
+	strbuf_init(&f->notes_queue, 0);
+	spill_init(&f->held, 0, BIG_BLOB);
+	f->next_view_mark = VIEW_MARK_BASE;
+	f->source_has_blobs = -1;
+}
+
+static void free_blob(struct blob *b)
+{
+	while (b->views) {
+		struct view *v = b->views;
+
+		b->views = v->next;
+		free(v);
+	}
+	free(b->original_oid);
+	free(b);
+}
+
+/*
+ * Frees all that f holds, and makes it a fresh filter again; the output
+ * not written yet is dropped.
+ */
+static void filter_release(struct filter *f)
+{
+	struct mark_entry *e;
+	size_t i;
+
+	/* first: it holds the contents of the blobs */
+	spill_release(&f->held);
+	for (i = 0; i < f->blobs.nr; i++)
+		free_blob(f->blobs.v[i]);
+	free(f->blobs.v);
+	for (i = 0; (e = hashtable_next(&f->marks, &mark_table, &i));)
+		free(e->original_oid);
+	hashtable_release(&f->marks);
+	hashtable_release(&f->oids);
+	hashtable_release(&f->orig_commits);
+	smap_release(&f->refs_written);
+	smap_release(&f->refs_held);
+	smap_release(&f->ref_dirs);
+	smap_release(&f->dropped_paths);
+	free(f->named);
+	free(f->queued_marks);
+	catfile_stop_all(f);
+	strbuf_release(&f->cmd);
+	strbuf_release(&f->text);
+	strbuf_release(&f->data);
+	strbuf_release(&f->path);
+	strbuf_release(&f->path2);
+	strbuf_release(&f->readback);
+	strbuf_release(&f->fetched.buf);
+	strbuf_release(&f->view);
+	strbuf_release(&f->notes_queue);
+	free((char *)f->opt.graft_root);
+	filter_init(f);
+}
+
 #ifdef TOKSTREAM_FUZZ
 /*
  * For t/fuzz/fuzz-stream.c: the filter from fd 0 to fd 1, each time from
  * a fresh state, with die() jumping back to the harness.
  */
-void fuzz_filter_reset(void)
+struct filter *fuzz_filter_new(void)
 {
-	struct mark_entry *e;
-	size_t i;
+	struct filter *f = xmalloc(sizeof(*f));
 
-	/* small, so that the harness reaches the spill file too */
-	spill_release(&held);
-	spill_init(&held, 4096, BIG_BLOB);
-	for (i = 0; i < all_blobs.nr; i++) {
-		struct blob *b = all_blobs.v[i];
-
-		while (b->views) {
-			struct view *v = b->views;
-
-			b->views = v->next;
-			free(v);
-		}
-		free(b->original_oid);
-		free(b);
-	}
-	free(all_blobs.v);
-	memset(&all_blobs, 0, sizeof(all_blobs));
-	fetched.owner = NULL;
-	strbuf_release(&fetched.buf);
-	memset(&prefetch, 0, sizeof(prefetch));
-	i = 0;
-	while ((e = hashtable_next(&marks, &mark_table, &i)))
-		free(e->original_oid);
-	hashtable_release(&marks);
-	hashtable_release(&oids);
-	smap_release(&refs_written);
-	smap_release(&refs_held);
-	smap_release(&ref_dirs);
-	smap_release(&dropped_paths);
-	memset(&in, 0, sizeof(in));
-	memset(&stats, 0, sizeof(stats));
-	memset(&opt, 0, sizeof(opt));
-	out.len = 0;
-	out.bytes = 0;
-	strbuf_reset(&cmd);
-	cmd_pending = cmd_eof = 0;
-	cmd_line = 0;
-	command_name[0] = '\0';
-	comment_sink = NULL;
-	next_view_mark = VIEW_MARK_BASE;
-	nr_named = 0;
-	seen_done_feature = wrote_done_feature = seen_data_command = 0;
-	dates_raw = 0;
-	relative_marks = 0;
-	defining_mark = 0;
-	on_notes_ref = 0;
-	hashtable_release(&orig_commits);
-	strbuf_reset(&notes_queue);
-	nr_queued_marks = 0;
-	notes_inline = 0;
-	last_progress = start_time = 0;
-	source_has_blobs = 0;
-	strbuf_release(&readback);
+	filter_init(f);
+	return f;
 }
 
-void fuzz_filter_run(void)
+void fuzz_filter_reset(struct filter *f)
+{
+	filter_release(f);
+	/* small, so that the harness reaches the spill file too */
+	f->held.max_held = 4096;
+	f->source_has_blobs = 0;
+}
+
+void fuzz_filter_run(struct filter *f)
 {
 	die_position = position;
-	parse_stream();
+	die_position_data = f;
+	parse_stream(f);
 	die_position = NULL;
-	flush_notes();
-	start_data_commands();
-	out_str("done\n");
-	out_flush();
+	flush_notes(f);
+	start_data_commands(f);
+	out_str(f, "done\n");
+	out_flush(f);
 }
 
 #endif
@@ -3130,25 +3173,29 @@ void filter_usage(FILE *out)
 
 int cmd_filter(int argc, char **argv)
 {
-	parse_options(argc, argv);
-	if (!max_held_given)
-		max_held = spill_default_max_held();
-	spill_init(&held, max_held, BIG_BLOB);
-	if (opt.import_state)
-		import_state(opt.import_state);
+	struct filter *f = xmalloc(sizeof(*f));
+
+	filter_init(f);
+	parse_options(f, argc, argv);
+	f->held.max_held = f->opt.max_held_given ? f->opt.max_held : spill_default_max_held();
+	if (f->opt.import_state)
+		import_state(f, f->opt.import_state);
 	die_position = position;
-	parse_stream();
+	die_position_data = f;
+	parse_stream(f);
 	die_position = NULL;
-	if (opt.graft_parent && opt.graft_root)
-		die("--graft: no root commit with original id %s in the stream", opt.graft_root);
-	flush_notes();
-	start_data_commands();
-	if (opt.export_state)
-		export_state(opt.export_state);
-	out_str("done\n");
-	out_flush();
-	catfile_stop_all();
-	show_progress(1);
-	show_stats();
+	if (f->opt.graft_parent && f->opt.graft_root)
+		die("--graft: no root commit with original id %s in the stream", f->opt.graft_root);
+	flush_notes(f);
+	start_data_commands(f);
+	if (f->opt.export_state)
+		export_state(f, f->opt.export_state);
+	out_str(f, "done\n");
+	out_flush(f);
+	catfile_stop_all(f);
+	show_progress(f, 1);
+	show_stats(f);
+	filter_release(f);
+	free(f);
 	return 0;
 }
