@@ -1245,19 +1245,28 @@ static void count_language(struct filter *f, const struct language *lang, size_t
 	f->stats.tokens[i] += tokens;
 }
 
+/* The view in lang of len bytes at data, into f->view, counted for --stats. */
+static void build_view(struct filter *f, const struct language *lang, const char *data, size_t len)
+{
+	size_t tokens;
+
+	strbuf_reset(&f->view);
+	tokens = view_build(&f->view, lang, data, len, f->opt.view_flags);
+	f->stats.views_out++;
+	count_language(f, lang, tokens);
+}
+
 /* The mark of b's view in lang, writing the view first if it is new. */
 static uintmax_t write_view(struct filter *f, struct blob *b, const struct language *lang)
 {
 	struct view *v;
 	char hdr[64];
-	size_t tokens;
 
 	for (v = b->views; v; v = v->next)
 		if (v->lang == lang)
 			return v->mark;
 	blob_load(f, b);
-	strbuf_reset(&f->view);
-	tokens = view_build(&f->view, lang, blob_content(f, b), b->content.len, f->opt.view_flags);
+	build_view(f, lang, blob_content(f, b), b->content.len);
 	blob_content_done(f);
 	v = xmalloc(sizeof(*v));
 	v->lang = lang;
@@ -1267,8 +1276,6 @@ static uintmax_t write_view(struct filter *f, struct blob *b, const struct langu
 	snprintf(hdr, sizeof(hdr), "blob\nmark :%ju\n", v->mark);
 	out_str(f, hdr);
 	out_data(f, f->view.buf, f->view.len);
-	f->stats.views_out++;
-	count_language(f, lang, tokens);
 	if (f->view.alloc > (1 << 24))
 		strbuf_release(&f->view);
 	return v->mark;
@@ -1648,6 +1655,31 @@ static struct mark_entry *foreign_dataref(struct filter *f, const char *ref, siz
 }
 
 /*
+ * The blob that e, the mark a data reference ":N" names, is (NULL: a mark
+ * this run does not know).  A mark of an earlier run names a blob outside
+ * the stream, which gets a record of its own, loaded lazily.
+ */
+static struct blob *blob_of_mark(struct filter *f, const struct mark_entry *e, const char *ref,
+				 size_t len)
+{
+	unsigned char oid[20];
+
+	if (!e)
+		die("mark %.*s is not defined: a blob of an earlier run cannot be "
+		    "tokenized without its content (give --import-marks the marks "
+		    "file git fast-import reads, and --source a repository that has the blob)",
+		    (int)len, ref);
+	if (e->kind == OBJ_IMPORTED) {
+		if (hex_to_oid(e->original_oid, strlen(e->original_oid), oid))
+			die("mark %.*s of the marks file has no object id this filter reads", (int)len, ref);
+		return blob_for_oid(f, oid);
+	}
+	if (e->kind != OBJ_BLOB)
+		die("mark %.*s is not a blob", (int)len, ref);
+	return e->blob;
+}
+
+/*
  * The blob a data reference names.  A reference by object id to a blob
  * outside the stream gets a record of its own, loaded lazily.
  */
@@ -1655,25 +1687,8 @@ static struct blob *resolve_dataref(struct filter *f, const char *ref, size_t le
 {
 	unsigned char oid[20];
 
-	if (ref[0] == ':') {
-		struct mark_entry *e = mark_of_dataref(f, ref, len);
-
-		if (!e)
-			die("mark %.*s is not defined: a blob of an earlier run cannot be "
-			    "tokenized without its content (give --import-marks the marks "
-			    "file git fast-import reads, and --source a repository that has the blob)",
-			    (int)len, ref);
-		if (e->kind == OBJ_IMPORTED) {
-			unsigned char oid[20];
-
-			if (hex_to_oid(e->original_oid, strlen(e->original_oid), oid))
-				die("mark %.*s of the marks file has no object id this filter reads", (int)len, ref);
-			return blob_for_oid(f, oid);
-		}
-		if (e->kind != OBJ_BLOB)
-			die("mark %.*s is not a blob", (int)len, ref);
-		return e->blob;
-	}
+	if (ref[0] == ':')
+		return blob_of_mark(f, mark_of_dataref(f, ref, len), ref, len);
 	if (hex_to_oid(ref, len, oid))
 		die("invalid data reference '%.*s'", (int)len, ref);
 	return blob_for_oid(f, oid);
@@ -1715,149 +1730,197 @@ static void add_file(struct filter *f, struct strbuf *commit, const char *mode,
 static void expand_tree(struct filter *f, struct strbuf *commit, const unsigned char *tree_oid,
 			const char *prefix);
 
+/* An M command, as parse_filemodify() reads it. */
+struct filemodify {
+	unsigned mode;              /* as fast-import reads it: 644 and 755 are 100644 and 100755 */
+	char mode_text[16];         /* as the input writes it (in octal if that is longer) */
+	const char *ref;            /* the data reference, in f->cmd */
+	size_t ref_len;
+	const char *path_text;      /* the path as the input writes it, to the end of f->cmd */
+	size_t path_text_len;
+	const char *path;           /* the path it names */
+};
+
+/* The path as the input writes it, after "D " or "M MODE REF ". */
+static void add_path_line(struct strbuf *commit, const char *prefix, const struct filemodify *m)
+{
+	strbuf_addstr(commit, prefix);
+	strbuf_add(commit, m->path_text, m->path_text_len);
+	strbuf_addch(commit, '\n');
+}
+
+/* M with inline data: the view (or the content) goes inline too. */
+static void filemodify_inline(struct filter *f, struct strbuf *commit, const struct filemodify *m)
+{
+	struct blob tmp = { 0 };
+	const struct language *lang;
+	enum treatment t;
+	/* the next command line, the data, takes the place of the one the path is in */
+	char *path_text = xmalloc(m->path_text_len + 1);
+
+	f->notes_inline |= f->on_notes_ref;
+	memcpy(path_text, m->path_text, m->path_text_len);
+	path_text[m->path_text_len] = '\0';
+	if (m->mode == 0160000 || m->mode == 040000)
+		die("M: inline data for mode %s", m->mode_text);
+	if (!read_command(f))
+		die("M: end of input before inline data");
+	parse_data(f, &f->data);
+	blob_classify(&tmp, f->data.buf, f->data.len, f->data.len);
+	t = m->mode == 0120000 ? RAW : treatment_of(f, m->path, &tmp, &lang);
+	if (t == DROP) {
+		set_add(&f->dropped_paths, m->path);
+		strbuf_addf(commit, "D %s\n", path_text);
+		f->stats.dropped++;
+	} else {
+		set_remove(&f->dropped_paths, m->path);
+		strbuf_addf(commit, "M %s inline %s\n", m->mode_text, path_text);
+		if (t == VIEW) {
+			build_view(f, lang, f->data.buf, f->data.len);
+			strbuf_addf(commit, "data %zu\n", f->view.len);
+			strbuf_addbuf(commit, &f->view);
+		} else {
+			strbuf_addf(commit, "data %zu\n", f->data.len);
+			strbuf_addbuf(commit, &f->data);
+		}
+		strbuf_addch(commit, '\n');
+	}
+	free(path_text);
+}
+
+/* Whether the file goes into the token tree unchanged, whatever its path says. */
+static int filemodify_is_raw(struct filter *f, const struct filemodify *m)
+{
+	return m->mode == 0120000 || f->opt.identity || f->on_notes_ref;
+}
+
+/* M of a blob of this run: the file command for its view, or for it unchanged. */
+static void filemodify_blob(struct filter *f, struct strbuf *commit, const struct filemodify *m,
+			    struct blob *b)
+{
+	if (filemodify_is_raw(f, m)) {
+		write_raw(f, b);
+		strbuf_addf(commit, "M %s ", m->mode_text);
+		raw_ref(b, commit);
+		add_path_line(commit, " ", m);
+	} else {
+		add_file(f, commit, m->mode_text, m->path_text, m->path_text_len, m->path, b);
+	}
+	name_blob(f, b);
+}
+
+/* M of a mark ":N". */
+static void filemodify_mark(struct filter *f, struct strbuf *commit, const struct filemodify *m)
+{
+	struct mark_entry *e;
+
+	if (m->mode == 040000) {
+		if (!f->opt.identity)
+			die("M 040000: a tree must be named by its object id to be tokenized");
+		copy_line(f, commit);
+		return;
+	}
+	e = mark_of_dataref(f, m->ref, m->ref_len);
+	if (m->mode == 0160000) {
+		/* a gitlink: the mark must be a commit's, as fast-import checks it */
+		if (e && e->kind != OBJ_COMMIT && e->kind != OBJ_IMPORTED)
+			die("M 160000: mark %.*s is not a commit", (int)m->ref_len, m->ref);
+		copy_line(f, commit);
+		return;
+	}
+	if ((!e || e->kind == OBJ_IMPORTED) && filemodify_is_raw(f, m)) {
+		/* a blob of an earlier run, copied unchanged: fast-import has it */
+		copy_line(f, commit);
+		return;
+	}
+	filemodify_blob(f, commit, m, blob_of_mark(f, e, m->ref, m->ref_len));
+}
+
+/* M of an object id. */
+static void filemodify_oid(struct filter *f, struct strbuf *commit, const struct filemodify *m)
+{
+	unsigned char oid[20];
+
+	if (m->mode == 040000 && f->opt.identity) {
+		copy_line(f, commit);
+		return;
+	}
+	if (hex_to_oid(m->ref, m->ref_len, oid)) {
+		if (m->mode == 040000)
+			die("M 040000: a tree must be named by its object id to be tokenized");
+		die("invalid data reference '%.*s'", (int)m->ref_len, m->ref);
+	}
+	if (m->mode == 0160000) {
+		/* a gitlink names a commit of another repository: untouched */
+		copy_line(f, commit);
+		return;
+	}
+	if (m->mode == 040000) {
+		/* a whole tree of the source: each of its files, as if named here */
+		add_path_line(commit, "D ", m);
+		expand_tree(f, commit, oid, m->path);
+		return;
+	}
+	filemodify_blob(f, commit, m, blob_for_oid(f, oid));
+}
+
+/* The mode of an M command, in octal, in 16 bits as fast-import reads it (0100644 is 100644). */
+static void parse_mode(const char *p, const char *sp, struct filemodify *m)
+{
+	const char *q;
+
+	m->mode = 0;
+	for (q = p; q < sp; q++) {
+		if (*q < '0' || *q > '7')
+			die("M: invalid mode '%.*s'", (int)(sp - p), p);
+		m->mode = (uint16_t)((m->mode << 3) | (unsigned)(*q - '0'));
+	}
+	if (m->mode == 0644 || m->mode == 0755)
+		m->mode |= 0100000;
+	if (m->mode != 0100644 && m->mode != 0100755 && m->mode != 0120000 &&
+	    m->mode != 0160000 && m->mode != 040000)
+		die("M: invalid mode '%.*s'", (int)(sp - p), p);
+	if (sp - p < (ptrdiff_t)sizeof(m->mode_text)) {
+		memcpy(m->mode_text, p, (size_t)(sp - p));
+		m->mode_text[sp - p] = '\0';
+	} else {
+		snprintf(m->mode_text, sizeof(m->mode_text), "%o", m->mode);
+	}
+}
+
+/*
+ * M MODE REF PATH: the mode and the path are read here, the data
+ * reference by one function for each kind, as fast-import's
+ * file_change_m() reads them.
+ */
 static void parse_filemodify(struct filter *f, struct strbuf *commit, struct strbuf *path)
 {
-	const char *p = f->cmd.buf + 2, *end = f->cmd.buf + f->cmd.len, *sp, *ref, *path_text;
-	char mode[16];
-	size_t ref_len;
-	unsigned mode_bits;
+	const char *p = f->cmd.buf + 2, *end = f->cmd.buf + f->cmd.len, *sp;
+	struct filemodify m;
 
 	sp = memchr(p, ' ', (size_t)(end - p));
 	if (!sp || sp == p)
 		die("M: invalid mode in '%.*s'", 80, f->cmd.buf);
-	/* octal, in 16 bits as fast-import reads it, so 0100644 is 100644 */
-	mode_bits = 0;
-	for (ref = p; ref < sp; ref++) {
-		if (*ref < '0' || *ref > '7')
-			die("M: invalid mode '%.*s'", (int)(sp - p), p);
-		mode_bits = (uint16_t)((mode_bits << 3) | (unsigned)(*ref - '0'));
-	}
-	if (mode_bits == 0644 || mode_bits == 0755)
-		mode_bits |= 0100000;
-	if (mode_bits != 0100644 && mode_bits != 0100755 && mode_bits != 0120000 &&
-	    mode_bits != 0160000 && mode_bits != 040000)
-		die("M: invalid mode '%.*s'", (int)(sp - p), p);
-	if (sp - p < (ptrdiff_t)sizeof(mode)) {
-		memcpy(mode, p, (size_t)(sp - p));
-		mode[sp - p] = '\0';
-	} else {
-		snprintf(mode, sizeof(mode), "%o", mode_bits);
-	}
-	ref = sp + 1;
-	sp = memchr(ref, ' ', (size_t)(end - ref));
+	parse_mode(p, sp, &m);
+	m.ref = sp + 1;
+	sp = memchr(m.ref, ' ', (size_t)(end - m.ref));
 	if (!sp)
 		die("M: missing path in '%.*s'", 80, f->cmd.buf);
-	ref_len = (size_t)(sp - ref);
-	path_text = sp + 1;
-	p = path_text;
+	m.ref_len = (size_t)(sp - m.ref);
+	m.path_text = sp + 1;
+	m.path_text_len = (size_t)(end - m.path_text);
+	p = m.path_text;
 	parse_path(&p, end, path, 0);
 	if (p != end)
 		die("M: garbage after the path");
+	m.path = path->buf;
 
-	if (ref_len == 6 && !memcmp(ref, "inline", 6)) {
-		f->notes_inline |= f->on_notes_ref;
-		struct blob tmp = { 0 };
-		const struct language *lang;
-		enum treatment t;
-		size_t path_len = (size_t)(end - path_text);
-		char *saved_path = xmalloc(path_len + 1);
-
-		memcpy(saved_path, path_text, path_len);
-		saved_path[path_len] = '\0';
-		if (mode_bits == 0160000 || mode_bits == 040000)
-			die("M: inline data for mode %s", mode);
-		if (!read_command(f))
-			die("M: end of input before inline data");
-		parse_data(f, &f->data);
-		blob_classify(&tmp, f->data.buf, f->data.len, f->data.len);
-		t = mode_bits == 0120000 ? RAW : treatment_of(f, path->buf, &tmp, &lang);
-		if (t == DROP)
-			set_add(&f->dropped_paths, path->buf);
-		else
-			set_remove(&f->dropped_paths, path->buf);
-		if (t == DROP) {
-			strbuf_addf(commit, "D %s\n", saved_path);
-			f->stats.dropped++;
-		} else {
-			strbuf_addf(commit, "M %s inline %s\n", mode, saved_path);
-			if (t == VIEW) {
-				size_t tokens;
-
-				strbuf_reset(&f->view);
-				tokens = view_build(&f->view, lang, f->data.buf, f->data.len, f->opt.view_flags);
-				count_language(f, lang, tokens);
-				f->stats.views_out++;
-				strbuf_addf(commit, "data %zu\n", f->view.len);
-				strbuf_addbuf(commit, &f->view);
-			} else {
-				strbuf_addf(commit, "data %zu\n", f->data.len);
-				strbuf_addbuf(commit, &f->data);
-			}
-			strbuf_addch(commit, '\n');
-		}
-		free(saved_path);
-		return;
-	}
-
-	if (mode_bits == 0160000) {
-		/*
-		 * A gitlink names a commit of another repository: untouched, but
-		 * checked as fast-import checks it (a mark of a commit, or an id)
-		 */
-		if (ref[0] == ':') {
-			struct mark_entry *e = mark_of_dataref(f, ref, ref_len);
-
-			if (e && e->kind != OBJ_COMMIT && e->kind != OBJ_IMPORTED)
-				die("M 160000: mark %.*s is not a commit", (int)ref_len, ref);
-		} else {
-			unsigned char oid[20];
-
-			if (hex_to_oid(ref, ref_len, oid))
-				die("invalid data reference '%.*s'", (int)ref_len, ref);
-		}
-		strbuf_add(commit, f->cmd.buf, f->cmd.len);
-		strbuf_addch(commit, '\n');
-		return;
-	}
-	if (mode_bits == 040000) {
-		unsigned char oid[20];
-
-		if (f->opt.identity) {
-			strbuf_add(commit, f->cmd.buf, f->cmd.len);
-			strbuf_addch(commit, '\n');
-			return;
-		}
-		if (hex_to_oid(ref, ref_len, oid))
-			die("M 040000: a tree must be named by its object id to be tokenized");
-		strbuf_addstr(commit, "D ");
-		strbuf_add(commit, path_text, (size_t)(end - path_text));
-		strbuf_addch(commit, '\n');
-		expand_tree(f, commit, oid, path->buf);
-		return;
-	}
-	{
-		struct blob *b;
-		int unknown;
-
-		if ((foreign_dataref(f, ref, ref_len, &unknown) || unknown) &&
-		    (mode_bits == 0120000 || f->opt.identity || f->on_notes_ref)) {
-			/* a blob of an earlier run, copied unchanged: fast-import has it */
-			copy_line(f, commit);
-			return;
-		}
-		b = resolve_dataref(f, ref, ref_len);
-		if (mode_bits == 0120000 || f->opt.identity || f->on_notes_ref) {
-			write_raw(f, b);
-			strbuf_addf(commit, "M %s ", mode);
-			raw_ref(b, commit);
-			strbuf_addch(commit, ' ');
-			strbuf_add(commit, path_text, (size_t)(end - path_text));
-			strbuf_addch(commit, '\n');
-		} else {
-			add_file(f, commit, mode, path_text, (size_t)(end - path_text), path->buf, b);
-		}
-		name_blob(f, b);
-	}
+	if (m.ref_len == 6 && !memcmp(m.ref, "inline", 6))
+		filemodify_inline(f, commit, &m);
+	else if (m.ref[0] == ':')
+		filemodify_mark(f, commit, &m);
+	else
+		filemodify_oid(f, commit, &m);
 }
 
 /*
