@@ -1,4 +1,10 @@
-/* SHA-1 as FIPS 180-4 specifies it: plain, portable, no tables. */
+/*
+ * SHA-1 as FIPS 180-4 specifies it: portable, no tables.  The 80 rounds
+ * of a block are written out, five at a time with the five variables
+ * renamed in turn instead of moved, and the message schedule is a ring
+ * of 16 words: the filter names every blob of a stream it is not told
+ * the id of, so that this is most of its work on such a stream.
+ */
 #include "sha1.h"
 
 #include <stdio.h>
@@ -6,39 +12,46 @@
 
 #define ROL(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
 
+/* The round functions of each fourth of the rounds, and their constants. */
+#define CH(x, y, z) ((((y) ^ (z)) & (x)) ^ (z))
+#define PARITY(x, y, z) ((x) ^ (y) ^ (z))
+#define MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
+
+/* Word i of the schedule: from the block for the first 16, then mixed. */
+#define LOAD(i) (w[i] = (uint32_t)p[4 * (i)] << 24 | (uint32_t)p[4 * (i) + 1] << 16 | \
+		 (uint32_t)p[4 * (i) + 2] << 8 | p[4 * (i) + 3])
+#define MIX(i) (w[(i) & 15] = ROL(w[((i) + 13) & 15] ^ w[((i) + 8) & 15] ^ \
+				w[((i) + 2) & 15] ^ w[(i) & 15], 1))
+#define WORD(i) ((i) < 16 ? LOAD((i) & 15) : MIX(i))
+
+#define ROUND(a, b, c, d, e, f, k, i) do { \
+	e += ROL(a, 5) + f(b, c, d) + (k) + WORD(i); \
+	b = ROL(b, 30); \
+} while (0)
+
+#define ROUNDS5(i, f, k) do { \
+	ROUND(a, b, c, d, e, f, k, (i)); \
+	ROUND(e, a, b, c, d, f, k, (i) + 1); \
+	ROUND(d, e, a, b, c, f, k, (i) + 2); \
+	ROUND(c, d, e, a, b, f, k, (i) + 3); \
+	ROUND(b, c, d, e, a, f, k, (i) + 4); \
+} while (0)
+
+#define ROUNDS20(i, f, k) do { \
+	ROUNDS5((i), f, k); \
+	ROUNDS5((i) + 5, f, k); \
+	ROUNDS5((i) + 10, f, k); \
+	ROUNDS5((i) + 15, f, k); \
+} while (0)
+
 static void sha1_block(uint32_t h[5], const unsigned char *p)
 {
-	uint32_t w[80], a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
-	int i;
+	uint32_t w[16], a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
 
-	for (i = 0; i < 16; i++)
-		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
-		       (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
-	for (; i < 80; i++)
-		w[i] = ROL(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
-	for (i = 0; i < 80; i++) {
-		uint32_t f, k, t;
-
-		if (i < 20) {
-			f = (b & c) | (~b & d);
-			k = 0x5A827999;
-		} else if (i < 40) {
-			f = b ^ c ^ d;
-			k = 0x6ED9EBA1;
-		} else if (i < 60) {
-			f = (b & c) | (b & d) | (c & d);
-			k = 0x8F1BBCDC;
-		} else {
-			f = b ^ c ^ d;
-			k = 0xCA62C1D6;
-		}
-		t = ROL(a, 5) + f + e + k + w[i];
-		e = d;
-		d = c;
-		c = ROL(b, 30);
-		b = a;
-		a = t;
-	}
+	ROUNDS20(0, CH, 0x5A827999);
+	ROUNDS20(20, PARITY, 0x6ED9EBA1);
+	ROUNDS20(40, MAJ, 0x8F1BBCDC);
+	ROUNDS20(60, PARITY, 0xCA62C1D6);
 	h[0] += a;
 	h[1] += b;
 	h[2] += c;
