@@ -383,6 +383,13 @@ static void unread_command(struct filter *f)
 	f->cmd_pending = 1;
 }
 
+/* Copies the command line into sb unchanged, as the command being written has it. */
+static void copy_line(struct filter *f, struct strbuf *sb)
+{
+	strbuf_add(sb, f->cmd.buf, f->cmd.len);
+	strbuf_addch(sb, '\n');
+}
+
 static int peek_byte(struct filter *f)
 {
 	if (f->in.pos == f->in.end && !fill(f))
@@ -1417,7 +1424,6 @@ static uintmax_t parse_mark_ref(const char *s, const char **end)
 }
 
 static void flush_notes(struct filter *f);
-static void copy_line(struct filter *f, struct strbuf *sb);
 static void check_refname(const char *name, const char *what);
 static int ref_written(struct filter *f, const char *name);
 static struct blob *blob_for_oid(struct filter *f, const unsigned char *oid);
@@ -1987,8 +1993,7 @@ static void parse_filedelete(struct filter *f, struct strbuf *commit, struct str
 	parse_path(&p, end, path, 0);
 	if (p != end)
 		die("D: garbage after the path");
-	strbuf_add(commit, f->cmd.buf, f->cmd.len);
-	strbuf_addch(commit, '\n');
+	copy_line(f, commit);
 }
 
 /* C and R: they pass through when both paths get the same treatment. */
@@ -2023,8 +2028,7 @@ static void parse_copy_rename(struct filter *f, struct strbuf *commit, struct st
 			set_remove(&f->dropped_paths, src->buf);
 		return;
 	}
-	strbuf_add(commit, f->cmd.buf, f->cmd.len);
-	strbuf_addch(commit, '\n');
+	copy_line(f, commit);
 }
 
 /* N: notes are kept unchanged. */
@@ -2039,8 +2043,7 @@ static void parse_notemodify(struct filter *f, struct strbuf *commit)
 	check_commitish(f, sp + 1, 0);
 	if (ref_len == 6 && !memcmp(ref, "inline", 6)) {
 		f->notes_inline |= f->on_notes_ref;
-		strbuf_add(commit, f->cmd.buf, f->cmd.len);
-		strbuf_addch(commit, '\n');
+		copy_line(f, commit);
 		if (!read_command(f))
 			die("N: end of input before inline data");
 		parse_data(f, &f->data);
@@ -2167,13 +2170,6 @@ static int graft_applies(struct filter *f, const char *original_oid)
 	if (!f->opt.graft_parent)
 		return 0;
 	return !f->opt.graft_root || !strcmp(f->opt.graft_root, original_oid);
-}
-
-/* Copies one header line of a commit or tag into sb. */
-static void copy_line(struct filter *f, struct strbuf *sb)
-{
-	strbuf_add(sb, f->cmd.buf, f->cmd.len);
-	strbuf_addch(sb, '\n');
 }
 
 /* The date formats fast-import knows: 1 for raw, whose dates the filter can check */
