@@ -42,7 +42,7 @@
  * and tokenized at once.  Such blobs are asked ahead: the input is read
  * in blocks of 64 KiB, well ahead of the parser, and the blobs the M
  * lines there name by id are asked of one `git cat-file --batch` up to
- * 64 at a time (tokenize/catfile.c), so that it inflates the next ones
+ * 64 at a time (tokenize/prefetch.c), so that it inflates the next ones
  * while the filter tokenizes this one; a blob no guess foresaw (read
  * before and wanted in a new language, a tree) is asked of a second
  * one, and a wrong guess (a message line that looks like an M line)
@@ -63,11 +63,15 @@
 #include "tokenize/run-command.h"
 #include "tokenize/sha1.h"
 #include "tokenize/strbuf.h"
+#include "tokenize/strvec.h"
 #include "tokenize/usage.h"
 #include "tokenize/view.h"
 #include "tokenize/wrapper.h"
 #include "tokenize/parse.h"
+#include "tokenize/prefetch.h"
 #include "tokenize/smap.h"
+#include "tokenize/spill.h"
+#include "tokenize/hashtable.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -110,7 +114,27 @@ static const char usage_text[] =
 /* Marks of the views we create start here, far above any exporter's marks. */
 #define VIEW_MARK_BASE ((uintmax_t)1 << 40)
 
-static struct {
+/*
+ * Blobs larger than this are treated as binary files (dropped, or kept
+ * unchanged), as Git treats files above core.bigFileThreshold (512 MiB
+ * by default) as binary: a lexer needs the whole content and its view in
+ * memory at once, and no source file is this large.  A fixed size, not
+ * one derived from --max-held: the token history must not depend on the
+ * memory a run was given.
+ */
+#define BIG_BLOB ((size_t)512 << 20)
+
+/*
+ * The first bytes of a blob are kept as they arrive, to classify it
+ * without reading it back: content_is_binary() looks at 8000 bytes,
+ * language_for_shebang() at 256.
+ */
+#define HEAD_BYTES 8000
+
+/* A buffer that grew past this for one blob is freed, not kept for the next. */
+#define KEPT_BUFFER ((size_t)1 << 20)
+
+struct filter_options {
 	int identity, keep_other, stats, progress, quiet;
 	unsigned view_flags;
 	const char *source;
@@ -118,66 +142,178 @@ static struct {
 	const char *graft_root, *graft_parent;
 	uintmax_t progress_total;
 	const char *date_format;        /* --date-format, as fast-import's */
+	int dates_raw;                  /* it is raw: dates are checked (see check_ident()) */
 	int import_marks_given;         /* --import-marks[-if-exists] */
-} opt;
+	uintmax_t max_held;             /* --max-held */
+	int max_held_given;
+};
 
-/*
- * The commit being parsed is on a notes ref (refs/notes/...): its files
- * are notes, kept unchanged, and those named by an annotated commit's
- * original id become N commands (see flush_notes()).  notes_inline: it
- * has inline data, and is written as it is.
- */
-static int on_notes_ref, notes_inline;
-
-/* ---- input ------------------------------------------------------------ */
-
-static struct {
+struct input {
 	char buf[1 << 16];
 	size_t pos, end;
 	int eof;
 	uintmax_t line;       /* lines consumed so far */
 	uintmax_t bytes;      /* bytes consumed so far */
-} in;
+	int seekable;         /* stdin is a regular file (see input_file_check()) */
+	off_t base;           /* its offset when the stream began */
+};
 
-static struct strbuf cmd = STRBUF_INIT;  /* the current command line, no LF */
-static int cmd_pending;                 /* cmd was read but not yet handled */
-static int cmd_eof;                     /* the last read_command hit EOF */
-static uintmax_t cmd_line;              /* input line number of cmd */
-static char command_name[64] = "";      /* the top-level command being parsed */
+struct output {
+	char buf[1 << 20];
+	size_t len;
+	uintmax_t bytes;
+};
 
-static void position(char *buf, size_t size)
+/*
+ * The blob being read: its first bytes and its size; its content goes to
+ * the spill store or is left in the input file.
+ */
+struct blob_sink {
+	int in_input;
+	off_t off;            /* where it starts in the input */
+	size_t len;
+	char head[HEAD_BYTES];
+	size_t head_len;
+};
+
+struct filter_stats {
+	uintmax_t commits, tags, resets, blobs_in, views_out, raw_out, dropped;
+	uintmax_t fetched, fetched_bytes, fetched_ahead;  /* blobs read from the source */
+	uintmax_t files[64], tokens[64];
+	const struct language *langs[64];
+};
+
+/*
+ * The filter: all that a run knows, handed to every function that needs
+ * any of it.  filter_init() makes a fresh one; filter_release() frees
+ * what it holds and makes it fresh again.
+ */
+struct filter {
+	struct filter_options opt;
+	struct input in;
+	struct output out;
+
+	/* the command being parsed */
+	struct strbuf cmd;              /* its current line, without the LF */
+	int cmd_pending;                /* cmd was read but not yet handled */
+	int cmd_eof;                    /* the last read_command() hit the end */
+	uintmax_t cmd_line;             /* the input line number of cmd */
+	char command_name[64];          /* the top-level command, for errors */
+	struct strbuf *comment_sink;    /* see read_command() */
+	struct strbuf text;             /* the commit, tag, reset or alias written */
+	struct strbuf data;             /* the bytes of a data command */
+	struct strbuf path, path2;      /* the paths of a file command */
+	/* the mark of the commit or tag being parsed: it names nothing until that is done */
+	uintmax_t defining_mark;
+	/*
+	 * The commit being parsed is on a notes ref (refs/notes/...): its
+	 * files are notes, kept unchanged, and those named by an annotated
+	 * commit's original id become N commands (see flush_notes()).
+	 * notes_inline: it has inline data, and is written as it is.
+	 */
+	int on_notes_ref, notes_inline;
+	struct blob **named;            /* the blobs it names, released after it */
+	size_t nr_named, alloc_named;
+
+	/* objects */
+	struct hashtable marks;         /* every mark defined, by number */
+	struct hashtable oids;          /* the blobs without a mark, by object id */
+	struct hashtable orig_commits;  /* the marks of commits by their original ids */
+	struct {
+		struct blob **v;        /* every blob record, to be freed */
+		size_t nr, alloc;
+	} blobs;
+	uintmax_t next_view_mark;
+
+	/* the blobs' contents */
+	struct spill held;              /* the stream's blobs, until their commits */
+	struct blob_sink sink;
+	struct strbuf readback;         /* a held blob read back whole */
+	/*
+	 * A blob the stream names by id only (git fast-export --no-data, as
+	 * convert runs it) is read from the source when a commit names it,
+	 * into this one buffer, and tokenized at once: it is not held, since
+	 * it can be read again in the rare case that a later path wants it
+	 * in another language.  A history's worth of blobs thus costs no
+	 * allocation and no fresh pages each, and no more memory than its
+	 * largest blob.
+	 */
+	struct {
+		struct strbuf buf;
+		struct blob *owner;     /* whose content buf holds, NULL: none */
+	} fetched;
+	struct strbuf view;             /* the view being made */
+	int source_has_blobs;           /* -1: not known yet (see blob_release()) */
+
+	/* the source repository (see catfile_request()) */
+	struct catfile source_ahead, source_now, *source_answer;
+	/*
+	 * The blobs that M lines ahead of the parser name by object id,
+	 * asked of git cat-file ahead (tokenize/prefetch.h): from the first
+	 * blob a commit names by id that is read from the source (a stream
+	 * of git fast-export --no-data), until a blob command shows that the
+	 * stream carries its blobs.
+	 */
+	struct prefetch prefetch;
+
+	/* refs and paths */
+	struct smap refs_written, refs_held, ref_dirs;  /* see ref_written(), ref_hold() */
+	/*
+	 * The files the token tree lacks because they were dropped (no lexer
+	 * claims them, or binary): a rename or copy of one has nothing to
+	 * move.
+	 */
+	struct smap dropped_paths;
+
+	/* the notes commits waiting (see queue_notes_commit()) */
+	struct strbuf notes_queue;
+	uintmax_t *queued_marks;
+	size_t nr_queued_marks, alloc_queued_marks;
+
+	/* what the stream asked */
+	int seen_done_feature, wrote_done_feature, seen_data_command;
+	int relative_marks;             /* feature relative-marks */
+
+	time_t last_progress, start_time;
+	struct filter_stats stats;
+};
+
+/* ---- input ------------------------------------------------------------ */
+
+/* Where an error is, for die(): the input line, and the command it is in. */
+static void position(const void *data, char *buf, size_t size)
 {
-	if (command_name[0])
-		snprintf(buf, size, "line %ju: %s: ", cmd_line, command_name);
+	const struct filter *f = data;
+
+	if (f->command_name[0])
+		snprintf(buf, size, "line %ju: %s: ", f->cmd_line, f->command_name);
 	else
-		snprintf(buf, size, "line %ju: ", cmd_line);
+		snprintf(buf, size, "line %ju: ", f->cmd_line);
 }
 
-static void prefetch_scan(size_t from);
-
-static int fill(void)
+static int fill(struct filter *f)
 {
 	ssize_t n;
 
-	if (in.eof)
+	if (f->in.eof)
 		return 0;
 	do {
-		n = read(0, in.buf, sizeof(in.buf));
+		n = read(0, f->in.buf, sizeof(f->in.buf));
 	} while (n < 0 && errno == EINTR);
 	if (n < 0)
 		die_errno("read error on stdin");
 	if (!n) {
-		in.eof = 1;
+		f->in.eof = 1;
 		return 0;
 	}
-	in.pos = 0;
-	in.end = (size_t)n;
-	prefetch_scan(0);
+	f->in.pos = 0;
+	f->in.end = (size_t)n;
+	prefetch_scan(&f->prefetch, f->in.buf, f->in.end, f->in.bytes);
 	return 1;
 }
 
 /* Reads one line into sb (without its LF); 0 at end of input. */
-static int read_line(struct strbuf *sb)
+static int read_line(struct filter *f, struct strbuf *sb)
 {
 	int any = 0;
 
@@ -186,18 +322,18 @@ static int read_line(struct strbuf *sb)
 		char *nl;
 		size_t take;
 
-		if (in.pos == in.end && !fill())
+		if (f->in.pos == f->in.end && !fill(f))
 			break;
 		any = 1;
-		nl = memchr(in.buf + in.pos, '\n', in.end - in.pos);
-		take = nl ? (size_t)(nl - (in.buf + in.pos)) : in.end - in.pos;
-		strbuf_add(sb, in.buf + in.pos, take);
-		in.pos += take;
-		in.bytes += take;
+		nl = memchr(f->in.buf + f->in.pos, '\n', f->in.end - f->in.pos);
+		take = nl ? (size_t)(nl - (f->in.buf + f->in.pos)) : f->in.end - f->in.pos;
+		strbuf_add(sb, f->in.buf + f->in.pos, take);
+		f->in.pos += take;
+		f->in.bytes += take;
 		if (nl) {
-			in.pos++;
-			in.bytes++;
-			in.line++;
+			f->in.pos++;
+			f->in.bytes++;
+			f->in.line++;
 			return 1;
 		}
 	}
@@ -207,163 +343,68 @@ static int read_line(struct strbuf *sb)
 	return 0;
 }
 
-/*
- * Reads the next command line into cmd, unless one is pending.  Returns 0
- * at the end of input.
- */
-static void out_line(const struct strbuf *sb);
-static void start_data_commands(void);
+static void out_line(struct filter *f, const struct strbuf *sb);
+static void start_data_commands(struct filter *f);
 
 /*
- * fast-import ignores a line that begins with '#' wherever it reads a
- * command line, inside commands too: such comments go to the command
- * being built here (NULL: straight to the output).
+ * Reads the next command line into f->cmd, unless one is pending; 0 at
+ * the end of input.  fast-import ignores a line that begins with '#'
+ * wherever it reads a command line, inside commands too: such comments
+ * go to the command being built (f->comment_sink; NULL: straight to the
+ * output).
  */
-static struct strbuf *comment_sink;
-
-static int read_command(void)
+static int read_command(struct filter *f)
 {
-	if (cmd_pending) {
-		cmd_pending = 0;
-		return !cmd_eof;
+	if (f->cmd_pending) {
+		f->cmd_pending = 0;
+		return !f->cmd_eof;
 	}
 	for (;;) {
-		cmd_line = in.line + 1;
-		cmd_eof = !read_line(&cmd);
+		f->cmd_line = f->in.line + 1;
+		f->cmd_eof = !read_line(f, &f->cmd);
 		/* fast-import would read the line up to it: a ref, a path, a mark cut short */
-		if (!cmd_eof && memchr(cmd.buf, '\0', cmd.len))
-			die("NUL byte in the command line '%.*s'", 64, cmd.buf);
-		if (cmd_eof || cmd.buf[0] != '#')
-			return !cmd_eof;
-		if (comment_sink) {
-			strbuf_addbuf(comment_sink, &cmd);
-			strbuf_addch(comment_sink, '\n');
+		if (!f->cmd_eof && memchr(f->cmd.buf, '\0', f->cmd.len))
+			die("NUL byte in the command line '%.*s'", 64, f->cmd.buf);
+		if (f->cmd_eof || f->cmd.buf[0] != '#')
+			return !f->cmd_eof;
+		if (f->comment_sink) {
+			strbuf_addbuf(f->comment_sink, &f->cmd);
+			strbuf_addch(f->comment_sink, '\n');
 		} else {
 			/* fast-import counts a comment as a data command: no feature or option after it */
-			start_data_commands();
-			out_line(&cmd);
+			start_data_commands(f);
+			out_line(f, &f->cmd);
 		}
 	}
 }
 
-/* Leave cmd for the next read_command(). */
-static void unread_command(void)
+/* Leave f->cmd for the next read_command(). */
+static void unread_command(struct filter *f)
 {
-	cmd_pending = 1;
+	f->cmd_pending = 1;
 }
 
-static int peek_byte(void)
+/* Copies the command line into sb unchanged, as the command being written has it. */
+static void copy_line(struct filter *f, struct strbuf *sb)
 {
-	if (in.pos == in.end && !fill())
+	strbuf_add(sb, f->cmd.buf, f->cmd.len);
+	strbuf_addch(sb, '\n');
+}
+
+static int peek_byte(struct filter *f)
+{
+	if (f->in.pos == f->in.end && !fill(f))
 		return EOF;
-	return (unsigned char)in.buf[in.pos];
+	return (unsigned char)f->in.buf[f->in.pos];
 }
 
-static void skip_optional_lf(void)
+static void skip_optional_lf(struct filter *f)
 {
-	if (peek_byte() == '\n') {
-		in.pos++;
-		in.bytes++;
-		in.line++;
+	if (peek_byte(f) == '\n') {
+		f->in.pos++;
+		f->in.bytes++;
+		f->in.line++;
 	}
-}
-
-/*
- * The blobs that M lines ahead of the parser name by object id, in input
- * order, each with the offset of its line: what catfile_request() asks
- * git cat-file for ahead.  The input is scanned for them as it is read,
- * from the first blob a commit names by id that is read from the source
- * (a stream of git fast-export --no-data), until a blob command shows
- * that the stream carries its blobs.  A line the input buffer cuts is
- * carried over, as much of it as tells what it is.
- */
-#define PREFETCH_HINTS 4096
-#define PREFETCH_LINE 64        /* "M 100644 " + 40 hex digits + " ", and some */
-
-
-static struct {
-	int active;
-	struct { unsigned char oid[20]; uintmax_t at; } hint[PREFETCH_HINTS];
-	size_t first, nr;
-	int carrying;                   /* the buffer ended inside a line */
-	char carry[PREFETCH_LINE];      /* its first bytes */
-	size_t carry_len;
-	uintmax_t carry_at;             /* its offset */
-} prefetch;
-
-/* A line (its first len bytes, perhaps not all of it) at input offset at. */
-static void prefetch_line(const char *p, size_t len, uintmax_t at)
-{
-	static const char *const modes[] = { "100644 ", "100755 ", "644 ", "755 ", "120000 " };
-	size_t i, k;
-
-	if (len < 2 || p[0] != 'M' || p[1] != ' ')
-		return;
-	for (i = 0; i < sizeof(modes) / sizeof(*modes); i++) {
-		k = strlen(modes[i]);
-		if (len >= 2 + k + 41 && !memcmp(p + 2, modes[i], k))
-			break;
-	}
-	if (i == sizeof(modes) / sizeof(*modes) || p[2 + k + 40] != ' ' ||
-	    prefetch.nr == PREFETCH_HINTS)
-		return;
-	i = (prefetch.first + prefetch.nr) % PREFETCH_HINTS;
-	if (hex_to_oid(p + 2 + k, 40, prefetch.hint[i].oid))
-		return;
-	prefetch.hint[i].at = at;
-	prefetch.nr++;
-}
-
-/* Scans the input buffer from in.buf[from] for lines that name blobs. */
-static void prefetch_scan(size_t from)
-{
-	uintmax_t base = in.bytes - in.pos;	/* the offset of in.buf[0] */
-	const char *p = in.buf + from, *end = in.buf + in.end, *nl;
-
-	if (!prefetch.active)
-		return;
-	if (prefetch.carrying) {
-		size_t k;
-
-		nl = memchr(p, '\n', (size_t)(end - p));
-		k = (size_t)((nl ? nl : end) - p);
-		if (k > PREFETCH_LINE - prefetch.carry_len)
-			k = PREFETCH_LINE - prefetch.carry_len;
-		memcpy(prefetch.carry + prefetch.carry_len, p, k);
-		prefetch.carry_len += k;
-		if (!nl)
-			return;	/* the line goes on into the next buffer */
-		prefetch_line(prefetch.carry, prefetch.carry_len, prefetch.carry_at);
-		prefetch.carrying = 0;
-		p = nl + 1;
-	}
-	while (p < end && (nl = memchr(p, '\n', (size_t)(end - p)))) {
-		prefetch_line(p, (size_t)(nl - p), base + (uintmax_t)(p - in.buf));
-		p = nl + 1;
-	}
-	if (p < end) {
-		prefetch.carrying = 1;
-		prefetch.carry_len = (size_t)(end - p) < PREFETCH_LINE ? (size_t)(end - p) : PREFETCH_LINE;
-		memcpy(prefetch.carry, p, prefetch.carry_len);
-		prefetch.carry_at = base + (uintmax_t)(p - in.buf);
-	}
-}
-
-static void prefetch_start(void)
-{
-	if (prefetch.active)
-		return;
-	prefetch.active = 1;
-	prefetch.nr = 0;
-	prefetch.carrying = 0;
-	prefetch_scan(in.pos);
-}
-
-static void prefetch_stop(void)
-{
-	prefetch.active = 0;
-	prefetch.nr = 0;
-	prefetch.carrying = 0;
 }
 
 static int skip_prefix(const char *s, const char *prefix, const char **rest)
@@ -391,8 +432,12 @@ static uintmax_t parse_count(const char *s, const char *what)
 	return v;
 }
 
-/* Where the bytes of a data command go, piece by piece as they arrive. */
+/*
+ * Where the bytes of a data command go, piece by piece as they arrive;
+ * and what is told their count first.
+ */
 typedef void data_fn(void *ctx, const char *p, size_t n);
+typedef void data_begin_fn(void *ctx, uintmax_t count, int counted);
 
 /*
  * The data command (the current line): both the exact-count and the
@@ -402,12 +447,12 @@ typedef void data_fn(void *ctx, const char *p, size_t n);
  * blob can go to the spill file instead of memory.  begin(), if given, is
  * told the count before the bytes (counted 0: the delimited form).
  */
-static void parse_data_to(void (*begin)(uintmax_t count, int counted), data_fn *add, void *ctx)
+static void parse_data_to(struct filter *f, data_begin_fn *begin, data_fn *add, void *ctx)
 {
 	const char *arg;
 
-	if (!skip_prefix(cmd.buf, "data ", &arg))
-		die("expected 'data', got '%.*s'", 64, cmd.buf);
+	if (!skip_prefix(f->cmd.buf, "data ", &arg))
+		die("expected 'data', got '%.*s'", 64, f->cmd.buf);
 	if (arg[0] == '<' && arg[1] == '<') {
 		struct strbuf delim = STRBUF_INIT, l = STRBUF_INIT;
 
@@ -415,9 +460,9 @@ static void parse_data_to(void (*begin)(uintmax_t count, int counted), data_fn *
 		if (!delim.len)
 			die("data: empty delimiter");
 		if (begin)
-			begin(0, 0);
+			begin(ctx, 0, 0);
 		for (;;) {
-			if (!read_line(&l))
+			if (!read_line(f, &l))
 				die("data: end of input before the delimiter '%s'", delim.buf);
 			if (l.len == delim.len && !memcmp(l.buf, delim.buf, l.len))
 				break;
@@ -430,24 +475,24 @@ static void parse_data_to(void (*begin)(uintmax_t count, int counted), data_fn *
 		uintmax_t want = parse_count(arg, "data"), got = 0;
 
 		if (begin)
-			begin(want, 1);
+			begin(ctx, want, 1);
 		while (want) {
 			size_t take;
 
-			if (in.pos == in.end && !fill())
+			if (f->in.pos == f->in.end && !fill(f))
 				die("data: end of input after %ju of %ju bytes", got, got + want);
-			take = in.end - in.pos;
+			take = f->in.end - f->in.pos;
 			if (take > want)
 				take = (size_t)want;
-			add(ctx, in.buf + in.pos, take);
-			in.line += count_newlines(in.buf + in.pos, take);
-			in.pos += take;
-			in.bytes += take;
+			add(ctx, f->in.buf + f->in.pos, take);
+			f->in.line += count_newlines(f->in.buf + f->in.pos, take);
+			f->in.pos += take;
+			f->in.bytes += take;
 			want -= take;
 			got += take;
 		}
 	}
-	skip_optional_lf();
+	skip_optional_lf(f);
 }
 
 static void add_to_strbuf(void *ctx, const char *p, size_t n)
@@ -456,19 +501,13 @@ static void add_to_strbuf(void *ctx, const char *p, size_t n)
 }
 
 /* The data command's bytes into out (messages, inline files: held whole). */
-static void parse_data(struct strbuf *out)
+static void parse_data(struct filter *f, struct strbuf *out)
 {
 	strbuf_reset(out);
-	parse_data_to(NULL, add_to_strbuf, out);
+	parse_data_to(f, NULL, add_to_strbuf, out);
 }
 
 /* ---- output ----------------------------------------------------------- */
-
-static struct {
-	char buf[1 << 20];
-	size_t len;
-	uintmax_t bytes;
-} out;
 
 static void write_fully(const char *p, size_t n)
 {
@@ -476,44 +515,45 @@ static void write_fully(const char *p, size_t n)
 		die_errno("write error on stdout");
 }
 
-static void out_flush(void)
+static void out_flush(struct filter *f)
 {
-	write_fully(out.buf, out.len);
-	out.len = 0;
+	write_fully(f->out.buf, f->out.len);
+	f->out.len = 0;
 }
 
-static void out_write(const void *p, size_t n)
+static void out_write(struct filter *f, const void *p, size_t n)
 {
-	out.bytes += n;
-	if (n > sizeof(out.buf) - out.len) {
-		out_flush();
-		if (n >= sizeof(out.buf)) {
+	f->out.bytes += n;
+	if (n > sizeof(f->out.buf) - f->out.len) {
+		out_flush(f);
+		if (n >= sizeof(f->out.buf)) {
 			write_fully(p, n);
 			return;
 		}
 	}
-	memcpy(out.buf + out.len, p, n);
-	out.len += n;
+	memcpy(f->out.buf + f->out.len, p, n);
+	f->out.len += n;
 }
 
-static void out_str(const char *s)
+static void out_str(struct filter *f, const char *s)
 {
-	out_write(s, strlen(s));
+	out_write(f, s, strlen(s));
 }
 
-static void out_buf(const struct strbuf *sb)
+static void out_buf(struct filter *f, const struct strbuf *sb)
 {
-	out_write(sb->buf, sb->len);
+	out_write(f, sb->buf, sb->len);
 }
 
-static void out_line(const struct strbuf *sb)
+static void out_line(struct filter *f, const struct strbuf *sb)
 {
-	out_buf(sb);
-	out_write("\n", 1);
+	out_buf(f, sb);
+	out_write(f, "\n", 1);
 }
 
-static void out_line_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void out_line_printf(const char *fmt, ...)
+static void out_line_printf(struct filter *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void out_line_printf(struct filter *f, const char *fmt, ...)
 {
 	char buf[128];
 	va_list ap;
@@ -525,17 +565,17 @@ static void out_line_printf(const char *fmt, ...)
 	if (n < 0 || n >= (int)sizeof(buf) - 1)
 		BUG("out_line_printf: line too long");
 	buf[n++] = '\n';
-	out_write(buf, (size_t)n);
+	out_write(f, buf, (size_t)n);
 }
 
-static void out_data(const void *p, size_t n)
+static void out_data(struct filter *f, const void *p, size_t n)
 {
 	char hdr[40];
 
 	snprintf(hdr, sizeof(hdr), "data %zu\n", n);
-	out_str(hdr);
-	out_write(p, n);
-	out_write("\n", 1);
+	out_str(f, hdr);
+	out_write(f, p, n);
+	out_write(f, "\n", 1);
 }
 
 /* ---- objects: marks, blobs, views -------------------------------------- */
@@ -556,12 +596,9 @@ struct view {
 struct blob {
 	unsigned char oid[20];
 	uintmax_t mark;          /* the input mark, 0 if none */
-	char *data;              /* content while held in memory, else NULL */
-	size_t len;
-	off_t content_off;       /* where the content is in the spill file or the input */
-	struct blob *held_prev, *held_next; /* held in memory: oldest first */
-	unsigned spilled : 1;    /* held in the spill file (data is NULL) */
-	unsigned in_input : 1;   /* held where it is in the input file (data is NULL) */
+	struct held content;     /* its size, and its bytes while held (tokenize/spill.h) */
+	off_t input_off;         /* where the content is in the input file, when in_input */
+	unsigned in_input : 1;   /* held where it is in the input file */
 	unsigned binary : 1;
 	unsigned raw_written : 1;
 	unsigned named : 1;      /* named by the commit being parsed */
@@ -572,181 +609,12 @@ struct blob {
 };
 
 struct mark_entry {
-	uintmax_t mark;          /* 0: empty slot */
+	uintmax_t mark;          /* 0: a free slot */
 	enum object_kind kind;
 	struct blob *blob;
 	char *original_oid;      /* of commits and tags, when the stream names it */
 	int queued;              /* a notes commit not yet written */
 };
-
-static struct {
-	struct mark_entry *slots;
-	size_t nr, alloc;        /* alloc is a power of two */
-} marks;
-
-struct oid_entry {
-	struct blob *blob;       /* NULL: empty slot */
-};
-
-static struct {
-	struct oid_entry *slots;
-	size_t nr, alloc;
-} oids;
-
-static uintmax_t next_view_mark = VIEW_MARK_BASE;
-
-/*
- * A set of strings (up to a LF or NUL), open addressing.  A removed name
- * is left as an empty tombstone, which no name matches and which keeps the
- * probe chains of the others whole.
- */
-struct strset {
-	char **names;
-	size_t nr, alloc; /* alloc is a power of two */
-};
-
-static size_t hash_str(const char *s, size_t len)
-{
-	size_t h = 1469598103934665603ULL, i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h;
-}
-
-static size_t strset_slot(struct strset *set, const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = hash_str(name, len) & (set->alloc - 1); set->names[i]; i = (i + 1) & (set->alloc - 1))
-		if (strlen(set->names[i]) == len && !memcmp(set->names[i], name, len))
-			break;
-	return i;
-}
-
-static int strset_has(struct strset *set, const char *name)
-{
-	return set->alloc && set->names[strset_slot(set, name, strcspn(name, "\n"))] != NULL;
-}
-
-static void strset_add(struct strset *set, const char *name)
-{
-	size_t len = strcspn(name, "\n"), i;
-
-	if (2 * (set->nr + 1) > set->alloc) {
-		char **old = set->names;
-		size_t oldn = set->alloc;
-
-		set->alloc = oldn ? 2 * oldn : 64;
-		set->names = xcalloc(set->alloc, sizeof(char *));
-		set->nr = 0;
-		for (i = 0; i < oldn; i++) {
-			if (old[i] && old[i][0]) {
-				set->names[strset_slot(set, old[i], strlen(old[i]))] = old[i];
-				set->nr++;
-			} else {
-				free(old[i]);
-			}
-		}
-		free(old);
-	}
-	i = strset_slot(set, name, len);
-	if (set->names[i])
-		return;
-	set->names[i] = xmalloc(len + 1);
-	memcpy(set->names[i], name, len);
-	set->names[i][len] = '\0';
-	set->nr++;
-}
-
-static void strset_remove(struct strset *set, const char *name)
-{
-	if (strset_has(set, name))
-		set->names[strset_slot(set, name, strcspn(name, "\n"))][0] = '\0';
-}
-
-/*
- * The marks of commits by their original ids, for notes: a notes tree
- * names the commits it annotates by their original ids, which the token
- * repository does not have.
- */
-static struct {
-	struct orig_commit {
-		unsigned char oid[20];
-		uintmax_t mark; /* 0: empty slot */
-	} *slots;
-	size_t nr, alloc;
-} orig_commits;
-
-static struct orig_commit *orig_commit_slot(const unsigned char *oid)
-{
-	size_t i;
-
-	memcpy(&i, oid, sizeof(i));
-	for (i &= orig_commits.alloc - 1; orig_commits.slots[i].mark; i = (i + 1) & (orig_commits.alloc - 1))
-		if (!memcmp(orig_commits.slots[i].oid, oid, 20))
-			break;
-	return &orig_commits.slots[i];
-}
-
-
-static void orig_commit_add(const char *hex, uintmax_t mark)
-{
-	unsigned char oid[20];
-	size_t i;
-
-	if (hex_to_oid(hex, strlen(hex), oid))
-		return;
-	if (2 * (orig_commits.nr + 1) > orig_commits.alloc) {
-		struct orig_commit *old = orig_commits.slots;
-		size_t oldn = orig_commits.alloc;
-
-		orig_commits.alloc = oldn ? 2 * oldn : 1024;
-		orig_commits.slots = xcalloc(orig_commits.alloc, sizeof(*old));
-		for (i = 0; i < oldn; i++)
-			if (old[i].mark)
-				*orig_commit_slot(old[i].oid) = old[i];
-		free(old);
-	}
-	if (!orig_commit_slot(oid)->mark)
-		orig_commits.nr++;
-	memcpy(orig_commit_slot(oid)->oid, oid, 20);
-	orig_commit_slot(oid)->mark = mark;
-}
-
-/* The mark of the commit a notes path (fanned out or not) names, or 0. */
-static uintmax_t note_target(const char *path)
-{
-	char hex[41];
-	unsigned char oid[20];
-	size_t n = 0;
-
-	for (; *path && n < 41; path++)
-		if (*path != '/')
-			hex[n++] = *path;
-	if (*path || n != 40 || !orig_commits.alloc || hex_to_oid(hex, 40, oid))
-		return 0;
-	return orig_commit_slot(oid)->mark;
-}
-
-/* Every blob record, so that a fresh start can free them all. */
-static struct {
-	struct blob **v;
-	size_t nr, alloc;
-} all_blobs;
-
-static struct blob *new_blob(void)
-{
-	ALLOC_GROW(all_blobs.v, all_blobs.nr + 1, all_blobs.alloc);
-	return all_blobs.v[all_blobs.nr++] = xcalloc(1, sizeof(struct blob));
-}
-
-static struct {
-	uintmax_t commits, tags, resets, blobs_in, views_out, raw_out, dropped;
-	uintmax_t fetched, fetched_bytes, fetched_ahead;  /* blobs read from the source */
-	uintmax_t files[64], tokens[64];
-	const struct language *langs[64];
-} stats;
 
 static size_t hash_mark(uintmax_t m)
 {
@@ -756,309 +624,244 @@ static size_t hash_mark(uintmax_t m)
 	return (size_t)m;
 }
 
-static struct mark_entry *mark_slot(uintmax_t mark)
+static size_t mark_entry_hash(const void *entry)
 {
-	size_t i;
-
-	if (!marks.alloc)
-		return NULL;
-	for (i = hash_mark(mark) & (marks.alloc - 1); marks.slots[i].mark;
-	     i = (i + 1) & (marks.alloc - 1))
-		if (marks.slots[i].mark == mark)
-			return &marks.slots[i];
-	return &marks.slots[i];
+	return hash_mark(((const struct mark_entry *)entry)->mark);
 }
 
-static struct mark_entry *mark_lookup(uintmax_t mark)
+static int mark_entry_in_use(const void *entry)
 {
-	struct mark_entry *e = mark_slot(mark);
-
-	return e && e->mark ? e : NULL;
+	return ((const struct mark_entry *)entry)->mark != 0;
 }
 
-static void flush_notes(void);
+static int mark_entry_matches(const void *entry, const void *mark)
+{
+	return ((const struct mark_entry *)entry)->mark == *(const uintmax_t *)mark;
+}
+
+static const struct hashtable_type mark_table = {
+	sizeof(struct mark_entry), 1024, mark_entry_hash, mark_entry_in_use, NULL, NULL
+};
+
+/* An object id's hash: its first bytes, as uniform as any hash of them. */
+static size_t hash_oid(const unsigned char *oid)
+{
+	size_t h;
+
+	memcpy(&h, oid, sizeof(h));
+	return h;
+}
+
+/* The blobs without a mark, by object id. */
+struct oid_entry {
+	struct blob *blob;       /* NULL: a free slot */
+};
+
+static size_t oid_entry_hash(const void *entry)
+{
+	return hash_oid(((const struct oid_entry *)entry)->blob->oid);
+}
+
+static int oid_entry_matches(const void *entry, const void *oid)
+{
+	return !memcmp(((const struct oid_entry *)entry)->blob->oid, oid, 20);
+}
+
+static int oid_entry_in_use(const void *entry)
+{
+	return ((const struct oid_entry *)entry)->blob != NULL;
+}
+
+static const struct hashtable_type oid_table = {
+	sizeof(struct oid_entry), 1024, oid_entry_hash, oid_entry_in_use, NULL, NULL
+};
+
+/*
+ * The sets of names (smap, values unused) keep a name up to its first LF:
+ * a path written C-quoted may hold one ("a\nb"), and is known by what
+ * comes before it.
+ */
+static const char *set_key(const char *name, struct strbuf *scratch)
+{
+	const char *lf = strchr(name, '\n');
+
+	if (!lf)
+		return name;
+	strbuf_add(scratch, name, (size_t)(lf - name));
+	return scratch->buf;
+}
+
+static int set_has(const struct smap *set, const char *name)
+{
+	struct strbuf key = STRBUF_INIT;
+	int has = smap_get(set, set_key(name, &key)) != NULL;
+
+	strbuf_release(&key);
+	return has;
+}
+
+static void set_add(struct smap *set, const char *name)
+{
+	struct strbuf key = STRBUF_INIT;
+
+	smap_put(set, set_key(name, &key), 0, NULL);
+	strbuf_release(&key);
+}
+
+static void set_remove(struct smap *set, const char *name)
+{
+	struct strbuf key = STRBUF_INIT;
+
+	smap_remove(set, set_key(name, &key));
+	strbuf_release(&key);
+}
+
+/*
+ * The marks of commits by their original ids, for notes: a notes tree
+ * names the commits it annotates by their original ids, which the token
+ * repository does not have.
+ */
+struct orig_commit {
+	unsigned char oid[20];
+	uintmax_t mark;          /* 0: a free slot */
+};
+
+static size_t orig_commit_hash(const void *entry)
+{
+	return hash_oid(((const struct orig_commit *)entry)->oid);
+}
+
+static int orig_commit_in_use(const void *entry)
+{
+	return ((const struct orig_commit *)entry)->mark != 0;
+}
+
+static int orig_commit_matches(const void *entry, const void *oid)
+{
+	return !memcmp(((const struct orig_commit *)entry)->oid, oid, 20);
+}
+
+static const struct hashtable_type orig_commit_table = {
+	sizeof(struct orig_commit), 1024, orig_commit_hash, orig_commit_in_use, NULL, NULL
+};
+
+static void orig_commit_add(struct filter *f, const char *hex, uintmax_t mark)
+{
+	unsigned char oid[20];
+	struct orig_commit *e;
+	int isnew;
+
+	if (hex_to_oid(hex, strlen(hex), oid))
+		return;
+	e = hashtable_insert(&f->orig_commits, &orig_commit_table, hash_oid(oid),
+			     orig_commit_matches, oid, &isnew);
+	memcpy(e->oid, oid, 20);
+	e->mark = mark;
+}
+
+/* The mark of the commit a notes path (fanned out or not) names, or 0. */
+static uintmax_t note_target(struct filter *f, const char *path)
+{
+	char hex[41];
+	unsigned char oid[20];
+	const struct orig_commit *e;
+	size_t n = 0;
+
+	for (; *path && n < 41; path++)
+		if (*path != '/')
+			hex[n++] = *path;
+	if (*path || n != 40 || hex_to_oid(hex, 40, oid))
+		return 0;
+	e = hashtable_find(&f->orig_commits, &orig_commit_table, hash_oid(oid), orig_commit_matches, oid);
+	return e ? e->mark : 0;
+}
+
+static struct blob *new_blob(struct filter *f)
+{
+	ALLOC_GROW(f->blobs.v, f->blobs.nr + 1, f->blobs.alloc);
+	return f->blobs.v[f->blobs.nr++] = xcalloc(1, sizeof(struct blob));
+}
+
+static struct mark_entry *mark_lookup(struct filter *f, uintmax_t mark)
+{
+	return hashtable_find(&f->marks, &mark_table, hash_mark(mark), mark_entry_matches, &mark);
+}
+
+static void flush_notes(struct filter *f);
 
 /*
  * The mark a command names as its argument.  A queued notes commit is
  * written before the command that names it, so that fast-import has the
  * mark declared; a notes commit naming one waits in the queue with it.
  */
-static struct mark_entry *mark_named(uintmax_t mark)
+static struct mark_entry *mark_named(struct filter *f, uintmax_t mark)
 {
-	struct mark_entry *e = mark_lookup(mark);
+	struct mark_entry *e = mark_lookup(f, mark);
 
-	if (e && e->queued && !on_notes_ref)
-		flush_notes();
+	if (e && e->queued && !f->on_notes_ref)
+		flush_notes(f);
 	return e;
 }
 
-static void mark_define(uintmax_t mark, enum object_kind kind, struct blob *blob)
+static void mark_define(struct filter *f, uintmax_t mark, enum object_kind kind, struct blob *blob)
 {
-	struct mark_entry *e;
+	int isnew;
+	struct mark_entry *e = hashtable_insert(&f->marks, &mark_table, hash_mark(mark),
+						mark_entry_matches, &mark, &isnew);
 
-	if (2 * (marks.nr + 1) > marks.alloc) {
-		struct mark_entry *old = marks.slots;
-		size_t oldn = marks.alloc, i;
-
-		marks.alloc = oldn ? 2 * oldn : 1024;
-		marks.slots = xcalloc(marks.alloc, sizeof(*marks.slots));
-		for (i = 0; i < oldn; i++)
-			if (old[i].mark)
-				*mark_slot(old[i].mark) = old[i];
-		free(old);
-	}
-	e = mark_slot(mark);
 	/* fast-import lets a mark be defined again: the last one counts */
-	if (e->mark) {
+	if (!isnew) {
 		free(e->original_oid);
 		e->original_oid = NULL;
 		e->queued = 0;
-	} else {
-		marks.nr++;
 	}
 	e->mark = mark;
 	e->kind = kind;
 	e->blob = blob;
 }
 
-static struct oid_entry *oid_slot(const unsigned char *oid)
+static struct blob *oid_lookup(struct filter *f, const unsigned char *oid)
 {
-	size_t i;
+	struct oid_entry *e = hashtable_find(&f->oids, &oid_table, hash_oid(oid), oid_entry_matches, oid);
 
-	if (!oids.alloc)
-		return NULL;
-	memcpy(&i, oid, sizeof(i));
-	for (i &= oids.alloc - 1; oids.slots[i].blob; i = (i + 1) & (oids.alloc - 1))
-		if (!memcmp(oids.slots[i].blob->oid, oid, 20))
-			return &oids.slots[i];
-	return &oids.slots[i];
+	return e ? e->blob : NULL;
 }
 
-static struct blob *oid_lookup(const unsigned char *oid)
+static void oid_insert(struct filter *f, struct blob *b)
 {
-	struct oid_entry *e = oid_slot(oid);
+	int isnew;
+	struct oid_entry *e = hashtable_insert(&f->oids, &oid_table, hash_oid(b->oid),
+					       oid_entry_matches, b->oid, &isnew);
 
-	return e && e->blob ? e->blob : NULL;
-}
-
-static void oid_insert(struct blob *b)
-{
-	struct oid_entry *e;
-
-	if (2 * (oids.nr + 1) > oids.alloc) {
-		struct oid_entry *old = oids.slots;
-		size_t oldn = oids.alloc, i;
-
-		oids.alloc = oldn ? 2 * oldn : 1024;
-		oids.slots = xcalloc(oids.alloc, sizeof(*oids.slots));
-		for (i = 0; i < oldn; i++)
-			if (old[i].blob)
-				oid_slot(old[i].blob->oid)->blob = old[i].blob;
-		free(old);
-	}
-	e = oid_slot(b->oid);
-	if (!e->blob) {
+	if (isnew)
 		e->blob = b;
-		oids.nr++;
-	}
 }
 
 /* ---- held blobs: in memory up to --max-held, past it in the spill file --- */
 
 /*
  * A blob is held from its blob command until the commit that names it is
- * written (for good, when no source repository can give it again).  Held
- * contents stay in memory while they total at most max_held bytes; past
- * that, the oldest go to the spill file, a temporary file unlinked as soon
- * as it is created, so that no exit, not even SIGKILL, leaves it behind.
- * A blob larger than the limit (or than BIG_BLOB) goes there as its bytes
- * arrive and is never whole in memory.  A spilled blob is read back
- * (pread) when a view is made of it, and copied out in pieces when it is
- * written unchanged.
+ * written (for good, when no source repository can give it again), in
+ * the spill store (tokenize/spill.h): in memory up to --max-held, past it
+ * in the spill file.  A spilled blob is read back (pread) when a view is
+ * made of it, and copied out in pieces when it is written unchanged.
  */
-
-/*
- * Blobs larger than this are treated as binary files (dropped, or kept
- * unchanged), as Git treats files above core.bigFileThreshold (512 MiB
- * by default) as binary: a lexer needs the whole content and its view in
- * memory at once, and no source file is this large.  A fixed size, not
- * one derived from --max-held: the token history must not depend on the
- * memory a run was given.
- */
-#define BIG_BLOB ((size_t)512 << 20)
-
-/*
- * The first bytes of a blob are kept as they arrive, to classify it
- * without reading it back: content_is_binary() looks at 8000 bytes,
- * language_for_shebang() at 256.
- */
-#define HEAD_BYTES 8000
-
-/* The pieces in which spilled contents are written and copied out. */
-#define SPILL_CHUNK ((size_t)1 << 20)
-
-static uintmax_t max_held;       /* --max-held, or default_max_held() */
-static int max_held_given;
-
-static struct {
-	struct blob *first, *last;   /* held in memory, oldest first */
-	uintmax_t bytes;             /* their total size */
-} held;
-
-static struct {
-	int fd;                      /* -1: not created yet */
-	const char *dir;
-	off_t end;                   /* bytes written */
-	uintmax_t live;              /* bytes of the blobs held there */
-	uintmax_t blobs, bytes;      /* spilled so far, for --stats */
-} spill = { -1, NULL, 0, 0, 0, 0 };
-
-/* A sensible limit: an eighth of the memory this process may use. */
-static uintmax_t default_max_held(void)
-{
-	uintmax_t mem = 0, limit;
-	FILE *f;
-
-#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
-	long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
-
-	if (pages > 0 && page_size > 0)
-		mem = (uintmax_t)pages * (uintmax_t)page_size;
-#endif
-	/* a container's memory limit (cgroup v2), when it is lower */
-	f = fopen("/sys/fs/cgroup/memory.max", "r");
-	if (f) {
-		if (fscanf(f, "%ju", &limit) == 1 && limit && (!mem || limit < mem))
-			mem = limit;
-		fclose(f);
-	}
-	return mem ? mem / 8 : (uintmax_t)256 << 20;
-}
-
-/* Decimal digits, optionally followed by k, m or g (powers of 1024). */
-static void spill_open(void)
-{
-	struct strbuf path = STRBUF_INIT;
-	const char *dir = getenv("TMPDIR");
-
-	spill.dir = dir && *dir ? dir : "/tmp";
-	strbuf_addf(&path, "%s/tokstream-spill-XXXXXX", spill.dir);
-	spill.fd = mkstemp(path.buf);
-	if (spill.fd < 0)
-		die_errno("cannot create a spill file in '%s' (set TMPDIR, or raise --max-held)",
-			  spill.dir);
-	/* unlinked at once: no exit leaves it behind */
-	if (unlink(path.buf))
-		die_errno("cannot unlink the spill file '%s'", path.buf);
-	if (fcntl(spill.fd, F_SETFD, FD_CLOEXEC))
-		die_errno("fcntl on the spill file");
-	strbuf_release(&path);
-}
-
-static void spill_write(const char *p, size_t n)
-{
-	if (spill.fd < 0)
-		spill_open();
-	while (n) {
-		ssize_t w = pwrite(spill.fd, p, n, spill.end);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			die_errno("cannot write to the spill file in '%s'", spill.dir);
-		}
-		p += w;
-		n -= (size_t)w;
-		spill.end += w;
-	}
-}
 
 /* n bytes at off of b's content, from the spill file or the input file. */
-static void content_read(const struct blob *b, size_t off, char *buf, size_t n)
+static void content_read(struct filter *f, const struct blob *b, size_t off, char *buf, size_t n)
 {
-	int fd = b->in_input ? 0 : spill.fd;
-	off_t at = b->content_off + (off_t)off;
+	off_t at = b->input_off + (off_t)off;
+	long r;
 
-	if (!b->in_input && !b->spilled)
-		BUG("reading back the content of a blob held in memory");
-	while (n) {
-		ssize_t r = pread(fd, buf, n, at);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			if (b->in_input)
-				die_errno("cannot read stdin again at offset %jd", (intmax_t)at);
-			die_errno("cannot read the spill file in '%s'", spill.dir);
-		}
-		if (!r) {
-			if (b->in_input)
-				die("stdin is shorter than it was: the input file changed while it was read");
-			BUG("the spill file is shorter than what was written to it");
-		}
-		buf += r;
-		n -= (size_t)r;
-		at += r;
+	if (!b->in_input) {
+		spill_read(&f->held, &b->content, off, buf, n);
+		return;
 	}
-}
-
-/* b no longer needs the spill file; when no blob does, it is emptied. */
-static void spill_drop(struct blob *b)
-{
-	b->spilled = 0;
-	spill.live -= b->len;
-	if (!spill.live && spill.end) {
-		if (ftruncate(spill.fd, 0))
-			die_errno("cannot truncate the spill file in '%s'", spill.dir);
-		spill.end = 0;
-	}
-}
-
-static void held_append(struct blob *b)
-{
-	b->held_prev = held.last;
-	b->held_next = NULL;
-	if (held.last)
-		held.last->held_next = b;
-	else
-		held.first = b;
-	held.last = b;
-	held.bytes += b->len;
-}
-
-static void held_unlink(struct blob *b)
-{
-	if (b->held_prev)
-		b->held_prev->held_next = b->held_next;
-	else
-		held.first = b->held_next;
-	if (b->held_next)
-		b->held_next->held_prev = b->held_prev;
-	else
-		held.last = b->held_prev;
-	b->held_prev = b->held_next = NULL;
-	held.bytes -= b->len;
-}
-
-/* Moves the content of b, held in memory, to the spill file. */
-static void spill_blob(struct blob *b)
-{
-	b->content_off = spill.end;
-	spill_write(b->data, b->len);
-	held_unlink(b);
-	free(b->data);
-	b->data = NULL;
-	b->spilled = 1;
-	spill.live += b->len;
-	spill.blobs++;
-	spill.bytes += b->len;
-}
-
-/* Spills the oldest held blobs until n more bytes fit in memory. */
-static void make_room(uintmax_t n)
-{
-	while (held.first && held.bytes + n > max_held)
-		spill_blob(held.first);
+	r = pread_in_full(0, buf, n, at);
+	if (r < 0)
+		die_errno("cannot read stdin again at offset %jd", (intmax_t)at);
+	if ((size_t)r < n)
+		die("stdin is shorter than it was: the input file changed while it was read");
 }
 
 static void blob_classify(struct blob *b, const char *head, size_t head_len, size_t len)
@@ -1075,71 +878,34 @@ static void blob_classify(struct blob *b, const char *head, size_t head_len, siz
  * history's blobs into fresh memory, only to tokenize each once, costs
  * more than the reads again.
  */
-static struct {
-	int seekable;
-	off_t base;              /* the offset of stdin when the stream began */
-} input_file;
-
-static void input_file_check(void)
+static void input_file_check(struct filter *f)
 {
 	struct stat st;
 	off_t at;
 
-	input_file.seekable = 0;
+	f->in.seekable = 0;
 	if (fstat(0, &st) || !S_ISREG(st.st_mode))
 		return;
 	at = lseek(0, 0, SEEK_CUR);
 	if (at < 0)
 		return;
-	input_file.seekable = 1;
-	input_file.base = at;
-}
-
-/*
- * The content of the blob being read: in memory, or past the limit in the
- * spill file, or left in the input file.
- */
-static struct {
-	struct strbuf buf;       /* in memory; when spilling, what is not written yet */
-	int spilling, in_input;
-	off_t off;               /* where it starts in the spill file or the input */
-	size_t len;
-	char head[HEAD_BYTES];
-	size_t head_len;
-} sink = { STRBUF_INIT, 0, 0, 0, 0, { 0 }, 0 };
-
-static void sink_spill(void)
-{
-	if (spill.fd < 0)
-		spill_open();
-	sink.spilling = 1;
-	sink.off = spill.end;
-	spill_write(sink.buf.buf, sink.buf.len);
-	strbuf_release(&sink.buf);
+	f->in.seekable = 1;
+	f->in.base = at;
 }
 
 /* A blob of count bytes (if counted) begins. */
-static void sink_reset(uintmax_t count, int counted)
+static void sink_reset(struct filter *f, uintmax_t count, int counted)
 {
-	strbuf_reset(&sink.buf);
-	sink.spilling = sink.in_input = 0;
-	sink.len = sink.head_len = 0;
+	f->sink.in_input = 0;
+	f->sink.len = f->sink.head_len = 0;
 	if (counted && count > SIZE_MAX)
 		die("data: %ju bytes do not fit in memory on this machine", count);
 }
 
-static void sink_begin(uintmax_t count, int counted)
+static void sink_begin(struct filter *f, uintmax_t count, int counted)
 {
-	sink_reset(count, counted);
-	if (counted && (count > max_held || count > BIG_BLOB))
-		sink_spill();
-	else if (counted)
-		/*
-		 * The whole blob at once: grown by doubling it would be copied
-		 * and its pages touched about twice.  Untouched, the reserve
-		 * costs nothing if the count lies.
-		 */
-		strbuf_grow(&sink.buf, (size_t)count);
+	sink_reset(f, count, counted);
+	spill_begin(&f->held, count, counted);
 }
 
 /*
@@ -1147,195 +913,138 @@ static void sink_begin(uintmax_t count, int counted)
  * (in the delimited form too: its lines are the bytes of the file up to
  * the delimiter).
  */
-static void sink_begin_stream(uintmax_t count, int counted)
+static void sink_begin_stream(void *ctx, uintmax_t count, int counted)
 {
-	if (!input_file.seekable) {
-		sink_begin(count, counted);
+	struct filter *f = ctx;
+
+	if (!f->in.seekable) {
+		sink_begin(f, count, counted);
 		return;
 	}
-	sink_reset(count, counted);
-	sink.in_input = 1;
-	sink.off = input_file.base + (off_t)in.bytes;
+	sink_reset(f, count, counted);
+	f->sink.in_input = 1;
+	f->sink.off = f->in.base + (off_t)f->in.bytes;
 }
 
 static void sink_add(void *ctx, const char *p, size_t n)
 {
-	(void)ctx;
-	if (sink.head_len < HEAD_BYTES) {
-		size_t k = n < HEAD_BYTES - sink.head_len ? n : HEAD_BYTES - sink.head_len;
+	struct filter *f = ctx;
 
-		memcpy(sink.head + sink.head_len, p, k);
-		sink.head_len += k;
+	if (f->sink.head_len < HEAD_BYTES) {
+		size_t k = n < HEAD_BYTES - f->sink.head_len ? n : HEAD_BYTES - f->sink.head_len;
+
+		memcpy(f->sink.head + f->sink.head_len, p, k);
+		f->sink.head_len += k;
 	}
-	if (n > SIZE_MAX - sink.len)
+	if (n > SIZE_MAX - f->sink.len)
 		die("data: the blob does not fit in memory on this machine");
-	sink.len += n;
-	if (sink.in_input)
-		return;
-	if (!sink.spilling) {
-		make_room(sink.len);
-		if (sink.len > max_held || sink.len > BIG_BLOB)
-			sink_spill();
-	}
-	strbuf_add(&sink.buf, p, n);
-	if (sink.spilling && sink.buf.len >= SPILL_CHUNK) {
-		spill_write(sink.buf.buf, sink.buf.len);
-		strbuf_reset(&sink.buf);
-	}
+	f->sink.len += n;
+	if (!f->sink.in_input)
+		spill_add(&f->held, p, n);
 }
 
 /* The blob is complete: b gets its content, held in memory or spilled. */
-static void sink_end(struct blob *b)
+static void sink_end(struct filter *f, struct blob *b)
 {
-	b->len = sink.len;
-	blob_classify(b, sink.head, sink.head_len, sink.len);
-	if (sink.in_input) {
-		b->content_off = sink.off;
+	blob_classify(b, f->sink.head, f->sink.head_len, f->sink.len);
+	if (f->sink.in_input) {
+		b->content.len = f->sink.len;
+		b->input_off = f->sink.off;
 		b->in_input = 1;
-		sink.in_input = 0;
-	} else if (sink.spilling) {
-		spill_write(sink.buf.buf, sink.buf.len);
-		strbuf_release(&sink.buf);
-		b->content_off = sink.off;
-		b->spilled = 1;
-		spill.live += b->len;
-		spill.blobs++;
-		spill.bytes += b->len;
+		f->sink.in_input = 0;
 	} else {
-		/* the growth slack would count against the limit unseen */
-		if (sink.buf.alloc - sink.buf.len > sink.buf.len / 8 + 64) {
-			sink.buf.alloc = sink.buf.len + 1;
-			sink.buf.buf = xrealloc(sink.buf.buf, sink.buf.alloc);
-		}
-		b->data = strbuf_detach(&sink.buf, NULL);
-		held_append(b);
+		spill_end(&f->held, &b->content);
 	}
 }
 
 /* The Git object id of b, read back in pieces if it is spilled. */
-static void blob_oid(struct blob *b)
+static void blob_oid(struct filter *f, struct blob *b)
 {
-	static char chunk[1 << 16];
+	char chunk[1 << 16];
 	struct sha1_ctx c;
 	char hdr[32];
 	int n;
-	size_t done;
+	size_t done, len = b->content.len;
 
-	if (b->data) {
-		git_blob_oid(b->data, b->len, b->oid);
+	if (b->content.data) {
+		git_blob_oid(b->content.data, len, b->oid);
 		return;
 	}
-	n = snprintf(hdr, sizeof(hdr), "blob %zu", b->len);
+	n = snprintf(hdr, sizeof(hdr), "blob %zu", len);
 	sha1_init(&c);
 	sha1_update(&c, hdr, (size_t)n + 1);
-	for (done = 0; done < b->len;) {
-		size_t k = b->len - done < sizeof(chunk) ? b->len - done : sizeof(chunk);
+	for (done = 0; done < len;) {
+		size_t k = len - done < sizeof(chunk) ? len - done : sizeof(chunk);
 
-		content_read(b, done, chunk, k);
+		content_read(f, b, done, chunk, k);
 		sha1_update(&c, chunk, k);
 		done += k;
 	}
 	sha1_final(&c, b->oid);
 }
 
-static struct strbuf readback = STRBUF_INIT;
-
-/*
- * A blob the stream names by id only (git fast-export --no-data, as
- * convert runs it) is read from the source when a commit names it, into
- * this one buffer, and tokenized at once: it is not held, since it can be
- * read again in the rare case that a later path wants it in another
- * language.  A history's worth of blobs thus costs no allocation and no
- * fresh pages each, and no more memory than its largest blob.
- */
-static struct {
-	struct strbuf buf;
-	struct blob *owner;      /* whose content buf holds, NULL: none */
-} fetched = { STRBUF_INIT, NULL };
-
 /*
  * The whole content of b in memory, read back from the spill file if it
  * is there: valid until blob_content_done().
  */
-static const char *blob_content(struct blob *b)
+static const char *blob_content(struct filter *f, struct blob *b)
 {
-	if (b->data)
-		return b->data;
-	if (fetched.owner == b)
-		return fetched.buf.buf;
-	strbuf_reset(&readback);
-	strbuf_grow(&readback, b->len);
-	content_read(b, 0, readback.buf, b->len);
-	strbuf_setlen(&readback, b->len);
-	return readback.buf;
+	size_t len = b->content.len;
+
+	if (b->content.data)
+		return b->content.data;
+	if (f->fetched.owner == b)
+		return f->fetched.buf.buf;
+	strbuf_reset(&f->readback);
+	strbuf_grow(&f->readback, len);
+	content_read(f, b, 0, f->readback.buf, len);
+	strbuf_setlen(&f->readback, len);
+	return f->readback.buf;
 }
 
-static void blob_content_done(void)
+static void blob_content_done(struct filter *f)
 {
-	if (readback.alloc > SPILL_CHUNK)
-		strbuf_release(&readback);
+	if (f->readback.alloc > KEPT_BUFFER)
+		strbuf_release(&f->readback);
 }
 
-/* Frees what holds b's content. */
-static void blob_unhold(struct blob *b)
+/* Whether b's content is held, in memory or in the spill file. */
+static int blob_held(const struct blob *b)
 {
-	if (b->data) {
-		held_unlink(b);
-		free(b->data);
-		b->data = NULL;
-	} else if (b->spilled) {
-		spill_drop(b);
-	}
+	return b->content.data || b->content.spilled;
 }
 
 /* ---- reading objects the stream names by id: git cat-file --batch ----- */
 
 /*
  * Two of them in the source: one asked ahead for the blobs that the M
- * lines past the parser name (see prefetch), in order, and one asked for
- * what no guess foresaw (a blob read before, wanted in a new language; a
- * tree; a tag's target), so that such a question does not throw away the
- * answers waiting ahead of it.  The answer being read is on source_answer.
+ * lines past the parser name (f->source_ahead, see f->prefetch), in
+ * order, and one asked for what no guess foresaw (f->source_now: a blob
+ * read before, wanted in a new language; a tree; a tag's target), so
+ * that such a question does not throw away the answers waiting ahead of
+ * it.  The answer being read is on f->source_answer.
  */
-static struct catfile source_ahead = CATFILE_INIT(NULL), source_now = CATFILE_INIT(NULL),
-	*source_answer;
-
-static void catfile_stop_all(void)
+static void catfile_stop_all(struct filter *f)
 {
-	catfile_stop(&source_ahead);
-	catfile_stop(&source_now);
+	catfile_stop(&f->source_ahead);
+	catfile_stop(&f->source_now);
 }
 
-/*
- * Asks ahead for the blobs of the hints past the parser, but those known
- * already (a blob once read is needed again only for a view in a new
- * language); once half of the questions asked ahead are answered, so
- * that they go out together.
- */
-static void prefetch_ask(void)
+/* Whether the blob oid was read already: it is wanted again only in a new language. */
+static int blob_known(const unsigned char *oid, void *data)
 {
-	if (source_ahead.asked_nr > CATFILE_AHEAD / 2)
-		return;
-	while (prefetch.nr && source_ahead.asked_nr < CATFILE_AHEAD) {
-		const unsigned char *oid = prefetch.hint[prefetch.first].oid;
-		uintmax_t at = prefetch.hint[prefetch.first].at;
-		struct blob *b;
+	struct blob *b = oid_lookup(data, oid);
 
-		prefetch.first = (prefetch.first + 1) % PREFETCH_HINTS;
-		prefetch.nr--;
-		if (at < in.bytes || ((b = oid_lookup(oid)) && b->classified))
-			continue;
-		catfile_ask_ahead(&source_ahead, oid);
-	}
+	return b && b->classified;
 }
 
 /*
  * Asks the source repository for object oid of the given type (unless
  * it was asked ahead), and asks ahead for the blobs of the next lines;
- * returns its size, whose bytes follow on source_answer.  Dies with a
+ * returns its size, whose bytes follow on f->source_answer.  Dies with a
  * message that names the object.
  */
-static size_t catfile_request(const unsigned char *oid, const char *want)
+static size_t catfile_request(struct filter *f, const unsigned char *oid, const char *want)
 {
 	char hex[41], type[16];
 	size_t size = 0;
@@ -1345,59 +1054,61 @@ static size_t catfile_request(const unsigned char *oid, const char *want)
 #ifdef TOKSTREAM_FUZZ
 	die("object %s is not in the stream (the fuzzing build reads no repository)", hex);
 #endif
-	source_ahead.dir = source_now.dir = opt.source;
-	if (catfile_was_asked(&source_ahead, oid)) {
-		source_answer = &source_ahead;
-		stats.fetched_ahead++;
+	f->source_ahead.dir = f->source_now.dir = f->opt.source;
+	if (catfile_was_asked(&f->source_ahead, oid)) {
+		f->source_answer = &f->source_ahead;
+		f->stats.fetched_ahead++;
 	} else {
-		source_answer = &source_now;
+		f->source_answer = &f->source_now;
 	}
-	prefetch_ask();
+	prefetch_ask(&f->prefetch, &f->source_ahead, f->in.bytes, blob_known, f);
 	/*
 	 * A cat-file that could not start in the source (no repository there)
 	 * exits at once: whether the flush or the answer finds it gone first
 	 * is a race, and both mean the same to the user.
 	 */
-	a = catfile_flush(&source_ahead) ? CATFILE_FAILED : catfile_get(source_answer, oid, type, &size);
+	a = catfile_flush(&f->source_ahead) ? CATFILE_FAILED :
+		catfile_get(f->source_answer, oid, type, &size);
 	if (a == CATFILE_FAILED)
 		die("object %s is not in the stream and cannot be read from the source "
 		    "repository (run in it, or give --source=GITDIR)", hex);
 	if (a == CATFILE_MISSING)
 		die("object %s is not in the stream, nor in the source repository%s%s",
-		    hex, opt.source ? " " : "", opt.source ? opt.source : "");
+		    hex, f->opt.source ? " " : "", f->opt.source ? f->opt.source : "");
 	if (strcmp(type, want))
 		die("object %s is not a %s", hex, want);
 	return size;
 }
 
 /* Reads n bytes of the answer into buf, or dies naming the object. */
-static void catfile_content(const unsigned char *oid, void *buf, size_t n)
+static void catfile_content(struct filter *f, const unsigned char *oid, void *buf, size_t n)
 {
 	char hex[41];
 
-	if (!catfile_read(source_answer, buf, n))
+	if (!catfile_read(f->source_answer, buf, n))
 		return;
 	oid_to_hex(oid, hex);
 	die("git cat-file: short read of %s", hex);
 }
 
-static void catfile_content_end(const unsigned char *oid)
+static void catfile_content_end(struct filter *f, const unsigned char *oid)
 {
 	char hex[41];
 
-	if (!catfile_end(source_answer))
+	if (!catfile_end(f->source_answer))
 		return;
 	oid_to_hex(oid, hex);
 	die("git cat-file: short read of %s", hex);
 }
 
 /* Reads object oid of the given type from the source repository into *data (malloc'd). */
-static void catfile_read_object(const unsigned char *oid, const char *type, char **data, size_t *len)
+static void catfile_read_object(struct filter *f, const unsigned char *oid, const char *type,
+				char **data, size_t *len)
 {
-	*len = catfile_request(oid, type);
+	*len = catfile_request(f, oid, type);
 	*data = xmalloc(*len + 1);
-	catfile_content(oid, *data, *len);
-	catfile_content_end(oid);
+	catfile_content(f, oid, *data, *len);
+	catfile_content_end(f, oid);
 }
 
 /*
@@ -1406,68 +1117,67 @@ static void catfile_read_object(const unsigned char *oid, const char *type, char
  * larger than --max-held allows in memory, in pieces as a blob of the
  * stream is, to be held or spilled.
  */
-static void blob_load(struct blob *b)
+static void blob_load(struct filter *f, struct blob *b)
 {
-	static char chunk[1 << 16];
+	char chunk[1 << 16];
 	size_t left;
 
-	if (b->data || b->spilled || b->in_input || fetched.owner == b)
+	if (blob_held(b) || b->in_input || f->fetched.owner == b)
 		return;
-	if (!opt.identity)
-		prefetch_start();
-	left = catfile_request(b->oid, "blob");
-	stats.fetched++;
-	stats.fetched_bytes += left;
-	if (left <= max_held && left <= BIG_BLOB) {
-		fetched.owner = NULL;
-		strbuf_reset(&fetched.buf);
-		strbuf_grow(&fetched.buf, left);
-		catfile_content(b->oid, fetched.buf.buf, left);
-		catfile_content_end(b->oid);
-		strbuf_setlen(&fetched.buf, left);
-		b->len = left;
-		blob_classify(b, fetched.buf.buf, left < HEAD_BYTES ? left : HEAD_BYTES, left);
-		fetched.owner = b;
+	if (!f->opt.identity)
+		prefetch_start(&f->prefetch, f->in.buf + f->in.pos, f->in.end - f->in.pos, f->in.bytes);
+	left = catfile_request(f, b->oid, "blob");
+	f->stats.fetched++;
+	f->stats.fetched_bytes += left;
+	if (left <= f->held.max_held && left <= BIG_BLOB) {
+		f->fetched.owner = NULL;
+		strbuf_reset(&f->fetched.buf);
+		strbuf_grow(&f->fetched.buf, left);
+		catfile_content(f, b->oid, f->fetched.buf.buf, left);
+		catfile_content_end(f, b->oid);
+		strbuf_setlen(&f->fetched.buf, left);
+		b->content.len = left;
+		blob_classify(b, f->fetched.buf.buf, left < HEAD_BYTES ? left : HEAD_BYTES, left);
+		f->fetched.owner = b;
 		return;
 	}
-	sink_begin(left, 1);
+	sink_begin(f, left, 1);
 	while (left) {
 		size_t k = left < sizeof(chunk) ? left : sizeof(chunk);
 
-		catfile_content(b->oid, chunk, k);
-		sink_add(NULL, chunk, k);
+		catfile_content(f, b->oid, chunk, k);
+		sink_add(f, chunk, k);
 		left -= k;
 	}
-	catfile_content_end(b->oid);
-	sink_end(b);
+	catfile_content_end(f, b->oid);
+	sink_end(f, b);
 }
 
 /*
  * A released blob is read again from the source repository if a later
  * commit needs a view in another language.  Whether the source has the
- * stream's blobs is asked once, of the first blob released: a stream
- * with no such repository at hand (another exporter's, or one run outside
- * the source) keeps every blob's content instead.
+ * stream's blobs is asked once, of the first blob released
+ * (f->source_has_blobs): a stream with no such repository at hand
+ * (another exporter's, or one run outside the source) keeps every
+ * blob's content instead.
  */
-static int source_has_blobs = -1;
-
-static void blob_release(struct blob *b)
+static void blob_release(struct filter *f, struct blob *b)
 {
-	if (b->in_input || (!b->data && !b->spilled))
+	if (b->in_input || !blob_held(b))
 		return;  /* it costs no memory (or it came from the source) */
 #ifdef TOKSTREAM_FUZZ
-	source_has_blobs = 0;
+	f->source_has_blobs = 0;
 #endif
-	if (source_has_blobs < 0) {
+	if (f->source_has_blobs < 0) {
 		char hex[41];
 		const char *argv[] = { "git", "cat-file", "-e", hex, NULL };
 
 		oid_to_hex(b->oid, hex);
-		source_has_blobs = !run_capture_quiet(argv, opt.source, NULL);
+		f->source_has_blobs = !run_capture_quiet(argv, f->opt.source, NULL);
 	}
-	if (!source_has_blobs)
+	if (!f->source_has_blobs)
 		return;
-	blob_unhold(b);
+	spill_forget(&f->held, &b->content);
 }
 
 /* ---- writing blobs: raw copies and views ------------------------------- */
@@ -1486,91 +1196,96 @@ static void raw_ref(struct blob *b, struct strbuf *ref)
 }
 
 /* A data command with b's content, copied in pieces if it is spilled. */
-static void out_blob(struct blob *b)
+static void out_blob(struct filter *f, struct blob *b)
 {
-	static char chunk[1 << 16];
+	char chunk[1 << 16];
 	char hdr[40];
-	size_t done;
+	size_t done, len = b->content.len;
 
-	if (b->data || fetched.owner == b) {
-		out_data(blob_content(b), b->len);
+	if (b->content.data || f->fetched.owner == b) {
+		out_data(f, blob_content(f, b), len);
 		return;
 	}
-	snprintf(hdr, sizeof(hdr), "data %zu\n", b->len);
-	out_str(hdr);
-	for (done = 0; done < b->len;) {
-		size_t k = b->len - done < sizeof(chunk) ? b->len - done : sizeof(chunk);
+	snprintf(hdr, sizeof(hdr), "data %zu\n", len);
+	out_str(f, hdr);
+	for (done = 0; done < len;) {
+		size_t k = len - done < sizeof(chunk) ? len - done : sizeof(chunk);
 
-		content_read(b, done, chunk, k);
-		out_write(chunk, k);
+		content_read(f, b, done, chunk, k);
+		out_write(f, chunk, k);
 		done += k;
 	}
-	out_write("\n", 1);
+	out_write(f, "\n", 1);
 }
 
-static void write_raw(struct blob *b)
+static void write_raw(struct filter *f, struct blob *b)
 {
 	char hdr[64];
 
 	if (b->raw_written)
 		return;
-	blob_load(b);
-	out_str("blob\n");
+	blob_load(f, b);
+	out_str(f, "blob\n");
 	if (b->mark) {
 		snprintf(hdr, sizeof(hdr), "mark :%ju\n", b->mark);
-		out_str(hdr);
+		out_str(f, hdr);
 	}
 	if (b->original_oid) {
-		out_str("original-oid ");
-		out_str(b->original_oid);
-		out_str("\n");
+		out_str(f, "original-oid ");
+		out_str(f, b->original_oid);
+		out_str(f, "\n");
 	}
-	out_blob(b);
+	out_blob(f, b);
 	b->raw_written = 1;
-	stats.raw_out++;
+	f->stats.raw_out++;
 }
 
-static void count_language(const struct language *lang, size_t tokens)
+static void count_language(struct filter *f, const struct language *lang, size_t tokens)
 {
 	size_t i;
 
-	for (i = 0; i < 64 && stats.langs[i] && stats.langs[i] != lang; i++)
+	for (i = 0; i < 64 && f->stats.langs[i] && f->stats.langs[i] != lang; i++)
 		;
 	if (i == 64)
 		return;
-	stats.langs[i] = lang;
-	stats.files[i]++;
-	stats.tokens[i] += tokens;
+	f->stats.langs[i] = lang;
+	f->stats.files[i]++;
+	f->stats.tokens[i] += tokens;
 }
 
-static struct strbuf view_buf = STRBUF_INIT;
+/* The view in lang of len bytes at data, into f->view, counted for --stats. */
+static void build_view(struct filter *f, const struct language *lang, const char *data, size_t len)
+{
+	size_t tokens;
+
+	strbuf_reset(&f->view);
+	tokens = view_build(&f->view, lang, data, len, f->opt.view_flags);
+	f->stats.views_out++;
+	count_language(f, lang, tokens);
+}
 
 /* The mark of b's view in lang, writing the view first if it is new. */
-static uintmax_t write_view(struct blob *b, const struct language *lang)
+static uintmax_t write_view(struct filter *f, struct blob *b, const struct language *lang)
 {
 	struct view *v;
 	char hdr[64];
-	size_t tokens;
 
 	for (v = b->views; v; v = v->next)
 		if (v->lang == lang)
 			return v->mark;
-	blob_load(b);
-	strbuf_reset(&view_buf);
-	tokens = view_build(&view_buf, lang, blob_content(b), b->len, opt.view_flags);
-	blob_content_done();
+	blob_load(f, b);
+	build_view(f, lang, blob_content(f, b), b->content.len);
+	blob_content_done(f);
 	v = xmalloc(sizeof(*v));
 	v->lang = lang;
-	v->mark = next_view_mark++;
+	v->mark = f->next_view_mark++;
 	v->next = b->views;
 	b->views = v;
 	snprintf(hdr, sizeof(hdr), "blob\nmark :%ju\n", v->mark);
-	out_str(hdr);
-	out_data(view_buf.buf, view_buf.len);
-	stats.views_out++;
-	count_language(lang, tokens);
-	if (view_buf.alloc > (1 << 24))
-		strbuf_release(&view_buf);
+	out_str(f, hdr);
+	out_data(f, f->view.buf, f->view.len);
+	if (f->view.alloc > (1 << 24))
+		strbuf_release(&f->view);
 	return v->mark;
 }
 
@@ -1661,10 +1376,11 @@ static void quote_path(struct strbuf *sb, const char *path, size_t len)
 enum treatment { DROP, RAW, VIEW };
 
 /* How the file at path with content b goes into the token tree. */
-static enum treatment treatment_of(const char *path, struct blob *b, const struct language **lang)
+static enum treatment treatment_of(struct filter *f, const char *path, struct blob *b,
+				   const struct language **lang)
 {
 	*lang = NULL;
-	if (opt.identity || is_git_control_file(path))
+	if (f->opt.identity || is_git_control_file(path))
 		return RAW;
 	*lang = language_for_path(path);
 	if (*lang == &language_none)
@@ -1675,18 +1391,18 @@ static enum treatment treatment_of(const char *path, struct blob *b, const struc
 		*lang = NULL;
 	if (*lang)
 		return VIEW;
-	return opt.keep_other ? RAW : DROP;
+	return f->opt.keep_other ? RAW : DROP;
 }
 
 /*
  * What the path alone says of the treatment: two paths with the same
  * class treat the same content the same way.
  */
-static const void *path_class(const char *path)
+static const void *path_class(struct filter *f, const char *path)
 {
 	static const char raw_class;
 
-	if (opt.identity || is_git_control_file(path))
+	if (f->opt.identity || is_git_control_file(path))
 		return &raw_class;
 	return language_for_path(path);
 }
@@ -1708,14 +1424,10 @@ static uintmax_t parse_mark_ref(const char *s, const char **end)
 	return v;
 }
 
-/* The mark of the commit or tag being parsed: it names nothing until that is done. */
-static uintmax_t defining_mark;
-
-static void flush_notes(void);
-static void copy_line(struct strbuf *sb);
+static void flush_notes(struct filter *f);
 static void check_refname(const char *name, const char *what);
-static int ref_written(const char *name);
-static struct blob *blob_for_oid(const unsigned char *oid);
+static int ref_written(struct filter *f, const char *name);
+static struct blob *blob_for_oid(struct filter *f, const unsigned char *oid);
 
 /*
  * The blob a tag names by object id, or NULL if it names no blob.  git
@@ -1723,7 +1435,7 @@ static struct blob *blob_for_oid(const unsigned char *oid);
  * already is ours; any other is asked of the source repository, as its
  * content will be, since the destination has only what the output wrote.
  */
-static struct blob *blob_of_tag_target(const char *hex)
+static struct blob *blob_of_tag_target(struct filter *f, const char *hex)
 {
 	unsigned char oid[20];
 	struct strbuf type = STRBUF_INIT;
@@ -1733,15 +1445,15 @@ static struct blob *blob_of_tag_target(const char *hex)
 
 	if (strlen(hex) != 40 || hex_to_oid(hex, 40, oid))
 		return NULL;
-	b = oid_lookup(oid);
+	b = oid_lookup(f, oid);
 	if (b)
 		return b;
 #ifdef TOKSTREAM_FUZZ
 	return NULL;
 #endif
-	is_blob = !run_capture_quiet(argv, opt.source, &type) && !strcmp(type.buf, "blob\n");
+	is_blob = !run_capture_quiet(argv, f->opt.source, &type) && !strcmp(type.buf, "blob\n");
 	strbuf_release(&type);
-	return is_blob ? blob_for_oid(oid) : NULL;
+	return is_blob ? blob_for_oid(f, oid) : NULL;
 }
 
 /*
@@ -1755,7 +1467,7 @@ static struct blob *blob_of_tag_target(const char *hex)
  * the stream or as a revision of the repository it writes
  * ("refs/heads/main", "main~2").
  */
-static struct blob *check_commitish(const char *s, int any_object)
+static struct blob *check_commitish(struct filter *f, const char *s, int any_object)
 {
 	const char *end;
 	struct mark_entry *e;
@@ -1767,15 +1479,15 @@ static struct blob *check_commitish(const char *s, int any_object)
 		size_t n = strlen(s);
 
 		if ((n == 40 || n == 64) && strspn(s, "0123456789abcdef") == n)
-			return any_object ? blob_of_tag_target(s) : NULL;
+			return any_object ? blob_of_tag_target(f, s) : NULL;
 		return NULL;
 	}
 	mark = parse_mark_ref(s + 1, &end);
-	if (mark == defining_mark)
+	if (mark == f->defining_mark)
 		die("%s names the object being defined", s);
 	if (*end)
 		die("invalid mark reference '%s'", s);
-	e = mark_named(mark);
+	e = mark_named(f, mark);
 	if (!e || e->kind == OBJ_IMPORTED)
 		return NULL;
 	if (!any_object && e->kind != OBJ_COMMIT)
@@ -1814,8 +1526,8 @@ static void check_refname(const char *name, const char *what)
 		die("%s: invalid ref name '%s'", what, name);
 }
 
-static void define_mark_line(const char *line, enum object_kind kind, struct blob *blob,
-			     uintmax_t *mark)
+static void define_mark_line(struct filter *f, const char *line, enum object_kind kind,
+			     struct blob *blob, uintmax_t *mark)
 {
 	const char *arg, *end;
 
@@ -1826,78 +1538,72 @@ static void define_mark_line(const char *line, enum object_kind kind, struct blo
 		die("invalid mark line '%s'", line);
 	if (*mark >= VIEW_MARK_BASE)
 		die("mark :%ju is too large (marks must be below %ju)", *mark, VIEW_MARK_BASE);
-	mark_define(*mark, kind, blob);
+	mark_define(f, *mark, kind, blob);
 }
 
 /* ---- commands ------------------------------------------------------------ */
 
-static struct strbuf data = STRBUF_INIT;
-
-/* The blobs named by the commit being parsed, released after it. */
-static struct blob **named;
-static size_t nr_named, alloc_named;
-
-static void name_blob(struct blob *b)
+static void name_blob(struct filter *f, struct blob *b)
 {
 	if (b->named)
 		return;
 	b->named = 1;
-	ALLOC_GROW(named, nr_named + 1, alloc_named);
-	named[nr_named++] = b;
+	ALLOC_GROW(f->named, f->nr_named + 1, f->alloc_named);
+	f->named[f->nr_named++] = b;
 }
 
-static void release_named(void)
+static void release_named(struct filter *f)
 {
 	size_t i;
 
-	for (i = 0; i < nr_named; i++) {
-		named[i]->named = 0;
-		blob_release(named[i]);
+	for (i = 0; i < f->nr_named; i++) {
+		f->named[i]->named = 0;
+		blob_release(f, f->named[i]);
 	}
-	nr_named = 0;
+	f->nr_named = 0;
 	/* a large blob's buffer is not kept for the small ones that follow */
-	if (fetched.buf.alloc > SPILL_CHUNK * 16) {
-		fetched.owner = NULL;
-		strbuf_release(&fetched.buf);
+	if (f->fetched.buf.alloc > KEPT_BUFFER * 16) {
+		f->fetched.owner = NULL;
+		strbuf_release(&f->fetched.buf);
 	}
 }
 
-static void parse_blob(void)
+static void parse_blob(struct filter *f)
 {
-	struct blob *b = new_blob();
+	struct blob *b = new_blob(f);
 
-	prefetch_stop();	/* this stream carries its blobs */
-	read_command();
-	if (!strncmp(cmd.buf, "mark ", 5)) {
-		define_mark_line(cmd.buf, OBJ_BLOB, b, &b->mark);
-		read_command();
+	prefetch_stop(&f->prefetch);	/* this stream carries its blobs */
+	read_command(f);
+	if (!strncmp(f->cmd.buf, "mark ", 5)) {
+		define_mark_line(f, f->cmd.buf, OBJ_BLOB, b, &b->mark);
+		read_command(f);
 	}
-	if (!strncmp(cmd.buf, "original-oid ", 13)) {
-		b->original_oid = xstrdup(cmd.buf + 13);
-		read_command();
+	if (!strncmp(f->cmd.buf, "original-oid ", 13)) {
+		b->original_oid = xstrdup(f->cmd.buf + 13);
+		read_command(f);
 	}
-	if (cmd_eof)
+	if (f->cmd_eof)
 		die("end of input before the blob's data");
-	parse_data_to(sink_begin_stream, sink_add, NULL);
-	sink_end(b);
+	parse_data_to(f, sink_begin_stream, sink_add, f);
+	sink_end(f, b);
 	/*
 	 * git fast-export's original-oid of a blob is its object id; other
 	 * exporters' identifiers are not, so compute it.
 	 */
 	if (!b->original_oid || hex_to_oid(b->original_oid, strlen(b->original_oid), b->oid))
-		blob_oid(b);
+		blob_oid(f, b);
 	if (!b->mark)
-		oid_insert(b);
-	stats.blobs_in++;
+		oid_insert(f, b);
+	f->stats.blobs_in++;
 	/*
 	 * An unchanged copy needs no path: --identity writes every blob as
 	 * it comes, so that fast-import's marks hold it even if no commit
 	 * names it (a later run may, by mark).
 	 */
-	if (opt.identity) {
-		write_raw(b);
-		if (!b->in_input && (b->data || b->spilled))
-			blob_unhold(b);
+	if (f->opt.identity) {
+		write_raw(f, b);
+		if (!b->in_input)
+			spill_forget(&f->held, &b->content);
 	}
 }
 
@@ -1906,16 +1612,16 @@ static void parse_blob(void)
  * mark, or one outside the stream, which exists in the destination
  * already (for unchanged copies) and whose content is read lazily.
  */
-static struct blob *blob_for_oid(const unsigned char *oid)
+static struct blob *blob_for_oid(struct filter *f, const unsigned char *oid)
 {
-	struct blob *b = oid_lookup(oid);
+	struct blob *b = oid_lookup(f, oid);
 
 	if (!b) {
-		b = new_blob();
+		b = new_blob(f);
 		memcpy(b->oid, oid, 20);
 		/* unchanged copies of it exist in the destination only in identity mode */
-		b->raw_written = opt.identity;
-		oid_insert(b);
+		b->raw_written = f->opt.identity;
+		oid_insert(f, b);
 	}
 	return b;
 }
@@ -1925,7 +1631,7 @@ static struct blob *blob_for_oid(const unsigned char *oid)
  * --import-marks defined it (fast-import may have it from a marks file
  * of its own command line).
  */
-static struct mark_entry *mark_of_dataref(const char *ref, size_t len)
+static struct mark_entry *mark_of_dataref(struct filter *f, const char *ref, size_t len)
 {
 	char tmp[64];
 	const char *end;
@@ -1935,90 +1641,92 @@ static struct mark_entry *mark_of_dataref(const char *ref, size_t len)
 		die("invalid mark reference '%.*s'", (int)len, ref);
 	memcpy(tmp, ref + 1, len - 1);
 	tmp[len - 1] = '\0';
-	e = mark_named(parse_mark_ref(tmp, &end));
+	e = mark_named(f, parse_mark_ref(tmp, &end));
 	if (*end)
 		die("invalid mark reference '%.*s'", (int)len, ref);
 	return e;
 }
 
 /* A mark a data reference names that this run has no blob for: NULL if none. */
-static struct mark_entry *foreign_dataref(const char *ref, size_t len, int *unknown)
+static struct mark_entry *foreign_dataref(struct filter *f, const char *ref, size_t len,
+					  int *unknown)
 {
 	struct mark_entry *e;
 
 	*unknown = 0;
 	if (ref[0] != ':')
 		return NULL;
-	e = mark_of_dataref(ref, len);
+	e = mark_of_dataref(f, ref, len);
 	*unknown = !e;
 	return e && e->kind == OBJ_IMPORTED ? e : NULL;
+}
+
+/*
+ * The blob that e, the mark a data reference ":N" names, is (NULL: a mark
+ * this run does not know).  A mark of an earlier run names a blob outside
+ * the stream, which gets a record of its own, loaded lazily.
+ */
+static struct blob *blob_of_mark(struct filter *f, const struct mark_entry *e, const char *ref,
+				 size_t len)
+{
+	unsigned char oid[20];
+
+	if (!e)
+		die("mark %.*s is not defined: a blob of an earlier run cannot be "
+		    "tokenized without its content (give --import-marks the marks "
+		    "file git fast-import reads, and --source a repository that has the blob)",
+		    (int)len, ref);
+	if (e->kind == OBJ_IMPORTED) {
+		if (hex_to_oid(e->original_oid, strlen(e->original_oid), oid))
+			die("mark %.*s of the marks file has no object id this filter reads", (int)len, ref);
+		return blob_for_oid(f, oid);
+	}
+	if (e->kind != OBJ_BLOB)
+		die("mark %.*s is not a blob", (int)len, ref);
+	return e->blob;
 }
 
 /*
  * The blob a data reference names.  A reference by object id to a blob
  * outside the stream gets a record of its own, loaded lazily.
  */
-static struct blob *resolve_dataref(const char *ref, size_t len)
+static struct blob *resolve_dataref(struct filter *f, const char *ref, size_t len)
 {
 	unsigned char oid[20];
 
-	if (ref[0] == ':') {
-		struct mark_entry *e = mark_of_dataref(ref, len);
-
-		if (!e)
-			die("mark %.*s is not defined: a blob of an earlier run cannot be "
-			    "tokenized without its content (give --import-marks the marks "
-			    "file git fast-import reads, and --source a repository that has the blob)",
-			    (int)len, ref);
-		if (e->kind == OBJ_IMPORTED) {
-			unsigned char oid[20];
-
-			if (hex_to_oid(e->original_oid, strlen(e->original_oid), oid))
-				die("mark %.*s of the marks file has no object id this filter reads", (int)len, ref);
-			return blob_for_oid(oid);
-		}
-		if (e->kind != OBJ_BLOB)
-			die("mark %.*s is not a blob", (int)len, ref);
-		return e->blob;
-	}
+	if (ref[0] == ':')
+		return blob_of_mark(f, mark_of_dataref(f, ref, len), ref, len);
 	if (hex_to_oid(ref, len, oid))
 		die("invalid data reference '%.*s'", (int)len, ref);
-	return blob_for_oid(oid);
+	return blob_for_oid(f, oid);
 }
 
-/*
- * The files the token tree lacks because they were dropped (no lexer
- * claims them, or binary): a rename or copy of one has nothing to move.
- */
-static struct strset dropped_paths;
-
-
 /* Appends to the commit the file command that puts content b at path. */
-static void add_file(struct strbuf *commit, const char *mode, const char *path_text,
-		     size_t path_text_len, const char *path, struct blob *b)
+static void add_file(struct filter *f, struct strbuf *commit, const char *mode,
+		     const char *path_text, size_t path_text_len, const char *path, struct blob *b)
 {
 	const struct language *lang;
 
 	if (!b->classified)
-		blob_load(b);
-	switch (treatment_of(path, b, &lang)) {
+		blob_load(f, b);
+	switch (treatment_of(f, path, b, &lang)) {
 	case DROP:
-		strset_add(&dropped_paths, path);
+		set_add(&f->dropped_paths, path);
 		/* the path may hold a view from before: it must go */
 		strbuf_addstr(commit, "D ");
 		strbuf_add(commit, path_text, path_text_len);
 		strbuf_addch(commit, '\n');
-		stats.dropped++;
+		f->stats.dropped++;
 		return;
 	case RAW:
-		strset_remove(&dropped_paths, path);
-		write_raw(b);
+		set_remove(&f->dropped_paths, path);
+		write_raw(f, b);
 		strbuf_addf(commit, "M %s ", mode);
 		raw_ref(b, commit);
 		break;
 	case VIEW:
-		strset_remove(&dropped_paths, path);
-		strbuf_addf(commit, "M %s :%ju", mode, write_view(b, lang));
+		set_remove(&f->dropped_paths, path);
+		strbuf_addf(commit, "M %s :%ju", mode, write_view(f, b, lang));
 		break;
 	}
 	strbuf_addch(commit, ' ');
@@ -2026,164 +1734,214 @@ static void add_file(struct strbuf *commit, const char *mode, const char *path_t
 	strbuf_addch(commit, '\n');
 }
 
-static void expand_tree(struct strbuf *commit, const unsigned char *tree_oid, const char *prefix);
+static void expand_tree(struct filter *f, struct strbuf *commit, const unsigned char *tree_oid,
+			const char *prefix);
 
-static void parse_filemodify(struct strbuf *commit, struct strbuf *path)
-{
-	const char *p = cmd.buf + 2, *end = cmd.buf + cmd.len, *sp, *ref, *path_text;
-	char mode[16];
+/* An M command, as parse_filemodify() reads it. */
+struct filemodify {
+	unsigned mode;              /* as fast-import reads it: 644 and 755 are 100644 and 100755 */
+	char mode_text[16];         /* as the input writes it (in octal if that is longer) */
+	const char *ref;            /* the data reference, in f->cmd */
 	size_t ref_len;
-	unsigned mode_bits;
+	const char *path_text;      /* the path as the input writes it, to the end of f->cmd */
+	size_t path_text_len;
+	const char *path;           /* the path it names */
+};
+
+/* The path as the input writes it, after "D " or "M MODE REF ". */
+static void add_path_line(struct strbuf *commit, const char *prefix, const struct filemodify *m)
+{
+	strbuf_addstr(commit, prefix);
+	strbuf_add(commit, m->path_text, m->path_text_len);
+	strbuf_addch(commit, '\n');
+}
+
+/* M with inline data: the view (or the content) goes inline too. */
+static void filemodify_inline(struct filter *f, struct strbuf *commit, const struct filemodify *m)
+{
+	struct blob tmp = { 0 };
+	const struct language *lang;
+	enum treatment t;
+	/* the next command line, the data, takes the place of the one the path is in */
+	char *path_text = xmalloc(m->path_text_len + 1);
+
+	f->notes_inline |= f->on_notes_ref;
+	memcpy(path_text, m->path_text, m->path_text_len);
+	path_text[m->path_text_len] = '\0';
+	if (m->mode == 0160000 || m->mode == 040000)
+		die("M: inline data for mode %s", m->mode_text);
+	if (!read_command(f))
+		die("M: end of input before inline data");
+	parse_data(f, &f->data);
+	blob_classify(&tmp, f->data.buf, f->data.len, f->data.len);
+	t = m->mode == 0120000 ? RAW : treatment_of(f, m->path, &tmp, &lang);
+	if (t == DROP) {
+		set_add(&f->dropped_paths, m->path);
+		strbuf_addf(commit, "D %s\n", path_text);
+		f->stats.dropped++;
+	} else {
+		set_remove(&f->dropped_paths, m->path);
+		strbuf_addf(commit, "M %s inline %s\n", m->mode_text, path_text);
+		if (t == VIEW) {
+			build_view(f, lang, f->data.buf, f->data.len);
+			strbuf_addf(commit, "data %zu\n", f->view.len);
+			strbuf_addbuf(commit, &f->view);
+		} else {
+			strbuf_addf(commit, "data %zu\n", f->data.len);
+			strbuf_addbuf(commit, &f->data);
+		}
+		strbuf_addch(commit, '\n');
+	}
+	free(path_text);
+}
+
+/* Whether the file goes into the token tree unchanged, whatever its path says. */
+static int filemodify_is_raw(struct filter *f, const struct filemodify *m)
+{
+	return m->mode == 0120000 || f->opt.identity || f->on_notes_ref;
+}
+
+/* M of a blob of this run: the file command for its view, or for it unchanged. */
+static void filemodify_blob(struct filter *f, struct strbuf *commit, const struct filemodify *m,
+			    struct blob *b)
+{
+	if (filemodify_is_raw(f, m)) {
+		write_raw(f, b);
+		strbuf_addf(commit, "M %s ", m->mode_text);
+		raw_ref(b, commit);
+		add_path_line(commit, " ", m);
+	} else {
+		add_file(f, commit, m->mode_text, m->path_text, m->path_text_len, m->path, b);
+	}
+	name_blob(f, b);
+}
+
+/* M of a mark ":N". */
+static void filemodify_mark(struct filter *f, struct strbuf *commit, const struct filemodify *m)
+{
+	struct mark_entry *e;
+
+	if (m->mode == 040000) {
+		if (!f->opt.identity)
+			die("M 040000: a tree must be named by its object id to be tokenized");
+		copy_line(f, commit);
+		return;
+	}
+	e = mark_of_dataref(f, m->ref, m->ref_len);
+	if (m->mode == 0160000) {
+		/* a gitlink: the mark must be a commit's, as fast-import checks it */
+		if (e && e->kind != OBJ_COMMIT && e->kind != OBJ_IMPORTED)
+			die("M 160000: mark %.*s is not a commit", (int)m->ref_len, m->ref);
+		copy_line(f, commit);
+		return;
+	}
+	if ((!e || e->kind == OBJ_IMPORTED) && filemodify_is_raw(f, m)) {
+		/* a blob of an earlier run, copied unchanged: fast-import has it */
+		copy_line(f, commit);
+		return;
+	}
+	filemodify_blob(f, commit, m, blob_of_mark(f, e, m->ref, m->ref_len));
+}
+
+/* M of an object id. */
+static void filemodify_oid(struct filter *f, struct strbuf *commit, const struct filemodify *m)
+{
+	unsigned char oid[20];
+
+	if (m->mode == 040000 && f->opt.identity) {
+		copy_line(f, commit);
+		return;
+	}
+	if (hex_to_oid(m->ref, m->ref_len, oid)) {
+		if (m->mode == 040000)
+			die("M 040000: a tree must be named by its object id to be tokenized");
+		die("invalid data reference '%.*s'", (int)m->ref_len, m->ref);
+	}
+	if (m->mode == 0160000) {
+		/* a gitlink names a commit of another repository: untouched */
+		copy_line(f, commit);
+		return;
+	}
+	if (m->mode == 040000) {
+		/* a whole tree of the source: each of its files, as if named here */
+		add_path_line(commit, "D ", m);
+		expand_tree(f, commit, oid, m->path);
+		return;
+	}
+	filemodify_blob(f, commit, m, blob_for_oid(f, oid));
+}
+
+/* The mode of an M command, in octal, in 16 bits as fast-import reads it (0100644 is 100644). */
+static void parse_mode(const char *p, const char *sp, struct filemodify *m)
+{
+	const char *q;
+
+	m->mode = 0;
+	for (q = p; q < sp; q++) {
+		if (*q < '0' || *q > '7')
+			die("M: invalid mode '%.*s'", (int)(sp - p), p);
+		m->mode = (uint16_t)((m->mode << 3) | (unsigned)(*q - '0'));
+	}
+	if (m->mode == 0644 || m->mode == 0755)
+		m->mode |= 0100000;
+	if (m->mode != 0100644 && m->mode != 0100755 && m->mode != 0120000 &&
+	    m->mode != 0160000 && m->mode != 040000)
+		die("M: invalid mode '%.*s'", (int)(sp - p), p);
+	if (sp - p < (ptrdiff_t)sizeof(m->mode_text)) {
+		memcpy(m->mode_text, p, (size_t)(sp - p));
+		m->mode_text[sp - p] = '\0';
+	} else {
+		snprintf(m->mode_text, sizeof(m->mode_text), "%o", m->mode);
+	}
+}
+
+/*
+ * M MODE REF PATH: the mode and the path are read here, the data
+ * reference by one function for each kind, as fast-import's
+ * file_change_m() reads them.
+ */
+static void parse_filemodify(struct filter *f, struct strbuf *commit, struct strbuf *path)
+{
+	const char *p = f->cmd.buf + 2, *end = f->cmd.buf + f->cmd.len, *sp;
+	struct filemodify m;
 
 	sp = memchr(p, ' ', (size_t)(end - p));
 	if (!sp || sp == p)
-		die("M: invalid mode in '%.*s'", 80, cmd.buf);
-	/* octal, in 16 bits as fast-import reads it, so 0100644 is 100644 */
-	mode_bits = 0;
-	for (ref = p; ref < sp; ref++) {
-		if (*ref < '0' || *ref > '7')
-			die("M: invalid mode '%.*s'", (int)(sp - p), p);
-		mode_bits = (uint16_t)((mode_bits << 3) | (unsigned)(*ref - '0'));
-	}
-	if (mode_bits == 0644 || mode_bits == 0755)
-		mode_bits |= 0100000;
-	if (mode_bits != 0100644 && mode_bits != 0100755 && mode_bits != 0120000 &&
-	    mode_bits != 0160000 && mode_bits != 040000)
-		die("M: invalid mode '%.*s'", (int)(sp - p), p);
-	if (sp - p < (ptrdiff_t)sizeof(mode)) {
-		memcpy(mode, p, (size_t)(sp - p));
-		mode[sp - p] = '\0';
-	} else {
-		snprintf(mode, sizeof(mode), "%o", mode_bits);
-	}
-	ref = sp + 1;
-	sp = memchr(ref, ' ', (size_t)(end - ref));
+		die("M: invalid mode in '%.*s'", 80, f->cmd.buf);
+	parse_mode(p, sp, &m);
+	m.ref = sp + 1;
+	sp = memchr(m.ref, ' ', (size_t)(end - m.ref));
 	if (!sp)
-		die("M: missing path in '%.*s'", 80, cmd.buf);
-	ref_len = (size_t)(sp - ref);
-	path_text = sp + 1;
-	p = path_text;
+		die("M: missing path in '%.*s'", 80, f->cmd.buf);
+	m.ref_len = (size_t)(sp - m.ref);
+	m.path_text = sp + 1;
+	m.path_text_len = (size_t)(end - m.path_text);
+	p = m.path_text;
 	parse_path(&p, end, path, 0);
 	if (p != end)
 		die("M: garbage after the path");
+	m.path = path->buf;
 
-	if (ref_len == 6 && !memcmp(ref, "inline", 6)) {
-		notes_inline |= on_notes_ref;
-		struct blob tmp = { 0 };
-		const struct language *lang;
-		enum treatment t;
-		size_t path_len = (size_t)(end - path_text);
-		char *saved_path = xmalloc(path_len + 1);
-
-		memcpy(saved_path, path_text, path_len);
-		saved_path[path_len] = '\0';
-		if (mode_bits == 0160000 || mode_bits == 040000)
-			die("M: inline data for mode %s", mode);
-		if (!read_command())
-			die("M: end of input before inline data");
-		parse_data(&data);
-		blob_classify(&tmp, data.buf, data.len, data.len);
-		t = mode_bits == 0120000 ? RAW : treatment_of(path->buf, &tmp, &lang);
-		if (t == DROP)
-			strset_add(&dropped_paths, path->buf);
-		else
-			strset_remove(&dropped_paths, path->buf);
-		if (t == DROP) {
-			strbuf_addf(commit, "D %s\n", saved_path);
-			stats.dropped++;
-		} else {
-			strbuf_addf(commit, "M %s inline %s\n", mode, saved_path);
-			if (t == VIEW) {
-				size_t tokens;
-
-				strbuf_reset(&view_buf);
-				tokens = view_build(&view_buf, lang, data.buf, data.len, opt.view_flags);
-				count_language(lang, tokens);
-				stats.views_out++;
-				strbuf_addf(commit, "data %zu\n", view_buf.len);
-				strbuf_addbuf(commit, &view_buf);
-			} else {
-				strbuf_addf(commit, "data %zu\n", data.len);
-				strbuf_addbuf(commit, &data);
-			}
-			strbuf_addch(commit, '\n');
-		}
-		free(saved_path);
-		return;
-	}
-
-	if (mode_bits == 0160000) {
-		/*
-		 * A gitlink names a commit of another repository: untouched, but
-		 * checked as fast-import checks it (a mark of a commit, or an id)
-		 */
-		if (ref[0] == ':') {
-			struct mark_entry *e = mark_of_dataref(ref, ref_len);
-
-			if (e && e->kind != OBJ_COMMIT && e->kind != OBJ_IMPORTED)
-				die("M 160000: mark %.*s is not a commit", (int)ref_len, ref);
-		} else {
-			unsigned char oid[20];
-
-			if (hex_to_oid(ref, ref_len, oid))
-				die("invalid data reference '%.*s'", (int)ref_len, ref);
-		}
-		strbuf_add(commit, cmd.buf, cmd.len);
-		strbuf_addch(commit, '\n');
-		return;
-	}
-	if (mode_bits == 040000) {
-		unsigned char oid[20];
-
-		if (opt.identity) {
-			strbuf_add(commit, cmd.buf, cmd.len);
-			strbuf_addch(commit, '\n');
-			return;
-		}
-		if (hex_to_oid(ref, ref_len, oid))
-			die("M 040000: a tree must be named by its object id to be tokenized");
-		strbuf_addstr(commit, "D ");
-		strbuf_add(commit, path_text, (size_t)(end - path_text));
-		strbuf_addch(commit, '\n');
-		expand_tree(commit, oid, path->buf);
-		return;
-	}
-	{
-		struct blob *b;
-		int unknown;
-
-		if ((foreign_dataref(ref, ref_len, &unknown) || unknown) &&
-		    (mode_bits == 0120000 || opt.identity || on_notes_ref)) {
-			/* a blob of an earlier run, copied unchanged: fast-import has it */
-			copy_line(commit);
-			return;
-		}
-		b = resolve_dataref(ref, ref_len);
-		if (mode_bits == 0120000 || opt.identity || on_notes_ref) {
-			write_raw(b);
-			strbuf_addf(commit, "M %s ", mode);
-			raw_ref(b, commit);
-			strbuf_addch(commit, ' ');
-			strbuf_add(commit, path_text, (size_t)(end - path_text));
-			strbuf_addch(commit, '\n');
-		} else {
-			add_file(commit, mode, path_text, (size_t)(end - path_text), path->buf, b);
-		}
-		name_blob(b);
-	}
+	if (m.ref_len == 6 && !memcmp(m.ref, "inline", 6))
+		filemodify_inline(f, commit, &m);
+	else if (m.ref[0] == ':')
+		filemodify_mark(f, commit, &m);
+	else
+		filemodify_oid(f, commit, &m);
 }
 
 /*
  * M 040000 names a whole tree of the source: put each of its files in
  * the token tree as if the stream had named it.
  */
-static void expand_tree(struct strbuf *commit, const unsigned char *tree_oid, const char *prefix)
+static void expand_tree(struct filter *f, struct strbuf *commit, const unsigned char *tree_oid,
+			const char *prefix)
 {
 	char *buf, *p, *end;
 	size_t len;
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
 
-	catfile_read_object(tree_oid, "tree", &buf, &len);
+	catfile_read_object(f, tree_oid, "tree", &buf, &len);
 	for (p = buf, end = buf + len; p < end;) {
 		char *sp = memchr(p, ' ', (size_t)(end - p)), *nul;
 		unsigned long mode;
@@ -2202,25 +1960,25 @@ static void expand_tree(struct strbuf *commit, const unsigned char *tree_oid, co
 		strbuf_reset(&text);
 		quote_path(&text, path.buf, path.len);
 		if (mode == 040000) {
-			expand_tree(commit, oid, path.buf);
+			expand_tree(f, commit, oid, path.buf);
 		} else if (mode == 0160000) {
 			char hex[41];
 
 			oid_to_hex(oid, hex);
 			strbuf_addf(commit, "M 160000 %s %s\n", hex, text.buf);
 		} else {
-			struct blob *b = blob_for_oid(oid);
+			struct blob *b = blob_for_oid(f, oid);
 
 			if (mode == 0120000) {
-				write_raw(b);
+				write_raw(f, b);
 				strbuf_addstr(commit, "M 120000 ");
 				raw_ref(b, commit);
 				strbuf_addf(commit, " %s\n", text.buf);
 			} else {
-				add_file(commit, mode & 0111 ? "100755" : "100644",
+				add_file(f, commit, mode & 0111 ? "100755" : "100644",
 					 text.buf, text.len, path.buf, b);
 			}
-			name_blob(b);
+			name_blob(f, b);
 		}
 		p = nul + 21;
 	}
@@ -2229,22 +1987,22 @@ static void expand_tree(struct strbuf *commit, const unsigned char *tree_oid, co
 	strbuf_release(&text);
 }
 
-static void parse_filedelete(struct strbuf *commit, struct strbuf *path)
+static void parse_filedelete(struct filter *f, struct strbuf *commit, struct strbuf *path)
 {
-	const char *p = cmd.buf + 2, *end = cmd.buf + cmd.len;
+	const char *p = f->cmd.buf + 2, *end = f->cmd.buf + f->cmd.len;
 
 	parse_path(&p, end, path, 0);
 	if (p != end)
 		die("D: garbage after the path");
-	strbuf_add(commit, cmd.buf, cmd.len);
-	strbuf_addch(commit, '\n');
+	copy_line(f, commit);
 }
 
 /* C and R: they pass through when both paths get the same treatment. */
-static void parse_copy_rename(struct strbuf *commit, struct strbuf *src, struct strbuf *dst)
+static void parse_copy_rename(struct filter *f, struct strbuf *commit, struct strbuf *src,
+			      struct strbuf *dst)
 {
-	const char *p = cmd.buf + 2, *end = cmd.buf + cmd.len;
-	char op = cmd.buf[0];
+	const char *p = f->cmd.buf + 2, *end = f->cmd.buf + f->cmd.len;
+	char op = f->cmd.buf[0];
 	const char *dst_text;
 
 	parse_path(&p, end, src, 1);
@@ -2254,7 +2012,7 @@ static void parse_copy_rename(struct strbuf *commit, struct strbuf *src, struct 
 	parse_path(&p, end, dst, 0);
 	if (p != end)
 		die("%c: garbage after the destination path", op);
-	if (path_class(src->buf) != path_class(dst->buf)) {
+	if (path_class(f, src->buf) != path_class(f, dst->buf)) {
 		const struct language *a = language_for_path(src->buf), *b = language_for_path(dst->buf);
 
 		die("%s '%s' to '%s' changes how the file is tokenized (%s to %s); "
@@ -2263,53 +2021,51 @@ static void parse_copy_rename(struct strbuf *commit, struct strbuf *src, struct 
 		    is_git_control_file(src->buf) ? "unchanged" : a ? a->name : "by content",
 		    is_git_control_file(dst->buf) ? "unchanged" : b ? b->name : "by content");
 	}
-	if (strset_has(&dropped_paths, src->buf)) {
+	if (set_has(&f->dropped_paths, src->buf)) {
 		/* not in the token tree: what lands at dst has no view either */
 		strbuf_addf(commit, "D %.*s\n", (int)(end - dst_text), dst_text);
-		strset_add(&dropped_paths, dst->buf);
+		set_add(&f->dropped_paths, dst->buf);
 		if (op == 'R')
-			strset_remove(&dropped_paths, src->buf);
+			set_remove(&f->dropped_paths, src->buf);
 		return;
 	}
-	strbuf_add(commit, cmd.buf, cmd.len);
-	strbuf_addch(commit, '\n');
+	copy_line(f, commit);
 }
 
 /* N: notes are kept unchanged. */
-static void parse_notemodify(struct strbuf *commit)
+static void parse_notemodify(struct filter *f, struct strbuf *commit)
 {
-	const char *ref = cmd.buf + 2, *sp = strchr(ref, ' ');
+	const char *ref = f->cmd.buf + 2, *sp = strchr(ref, ' ');
 	size_t ref_len;
 
 	if (!sp)
 		die("N: missing commit-ish");
 	ref_len = (size_t)(sp - ref);
-	check_commitish(sp + 1, 0);
+	check_commitish(f, sp + 1, 0);
 	if (ref_len == 6 && !memcmp(ref, "inline", 6)) {
-		notes_inline |= on_notes_ref;
-		strbuf_add(commit, cmd.buf, cmd.len);
-		strbuf_addch(commit, '\n');
-		if (!read_command())
+		f->notes_inline |= f->on_notes_ref;
+		copy_line(f, commit);
+		if (!read_command(f))
 			die("N: end of input before inline data");
-		parse_data(&data);
-		strbuf_addf(commit, "data %zu\n", data.len);
-		strbuf_addbuf(commit, &data);
+		parse_data(f, &f->data);
+		strbuf_addf(commit, "data %zu\n", f->data.len);
+		strbuf_addbuf(commit, &f->data);
 		strbuf_addch(commit, '\n');
 	} else {
 		struct blob *b;
 		int unknown;
 
-		if (foreign_dataref(ref, ref_len, &unknown) || unknown) {
+		if (foreign_dataref(f, ref, ref_len, &unknown) || unknown) {
 			/* a note of an earlier run: unchanged, fast-import has it */
-			copy_line(commit);
+			copy_line(f, commit);
 			return;
 		}
-		b = resolve_dataref(ref, ref_len);
-		write_raw(b);
+		b = resolve_dataref(f, ref, ref_len);
+		write_raw(f, b);
 		strbuf_addstr(commit, "N ");
 		raw_ref(b, commit);
 		strbuf_addf(commit, " %s\n", sp + 1);
-		name_blob(b);
+		name_blob(f, b);
 	}
 }
 
@@ -2325,48 +2081,44 @@ static int is_back_channel_command(const char *s)
 	       !strncmp(s, "get-mark ", 9);
 }
 
-static void back_channel_check(void)
+static void back_channel_check(struct filter *f)
 {
-	if (is_back_channel_command(cmd.buf)) {
+	if (is_back_channel_command(f->cmd.buf)) {
 		char name[16];
 
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(cmd.buf, " "), cmd.buf);
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(f->cmd.buf, " "), f->cmd.buf);
 		die_back_channel(name);
 	}
 }
 
 /*
- * The refs this stream has given commits: a commit without "from" on
- * any other ref is a root.  A reset without "from" empties the branch:
- * fast-import makes its next commit a root again.
+ * The refs this stream has given commits (f->refs_written): a commit
+ * without "from" on any other ref is a root.  A reset without "from"
+ * empties the branch: fast-import makes its next commit a root again.
  */
-static struct strset refs_written;
-
-static int ref_written(const char *name)
+static int ref_written(struct filter *f, const char *name)
 {
-	return strset_has(&refs_written, name);
+	return set_has(&f->refs_written, name);
 }
 
-static void ref_mark_written(const char *name)
+static void ref_mark_written(struct filter *f, const char *name)
 {
-	strset_add(&refs_written, name);
+	set_add(&f->refs_written, name);
 }
 
-static void ref_unmark_written(const char *name)
+static void ref_unmark_written(struct filter *f, const char *name)
 {
-	strset_remove(&refs_written, name);
+	set_remove(&f->refs_written, name);
 }
 
 /*
- * The refs that will hold an object at the end (branches with a commit,
- * tags), and how many of them each directory above them holds: no ref
- * may be the directory of another ("refs/heads/a" and "refs/heads/a/b"),
- * which fast-import finds only when it writes the refs, at the very end.
+ * The refs that will hold an object at the end (f->refs_held: branches
+ * with a commit, tags), and how many of them each directory above them
+ * holds (f->ref_dirs): no ref may be the directory of another
+ * ("refs/heads/a" and "refs/heads/a/b"), which fast-import finds only
+ * when it writes the refs, at the very end.
  */
-static struct strset refs_held;
-static struct smap ref_dirs;
-
-static void ref_dirs_count(const char *name, int up)
+static void ref_dirs_count(struct filter *f, const char *name, int up)
 {
 	struct strbuf dir = STRBUF_INIT;
 	const char *p;
@@ -2377,55 +2129,58 @@ static void ref_dirs_count(const char *name, int up)
 
 		strbuf_reset(&dir);
 		strbuf_add(&dir, name, (size_t)(p - name));
-		n = smap_put(&ref_dirs, dir.buf, 0, &isnew);
+		n = smap_put(&f->ref_dirs, dir.buf, 0, &isnew);
 		*n = up ? *n + 1 : *n - 1;
 	}
 	strbuf_release(&dir);
 }
 
 /* name will hold an object: it must be no directory of another such ref, nor under one. */
-static void ref_hold(const char *name)
+static void ref_hold(struct filter *f, const char *name)
 {
 	struct strbuf dir = STRBUF_INIT;
-	size_t *n = smap_get(&ref_dirs, name);
+	size_t *n = smap_get(&f->ref_dirs, name);
 	const char *p;
 
-	if (strset_has(&refs_held, name))
+	if (set_has(&f->refs_held, name))
 		return;
 	if (n && *n)
 		die("ref '%s' would be the directory of other refs of the stream", name);
 	for (p = strchr(name, '/'); p; p = strchr(p + 1, '/')) {
 		strbuf_reset(&dir);
 		strbuf_add(&dir, name, (size_t)(p - name));
-		if (strset_has(&refs_held, dir.buf))
+		if (set_has(&f->refs_held, dir.buf))
 			die("ref '%s' would be under ref '%s' of the stream", name, dir.buf);
 	}
 	strbuf_release(&dir);
-	strset_add(&refs_held, name);
-	ref_dirs_count(name, 1);
+	set_add(&f->refs_held, name);
+	ref_dirs_count(f, name, 1);
 }
 
 /* name is emptied (a reset without from): fast-import writes no such ref. */
-static void ref_release(const char *name)
+static void ref_release(struct filter *f, const char *name)
 {
-	if (!strset_has(&refs_held, name))
+	if (!set_has(&f->refs_held, name))
 		return;
-	strset_remove(&refs_held, name);
-	ref_dirs_count(name, 0);
+	set_remove(&f->refs_held, name);
+	ref_dirs_count(f, name, 0);
 }
 
-static int graft_applies(const char *original_oid)
+static int graft_applies(struct filter *f, const char *original_oid)
 {
-	if (!opt.graft_parent)
+	if (!f->opt.graft_parent)
 		return 0;
-	return !opt.graft_root || !strcmp(opt.graft_root, original_oid);
+	return !f->opt.graft_root || !strcmp(f->opt.graft_root, original_oid);
 }
 
-/* Copies one header line of a commit or tag into sb. */
-static void copy_line(struct strbuf *sb)
+/* The date formats fast-import knows: 1 for raw, whose dates the filter can check */
+static int date_format_checks(const char *f, const char *what)
 {
-	strbuf_add(sb, cmd.buf, cmd.len);
-	strbuf_addch(sb, '\n');
+	if (!strcmp(f, "raw"))
+		return 1;
+	if (strcmp(f, "raw-permissive") && strcmp(f, "rfc2822") && strcmp(f, "now"))
+		die("%s: unknown date format '%s' (git fast-import would refuse it)", what, f);
+	return 0;
 }
 
 /*
@@ -2440,19 +2195,7 @@ static void copy_line(struct strbuf *sb)
  * fast-import reads them, raw seconds are an unsigned long and the zone
  * at most 1400 (the digits of +HHMM as one number).
  */
-static int dates_raw;
-
-/* The date formats fast-import knows: 1 for raw, whose dates the filter can check */
-static int date_format_checks(const char *f, const char *what)
-{
-	if (!strcmp(f, "raw"))
-		return 1;
-	if (strcmp(f, "raw-permissive") && strcmp(f, "rfc2822") && strcmp(f, "now"))
-		die("%s: unknown date format '%s' (git fast-import would refuse it)", what, f);
-	return 0;
-}
-
-static void check_ident(const char *s, const char *what)
+static void check_ident(struct filter *f, const char *s, const char *what)
 {
 	const char *lt = s + strcspn(s, "<>"), *gt, *p;
 	uintmax_t v;
@@ -2466,7 +2209,7 @@ static void check_ident(const char *s, const char *what)
 		die("%s: missing > in the identity", what);
 	if (gt[1] != ' ')
 		die("%s: missing space after > in the identity", what);
-	if (!dates_raw)
+	if (!f->opt.dates_raw)
 		return;
 	p = gt + 2;
 	if (*p < '0' || *p > '9' || !(p = scan_decimal(p, &v)) || v > ULONG_MAX ||
@@ -2477,32 +2220,29 @@ static void check_ident(const char *s, const char *what)
 
 /*
  * Commits on notes refs wait until the end (or until something names
- * them): git fast-export writes them before the commits they annotate,
+ * them), in f->notes_queue: git fast-export writes them before the commits they annotate,
  * whose marks their notes must name, for fast-import to file each note
  * under the token commit's id.  Their file commands are then rewritten:
  * "M MODE REF PATH" becomes "N REF :MARK" and "D PATH" a null-note N
  * when PATH is the original id of a commit of the stream.
  */
-static struct strbuf notes_queue = STRBUF_INIT;
-static uintmax_t *queued_marks;
-static size_t nr_queued_marks, alloc_queued_marks;
 
-
-static void queue_add(const char *p, size_t n)
+static void queue_add(struct filter *f, const char *p, size_t n)
 {
-	strbuf_add(&notes_queue, &n, sizeof(n));
-	strbuf_add(&notes_queue, p, n);
+	strbuf_add(&f->notes_queue, &n, sizeof(n));
+	strbuf_add(&f->notes_queue, p, n);
 }
 
-static void queue_notes_commit(const struct strbuf *commit, size_t files_start, uintmax_t mark)
+static void queue_notes_commit(struct filter *f, const struct strbuf *commit, size_t files_start,
+			       uintmax_t mark)
 {
 	/* a record: the header (up to the message and parents), then the file commands */
-	queue_add(commit->buf, files_start);
-	queue_add(commit->buf + files_start, commit->len - files_start);
+	queue_add(f, commit->buf, files_start);
+	queue_add(f, commit->buf + files_start, commit->len - files_start);
 	if (mark) {
-		mark_lookup(mark)->queued = 1;
-		ALLOC_GROW(queued_marks, nr_queued_marks + 1, alloc_queued_marks);
-		queued_marks[nr_queued_marks++] = mark;
+		mark_lookup(f, mark)->queued = 1;
+		ALLOC_GROW(f->queued_marks, f->nr_queued_marks + 1, f->alloc_queued_marks);
+		f->queued_marks[f->nr_queued_marks++] = mark;
 	}
 }
 
@@ -2513,22 +2253,22 @@ static const char *queue_take(const char *p, const char **data, size_t *n)
 	return *data + *n;
 }
 
-static void flush_notes(void)
+static void flush_notes(struct filter *f)
 {
 	struct strbuf line = STRBUF_INIT;
-	const char *p = notes_queue.buf, *end = notes_queue.buf + notes_queue.len;
+	const char *p = f->notes_queue.buf, *end = f->notes_queue.buf + f->notes_queue.len;
 	size_t i;
 
-	for (i = 0; i < nr_queued_marks; i++)
-		mark_lookup(queued_marks[i])->queued = 0;
-	nr_queued_marks = 0;
+	for (i = 0; i < f->nr_queued_marks; i++)
+		mark_lookup(f, f->queued_marks[i])->queued = 0;
+	f->nr_queued_marks = 0;
 	while (p < end) {
 		const char *head, *files, *l, *files_end, *nl;
 		size_t head_len, files_len;
 
 		p = queue_take(p, &head, &head_len);
 		p = queue_take(p, &files, &files_len);
-		out_write(head, head_len);
+		out_write(f, head, head_len);
 		files_end = files + files_len;
 		for (l = files; l < files_end; l = nl + 1) {
 			uintmax_t target = 0;
@@ -2543,140 +2283,139 @@ static void flush_notes(void)
 				ref = strchr(line.buf + 2, ' ');
 				path = ref ? strchr(ref + 1, ' ') : NULL;
 				if (path)
-					target = note_target(path + 1);
+					target = note_target(f, path + 1);
 			} else if (!strncmp(line.buf, "D ", 2)) {
-				target = note_target(line.buf + 2);
+				target = note_target(f, line.buf + 2);
 			}
 			if (target && path) {
-				out_str("N ");
-				out_write(ref + 1, (size_t)(path - ref - 1));
-				out_line_printf(" :%ju", target);
+				out_str(f, "N ");
+				out_write(f, ref + 1, (size_t)(path - ref - 1));
+				out_line_printf(f, " :%ju", target);
 			} else if (target) {
-				out_line_printf("N 0000000000000000000000000000000000000000 :%ju", target);
+				out_line_printf(f, "N 0000000000000000000000000000000000000000 :%ju", target);
 			} else {
-				out_line(&line);
+				out_line(f, &line);
 			}
 		}
-		out_str("\n");
+		out_str(f, "\n");
 	}
-	strbuf_reset(&notes_queue);
+	strbuf_reset(&f->notes_queue);
 	strbuf_release(&line);
 }
 
-static void parse_commit(void)
+static void parse_commit(struct filter *f)
 {
-	static struct strbuf commit = STRBUF_INIT, path = STRBUF_INIT, path2 = STRBUF_INIT,
-		original = STRBUF_INIT, ref = STRBUF_INIT;
+	struct strbuf *commit = &f->text, original = STRBUF_INIT, ref = STRBUF_INIT;
 	uintmax_t mark = 0;
 	int has_parent = 0;
 	size_t files_start;
 
-	strbuf_reset(&commit);
-	check_refname(cmd.buf + 7, "commit");
-	ref_hold(cmd.buf + 7);
-	comment_sink = &commit;
-	strbuf_reset(&ref);
-	strbuf_addstr(&ref, cmd.buf + 7);
-	on_notes_ref = !opt.identity && !strncmp(ref.buf, "refs/notes/", 11);
-	copy_line(&commit);
-	read_command();
-	if (!strncmp(cmd.buf, "mark ", 5)) {
-		define_mark_line(cmd.buf, OBJ_COMMIT, NULL, &mark);
-		defining_mark = mark;
-		copy_line(&commit);
-		read_command();
+	strbuf_reset(commit);
+	check_refname(f->cmd.buf + 7, "commit");
+	ref_hold(f, f->cmd.buf + 7);
+	f->comment_sink = commit;
+	strbuf_addstr(&ref, f->cmd.buf + 7);
+	f->on_notes_ref = !f->opt.identity && !strncmp(ref.buf, "refs/notes/", 11);
+	copy_line(f, commit);
+	read_command(f);
+	if (!strncmp(f->cmd.buf, "mark ", 5)) {
+		define_mark_line(f, f->cmd.buf, OBJ_COMMIT, NULL, &mark);
+		f->defining_mark = mark;
+		copy_line(f, commit);
+		read_command(f);
 	}
-	strbuf_reset(&original);
-	if (!strncmp(cmd.buf, "original-oid ", 13)) {
-		strbuf_addstr(&original, cmd.buf + 13);
-		copy_line(&commit);
-		read_command();
+	if (!strncmp(f->cmd.buf, "original-oid ", 13)) {
+		strbuf_addstr(&original, f->cmd.buf + 13);
+		copy_line(f, commit);
+		read_command(f);
 	}
-	if (!strncmp(cmd.buf, "author ", 7)) {
-		check_ident(cmd.buf + 7, "author");
-		copy_line(&commit);
-		read_command();
+	if (!strncmp(f->cmd.buf, "author ", 7)) {
+		check_ident(f, f->cmd.buf + 7, "author");
+		copy_line(f, commit);
+		read_command(f);
 	}
-	if (strncmp(cmd.buf, "committer ", 10) || cmd_eof)
-		die("expected 'committer', got '%.*s'", 64, cmd_eof ? "end of input" : cmd.buf);
-	check_ident(cmd.buf + 10, "committer");
-	copy_line(&commit);
-	read_command();
-	if (!strncmp(cmd.buf, "gpgsig", 6) && (cmd.buf[6] == ' ' || !cmd.buf[6])) {
+	if (strncmp(f->cmd.buf, "committer ", 10) || f->cmd_eof)
+		die("expected 'committer', got '%.*s'", 64, f->cmd_eof ? "end of input" : f->cmd.buf);
+	check_ident(f, f->cmd.buf + 10, "committer");
+	copy_line(f, commit);
+	read_command(f);
+	if (!strncmp(f->cmd.buf, "gpgsig", 6) && (f->cmd.buf[6] == ' ' || !f->cmd.buf[6])) {
 		/* a signature cannot verify on the rewritten commit */
-		read_command();
-		parse_data(&data);
-		read_command();
+		read_command(f);
+		parse_data(f, &f->data);
+		read_command(f);
 	}
-	if (!strncmp(cmd.buf, "encoding ", 9)) {
-		copy_line(&commit);
-		read_command();
+	if (!strncmp(f->cmd.buf, "encoding ", 9)) {
+		copy_line(f, commit);
+		read_command(f);
 	}
-	if (cmd_eof)
+	if (f->cmd_eof)
 		die("end of input before the commit message");
-	parse_data(&data);
-	strbuf_addf(&commit, "data %zu\n", data.len);
-	strbuf_addbuf(&commit, &data);
-	strbuf_addch(&commit, '\n');
+	parse_data(f, &f->data);
+	strbuf_addf(commit, "data %zu\n", f->data.len);
+	strbuf_addbuf(commit, &f->data);
+	strbuf_addch(commit, '\n');
 
-	if (read_command() && !strncmp(cmd.buf, "from ", 5)) {
-		check_commitish(cmd.buf + 5, 0);
-		copy_line(&commit);
-		read_command();
+	if (read_command(f) && !strncmp(f->cmd.buf, "from ", 5)) {
+		check_commitish(f, f->cmd.buf + 5, 0);
+		copy_line(f, commit);
+		read_command(f);
 		has_parent = 1;
 	}
-	while (!cmd_eof && !strncmp(cmd.buf, "merge ", 6)) {
-		check_commitish(cmd.buf + 6, 0);
-		copy_line(&commit);
-		read_command();
+	while (!f->cmd_eof && !strncmp(f->cmd.buf, "merge ", 6)) {
+		check_commitish(f, f->cmd.buf + 6, 0);
+		copy_line(f, commit);
+		read_command(f);
 		has_parent = 1;
 	}
 	if (mark && original.len) {
-		mark_lookup(mark)->original_oid = xstrdup(original.buf);
-		orig_commit_add(original.buf, mark);
+		mark_lookup(f, mark)->original_oid = xstrdup(original.buf);
+		orig_commit_add(f, original.buf, mark);
 	}
-	if (!has_parent && !ref_written(ref.buf) && graft_applies(original.buf)) {
+	if (!has_parent && !ref_written(f, ref.buf) && graft_applies(f, original.buf)) {
 		/* the grafted root's tree is its own: nothing of the parent's stays */
-		strbuf_addf(&commit, "from %s\ndeleteall\n", opt.graft_parent);
-		opt.graft_parent = NULL;
+		strbuf_addf(commit, "from %s\ndeleteall\n", f->opt.graft_parent);
+		f->opt.graft_parent = NULL;
 	}
-	ref_mark_written(ref.buf);
-	files_start = commit.len;
-	notes_inline = 0;
-	for (; !cmd_eof; read_command()) {
-		const char *s = cmd.buf;
+	ref_mark_written(f, ref.buf);
+	files_start = commit->len;
+	f->notes_inline = 0;
+	for (; !f->cmd_eof; read_command(f)) {
+		const char *s = f->cmd.buf;
 
 		if (s[0] == 'M' && s[1] == ' ')
-			parse_filemodify(&commit, &path);
+			parse_filemodify(f, commit, &f->path);
 		else if (s[0] == 'D' && s[1] == ' ')
-			parse_filedelete(&commit, &path);
+			parse_filedelete(f, commit, &f->path);
 		else if ((s[0] == 'R' || s[0] == 'C') && s[1] == ' ')
-			parse_copy_rename(&commit, &path, &path2);
+			parse_copy_rename(f, commit, &f->path, &f->path2);
 		else if (s[0] == 'N' && s[1] == ' ')
-			parse_notemodify(&commit);
+			parse_notemodify(f, commit);
 		else if (!strcmp(s, "deleteall"))
-			copy_line(&commit);
+			copy_line(f, commit);
 		else if (s[0] == '#')
-			copy_line(&commit);
+			copy_line(f, commit);
 		else if (is_back_channel_command(s))
-			back_channel_check();
+			back_channel_check(f);
 		else
 			break;
 	}
 	/* the line that ended the commit belongs to the next command */
-	if (!cmd_eof)
-		unread_command();
-	comment_sink = NULL;
-	if (on_notes_ref && !notes_inline) {
-		queue_notes_commit(&commit, files_start, mark);
+	if (!f->cmd_eof)
+		unread_command(f);
+	f->comment_sink = NULL;
+	if (f->on_notes_ref && !f->notes_inline) {
+		queue_notes_commit(f, commit, files_start, mark);
 	} else {
-		out_buf(&commit);
-		out_str("\n");
+		out_buf(f, commit);
+		out_str(f, "\n");
 	}
-	release_named();
-	defining_mark = 0;
-	on_notes_ref = 0;
-	stats.commits++;
+	release_named(f);
+	f->defining_mark = 0;
+	f->on_notes_ref = 0;
+	f->stats.commits++;
+	strbuf_release(&original);
+	strbuf_release(&ref);
 }
 
 /* The start of a trailing signature block in a tag message, or len. */
@@ -2708,148 +2447,146 @@ static size_t signature_start(const char *msg, size_t len)
 }
 
 /* The target of a tag, or the commit of a reset; a blob a tag names is written first. */
-static void copy_target(struct strbuf *sb, const char *keyword, const char *target, int any_object)
+static void copy_target(struct filter *f, struct strbuf *sb, const char *keyword, const char *target,
+			int any_object)
 {
-	struct blob *b = check_commitish(target, any_object);
+	struct blob *b = check_commitish(f, target, any_object);
 
 	if (!b) {
-		copy_line(sb);
+		copy_line(f, sb);
 		return;
 	}
-	write_raw(b);
-	blob_release(b);
+	write_raw(f, b);
+	blob_release(f, b);
 	strbuf_addf(sb, "%s ", keyword);
 	raw_ref(b, sb);
 	strbuf_addch(sb, '\n');
 }
 
-static void parse_tag(void)
+static void parse_tag(struct filter *f)
 {
-	static struct strbuf tag = STRBUF_INIT;
+	struct strbuf *tag = &f->text;
 	uintmax_t mark = 0;
 
-	strbuf_reset(&tag);
-	check_refname(cmd.buf + 4, "tag");
+	strbuf_reset(tag);
+	check_refname(f->cmd.buf + 4, "tag");
 	{
 		struct strbuf ref = STRBUF_INIT;
 
-		strbuf_addf(&ref, "refs/tags/%s", cmd.buf + 4);
-		ref_hold(ref.buf);
+		strbuf_addf(&ref, "refs/tags/%s", f->cmd.buf + 4);
+		ref_hold(f, ref.buf);
 		strbuf_release(&ref);
 	}
-	comment_sink = &tag;
-	copy_line(&tag);
-	read_command();
-	if (!strncmp(cmd.buf, "mark ", 5)) {
-		define_mark_line(cmd.buf, OBJ_TAG, NULL, &mark);
-		defining_mark = mark;
-		copy_line(&tag);
-		read_command();
+	f->comment_sink = tag;
+	copy_line(f, tag);
+	read_command(f);
+	if (!strncmp(f->cmd.buf, "mark ", 5)) {
+		define_mark_line(f, f->cmd.buf, OBJ_TAG, NULL, &mark);
+		f->defining_mark = mark;
+		copy_line(f, tag);
+		read_command(f);
 	}
-	if (strncmp(cmd.buf, "from ", 5) || cmd_eof)
-		die("expected 'from', got '%.*s'", 64, cmd_eof ? "end of input" : cmd.buf);
-	copy_target(&tag, "from", cmd.buf + 5, 1);
-	read_command();
-	if (!strncmp(cmd.buf, "original-oid ", 13)) {
+	if (strncmp(f->cmd.buf, "from ", 5) || f->cmd_eof)
+		die("expected 'from', got '%.*s'", 64, f->cmd_eof ? "end of input" : f->cmd.buf);
+	copy_target(f, tag, "from", f->cmd.buf + 5, 1);
+	read_command(f);
+	if (!strncmp(f->cmd.buf, "original-oid ", 13)) {
 		if (mark)
-			mark_lookup(mark)->original_oid = xstrdup(cmd.buf + 13);
-		copy_line(&tag);
-		read_command();
+			mark_lookup(f, mark)->original_oid = xstrdup(f->cmd.buf + 13);
+		copy_line(f, tag);
+		read_command(f);
 	}
-	if (!strncmp(cmd.buf, "tagger ", 7)) {
-		check_ident(cmd.buf + 7, "tagger");
-		copy_line(&tag);
-		read_command();
+	if (!strncmp(f->cmd.buf, "tagger ", 7)) {
+		check_ident(f, f->cmd.buf + 7, "tagger");
+		copy_line(f, tag);
+		read_command(f);
 	}
-	if (cmd_eof)
+	if (f->cmd_eof)
 		die("end of input before the tag message");
-	parse_data(&data);
-	data.len = signature_start(data.buf, data.len);
-	strbuf_addf(&tag, "data %zu\n", data.len);
-	strbuf_add(&tag, data.buf, data.len);
-	strbuf_addch(&tag, '\n');
-	comment_sink = NULL;
-	out_buf(&tag);
-	defining_mark = 0;
-	stats.tags++;
+	parse_data(f, &f->data);
+	f->data.len = signature_start(f->data.buf, f->data.len);
+	strbuf_addf(tag, "data %zu\n", f->data.len);
+	strbuf_add(tag, f->data.buf, f->data.len);
+	strbuf_addch(tag, '\n');
+	f->comment_sink = NULL;
+	out_buf(f, tag);
+	f->defining_mark = 0;
+	f->stats.tags++;
 }
 
-static void parse_reset(void)
+static void parse_reset(struct filter *f)
 {
-	static struct strbuf reset = STRBUF_INIT, ref = STRBUF_INIT;
+	struct strbuf *reset = &f->text, ref = STRBUF_INIT;
 
-	strbuf_reset(&reset);
-	check_refname(cmd.buf + 6, "reset");
-	strbuf_reset(&ref);
-	strbuf_addstr(&ref, cmd.buf + 6);
-	comment_sink = &reset;
-	copy_line(&reset);
-	if (read_command()) {
-		if (!strncmp(cmd.buf, "from ", 5)) {
-			copy_target(&reset, "from", cmd.buf + 5, 0);
-			ref_mark_written(ref.buf);
-			ref_hold(ref.buf);
+	strbuf_reset(reset);
+	check_refname(f->cmd.buf + 6, "reset");
+	strbuf_addstr(&ref, f->cmd.buf + 6);
+	f->comment_sink = reset;
+	copy_line(f, reset);
+	if (read_command(f)) {
+		if (!strncmp(f->cmd.buf, "from ", 5)) {
+			copy_target(f, reset, "from", f->cmd.buf + 5, 0);
+			ref_mark_written(f, ref.buf);
+			ref_hold(f, ref.buf);
 		} else {
-			ref_unmark_written(ref.buf);
-			ref_release(ref.buf);
-			unread_command();
+			ref_unmark_written(f, ref.buf);
+			ref_release(f, ref.buf);
+			unread_command(f);
 		}
 	}
-	comment_sink = NULL;
-	out_buf(&reset);
-	stats.resets++;
+	f->comment_sink = NULL;
+	out_buf(f, reset);
+	f->stats.resets++;
+	strbuf_release(&ref);
 }
 
-static void parse_alias(void)
+static void parse_alias(struct filter *f)
 {
-	static struct strbuf alias = STRBUF_INIT;
+	struct strbuf *alias = &f->text;
 	uintmax_t mark;
 	const char *arg, *end;
 	struct mark_entry *target;
 
-	strbuf_reset(&alias);
-	copy_line(&alias);
-	comment_sink = &alias;
-	if (!read_command() || strncmp(cmd.buf, "mark ", 5))
+	strbuf_reset(alias);
+	copy_line(f, alias);
+	f->comment_sink = alias;
+	if (!read_command(f) || strncmp(f->cmd.buf, "mark ", 5))
 		die("expected 'mark'");
-	strbuf_addstr(&alias, cmd.buf);
-	strbuf_addch(&alias, '\n');
-	strbuf_reset(&data);
-	strbuf_addstr(&data, cmd.buf);
-	if (!read_command() || !skip_prefix(cmd.buf, "to ", &arg))
+	strbuf_addstr(alias, f->cmd.buf);
+	strbuf_addch(alias, '\n');
+	strbuf_reset(&f->data);
+	strbuf_addstr(&f->data, f->cmd.buf);
+	if (!read_command(f) || !skip_prefix(f->cmd.buf, "to ", &arg))
 		die("expected 'to'");
 	if (*arg == ':') {
 		parse_mark_ref(arg + 1, &end);
 		if (*end)
 			die("invalid mark reference '%s'", arg);
-		target = mark_named(strtoumax(arg + 1, NULL, 10));
+		target = mark_named(f, strtoumax(arg + 1, NULL, 10));
 		if (!target || target->kind == OBJ_IMPORTED) {
 			/* fast-import resolves it, from its own marks */
-			define_mark_line(data.buf, OBJ_IMPORTED, NULL, &mark);
-			mark_lookup(mark)->original_oid = xstrdup(target ? target->original_oid : "");
+			define_mark_line(f, f->data.buf, OBJ_IMPORTED, NULL, &mark);
+			mark_lookup(f, mark)->original_oid = xstrdup(target ? target->original_oid : "");
 		} else {
-			define_mark_line(data.buf, target->kind, target->blob, &mark);
+			define_mark_line(f, f->data.buf, target->kind, target->blob, &mark);
 		}
 		/* aliases of blobs live here only: their users are rewritten */
 		if (target && target->kind == OBJ_BLOB) {
-			comment_sink = NULL;
+			f->comment_sink = NULL;
 			return;
 		}
 	} else {
 		/* fast-import resolves it as it resolves a from */
-		check_commitish(arg, 0);
-		define_mark_line(data.buf, OBJ_IMPORTED, NULL, &mark);
-		mark_lookup(mark)->original_oid = xstrdup("");
+		check_commitish(f, arg, 0);
+		define_mark_line(f, f->data.buf, OBJ_IMPORTED, NULL, &mark);
+		mark_lookup(f, mark)->original_oid = xstrdup("");
 	}
-	copy_line(&alias);
+	copy_line(f, alias);
 	/* fast-import reads the line after "to" as an optional LF, whatever it is */
-	strbuf_addch(&alias, '\n');
-	comment_sink = NULL;
-	out_buf(&alias);
+	strbuf_addch(alias, '\n');
+	f->comment_sink = NULL;
+	out_buf(f, alias);
 }
-
-static int seen_done_feature, wrote_done_feature, seen_data_command;
-static int relative_marks;      /* feature relative-marks */
 
 /*
  * Reads a marks file of git fast-import (":MARK OBJECT-ID" lines): the
@@ -2859,33 +2596,33 @@ static int relative_marks;      /* feature relative-marks */
  * that cannot be read there leaves its marks unknown, for fast-import to
  * judge (if_missing: a missing file is no error).
  */
-static void import_marks(const char *path, int if_missing, int from_stream)
+static void import_marks(struct filter *f, const char *path, int if_missing, int from_stream)
 {
 	struct strbuf where = STRBUF_INIT, line = STRBUF_INIT;
-	FILE *f;
+	FILE *fp;
 
 #ifdef TOKSTREAM_FUZZ
 	if (from_stream)
 		return;		/* the fuzzer reads no file a stream names */
 #endif
-	if (from_stream && relative_marks && path[0] != '/') {
-		struct strbuf rel = STRBUF_INIT;
-		const char *argv[] = { "git", "rev-parse", "--git-path", NULL, NULL };
+	if (from_stream && f->relative_marks && path[0] != '/') {
+		struct strvec argv = STRVEC_INIT;
+		int failed;
 
-		strbuf_addf(&rel, "info/fast-import/%s", path);
-		argv[3] = rel.buf;
-		if (run_capture_quiet(argv, NULL, &where) || !where.len) {
-			strbuf_release(&rel);
+		strvec_pushl(&argv, "git", "rev-parse", "--git-path", NULL);
+		strvec_pushf(&argv, "info/fast-import/%s", path);
+		failed = run_capture_quiet(argv.v, NULL, &where) || !where.len;
+		strvec_clear(&argv);
+		if (failed) {
 			strbuf_release(&where);
 			return;
 		}
 		strbuf_setlen(&where, where.len - 1);
-		strbuf_release(&rel);
 	} else {
 		strbuf_addstr(&where, path);
 	}
-	f = fopen(where.buf, "r");
-	if (!f) {
+	fp = fopen(where.buf, "r");
+	if (!fp) {
 		if (from_stream || (if_missing && errno == ENOENT)) {
 			strbuf_release(&where);
 			return;
@@ -2899,7 +2636,7 @@ static void import_marks(const char *path, int if_missing, int from_stream)
 		int c;
 
 		strbuf_reset(&line);
-		while ((c = getc(f)) != EOF && c != '\n')
+		while ((c = getc(fp)) != EOF && c != '\n')
 			strbuf_addch(&line, (char)c);
 		if (!line.len && c == EOF)
 			break;
@@ -2912,20 +2649,20 @@ static void import_marks(const char *path, int if_missing, int from_stream)
 			die("%s: corrupt mark line '%.*s'", where.buf, 64, line.buf);
 		}
 		if (mark < VIEW_MARK_BASE) {
-			mark_define(mark, OBJ_IMPORTED, NULL);
-			mark_lookup(mark)->original_oid = xstrdup(end + 1);
+			mark_define(f, mark, OBJ_IMPORTED, NULL);
+			mark_lookup(f, mark)->original_oid = xstrdup(end + 1);
 		}
 	}
-	if (ferror(f))
+	if (ferror(fp))
 		die_errno("cannot read the marks file '%s'", where.buf);
-	fclose(f);
+	fclose(fp);
 	strbuf_release(&where);
 	strbuf_release(&line);
 }
 
-static void parse_feature(void)
+static void parse_feature(struct filter *f)
 {
-	const char *name = cmd.buf + 8;
+	const char *name = f->cmd.buf + 8;
 	static const char *const known[] = {
 		"date-format=", "export-marks=", "import-marks=", "import-marks-if-exists=",
 		"relative-marks", "no-relative-marks", "force", "notes", "done",
@@ -2949,67 +2686,65 @@ static void parse_feature(void)
 	if (!strncmp(name, "date-format=", 12))
 		date_format_checks(name + 12, "feature");
 	if (!strcmp(name, "relative-marks"))
-		relative_marks = 1;
+		f->relative_marks = 1;
 	else if (!strcmp(name, "no-relative-marks"))
-		relative_marks = 0;
+		f->relative_marks = 0;
 	/*
 	 * Marks files named in the stream pass: fast-import takes them when
 	 * run with --allow-unsafe-features, which this filter cannot see.
 	 * The marks of one it imports are read here too, unless the command
 	 * line named its own (which fast-import then reads instead).
 	 */
-	if (!strncmp(name, "import-marks=", 13) && !opt.import_marks_given)
-		import_marks(name + 13, 1, 1);
-	else if (!strncmp(name, "import-marks-if-exists=", 23) && !opt.import_marks_given)
-		import_marks(name + 23, 1, 1);
+	if (!strncmp(name, "import-marks=", 13) && !f->opt.import_marks_given)
+		import_marks(f, name + 13, 1, 1);
+	else if (!strncmp(name, "import-marks-if-exists=", 23) && !f->opt.import_marks_given)
+		import_marks(f, name + 23, 1, 1);
 
 	if (!strcmp(name, "done")) {
-		seen_done_feature = 1;
-		if (wrote_done_feature)
+		f->seen_done_feature = 1;
+		if (f->wrote_done_feature)
 			return;
-		wrote_done_feature = 1;
+		f->wrote_done_feature = 1;
 	}
 	if (!strcmp(name, "cat-blob") || !strcmp(name, "ls") || !strcmp(name, "get-mark"))
 		die_back_channel(name);
-	out_line(&cmd);
+	out_line(f, &f->cmd);
 }
 
-static void start_data_commands(void)
+static void start_data_commands(struct filter *f)
 {
-	if (seen_data_command)
+	if (f->seen_data_command)
 		return;
-	seen_data_command = 1;
-	if (!wrote_done_feature) {
-		out_str("feature done\n");
-		wrote_done_feature = 1;
+	f->seen_data_command = 1;
+	if (!f->wrote_done_feature) {
+		out_str(f, "feature done\n");
+		f->wrote_done_feature = 1;
 	}
 }
 
 /* ---- progress and stats --------------------------------------------------- */
 
-static time_t last_progress, start_time;
-
-static void show_progress(int final)
+static void show_progress(struct filter *f, int final)
 {
 	time_t now = time(NULL);
 
-	if (!opt.progress || opt.quiet || (!final && now == last_progress))
+	if (!f->opt.progress || f->opt.quiet || (!final && now == f->last_progress))
 		return;
-	if (!start_time)
-		start_time = now;
-	last_progress = now;
-	if (opt.progress_total) {
-		uintmax_t el = (uintmax_t)(now - start_time);
+	if (!f->start_time)
+		f->start_time = now;
+	f->last_progress = now;
+	if (f->opt.progress_total) {
+		uintmax_t el = (uintmax_t)(now - f->start_time);
 
 		fprintf(stderr, "tokstream: commits %ju/%ju (%ju%%), %ju commits/s, %.1f MiB read, %ju:%02ju elapsed%s",
-			stats.commits, opt.progress_total,
-			stats.commits * 100 / opt.progress_total,
-			el ? stats.commits / el : stats.commits, (double)in.bytes / (1 << 20),
+			f->stats.commits, f->opt.progress_total,
+			f->stats.commits * 100 / f->opt.progress_total,
+			el ? f->stats.commits / el : f->stats.commits, (double)f->in.bytes / (1 << 20),
 			el / 60, el % 60, final ? ", done.\n" : isatty(2) ? "\r" : "\n");
 		return;
 	}
-	fprintf(stderr, "tokstream: %ju commits, %.1f MiB read%s", stats.commits,
-		(double)in.bytes / (1 << 20), final ? ", done.\n" : "\n");
+	fprintf(stderr, "tokstream: %ju commits, %.1f MiB read%s", f->stats.commits,
+		(double)f->in.bytes / (1 << 20), final ? ", done.\n" : "\n");
 }
 
 /* The peak resident memory of this process in KiB (VmHWM), 0 if unknown. */
@@ -3030,33 +2765,33 @@ static uintmax_t peak_memory(void)
 	return kib;
 }
 
-static void show_stats(void)
+static void show_stats(struct filter *f)
 {
 	struct rusage self, children;
 	uintmax_t peak;
 	size_t i;
 
-	if (!opt.stats || opt.quiet)
+	if (!f->opt.stats || f->opt.quiet)
 		return;
 	fprintf(stderr, "tokstream: commits %ju, tags %ju, resets %ju\n",
-		stats.commits, stats.tags, stats.resets);
+		f->stats.commits, f->stats.tags, f->stats.resets);
 	fprintf(stderr, "tokstream: blobs in %ju, token blobs out %ju, unchanged blobs out %ju, files dropped %ju\n",
-		stats.blobs_in, stats.views_out, stats.raw_out, stats.dropped);
-	fprintf(stderr, "tokstream: bytes in %ju, bytes out %ju\n", in.bytes, out.bytes);
+		f->stats.blobs_in, f->stats.views_out, f->stats.raw_out, f->stats.dropped);
+	fprintf(stderr, "tokstream: bytes in %ju, bytes out %ju\n", f->in.bytes, f->out.bytes);
 	fprintf(stderr, "tokstream: max held %ju, spilled blobs %ju, spilled bytes %ju\n",
-		max_held, spill.blobs, spill.bytes);
+		f->held.max_held, f->held.nr_spilled, f->held.bytes_spilled);
 	fprintf(stderr, "tokstream: blobs read from the source %ju (%ju bytes), %ju of them asked ahead, "
 		"answers asked ahead and not used %ju\n",
-		stats.fetched, stats.fetched_bytes, stats.fetched_ahead, source_ahead.unused);
+		f->stats.fetched, f->stats.fetched_bytes, f->stats.fetched_ahead, f->source_ahead.unused);
 	if ((peak = peak_memory()))
 		fprintf(stderr, "tokstream: peak memory %ju KiB\n", peak);
 	/* the git commands it ran: git cat-file reading the blobs of --no-data */
 	if (!getrusage(RUSAGE_SELF, &self) && !getrusage(RUSAGE_CHILDREN, &children))
 		fprintf(stderr, "tokstream: cpu %.3f s, git commands it ran %.3f s\n",
 			cpu_seconds(&self), cpu_seconds(&children));
-	for (i = 0; i < 64 && stats.langs[i]; i++)
+	for (i = 0; i < 64 && f->stats.langs[i]; i++)
 		fprintf(stderr, "tokstream: %-12s files %ju, tokens %ju\n",
-			stats.langs[i]->name, stats.files[i], stats.tokens[i]);
+			f->stats.langs[i]->name, f->stats.files[i], f->stats.tokens[i]);
 }
 
 /* ---- state across runs, for incremental conversion ------------------------ */
@@ -3066,27 +2801,27 @@ static void show_stats(void)
  * blobs their id (to read them again from the source) and the marks of
  * the views and the unchanged copy already in the destination.
  */
-static void export_state(const char *path)
+static void export_state(struct filter *f, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct atomic_file f;
-	size_t i;
+	struct atomic_file out;
+	const struct mark_entry *e;
+	size_t i = 0;
 
-	atomic_file_open(&f, path);
-	strbuf_addf(&sb, "tokstream-state 1\nnext-view-mark %ju\n", next_view_mark);
-	atomic_file_write(&f, sb.buf, sb.len);
-	for (i = 0; i < marks.alloc; i++) {
-		struct mark_entry *e = &marks.slots[i];
+	atomic_file_open(&out, path);
+	strbuf_addf(&sb, "tokstream-state 1\nnext-view-mark %ju\n", f->next_view_mark);
+	atomic_file_write(&out, sb.buf, sb.len);
+	while ((e = hashtable_next(&f->marks, &mark_table, &i))) {
 		char hex[41];
 		struct view *v;
 
-		if (!e->mark || e->kind == OBJ_IMPORTED)
+		if (e->kind == OBJ_IMPORTED)
 			continue;
 		strbuf_reset(&sb);
 		if (e->kind != OBJ_BLOB) {
 			strbuf_addf(&sb, "%c %ju%s%s\n", e->kind == OBJ_COMMIT ? 'c' : 't', e->mark,
 				    e->original_oid ? " " : "", e->original_oid ? e->original_oid : "");
-			atomic_file_write(&f, sb.buf, sb.len);
+			atomic_file_write(&out, sb.buf, sb.len);
 			continue;
 		}
 		oid_to_hex(e->blob->oid, hex);
@@ -3099,26 +2834,26 @@ static void export_state(const char *path)
 		for (v = e->blob->views; v; v = v->next)
 			strbuf_addf(&sb, " %s=%ju", v->lang->name, v->mark);
 		strbuf_addch(&sb, '\n');
-		atomic_file_write(&f, sb.buf, sb.len);
+		atomic_file_write(&out, sb.buf, sb.len);
 	}
-	atomic_file_commit(&f);
+	atomic_file_commit(&out);
 	strbuf_release(&sb);
 }
 
-static void import_state(const char *path)
+static void import_state(struct filter *f, const char *path)
 {
-	FILE *f = fopen(path, "r");
+	FILE *fp = fopen(path, "r");
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
 	uintmax_t lineno = 0;
 
-	if (!f) {
+	if (!fp) {
 		if (errno == ENOENT)
 			return;
 		die_errno("cannot read '%s'", path);
 	}
-	while ((n = getline(&line, &cap, f)) > 0) {
+	while ((n = getline(&line, &cap, fp)) > 0) {
 		char *p = line, *end;
 		uintmax_t mark;
 
@@ -3131,8 +2866,8 @@ static void import_state(const char *path)
 			continue;
 		}
 		if (!strncmp(line, "next-view-mark ", 15)) {
-			next_view_mark = strtoumax(line + 15, &end, 10);
-			if (*end || next_view_mark < VIEW_MARK_BASE)
+			f->next_view_mark = strtoumax(line + 15, &end, 10);
+			if (*end || f->next_view_mark < VIEW_MARK_BASE)
 				die("%s:%ju: corrupt line", path, lineno);
 			continue;
 		}
@@ -3148,15 +2883,15 @@ static void import_state(const char *path)
 		if (!mark || (*end && *end != ' '))
 			die("%s:%ju: corrupt line", path, lineno);
 		if (p[0] != 'b') {
-			mark_define(mark, p[0] == 'c' ? OBJ_COMMIT : OBJ_TAG, NULL);
+			mark_define(f, mark, p[0] == 'c' ? OBJ_COMMIT : OBJ_TAG, NULL);
 			if (*end == ' ') {
-				mark_lookup(mark)->original_oid = xstrdup(end + 1);
+				mark_lookup(f, mark)->original_oid = xstrdup(end + 1);
 				if (p[0] == 'c')
-					orig_commit_add(end + 1, mark);
+					orig_commit_add(f, end + 1, mark);
 			}
 			continue;
 		} else {
-			struct blob *b = new_blob();
+			struct blob *b = new_blob(f);
 
 			p = end + 1;
 			if (hex_to_oid(p, strnlen(p, 40) == 40 ? 40 : 0, b->oid) || p[40] != ' ')
@@ -3199,13 +2934,13 @@ static void import_state(const char *path)
 				b->views = v;
 				p = sp;
 			}
-			mark_define(mark, OBJ_BLOB, b);
+			mark_define(f, mark, OBJ_BLOB, b);
 		}
 	}
-	if (ferror(f))
+	if (ferror(fp))
 		die_errno("cannot read '%s'", path);
 	free(line);
-	fclose(f);
+	fclose(fp);
 }
 
 /* ---- main --------------------------------------------------------------- */
@@ -3252,66 +2987,66 @@ static void check_option(const char *option)
 	die("option 'git %.*s' is one git fast-import does not take in a stream", 64, option);
 }
 
-static void parse_stream(void)
+static void parse_stream(struct filter *f)
 {
-	input_file_check();
-	while (read_command()) {
-		const char *s = cmd.buf;
+	input_file_check(f);
+	while (read_command(f)) {
+		const char *s = f->cmd.buf;
 
-		snprintf(command_name, sizeof(command_name), "%.*s",
+		snprintf(f->command_name, sizeof(f->command_name), "%.*s",
 			 (int)(strcspn(s, " ") < 40 ? strcspn(s, " ") : 40), s);
-		if (!cmd.len) {
+		if (!f->cmd.len) {
 			continue;
 		} else if (s[0] == '#') {
-			out_line(&cmd);
+			out_line(f, &f->cmd);
 		} else if (!strncmp(s, "feature ", 8)) {
-			if (seen_data_command)
+			if (f->seen_data_command)
 				die("feature command after data commands");
-			parse_feature();
+			parse_feature(f);
 		} else if (!strncmp(s, "option ", 7)) {
-			if (seen_data_command)
+			if (f->seen_data_command)
 				die("option command after data commands");
 			check_option(s + 7);
-			out_line(&cmd);
+			out_line(f, &f->cmd);
 		} else if (!strcmp(s, "blob")) {
-			start_data_commands();
-			parse_blob();
+			start_data_commands(f);
+			parse_blob(f);
 		} else if (!strncmp(s, "commit ", 7)) {
-			start_data_commands();
-			parse_commit();
+			start_data_commands(f);
+			parse_commit(f);
 		} else if (!strncmp(s, "tag ", 4)) {
-			start_data_commands();
-			parse_tag();
+			start_data_commands(f);
+			parse_tag(f);
 		} else if (!strncmp(s, "reset ", 6)) {
-			start_data_commands();
-			parse_reset();
+			start_data_commands(f);
+			parse_reset(f);
 		} else if (!strcmp(s, "alias")) {
-			start_data_commands();
-			parse_alias();
+			start_data_commands(f);
+			parse_alias(f);
 		} else if (!strcmp(s, "checkpoint") || !strncmp(s, "progress ", 9) ||
 			   !strcmp(s, "progress")) {
 			/* the frontend may wait for fast-import to act on them: now */
-			start_data_commands();
-			out_line(&cmd);
-			out_flush();
+			start_data_commands(f);
+			out_line(f, &f->cmd);
+			out_flush(f);
 		} else if (!strcmp(s, "done")) {
-			command_name[0] = '\0';
+			f->command_name[0] = '\0';
 			return;
 		} else if (is_back_channel_command(s)) {
-			back_channel_check();
+			back_channel_check(f);
 		} else {
 			die("unknown command '%.*s'", 64, s);
 		}
-		show_progress(0);
+		show_progress(f, 0);
 		/* errors between commands are no command's */
-		command_name[0] = '\0';
+		f->command_name[0] = '\0';
 	}
-	command_name[0] = '\0';
-	if (seen_done_feature)
+	f->command_name[0] = '\0';
+	if (f->seen_done_feature)
 		die("end of input without 'done' (the stream asked for 'feature done')");
 }
 
-static void parse_options(int argc, char **argv)
+static void parse_options(struct filter *f, int argc, char **argv)
 {
 	int i;
 
@@ -3319,19 +3054,19 @@ static void parse_options(int argc, char **argv)
 		const char *a = argv[i], *value;
 
 		if (!strcmp(a, "--identity"))
-			opt.identity = 1;
+			f->opt.identity = 1;
 		else if (!strcmp(a, "--keep-other"))
-			opt.keep_other = 1;
+			f->opt.keep_other = 1;
 		else if (!strcmp(a, "--exact-comments"))
-			opt.view_flags |= VIEW_EXACT_COMMENTS;
+			f->opt.view_flags |= VIEW_EXACT_COMMENTS;
 		else if (!strcmp(a, "--stats"))
-			opt.stats = 1;
+			f->opt.stats = 1;
 		else if (!strcmp(a, "--progress"))
-			opt.progress = 1;
+			f->opt.progress = 1;
 		else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
-			opt.quiet = 1;
-		else if (option_value("--source", argc, argv, &i, &opt.source)) {
-			if (!opt.source || !*opt.source)
+			f->opt.quiet = 1;
+		else if (option_value("--source", argc, argv, &i, &f->opt.source)) {
+			if (!f->opt.source || !*f->opt.source)
 				usage_die(usage_text, "--source needs a git directory");
 		} else if (option_value("--lang", argc, argv, &i, &value)) {
 			parse_lang_option(value, usage_text);
@@ -3341,39 +3076,39 @@ static void parse_options(int argc, char **argv)
 			if (!value || !*value)
 				usage_die(usage_text, "--graft needs [ROOT:]PARENT");
 			if (colon && colon != value) {
-				opt.graft_root = xstrdup(value);
-				((char *)opt.graft_root)[colon - value] = '\0';
-				opt.graft_parent = colon + 1;
+				f->opt.graft_root = xstrdup(value);
+				((char *)f->opt.graft_root)[colon - value] = '\0';
+				f->opt.graft_parent = colon + 1;
 			} else {
-				opt.graft_parent = value;
+				f->opt.graft_parent = value;
 			}
-			if (!*opt.graft_parent)
+			if (!*f->opt.graft_parent)
 				usage_die(usage_text, "--graft needs a PARENT");
 		} else if (option_value("--max-held", argc, argv, &i, &value)) {
 			if (!value)
 				usage_die(usage_text, "--max-held needs a SIZE");
-			if (parse_size(value, &max_held))
+			if (parse_size(value, &f->opt.max_held))
 				usage_die(usage_text, "--max-held=%s: not a size (digits, then k, m or g)", value);
-			max_held_given = 1;
+			f->opt.max_held_given = 1;
 		} else if (!strncmp(a, "--import-marks=", 15)) {
-			import_marks(a + 15, 0, 0);
-			opt.import_marks_given = 1;
+			import_marks(f, a + 15, 0, 0);
+			f->opt.import_marks_given = 1;
 		} else if (!strncmp(a, "--import-marks-if-exists=", 25)) {
-			import_marks(a + 25, 1, 0);
-			opt.import_marks_given = 1;
+			import_marks(f, a + 25, 1, 0);
+			f->opt.import_marks_given = 1;
 		} else if (!strcmp(a, "--done")) {
-			seen_done_feature = 1;
+			f->seen_done_feature = 1;
 		} else if (!strncmp(a, "--date-format=", 14)) {
-			opt.date_format = a + 14;
-			dates_raw = date_format_checks(opt.date_format, "--date-format");
-		} else if (option_value("--import-state", argc, argv, &i, &opt.import_state)) {
-			if (!opt.import_state)
+			f->opt.date_format = a + 14;
+			f->opt.dates_raw = date_format_checks(f->opt.date_format, "--date-format");
+		} else if (option_value("--import-state", argc, argv, &i, &f->opt.import_state)) {
+			if (!f->opt.import_state)
 				usage_die(usage_text, "--import-state needs a FILE");
-		} else if (option_value("--export-state", argc, argv, &i, &opt.export_state)) {
-			if (!opt.export_state)
+		} else if (option_value("--export-state", argc, argv, &i, &f->opt.export_state)) {
+			if (!f->opt.export_state)
 				usage_die(usage_text, "--export-state needs a FILE");
 		} else if (!strncmp(a, "--progress-total=", 17)) {
-			opt.progress_total = strtoumax(a + 17, NULL, 10);
+			f->opt.progress_total = strtoumax(a + 17, NULL, 10);
 		} else if (!strcmp(a, "--languages")) {
 			language_list(stdout);
 			exit(0);
@@ -3386,94 +3121,107 @@ static void parse_options(int argc, char **argv)
 	}
 }
 
-#ifdef TOKSTREAM_FUZZ
-static void strset_clear(struct strset *set)
+/* ---- the filter's life --------------------------------------------------- */
+
+static void filter_init(struct filter *f)
 {
-	free_strings(set->names, set->alloc);
-	memset(set, 0, sizeof(*set));
+	memset(f, 0, sizeof(*f));
+	strbuf_init(&f->cmd, 0);
+	strbuf_init(&f->text, 0);
+	strbuf_init(&f->data, 0);
+	strbuf_init(&f->path, 0);
+	strbuf_init(&f->path2, 0);
+	strbuf_init(&f->readback, 0);
+	strbuf_init(&f->fetched.buf, 0);
+	strbuf_init(&f->view, 0);
+	strbuf_init(&f->notes_queue, 0);
+	spill_init(&f->held, 0, BIG_BLOB);
+	f->next_view_mark = VIEW_MARK_BASE;
+	f->source_has_blobs = -1;
 }
 
+static void free_blob(struct blob *b)
+{
+	while (b->views) {
+		struct view *v = b->views;
+
+		b->views = v->next;
+		free(v);
+	}
+	free(b->original_oid);
+	free(b);
+}
+
+/*
+ * Frees all that f holds, and makes it a fresh filter again; the output
+ * not written yet is dropped.
+ */
+static void filter_release(struct filter *f)
+{
+	struct mark_entry *e;
+	size_t i;
+
+	/* first: it holds the contents of the blobs */
+	spill_release(&f->held);
+	for (i = 0; i < f->blobs.nr; i++)
+		free_blob(f->blobs.v[i]);
+	free(f->blobs.v);
+	for (i = 0; (e = hashtable_next(&f->marks, &mark_table, &i));)
+		free(e->original_oid);
+	hashtable_release(&f->marks);
+	hashtable_release(&f->oids);
+	hashtable_release(&f->orig_commits);
+	smap_release(&f->refs_written);
+	smap_release(&f->refs_held);
+	smap_release(&f->ref_dirs);
+	smap_release(&f->dropped_paths);
+	free(f->named);
+	free(f->queued_marks);
+	catfile_stop_all(f);
+	strbuf_release(&f->cmd);
+	strbuf_release(&f->text);
+	strbuf_release(&f->data);
+	strbuf_release(&f->path);
+	strbuf_release(&f->path2);
+	strbuf_release(&f->readback);
+	strbuf_release(&f->fetched.buf);
+	strbuf_release(&f->view);
+	strbuf_release(&f->notes_queue);
+	free((char *)f->opt.graft_root);
+	filter_init(f);
+}
+
+#ifdef TOKSTREAM_FUZZ
 /*
  * For t/fuzz/fuzz-stream.c: the filter from fd 0 to fd 1, each time from
  * a fresh state, with die() jumping back to the harness.
  */
-void fuzz_filter_reset(void)
+struct filter *fuzz_filter_new(void)
 {
-	size_t i;
+	struct filter *f = xmalloc(sizeof(*f));
 
-	for (i = 0; i < all_blobs.nr; i++) {
-		struct blob *b = all_blobs.v[i];
-
-		while (b->views) {
-			struct view *v = b->views;
-
-			b->views = v->next;
-			free(v);
-		}
-		free(b->data);
-		free(b->original_oid);
-		free(b);
-	}
-	free(all_blobs.v);
-	memset(&all_blobs, 0, sizeof(all_blobs));
-	fetched.owner = NULL;
-	strbuf_release(&fetched.buf);
-	memset(&prefetch, 0, sizeof(prefetch));
-	for (i = 0; i < marks.alloc; i++)
-		free(marks.slots[i].original_oid);
-	free(marks.slots);
-	memset(&marks, 0, sizeof(marks));
-	free(oids.slots);
-	memset(&oids, 0, sizeof(oids));
-	strset_clear(&refs_written);
-	strset_clear(&refs_held);
-	smap_release(&ref_dirs);
-	strset_clear(&dropped_paths);
-	memset(&in, 0, sizeof(in));
-	memset(&stats, 0, sizeof(stats));
-	memset(&opt, 0, sizeof(opt));
-	out.len = 0;
-	out.bytes = 0;
-	strbuf_reset(&cmd);
-	cmd_pending = cmd_eof = 0;
-	cmd_line = 0;
-	command_name[0] = '\0';
-	comment_sink = NULL;
-	next_view_mark = VIEW_MARK_BASE;
-	nr_named = 0;
-	seen_done_feature = wrote_done_feature = seen_data_command = 0;
-	dates_raw = 0;
-	relative_marks = 0;
-	defining_mark = 0;
-	on_notes_ref = 0;
-	free(orig_commits.slots);
-	memset(&orig_commits, 0, sizeof(orig_commits));
-	strbuf_reset(&notes_queue);
-	nr_queued_marks = 0;
-	notes_inline = 0;
-	last_progress = start_time = 0;
-	source_has_blobs = 0;
-	/* small, so that the harness reaches the spill file too */
-	max_held = 4096;
-	memset(&held, 0, sizeof(held));
-	if (spill.fd >= 0)
-		close(spill.fd);
-	spill.fd = -1;
-	spill.end = 0;
-	spill.live = spill.blobs = spill.bytes = 0;
-	strbuf_release(&sink.buf);
-	strbuf_release(&readback);
+	filter_init(f);
+	return f;
 }
 
-void fuzz_filter_run(void)
+void fuzz_filter_reset(struct filter *f)
+{
+	filter_release(f);
+	/* small, so that the harness reaches the spill file too */
+	f->held.max_held = 4096;
+	f->source_has_blobs = 0;
+}
+
+void fuzz_filter_run(struct filter *f)
 {
 	die_position = position;
-	parse_stream();
+	die_position_data = f;
+	parse_stream(f);
 	die_position = NULL;
-	flush_notes();
-	start_data_commands();
-	out_str("done\n");
-	out_flush();
+	flush_notes(f);
+	start_data_commands(f);
+	out_str(f, "done\n");
+	out_flush(f);
 }
 
 #endif
@@ -3485,24 +3233,29 @@ void filter_usage(FILE *out)
 
 int cmd_filter(int argc, char **argv)
 {
-	parse_options(argc, argv);
-	if (!max_held_given)
-		max_held = default_max_held();
-	if (opt.import_state)
-		import_state(opt.import_state);
+	struct filter *f = xmalloc(sizeof(*f));
+
+	filter_init(f);
+	parse_options(f, argc, argv);
+	f->held.max_held = f->opt.max_held_given ? f->opt.max_held : spill_default_max_held();
+	if (f->opt.import_state)
+		import_state(f, f->opt.import_state);
 	die_position = position;
-	parse_stream();
+	die_position_data = f;
+	parse_stream(f);
 	die_position = NULL;
-	if (opt.graft_parent && opt.graft_root)
-		die("--graft: no root commit with original id %s in the stream", opt.graft_root);
-	flush_notes();
-	start_data_commands();
-	if (opt.export_state)
-		export_state(opt.export_state);
-	out_str("done\n");
-	out_flush();
-	catfile_stop_all();
-	show_progress(1);
-	show_stats();
+	if (f->opt.graft_parent && f->opt.graft_root)
+		die("--graft: no root commit with original id %s in the stream", f->opt.graft_root);
+	flush_notes(f);
+	start_data_commands(f);
+	if (f->opt.export_state)
+		export_state(f, f->opt.export_state);
+	out_str(f, "done\n");
+	out_flush(f);
+	catfile_stop_all(f);
+	show_progress(f, 1);
+	show_stats(f);
+	filter_release(f);
+	free(f);
 	return 0;
 }

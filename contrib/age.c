@@ -633,7 +633,7 @@ static void files_that_count(struct age *a)
 		size_t at[3] = { 0, 0, 0 }, nr_judge = 0, alloc_judge = 0;
 		char (*judge)[41] = NULL;
 		const char **judge_path = NULL;
-		struct smap seen = { NULL, 0, 0 };
+		struct smap seen = SMAP_INIT;
 
 		for (k = 0; k < n; k++) {
 			struct point *pt = &a->points[todo[k]];
@@ -757,7 +757,7 @@ static size_t year_index(struct side *side, const struct replay *r, uint32_t ori
 	}
 	if (side->memo[origin] < 0) {
 		const char *id = replay_commit(r, origin);
-		size_t *at = smap_get((struct smap *)&side->hist->index, id);
+		size_t *at = smap_get(&side->hist->index, id);
 
 		if (!at)
 			die("commit %s is not in the history of %s", id,

@@ -345,12 +345,12 @@ static void setup_engine(struct blame_ctx *ctx, const struct attribution_options
 	strbuf_addf(&ctx->key, "engine %d moves %zu ws %d ignore", ENGINE_REVISION, ctx->engine.min_move,
 		    ctx->engine.ignore_ws);
 	{
-		char **ids = xcalloc(ctx->ignore.nr + 1, sizeof(*ids));
+		char **ids = xcalloc(smap_count(&ctx->ignore) + 1, sizeof(*ids));
+		const struct smap_entry *e;
 		size_t n = 0;
 
-		for (k = 0; k < ctx->ignore.cap; k++)
-			if (ctx->ignore.v[k].key)
-				ids[n++] = ctx->ignore.v[k].key;
+		for (k = 0; (e = smap_next(&ctx->ignore, &k));)
+			ids[n++] = e->key;
 		qsort(ids, n, sizeof(*ids), cmp_strings);
 		for (k = 0; k < n; k++)
 			strbuf_addf(&ctx->key, " %s", ids[k]);

@@ -532,7 +532,7 @@ static void line_gutter(const struct token_pos *toks, size_t nr, size_t first, s
 		strbuf_addf(&field, "%.8s ", best->orig);
 		add_columns(&field, best->author, 12, 1);
 		if (dates) {
-			size_t *at = smap_get((struct smap *)&dates->index, best->token);
+			size_t *at = smap_get(&dates->index, best->token);
 
 			strbuf_addch(&field, ' ');
 			add_columns(&field, at ? dates->date[*at] : NULL, dates->width, 0);

@@ -672,7 +672,7 @@ static void last_changes(struct blame_ctx *ctx, char (*last)[41])
 {
 	const char *argv[] = { "git", "log", "-m", "--topo-order", "--no-renames", "--name-only", "-z",
 			       "--format=%x01%H", ctx->token, NULL };
-	struct smap index = { NULL, 0, 0 };
+	struct smap index = SMAP_INIT;
 	struct reader r;
 	struct strbuf rec = STRBUF_INIT;
 	char cur[41] = "";
@@ -900,7 +900,7 @@ static void build_index(const char *d, char **dirv, size_t nd)
 	size_t dl = strlen(d), k;
 	struct strbuf pg = STRBUF_INIT, up = STRBUF_INIT, rel = STRBUF_INIT, name = STRBUF_INIT;
 	struct owners total = { NULL, 0, 0, 0 };
-	struct smap rank = { NULL, 0, 0 };
+	struct smap rank = SMAP_INIT;
 
 	strbuf_addf(&rel, "%s%sindex.html", d, dl ? "/" : "");
 	up_path(rel.buf, &up);
@@ -1121,7 +1121,7 @@ static size_t read_cache(const char *path, struct file_entry **old)
  */
 static size_t mark_fresh(struct blame_ctx *ctx, struct file_entry *old, size_t nr_old)
 {
-	struct smap old_index = { NULL, 0, 0 };
+	struct smap old_index = SMAP_INIT;
 	struct strbuf full = STRBUF_INIT, name = STRBUF_INIT;
 	struct stat st;
 	size_t k, nr_fresh = 0;
@@ -1236,7 +1236,7 @@ int cmd_html(int argc, char **argv)
 	struct blame_ctx ctx;
 	struct strbuf cache = STRBUF_INIT, cache_path = STRBUF_INIT;
 	struct file_entry *old = NULL;
-	struct smap file_index = { NULL, 0, 0 }, dir_index = { NULL, 0, 0 }, selected = { NULL, 0, 0 };
+	struct smap file_index = SMAP_INIT, dir_index = SMAP_INIT, selected = SMAP_INIT;
 	size_t nr_old, k;
 	struct stat st;
 

@@ -143,7 +143,7 @@ void checkpoint_choose_forks(struct replay *r, const char *dir)
 	const char *argv[] = { "git", "rev-list", "--parents", "--stdin", NULL };
 	const char *diff_argv[] = { "git", "diff-tree", "-r", "--name-only", "--stdin", NULL };
 	struct strbuf out = STRBUF_INIT, in = STRBUF_INIT, diff = STRBUF_INIT;
-	struct smap listed = { NULL, 0, 0 }, seen = { NULL, 0, 0 }, ahead = { NULL, 0, 0 };
+	struct smap listed = SMAP_INIT, seen = SMAP_INIT, ahead = SMAP_INIT;
 	struct fork *forks = NULL;
 	size_t nr = 0, alloc = 0, k, budget, used = 0;
 	char *line, *nl;

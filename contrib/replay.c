@@ -150,7 +150,7 @@ static int read_commits(struct replay *r, const char *dir, const char *tip)
 	struct strvec argv = STRVEC_INIT;
 	struct reader *rd = xmalloc(sizeof(*rd));
 	struct strbuf line = STRBUF_INIT;
-	struct smap listed = { NULL, 0, 0 };
+	struct smap listed = SMAP_INIT;
 	char **lines = NULL;
 	size_t alloc = r->nr_commits, nr_lines = 0, alloc_lines = 0, k;
 	int isnew;
@@ -383,7 +383,7 @@ static int same_as_base(struct replay *r, struct version *v, const char *commit,
 static void take_blame(struct replay *r, struct version *v, struct file_blame *fb)
 {
 	uint32_t *ids = xcalloc(fb->nr_ids + 1, sizeof(*ids));
-	struct smap owned = { NULL, 0, 0 };
+	struct smap owned = SMAP_INIT;
 	struct strbuf key = STRBUF_INIT;
 	size_t k, *at;
 	int isnew;
@@ -1165,7 +1165,7 @@ static void replay_commit_files(struct replay *r, uint32_t ci)
 static void sample_commit(struct replay *r, uint32_t ci)
 {
 	if (!r->opts.on_sample || !r->opts.samples ||
-	    !smap_get((struct smap *)r->opts.samples, r->commits[ci].id))
+	    !smap_get(r->opts.samples, r->commits[ci].id))
 		return;
 	r->sample = ci;
 	resolve_files(r, ci);
@@ -1186,7 +1186,7 @@ static void mark_ignored(struct replay *r)
 	if (!r->opts.ignore)
 		return;
 	for (k = 0; k < r->nr_commits; k++)
-		r->commits[k].ignored = smap_get((struct smap *)r->opts.ignore, r->commits[k].id) != NULL;
+		r->commits[k].ignored = smap_get(r->opts.ignore, r->commits[k].id) != NULL;
 }
 
 static struct replay *replay_new(const char *dir)
@@ -1206,12 +1206,13 @@ static struct replay *replay_new(const char *dir)
  */
 static int samples_after_base(struct replay *r)
 {
-	const struct smap *s = r->opts.samples;
+	const struct smap_entry *e;
 	size_t k, *at;
 
-	for (k = 0; r->opts.on_sample && s && k < s->cap; k++)
-		if (s->v[k].key && (!(at = smap_get(&r->commit_index, s->v[k].key)) ||
-				    (*at < r->first_new && *at != r->base)))
+	if (!r->opts.on_sample || !r->opts.samples)
+		return 1;
+	for (k = 0; (e = smap_next(r->opts.samples, &k));)
+		if (!(at = smap_get(&r->commit_index, e->key)) || (*at < r->first_new && *at != r->base))
 			return 0;
 	return 1;
 }
@@ -1297,7 +1298,7 @@ struct replay *replay_tokens_from_checkpoint(const char *dir, const char *tip, c
 
 const uint32_t *replay_file(const struct replay *r, const char *path, size_t *nr)
 {
-	size_t *id = smap_get((struct smap *)&r->path_index, path);
+	size_t *id = smap_get(&r->path_index, path);
 	const struct version *v;
 
 	if (!id || !(v = file_at(&r->commits[r->tip], *id)))
@@ -1333,7 +1334,7 @@ size_t replay_nr_commits(const struct replay *r)
 
 int replay_file_by_ignored(const struct replay *r, const char *path)
 {
-	size_t *id = smap_get((struct smap *)&r->path_index, path);
+	size_t *id = smap_get(&r->path_index, path);
 	const struct version *v = id ? file_at(&r->commits[r->tip], *id) : NULL;
 
 	return !v || v->by_ignored;

@@ -409,7 +409,7 @@ void commit_sizes(struct report *rep, const char **pathspec, int nr_pathspec)
 	struct blame_ctx *ctx = &rep->ctx;
 	struct strvec argv = STRVEC_INIT;
 	struct strbuf rec = STRBUF_INIT, key = STRBUF_INIT, path = STRBUF_INIT, sb = STRBUF_INIT;
-	struct smap left_out = { NULL, 0, 0 };
+	struct smap left_out = SMAP_INIT;
 	struct reader *r;
 	char cur[41] = "";
 	size_t i, a = 0, rm = 0;
@@ -463,11 +463,11 @@ void commit_sizes(struct report *rep, const char **pathspec, int nr_pathspec)
 		}
 		while (*p == '\n')
 			p++;
-		if (!*p || !is_token_path(rep, p) || (rep->left_out.nr && smap_get(&rep->left_out, p)))
+		if (!*p || !is_token_path(rep, p) || smap_get(&rep->left_out, p))
 			continue;
 		strbuf_reset(&key);
 		strbuf_addf(&key, "%s %s", cur, p);
-		if (left_out.nr && smap_get(&left_out, key.buf))
+		if (smap_get(&left_out, key.buf))
 			continue;
 		counted = 1;
 		if ((at = smap_get(&rep->change_index, key.buf))) {
@@ -498,7 +498,7 @@ static void replay_lines(void *data)
 	struct blame_ctx *ctx = &rep->ctx;
 	struct replay_options o = { 0 };
 	struct strbuf path = STRBUF_INIT, key = STRBUF_INIT;
-	struct smap ignore = { NULL, 0, 0 };
+	struct smap ignore = SMAP_INIT;
 	char **ids = xcalloc(ctx->nr_ignored + 1, sizeof(*ids));
 	size_t k;
 
@@ -666,7 +666,7 @@ static int age_left_out(const char *path, const char *blob, void *data)
 	struct report *rep = data;
 	const char *detail;
 
-	return (rep->left_out.nr && smap_get(&rep->left_out, path)) ||
+	return smap_get(&rep->left_out, path) ||
 	       generated_reason(rep, path, blob, &detail) != LEFT_IN;
 }
 

@@ -115,10 +115,11 @@ void last_touch(struct report *rep, const char *dir, const char *tip, const char
 		       const char **pathspec, int nr_pathspec, size_t field)
 {
 	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT, rec = STRBUF_INIT, key = STRBUF_INIT;
-	struct touch old = { { NULL, 0, 0 }, NULL, 0, 0 }, walk = { { NULL, 0, 0 }, NULL, 0, 0 };
+	struct touch old = { SMAP_INIT, NULL, 0, 0 }, walk = { SMAP_INIT, NULL, 0, 0 };
 	char old_tip[41] = "", cur[41] = "";
 	struct strvec argv = STRVEC_INIT;
 	struct reader *r = xmalloc(sizeof(*r));
+	const struct smap_entry *e;
 	size_t i;
 
 	strbuf_addf(&key, "%s", name);
@@ -172,18 +173,16 @@ void last_touch(struct report *rep, const char *dir, const char *tip, const char
 		}
 		if (reader_finish(r))
 			die("git log failed in '%s'", dir);
-		for (i = 0; i < walk.paths.cap; i++)
-			if (walk.paths.v[i].key)
-				touch_set(&old, walk.paths.v[i].key, walk.ids[walk.paths.v[i].val]);
+		for (i = 0; (e = smap_next(&walk.paths, &i));)
+			touch_set(&old, e->key, walk.ids[e->val]);
 		/* save what we know now */
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "tip %s\n", tip);
-		for (i = 0; i < old.paths.cap; i++)
-			if (old.paths.v[i].key) {
-				strbuf_addf(&sb, "%s\t", old.ids[old.paths.v[i].val]);
-				percent_escape(&sb, old.paths.v[i].key, strlen(old.paths.v[i].key), CACHE_FIELD);
-				strbuf_addch(&sb, '\n');
-			}
+		for (i = 0; (e = smap_next(&old.paths, &i));) {
+			strbuf_addf(&sb, "%s\t", old.ids[e->val]);
+			percent_escape(&sb, e->key, strlen(e->key), CACHE_FIELD);
+			strbuf_addch(&sb, '\n');
+		}
 		write_atomic(path.buf, sb.buf, sb.len);
 	}
 	for (i = 0; i < rep->nr_files; i++) {

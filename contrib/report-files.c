@@ -271,7 +271,7 @@ void list_files(struct report *rep)
 		lang = language_for_path(tab + 1);
 		if (lang == &language_none || is_git_control_file(tab + 1))
 			continue;
-		if (rep->left_out.nr && (why = smap_get(&rep->left_out, tab + 1))) {
+		if ((why = smap_get(&rep->left_out, tab + 1))) {
 			leave_out(rep, tab + 1, *why, NULL);
 			continue;
 		}
@@ -285,7 +285,7 @@ void list_files(struct report *rep)
 	/* a file without a view in the token tree has no token blame: no need to ask */
 	{
 		const char *lt[] = { "git", "ls-tree", "-r", "-z", ctx->token, NULL };
-		struct smap views = { NULL, 0, 0 };
+		struct smap views = SMAP_INIT;
 		size_t k, kept = 0;
 
 		strbuf_reset(&out);
@@ -315,7 +315,7 @@ void list_files(struct report *rep)
 	}
 	leave_out_generated(rep);
 	/* the tokens of the files left out: the lines of their views */
-	if (rep->left_out_files.nr)
+	if (smap_count(&rep->left_out_files))
 		tree_lines(ctx->gitdir.buf, ctx->token, count_left_out_tokens, rep);
 	qsort(rep->files, rep->nr_files, sizeof(*rep->files), cmp_file);
 	strbuf_release(&out);

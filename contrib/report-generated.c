@@ -275,16 +275,13 @@ const char *generated_blob(struct report *rep, const char *blob)
 void generated_save(struct report *rep)
 {
 	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
+	const struct smap_entry *e;
 	size_t k;
 
 	if (!verdicts_new)
 		return;
 	strbuf_addstr(&sb, GENERATED_CACHE_HEADER);
-	for (k = 0; k < verdicts.cap; k++) {
-		const struct smap_entry *e = &verdicts.v[k];
-
-		if (!e->key)
-			continue;
+	for (k = 0; (e = smap_next(&verdicts, &k));) {
 		strbuf_addf(&sb, "%s ", e->key);
 		if (e->val)
 			percent_escape(&sb, marker_names[e->val - 1], strlen(marker_names[e->val - 1]), CACHE_FIELD);

@@ -123,7 +123,7 @@ void author_history(struct report *rep)
 						   : "--format=%H %at %ct %aN%n%aE%n%ae",
 			       rep->ctx.orig, "--", NULL };
 	struct strbuf out = STRBUF_INIT;
-	struct smap seen = { NULL, 0, 0 };
+	struct smap seen = SMAP_INIT;
 	char *p, *next;
 
 	if (run_capture(argv, rep->line_repo.buf, &out))

@@ -281,7 +281,7 @@ static void merge_history(struct merge *m)
 	struct report *rep = &m->rep;
 	struct input_table *tables = xcalloc(m->nr + 1, sizeof(*tables));
 	struct history_row *rows = NULL;
-	struct smap seen = { NULL, 0, 0 };
+	struct smap seen = SMAP_INIT;
 	size_t nr = 0, alloc = 0, i, r;
 
 	for (i = 0; i < m->nr; i++) {
@@ -460,7 +460,7 @@ static void merge_disagreement(struct merge *m, struct smap *index)
  */
 static void merge_files(struct merge *m)
 {
-	struct smap index = { NULL, 0, 0 };
+	struct smap index = SMAP_INIT;
 	struct input_table t;
 	size_t i, r, alloc = 0;
 	int isnew;
@@ -664,7 +664,7 @@ static void merged_subjects(struct report *rep, char (*ids)[41], size_t n, struc
 static void merge_commits(struct merge *m)
 {
 	struct report *rep = &m->rep;
-	struct smap seen = { NULL, 0, 0 };
+	struct smap seen = SMAP_INIT;
 	struct strbuf key = STRBUF_INIT;
 	struct input_table t;
 	size_t i, r;

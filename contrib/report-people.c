@@ -142,7 +142,7 @@ static int personal_address(const char *address, const struct address_use *uses,
 /* Joins the names that differ only in case, and those that share a personal address. */
 static void join_names(struct report *rep, struct name_node *nodes, size_t nr_nodes, const size_t *node_of)
 {
-	struct smap folds = { NULL, 0, 0 };
+	struct smap folds = SMAP_INIT;
 	struct address_use *uses = xcalloc(rep->nr_idents + 1, sizeof(*uses));
 	size_t nr_uses = 0, i, j, k;
 
@@ -299,7 +299,7 @@ static void merge_groups(struct report *rep)
 
 void find_identities(struct report *rep)
 {
-	struct smap index = { NULL, 0, 0 };
+	struct smap index = SMAP_INIT;
 	struct name_node *nodes = xcalloc(rep->nr_idents + 1, sizeof(*nodes));
 	size_t *node_of = xcalloc(rep->nr_idents + 1, sizeof(*node_of)), nr_nodes = 0, i;
 

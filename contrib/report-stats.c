@@ -509,7 +509,7 @@ static int cmp_dir_path(const void *a, const void *b)
 
 size_t tally_directories(const struct file_people *files, size_t nr_files, struct dir_tally **out)
 {
-	struct smap index = { NULL, 0, 0 };
+	struct smap index = SMAP_INIT;
 	struct dir_tally *dirs = NULL;
 	struct dir_share *rows = NULL;
 	size_t nr = 0, alloc = 0, nr_rows = 0, alloc_rows = 0, i, j, depth;

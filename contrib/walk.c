@@ -231,7 +231,7 @@ static struct wcommit *parse_commit(struct walk *w, uint32_t ci)
 		}
 		p = nl + (nl < end);
 	}
-	c->ignored = w->opts->ignore && smap_get((struct smap *)w->opts->ignore, c->id) != NULL;
+	c->ignored = w->opts->ignore && smap_get(w->opts->ignore, c->id) != NULL;
 	c->parsed = 1;
 	return c;
 }

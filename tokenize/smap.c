@@ -1,9 +1,12 @@
-/* A map of strings to numbers: open addressing, FNV-1a, linear probing. */
+/* A map of strings to numbers on the one hash table: FNV-1a of the key. */
 #include "smap.h"
 #include "usage.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* What a removed key's entry points to: no key is this string. */
+static char removed_key[1];
 
 static size_t str_hash(const char *s)
 {
@@ -14,57 +17,76 @@ static size_t str_hash(const char *s)
 	return h;
 }
 
-static struct smap_entry *smap_slot(struct smap *m, const char *key)
+static size_t entry_hash(const void *entry)
 {
-	size_t i = str_hash(key) & (m->cap - 1);
-
-	while (m->v[i].key && strcmp(m->v[i].key, key))
-		i = (i + 1) & (m->cap - 1);
-	return &m->v[i];
+	return str_hash(((const struct smap_entry *)entry)->key);
 }
 
-size_t *smap_get(struct smap *m, const char *key)
+static int entry_in_use(const void *entry)
 {
-	struct smap_entry *e;
+	return ((const struct smap_entry *)entry)->key != NULL;
+}
 
-	if (!m->cap)
-		return NULL;
-	e = smap_slot(m, key);
-	return e->key ? &e->val : NULL;
+static int entry_removed(const void *entry)
+{
+	return ((const struct smap_entry *)entry)->key == removed_key;
+}
+
+static void entry_remove(void *entry)
+{
+	struct smap_entry *e = entry;
+
+	free(e->key);
+	e->key = removed_key;
+}
+
+static int entry_matches(const void *entry, const void *key)
+{
+	return !strcmp(((const struct smap_entry *)entry)->key, key);
+}
+
+static const struct hashtable_type smap_type = {
+	sizeof(struct smap_entry), 64, entry_hash, entry_in_use, entry_removed, entry_remove
+};
+
+size_t *smap_get(const struct smap *m, const char *key)
+{
+	struct smap_entry *e = hashtable_find(&m->table, &smap_type, str_hash(key), entry_matches, key);
+
+	return e ? &e->val : NULL;
 }
 
 size_t *smap_put(struct smap *m, const char *key, size_t val, int *isnew)
 {
-	struct smap_entry *e;
+	int added;
+	struct smap_entry *e = hashtable_insert(&m->table, &smap_type, str_hash(key),
+						entry_matches, key, &added);
 
-	if (2 * (m->nr + 1) > m->cap) {
-		struct smap_entry *old = m->v;
-		size_t oldcap = m->cap, i;
-
-		m->cap = m->cap ? 2 * m->cap : 64;
-		m->v = xcalloc(m->cap, sizeof(*m->v));
-		for (i = 0; i < oldcap; i++)
-			if (old[i].key)
-				*smap_slot(m, old[i].key) = old[i];
-		free(old);
-	}
-	e = smap_slot(m, key);
-	if (isnew)
-		*isnew = !e->key;
-	if (!e->key) {
+	if (added) {
 		e->key = xstrdup(key);
 		e->val = val;
-		m->nr++;
 	}
+	if (isnew)
+		*isnew = added;
 	return &e->val;
+}
+
+void smap_remove(struct smap *m, const char *key)
+{
+	hashtable_remove(&m->table, &smap_type, str_hash(key), entry_matches, key);
+}
+
+const struct smap_entry *smap_next(const struct smap *m, size_t *pos)
+{
+	return hashtable_next(&m->table, &smap_type, pos);
 }
 
 void smap_release(struct smap *m)
 {
-	size_t i;
+	size_t pos = 0;
+	struct smap_entry *e;
 
-	for (i = 0; i < m->cap; i++)
-		free(m->v[i].key);
-	free(m->v);
-	memset(m, 0, sizeof(*m));
+	while ((e = hashtable_next(&m->table, &smap_type, &pos)))
+		free(e->key);
+	hashtable_release(&m->table);
 }

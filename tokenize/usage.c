@@ -8,7 +8,8 @@
 #include <string.h>
 
 const char *progname = "tokstream";
-void (*die_position)(char *buf, size_t size);
+void (*die_position)(const void *data, char *buf, size_t size);
+const void *die_position_data;
 void (*die_cleanup)(void);
 jmp_buf *die_jump;
 
@@ -18,7 +19,7 @@ static void report(const char *kind, const char *fmt, va_list ap, const char *su
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (die_position && !strcmp(kind, "fatal"))
-		die_position(pos, sizeof(pos));
+		die_position(die_position_data, pos, sizeof(pos));
 	fflush(stdout);
 	fprintf(stderr, "%s: %s: %s%s%s\n", progname, kind, pos, msg, suffix ? suffix : "");
 }

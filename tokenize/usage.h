@@ -13,10 +13,12 @@
 extern const char *progname;
 
 /*
- * Called by die() before it exits, to prefix the message with a position
- * (the stream reader names the input line and command).  May be NULL.
+ * Called by die() before it exits, with die_position_data, to prefix the
+ * message with a position (the stream reader names the input line and
+ * command).  May be NULL.
  */
-extern void (*die_position)(char *buf, size_t size);
+extern void (*die_position)(const void *data, char *buf, size_t size);
+extern const void *die_position_data;
 /* Called by die() just before exit, e.g. to reap child processes. */
 extern void (*die_cleanup)(void);
 /* When set, die() jumps here instead of exiting (the fuzzing harnesses). */

@@ -32,6 +32,25 @@ long write_in_full(int fd, const void *buf, size_t len)
 	return (long)len;
 }
 
+long pread_in_full(int fd, void *buf, size_t len, off_t offset)
+{
+	char *p = buf;
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pread(fd, p + got, len - got, offset + (off_t)got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (long)got;
+}
+
 /* atomic_file_write()'s buffer is written out when it holds this much. */
 #define ATOMIC_FILE_CHUNK (1 << 20)
 

@@ -1,5 +1,6 @@
 /*
- * Writing files safely: each helper exists once, everything calls it.
+ * Reading and writing files safely: each helper exists once, everything
+ * calls it.
  */
 #ifndef WRAPPER_H
 #define WRAPPER_H
@@ -7,6 +8,7 @@
 #include "strbuf.h"
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /*
  * A file that must survive a crash, written whole or not at all: its
@@ -49,6 +51,13 @@ _Noreturn void die_removing_temp(const char *tmp, const char *path);
  * interrupted one: len, or -1 with errno set.  Every write loop is this.
  */
 long write_in_full(int fd, const void *buf, size_t len);
+
+/*
+ * Reads len bytes at offset of fd into buf, again after a short read or
+ * an interrupted one: the bytes read (fewer than len only at the end of
+ * the file), or -1 with errno set.
+ */
+long pread_in_full(int fd, void *buf, size_t len, off_t offset);
 
 /* Creates the directory path unless it is one already; dies when it cannot. */
 void make_dir(const char *path);

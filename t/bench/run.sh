@@ -38,6 +38,12 @@
 #             getrusage and wait4): the filter's own CPU time (without the
 #             git cat-file it runs to read the blobs, which is Git's work,
 #             as fast-export's is) against git fast-import's.
+#   filter-inline  the filter in the pipeline with the blobs inline:
+#             `git fast-export` of the history with its blobs and without
+#             their ids (so that the filter names each blob itself) |
+#             tokstream --source=SRC | git fast-import: the filter's own
+#             CPU time, as its --stats tells, against fast-import's (bash's
+#             `times` in the subshell that ran it).
 #   mem       in that same run, the filter's peak resident set (VmHWM)
 #             against the largest commit's new blobs (the blobs of a full
 #             export that precede one commit) + 64 MiB.
@@ -122,6 +128,9 @@ kernel_src=${KERNEL_SRC:-/var/tmp/linux-source-6.1}
 kernel_versions=${KERNEL_VERSIONS:-6.1.170-3 6.1.176-1 6.1.187-1 6.1.190-1 6.1.192-3}
 export_opts=(--all --signed-tags=strip --tag-of-filtered-object=rewrite --reencode=no
 	--show-original-ids --mark-tags --use-done-feature)
+# the same without the blobs' ids: the plain pipeline of the filter
+inline_export_opts=(--all --signed-tags=strip --tag-of-filtered-object=rewrite --reencode=no
+	--mark-tags --use-done-feature)
 import_cmd=(git -c fastimport.unpackLimit=0 fast-import --quiet --force --done)
 # BENCH_GIT_CONFIG as the environment that gives it to every git command
 # of a side (Git 2.31 and later read GIT_CONFIG_COUNT)
@@ -318,7 +327,7 @@ add_history() {          # NAME GITDIR
 	bytes[$h]=$(stat -c %s "$s/$h.stream")
 	rm -f "$s/$h.stream"
 	local desc="$h (${commits[$h]} commits, $(awk -v b="${bytes[$h]}" 'BEGIN { printf "%.0f", b / 1e6 }') MB stream)"
-	measures+=("filter-$h" "e2e-wall-$h" "e2e-cpu-$h" "mem-$h")
+	measures+=("filter-$h" "filter-inline-$h" "e2e-wall-$h" "e2e-cpu-$h" "mem-$h")
 	[ "$with_report" = 0 ] || measures+=("report-$h" "report-later-$h" "blame-$h" "blame-cold-$h")
 	if [ -n "$config_env" ]; then
 		measures+=("settings-$h")
@@ -334,6 +343,8 @@ add_history() {          # NAME GITDIR
 	define_measure "blame-cold-$h" "blame of the same files, no state in DEST (each file's own history), wall, $h" \
 		"tokstream blame s" "git blame s" 2.0 wall
 	define_measure "filter-$h" "filter, $desc" "tokstream CPU s" "fast-import CPU s" 0.10 cpu
+	define_measure "filter-inline-$h" "filter, blobs inline without their ids, $h" \
+		"tokstream CPU s" "fast-import CPU s" 0.10 cpu
 	define_measure "e2e-wall-$h" "end to end, wall, $h" "convert wall s" "export\|import wall s" 1.0 wall
 	define_measure "e2e-cpu-$h" "end to end, CPU, $h" "convert CPU s" "export\|import CPU s" 1.0 cpu
 	define_measure "mem-$h" \
@@ -503,8 +514,28 @@ run_history() {          # NAME RUN
 		echo "tokens-$h a $r 0 0 $out"
 		echo "fetched-$h a $r 0 0 $fetched"
 	} >>"$results"
+	run_inline "$h" "$r"
 	[ "$with_report" = 0 ] || run_report "$h" "$r"
 	rm -rf "$s/conv.git" "$s/copy.git"
+}
+
+# run_inline NAME RUN: fast-export with the blobs inline | the filter |
+# fast-import; the filter's own CPU time against fast-import's
+run_inline() {
+	local h=$1 r=$2 g=${src[$1]} st=$s/inline.stats c own
+	rm -rf "$s/inline.git"
+	git init -q --bare "$s/inline.git"
+	c=$(git -C "$g" fast-export "${inline_export_opts[@]}" |
+		"$TOKSTREAM" --source="$g" --stats 2>"$st" |
+		(cd "$s/inline.git" && "${import_cmd[@]}" && times) | tail -1)
+	own=$(stat_of "$st" 's/^tokstream: cpu \([0-9.]*\) s, git commands it ran [0-9.]* s$/\1/p')
+	echo "filter-inline-$h a $r 0 $own 0" >>"$results"
+	echo "$c" | awk -v id="filter-inline-$h" -v r="$r" '{
+		cpu = 0
+		for (i = 1; i <= 2; i++) { split($i, m, /[ms]/); cpu += m[1] * 60 + m[2] }
+		printf "%s b %s 0 %.4f 0\n", id, r, cpu
+	}' >>"$results"
+	rm -rf "$s/inline.git"
 }
 
 # copy_cmd SRC DEST ENV: the command that copies SRC's history unchanged

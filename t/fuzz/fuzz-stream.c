@@ -15,10 +15,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-void fuzz_filter_reset(void);
-void fuzz_filter_run(void);
+struct filter;
+struct filter *fuzz_filter_new(void);
+void fuzz_filter_reset(struct filter *f);
+void fuzz_filter_run(struct filter *f);
 
+/* libFuzzer calls the harness with nothing of its own: what it keeps is here */
 static int in_fd = -1, out_fd = -1;
+static struct filter *filter;
 
 static void write_all(int fd, const uint8_t *p, size_t n)
 {
@@ -40,6 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int failed;
 
 	if (in_fd < 0) {
+		filter = fuzz_filter_new();
 		in_fd = memfd_create("stream-in", 0);
 		out_fd = memfd_create("stream-out", 0);
 		if (in_fd < 0 || out_fd < 0 || dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0)
@@ -52,11 +57,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lseek(in_fd, 0, SEEK_SET);
 	lseek(out_fd, 0, SEEK_SET);
 
-	fuzz_filter_reset();
+	fuzz_filter_reset(filter);
 	die_jump = &env;
 	failed = setjmp(env) != 0;
 	if (!failed)
-		fuzz_filter_run();
+		fuzz_filter_run(filter);
 	die_jump = NULL;
 
 	len = lseek(out_fd, 0, SEEK_END);
