@@ -2303,10 +2303,27 @@ static void flush_notes(struct filter *f)
 	strbuf_release(&line);
 }
 
+/*
+ * The mark line of a commit or tag, if it has one: the mark it defines,
+ * which names nothing until the command is done (0: none).
+ */
+static uintmax_t parse_defining_mark(struct filter *f, struct strbuf *text, enum object_kind kind)
+{
+	uintmax_t mark;
+
+	if (strncmp(f->cmd.buf, "mark ", 5))
+		return 0;
+	define_mark_line(f, f->cmd.buf, kind, NULL, &mark);
+	f->defining_mark = mark;
+	copy_line(f, text);
+	read_command(f);
+	return mark;
+}
+
 static void parse_commit(struct filter *f)
 {
 	struct strbuf *commit = &f->text, original = STRBUF_INIT, ref = STRBUF_INIT;
-	uintmax_t mark = 0;
+	uintmax_t mark;
 	int has_parent = 0;
 	size_t files_start;
 
@@ -2318,12 +2335,7 @@ static void parse_commit(struct filter *f)
 	f->on_notes_ref = !f->opt.identity && !strncmp(ref.buf, "refs/notes/", 11);
 	copy_line(f, commit);
 	read_command(f);
-	if (!strncmp(f->cmd.buf, "mark ", 5)) {
-		define_mark_line(f, f->cmd.buf, OBJ_COMMIT, NULL, &mark);
-		f->defining_mark = mark;
-		copy_line(f, commit);
-		read_command(f);
-	}
+	mark = parse_defining_mark(f, commit, OBJ_COMMIT);
 	if (!strncmp(f->cmd.buf, "original-oid ", 13)) {
 		strbuf_addstr(&original, f->cmd.buf + 13);
 		copy_line(f, commit);
@@ -2466,7 +2478,7 @@ static void copy_target(struct filter *f, struct strbuf *sb, const char *keyword
 static void parse_tag(struct filter *f)
 {
 	struct strbuf *tag = &f->text;
-	uintmax_t mark = 0;
+	uintmax_t mark;
 
 	strbuf_reset(tag);
 	check_refname(f->cmd.buf + 4, "tag");
@@ -2480,12 +2492,7 @@ static void parse_tag(struct filter *f)
 	f->comment_sink = tag;
 	copy_line(f, tag);
 	read_command(f);
-	if (!strncmp(f->cmd.buf, "mark ", 5)) {
-		define_mark_line(f, f->cmd.buf, OBJ_TAG, NULL, &mark);
-		f->defining_mark = mark;
-		copy_line(f, tag);
-		read_command(f);
-	}
+	mark = parse_defining_mark(f, tag, OBJ_TAG);
 	if (strncmp(f->cmd.buf, "from ", 5) || f->cmd_eof)
 		die("expected 'from', got '%.*s'", 64, f->cmd_eof ? "end of input" : f->cmd.buf);
 	copy_target(f, tag, "from", f->cmd.buf + 5, 1);
