@@ -2320,6 +2320,22 @@ static uintmax_t parse_defining_mark(struct filter *f, struct strbuf *text, enum
 	return mark;
 }
 
+/*
+ * The identity line called name (author, committer, tagger), if it comes
+ * next: checked and copied; whether it came.
+ */
+static int parse_ident_line(struct filter *f, struct strbuf *text, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(f->cmd.buf, name, n) || f->cmd.buf[n] != ' ')
+		return 0;
+	check_ident(f, f->cmd.buf + n + 1, name);
+	copy_line(f, text);
+	read_command(f);
+	return 1;
+}
+
 static void parse_commit(struct filter *f)
 {
 	struct strbuf *commit = &f->text, original = STRBUF_INIT, ref = STRBUF_INIT;
@@ -2341,16 +2357,9 @@ static void parse_commit(struct filter *f)
 		copy_line(f, commit);
 		read_command(f);
 	}
-	if (!strncmp(f->cmd.buf, "author ", 7)) {
-		check_ident(f, f->cmd.buf + 7, "author");
-		copy_line(f, commit);
-		read_command(f);
-	}
-	if (strncmp(f->cmd.buf, "committer ", 10) || f->cmd_eof)
+	parse_ident_line(f, commit, "author");
+	if (f->cmd_eof || !parse_ident_line(f, commit, "committer"))
 		die("expected 'committer', got '%.*s'", 64, f->cmd_eof ? "end of input" : f->cmd.buf);
-	check_ident(f, f->cmd.buf + 10, "committer");
-	copy_line(f, commit);
-	read_command(f);
 	if (!strncmp(f->cmd.buf, "gpgsig", 6) && (f->cmd.buf[6] == ' ' || !f->cmd.buf[6])) {
 		/* a signature cannot verify on the rewritten commit */
 		read_command(f);
@@ -2459,8 +2468,8 @@ static size_t signature_start(const char *msg, size_t len)
 }
 
 /* The target of a tag, or the commit of a reset; a blob a tag names is written first. */
-static void copy_target(struct filter *f, struct strbuf *sb, const char *keyword, const char *target,
-			int any_object)
+static void copy_target(struct filter *f, struct strbuf *sb, const char *keyword,
+			const char *target, int any_object)
 {
 	struct blob *b = check_commitish(f, target, any_object);
 
@@ -2503,11 +2512,7 @@ static void parse_tag(struct filter *f)
 		copy_line(f, tag);
 		read_command(f);
 	}
-	if (!strncmp(f->cmd.buf, "tagger ", 7)) {
-		check_ident(f, f->cmd.buf + 7, "tagger");
-		copy_line(f, tag);
-		read_command(f);
-	}
+	parse_ident_line(f, tag, "tagger");
 	if (f->cmd_eof)
 		die("end of input before the tag message");
 	parse_data(f, &f->data);
