@@ -32,6 +32,30 @@ test_expect_success 'a large insertion in several places of a long file: added t
 	test_cmp expect actual
 '
 
+# a block rewritten: the statements of the new one share only ") ;" and
+# the like with the old, and those are not kept; a line edited keeps its
+# "=" and ";" between the two tokens replaced on each side
+test_expect_success 'a rewritten block keeps no coincidental "(" or ";"; an edited line keeps its "=" and ";"' '
+	printf "int f(int a)\n{\n\tif (Curl_getdate_capped(v, &k->timeofdoc))\n\t\tk->timeofdoc = 0;\n\tif (data->set.get_filetime)\n\t\tdata->info.filetime = k->timeofdoc;\n\treturn 0;\n}\n" >old.c &&
+	printf "int f(int a)\n{\n\tserverAssert(sptr != NULL);\n\tvstr = lpGetValue(sptr, &vlen, &vlong);\n\treturn 0;\n}\n" >new.c &&
+	"$TOKENIZE" --positions old.c >old.pos &&
+	"$TOKENIZE" --positions new.c >new.pos &&
+	"$TEST_DIRECTORY/helper/test-tokdiff" --positions old.pos new.pos >diff &&
+	# four lines (35 tokens) replaced by two (19): none of the "(", "&",
+	# "=" and ";" they share is kept (without the cleanup: +14 -30)
+	echo "+19 -35" >expect &&
+	head -n 1 diff >actual &&
+	test_cmp expect actual &&
+	printf "int v = 1;\n" >old.c &&
+	printf "double d = 1.5;\n" >new.c &&
+	"$TOKENIZE" --positions old.c >old.pos &&
+	"$TOKENIZE" --positions new.c >new.pos &&
+	"$TEST_DIRECTORY/helper/test-tokdiff" --positions old.pos new.pos >diff &&
+	echo "+3 -3" >expect &&
+	head -n 1 diff >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success 'history: functions added, moved to another file, renamed, merged' '
 	git init -q src &&
 	functions 1 60 >src/a.c &&
