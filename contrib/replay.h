@@ -68,7 +68,7 @@ struct replay *replay_history(const char *dir, const char *tip, const struct rep
  * made by another are not used.  Raise it with every change that can
  * change an attribution.
  */
-#define ENGINE_REVISION 3
+#define ENGINE_REVISION 4
 
 /* The minimum run of a moved or copied token sequence, by default (see README "Moves"). */
 #define REPLAY_MIN_MOVE 12
