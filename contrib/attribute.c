@@ -365,6 +365,24 @@ int wants_moves(struct version **fresh, size_t nr_fresh, size_t min_move)
 	return 0;
 }
 
+size_t unclaimed_chain(const struct version *v, size_t i, size_t min_move, int *is_long)
+{
+	*is_long = 0;
+	for (;;) {
+		size_t start = i, gap;
+
+		while (i < v->nr && v->origin[i] == NO_COMMIT)
+			i++;
+		if (i - start >= min_move)
+			*is_long = 1;
+		for (gap = i; gap < v->nr && v->origin[gap] != NO_COMMIT && gap - i <= MOVE_GAP; gap++)
+			;
+		if (gap == v->nr || v->origin[gap] != NO_COMMIT)
+			return i;
+		i = gap;
+	}
+}
+
 void move_index_find(const struct move_index *mi, struct version **fresh, size_t nr_fresh)
 {
 	const struct gram_index *gi = &mi->gi;

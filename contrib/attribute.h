@@ -95,6 +95,14 @@ void find_moves(struct version **fresh, size_t nr_fresh, struct move_source *src
  */
 struct move_index;
 int wants_moves(struct version **fresh, size_t nr_fresh, size_t min_move);
+/*
+ * The chain of v's unclaimed tokens from i (one unclaimed): its runs and
+ * the claimed tokens between them, gaps that extend_move() can cross.
+ * Returns where it ends; *is_long whether a run of it is min_move long,
+ * the one thing that lets the search give any token of the chain an
+ * origin (each chain is searched apart from the others).
+ */
+size_t unclaimed_chain(const struct version *v, size_t i, size_t min_move, int *is_long);
 struct move_index *move_index_new(struct move_source *src, size_t nr_src, size_t min_move,
 				  struct version **fresh, size_t nr_fresh);
 void move_index_find(const struct move_index *mi, struct version **fresh, size_t nr_fresh);

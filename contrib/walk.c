@@ -1046,13 +1046,28 @@ static struct move_cache *move_sources(struct walk *w, uint32_t ci)
  * blame shows, and the files the commit changed are not read (on
  * libgit2's src/libgit2/diff.c, 34 commits' files are read, not 193's).
  */
-static int targets_unowned(const struct version *v, const struct target *t, size_t nr_t)
+/*
+ * Whether the search for moves can give a target (t, in order) an origin:
+ * only where it is unclaimed, in a chain that holds a run long enough.
+ */
+static int targets_may_move(const struct version *v, const struct target *t, size_t nr_t, size_t min_move)
 {
-	size_t k;
+	size_t i = 0, k = 0;
 
-	for (k = 0; k < nr_t; k++)
-		if (v->origin[t[k].pos] == NO_COMMIT)
-			return 1;
+	while (i < v->nr && k < nr_t) {
+		size_t end;
+		int is_long;
+
+		if (v->origin[i] != NO_COMMIT) {
+			i++;
+			continue;
+		}
+		end = unclaimed_chain(v, i, min_move, &is_long);
+		for (; k < nr_t && t[k].pos < end; k++)
+			if (is_long && t[k].pos >= i && v->origin[t[k].pos] == NO_COMMIT)
+				return 1;
+		i = end;
+	}
 	return 0;
 }
 
@@ -1104,9 +1119,14 @@ static void blame_suspect(struct walk *w, uint32_t si, struct target *t, size_t 
 			tokdiff_release(&d);
 	}
 
+	/* each token on to where it comes from, or the commit's own (most often they came in order) */
+	for (k = 1; k < nr_t && t[k - 1].pos <= t[k].pos; k++)
+		;
+	if (k < nr_t)
+		qsort(t, nr_t, sizeof(*t), cmp_target_pos);
+
 	/* moved and copied runs, from the files the commit changed */
-	if (w->opts->min_move && nr_parents == 1 && targets_unowned(nv, t, nr_t) &&
-	    wants_moves(&nv, 1, w->opts->min_move)) {
+	if (w->opts->min_move && nr_parents == 1 && targets_may_move(nv, t, nr_t, w->opts->min_move)) {
 		struct move_cache *mc = move_sources(w, ci);
 		struct move_index *mi = move_index_new(mc->src, mc->nr, w->opts->min_move, &nv, 1);
 
@@ -1119,11 +1139,6 @@ static void blame_suspect(struct walk *w, uint32_t si, struct target *t, size_t 
 		pass_over_ignored(nv, &parent[0].v, &d0);
 	tokdiff_release(&d0);
 
-	/* each token on to where it comes from, or the commit's own (most often they came in order) */
-	for (k = 1; k < nr_t && t[k - 1].pos <= t[k].pos; k++)
-		;
-	if (k < nr_t)
-		qsort(t, nr_t, sizeof(*t), cmp_target_pos);
 	{
 		struct target *mine = xcalloc(nr_t + 1, sizeof(*mine));
 		size_t nr_mine = 0;
