@@ -816,7 +816,7 @@ done:
  * the whole tree's pass (leaving its state) when none fits.
  */
 static struct commit_info **token_commits(struct blame_ctx *ctx, const char *path, struct blame_result *res,
-					  size_t *nr)
+					  size_t *nr, struct commit_info ***unmoved)
 {
 	const char *test = getenv("TOKSTREAM_TEST_BLAME");
 	int walk_only = test && !strcmp(test, "walk");
@@ -824,6 +824,7 @@ static struct commit_info **token_commits(struct blame_ctx *ctx, const char *pat
 	struct file_blame fb;
 	size_t k;
 
+	*unmoved = NULL;
 	if (!ctx->replay && !ctx->tried_checkpoint && !walk_only) {
 		ctx->tried_checkpoint = 1;
 		ctx->replay = replay_with_state(ctx, 1, ctx->one_file ? path : NULL);
@@ -843,6 +844,13 @@ static struct commit_info **token_commits(struct blame_ctx *ctx, const char *pat
 		for (k = 0; k < *nr; k++)
 			if (!line_commit[k]->filename)
 				line_commit[k]->filename = xstrdup(replay_origin_path(ctx->replay, origin[k]));
+		if (ctx->unmoved) {
+			*unmoved = xcalloc(*nr + 1, sizeof(**unmoved));
+			for (k = 0; k < *nr; k++)
+				(*unmoved)[k] = k && origin[k] == origin[k - 1] ? (*unmoved)[k - 1] :
+					commit_by_token(&res->unmoved_commits,
+							replay_unmoved_commit(ctx->replay, origin[k]));
+		}
 		return line_commit;
 	}
 	if (walk_file(ctx->gitdir.buf, ctx->token, path, &ctx->engine, &fb))
@@ -855,6 +863,14 @@ static struct commit_info **token_commits(struct blame_ctx *ctx, const char *pat
 		if (!c->filename)
 			c->filename = xstrdup(fb.paths[fb.path[k]]);
 		line_commit[k] = c;
+	}
+	if (ctx->unmoved) {
+		*unmoved = xcalloc(fb.nr + 1, sizeof(**unmoved));
+		for (k = 0; k < fb.nr; k++) {
+			uint32_t mover = fb.mover[k] != UINT32_MAX ? fb.mover[k] : fb.commit[k];
+
+			(*unmoved)[k] = commit_by_token(&res->unmoved_commits, fb.ids[mover]);
+		}
 	}
 	*nr = fb.nr;
 	file_blame_release(&fb);
@@ -869,7 +885,7 @@ int blame_file(struct blame_ctx *ctx, const char *path, struct blame_result *res
 int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, const char *view_blob,
 		  struct blame_result *res, const char **err)
 {
-	struct commit_info **line_commit;
+	struct commit_info **line_commit, **unmoved;
 	struct lexer_state ls;
 	struct token tok;
 	size_t nr_lines, k, line = 1, line_start = 0, scanned = 0;
@@ -886,13 +902,21 @@ int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, con
 	if (check_view(ctx, path, view_blob, res, err))
 		return -1;
 
-	line_commit = token_commits(ctx, path, res, &nr_lines);
+	line_commit = token_commits(ctx, path, res, &nr_lines, &unmoved);
 	if (!ctx->ids_only)
 		describe_commits(ctx->gitdir.buf, &res->commits, ctx->no_mailmap);
 
 	/* original ids for the token commits */
 	for (k = 0; k < res->commits.nr; k++) {
 		struct commit_info *c = res->commits.v[k];
+		const char *orig = oid_map_orig(&ctx->map, c->token);
+
+		if (!orig)
+			die("token commit %s is not in the commit map", c->token);
+		memcpy(c->orig, orig, 41);
+	}
+	for (k = 0; k < res->unmoved_commits.nr; k++) {
+		struct commit_info *c = res->unmoved_commits.v[k];
 		const char *orig = oid_map_orig(&ctx->map, c->token);
 
 		if (!orig)
@@ -921,12 +945,16 @@ int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, con
 		t->cls = tok.cls;
 		t->commit = line_commit[res->nr_toks];
 		t->commit->tokens++;
+		t->unmoved = unmoved ? unmoved[res->nr_toks] : NULL;
+		if (t->unmoved)
+			t->unmoved->tokens++;
 		res->nr_toks++;
 	}
 	if (res->nr_toks != nr_lines)
 		die("the view of '%s' has %zu tokens but its attribution %zu",
 		    path, res->nr_toks, nr_lines);
 	free(line_commit);
+	free(unmoved);
 	return 0;
 }
 
@@ -955,6 +983,7 @@ void commit_table_release(struct commit_table *t)
 void blame_result_release(struct blame_result *res)
 {
 	commit_table_release(&res->commits);
+	commit_table_release(&res->unmoved_commits);
 	free(res->toks);
 	strbuf_release(&res->content);
 	memset(res, 0, sizeof(*res));

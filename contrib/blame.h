@@ -31,6 +31,7 @@ struct token_pos {
 	size_t line, col, start, len;
 	enum token_class cls;
 	struct commit_info *commit;
+	struct commit_info *unmoved;  /* with ctx->unmoved: the commit without moves (replay_unmoved_commit) */
 };
 
 /*
@@ -70,6 +71,7 @@ struct blame_ctx {
 	struct replay *replay;   /* when set, token blames come from it: the whole tree at once */
 	int ids_only;            /* the caller needs no details of the commits (author, summary) */
 	int no_mailmap;          /* identities as the commits write them, not through .mailmap */
+	int unmoved;             /* each token's commit without moves too (token_pos.unmoved; ids only) */
 };
 
 struct blame_result {
@@ -78,6 +80,7 @@ struct blame_result {
 	struct token_pos *toks;
 	size_t nr_toks, alloc_toks;
 	struct commit_table commits;
+	struct commit_table unmoved_commits;  /* with ctx->unmoved: the commits without moves */
 };
 
 /*

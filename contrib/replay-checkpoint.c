@@ -15,7 +15,8 @@
 
 /*
  * A text file: a header and the key, the commits it names (each with the
- * path where it has tokens of its own), the paths, every file at the tip
+ * path where it has tokens of its own), the owners of moved tokens (each
+ * commit and path, and its mover's: struct owner), the paths, every file at the tip
  * with its origins in runs (commit, count), the fork points kept (each
  * with its files that are not the tip's: a version, or "-" for none),
  * every change reported, and which commit is the tip.  Hashes and lines
@@ -23,7 +24,7 @@
  * needs them (read_lazy).
  */
 #define CHECKPOINT_FORMAT "tokstream replay checkpoint "
-#define CHECKPOINT_HEADER CHECKPOINT_FORMAT "4\n"
+#define CHECKPOINT_HEADER CHECKPOINT_FORMAT "5\n"
 
 /* How many fork points are looked at, newest first, and the files they may keep in all. */
 #define MAX_FORKS 64
@@ -273,8 +274,9 @@ void checkpoint_save(struct replay *r)
 	uint32_t *cnum = xmalloc(st_mult(st_add(r->nr_commits, 1), sizeof(*cnum))), *corder;
 	uint32_t *onum = xmalloc(st_mult(st_add(r->nr_owners, 1), sizeof(*onum))), nr_onum = 0;
 	size_t *pnum = xmalloc(st_mult(st_add(r->nr_paths, 1), sizeof(*pnum))), *porder;
-	size_t nc = 0, np = 0, k, i, nr_files = 0, nr_forks = 0;
+	size_t nc = 0, np = 0, k, i, nr_files = 0, nr_forks = 0, nr_moved = 0;
 	const struct rcommit *tip = &r->commits[r->tip];
+	char *moved_used = xcalloc(r->nr_owners + 1, 1);  /* the moved owners the versions written name */
 
 	corder = xmalloc(st_mult(st_add(r->nr_commits, 1), sizeof(*corder)));
 	porder = xmalloc(st_mult(st_add(r->nr_paths, 1), sizeof(*porder)));
@@ -287,8 +289,16 @@ void checkpoint_save(struct replay *r)
 #define MARK_VERSION(v) do { \
 		MARK_COMMIT((v)->maker); \
 		MARK_PATH((v)->maker_path); \
-		for (i = 0; i < (v)->nr; i++) \
-			MARK_COMMIT(r->owners[(v)->origin[i]].commit); \
+		for (i = 0; i < (v)->nr; i++) { \
+			const struct owner *o = &r->owners[(v)->origin[i]]; \
+			MARK_COMMIT(o->commit); \
+			if (o->mover != NO_COMMIT && !moved_used[(v)->origin[i]]) { \
+				moved_used[(v)->origin[i]] = 1; \
+				MARK_COMMIT(o->mover); \
+				MARK_PATH(o->path); \
+				MARK_PATH(o->mover_path); \
+			} \
+		} \
 	} while (0)
 	MARK_COMMIT(r->tip);
 	for (k = 0; k < tip->nr_files; k++) {
@@ -327,6 +337,12 @@ void checkpoint_save(struct replay *r)
 			MARK_PATH(r->commits[corder[k]].own_paths[i]);
 			onum[r->commits[corder[k]].own_ids[i]] = nr_onum++;
 		}
+	/* the moved owners after the commits' own, as they are read back */
+	for (k = 0; k < r->nr_owners; k++)
+		if (moved_used[k]) {
+			onum[k] = nr_onum++;
+			nr_moved++;
+		}
 #undef MARK_VERSION
 #undef MARK_COMMIT
 #undef MARK_PATH
@@ -348,6 +364,14 @@ void checkpoint_save(struct replay *r)
 		for (i = 0; i < c->nr_own_paths; i++)
 			strbuf_addf(&sb, " %zu", pnum[c->own_paths[i]]);
 		strbuf_addch(&sb, '\n');
+	}
+	strbuf_addf(&sb, "moved %zu\n", nr_moved);
+	for (k = 0; k < r->nr_owners; k++) {
+		const struct owner *o = &r->owners[k];
+
+		if (moved_used[k])
+			strbuf_addf(&sb, "%u %zu %u %zu\n", (unsigned)cnum[o->commit], pnum[o->path],
+				    (unsigned)cnum[o->mover], pnum[o->mover_path]);
 	}
 	strbuf_addf(&sb, "files %zu\n", nr_files);
 	for (k = 0; k < tip->nr_files; k++) {
@@ -395,6 +419,7 @@ void checkpoint_save(struct replay *r)
 	free(onum);
 	free(pnum);
 	free(porder);
+	free(moved_used);
 }
 
 /*
@@ -499,7 +524,7 @@ int checkpoint_load(struct replay *r, const char *dir, const char *tip)
 {
 	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT;
 	const char *p, *limit, *key = r->opts.checkpoint_key ? r->opts.checkpoint_key : "";
-	size_t nc, np, nf, nk, nch, k, i, t, *pid = NULL, *only = NULL, no_path = SIZE_MAX;
+	size_t nc, np, nf, nk, nch, nm, k, i, t, *pid = NULL, *only = NULL, no_path = SIZE_MAX;
 	int at_tip;
 	struct strvec argv = STRVEC_INIT;
 	int ret = 0;
@@ -560,6 +585,23 @@ int checkpoint_load(struct replay *r, const char *dir, const char *tip)
 			if (owner_of(r, (uint32_t)k, pid[path]) != r->nr_owners - 1)
 				goto damaged;
 		}
+	}
+	if (checkpoint_count(&p, limit, "moved", &nm))
+		goto damaged;
+	for (k = 0; k < nm; k++) {
+		size_t c, path, mover, mover_path, before = r->nr_owners;
+		uint32_t from;
+
+		if (checkpoint_number(&p, limit, ' ', &c, NULL) || c >= nc ||
+		    checkpoint_number(&p, limit, ' ', &path, NULL) || path >= np ||
+		    checkpoint_number(&p, limit, ' ', &mover, NULL) || mover >= nc ||
+		    checkpoint_number(&p, limit, '\n', &mover_path, NULL) || mover_path >= np)
+			goto damaged;
+		/* the owner moved is a commit's own, listed above; each moved owner once */
+		from = owner_of(r, (uint32_t)c, pid[path]);
+		if (r->nr_owners != before ||
+		    moved_owner(r, from, (uint32_t)mover, pid[mover_path]) != before)
+			goto damaged;
 	}
 	/* the tip is written as commit 0 */
 	r->base = 0;

@@ -70,17 +70,24 @@ struct group {
 /*
  * What a version's origin names: the commit that wrote the token (the
  * line) and the path it wrote it at, which renames and moves keep, as
- * git blame's porcelain names the file a line came from.
+ * git blame's porcelain names the file a line came from.  A token that
+ * came there as moved or copied code (find_moves) also names its
+ * mover: the commit, and the path, that a replay without moves would
+ * give it (the newest commit that moved it, or for an ignored commit's,
+ * the neighbour's), so that one replay gives both attributions: the
+ * line blame beside it follows no moves (report).  NO_COMMIT: the same
+ * as commit and path.
  */
 struct owner {
-	uint32_t commit;
-	size_t path;
+	uint32_t commit, mover;
+	size_t path, mover_path;
 };
 
 struct replay {
 	const char *dir;          /* the repository */
 	struct owner *owners;     /* by the origins of the versions */
 	size_t nr_owners, alloc_owners;
+	struct smap moved_owners; /* "COMMIT PATH MOVER MOVER-PATH" -> owners[] of the moved (moved_owner) */
 	struct rcommit *commits;
 	size_t nr_commits;
 	struct smap commit_index, path_index;
@@ -143,6 +150,12 @@ struct version *file_at(const struct rcommit *c, size_t path);
 void set_file(struct rcommit *c, size_t path, struct version *v);
 /* The owner of the tokens commit ci wrote at path: the origin they are given. */
 uint32_t owner_of(struct replay *r, uint32_t ci, size_t path);
+/*
+ * The owner of a token that owner o's commit wrote at its path and that
+ * commit mover moved (copied) to mover_path: o's own when the mover is
+ * o's commit and path.
+ */
+uint32_t moved_owner(struct replay *r, uint32_t o, uint32_t mover, size_t mover_path);
 void add_record(struct replay *r, uint32_t ci, size_t path, size_t added, size_t removed);
 
 /* replay.c: replays commit ci, whose changes against its parents are read. */

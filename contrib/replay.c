@@ -127,10 +127,36 @@ uint32_t owner_of(struct replay *r, uint32_t ci, size_t path)
 	ALLOC_GROW(r->owners, r->nr_owners + 1, r->alloc_owners);
 	r->owners[r->nr_owners].commit = ci;
 	r->owners[r->nr_owners].path = path;
+	r->owners[r->nr_owners].mover = NO_COMMIT;
+	r->owners[r->nr_owners].mover_path = 0;
 	ALLOC_GROW(c->own_paths, c->nr_own_paths + 1, c->alloc_own_paths);
 	ALLOC_GROW(c->own_ids, c->nr_own_paths + 1, c->alloc_own_ids);
 	c->own_paths[c->nr_own_paths] = path;
 	c->own_ids[c->nr_own_paths++] = (uint32_t)r->nr_owners;
+	return (uint32_t)r->nr_owners++;
+}
+
+uint32_t moved_owner(struct replay *r, uint32_t o, uint32_t mover, size_t mover_path)
+{
+	struct owner from = r->owners[o];
+	char key[96];
+	size_t *at;
+	int isnew;
+
+	if (mover == from.commit && mover_path == from.path)
+		return owner_of(r, from.commit, from.path);
+	snprintf(key, sizeof(key), "%x %zx %x %zx", (unsigned)from.commit, from.path, (unsigned)mover,
+		 mover_path);
+	at = smap_put(&r->moved_owners, key, r->nr_owners, &isnew);
+	if (!isnew)
+		return (uint32_t)*at;
+	if (r->nr_owners >= NO_COMMIT)
+		die("too many owners of tokens to replay in '%s'", r->dir);
+	ALLOC_GROW(r->owners, r->nr_owners + 1, r->alloc_owners);
+	r->owners[r->nr_owners].commit = from.commit;
+	r->owners[r->nr_owners].path = from.path;
+	r->owners[r->nr_owners].mover = mover;
+	r->owners[r->nr_owners].mover_path = mover_path;
 	return (uint32_t)r->nr_owners++;
 }
 
@@ -393,11 +419,17 @@ static void take_blame(struct replay *r, struct version *v, struct file_blame *f
 	v->nr = fb->nr;
 	v->origin = xmalloc(st_mult(st_add(fb->nr, 1), sizeof(*v->origin)));
 	for (k = 0; k < fb->nr; k++) {
+		uint32_t mover = fb->mover[k];
+
 		strbuf_reset(&key);
-		strbuf_addf(&key, "%u %u", (unsigned)fb->commit[k], (unsigned)fb->path[k]);
+		strbuf_addf(&key, "%u %u %u %u", (unsigned)fb->commit[k], (unsigned)fb->path[k], (unsigned)mover,
+			    (unsigned)(mover != NO_COMMIT ? fb->mover_path[k] : 0));
 		at = smap_put(&owned, key.buf, 0, &isnew);
-		if (isnew)
+		if (isnew) {
 			*at = owner_of(r, ids[fb->commit[k]], path_id(r, fb->paths[fb->path[k]]));
+			if (mover != NO_COMMIT)
+				*at = moved_owner(r, (uint32_t)*at, ids[mover], path_id(r, fb->paths[fb->mover_path[k]]));
+		}
 		v->origin[k] = (uint32_t)*at;
 	}
 	v->maker = known_commit(r, fb->maker);
@@ -925,6 +957,47 @@ static struct version *replay_tokens_at(struct replay *r, uint32_t ci, const str
 }
 
 /*
+ * The origins of fresh version v that a replay without moves would give
+ * (unmoved, a copy of its origins before the search for moves, which an
+ * ignored commit's pass has filled in as well): where the search gave a
+ * token a moved run's origin, that origin takes the commit's own as its
+ * mover (or, in an ignored commit, the mover the pass without moves
+ * found), so that the attribution without moves is at hand in the same
+ * owner (struct owner).
+ */
+static void note_movers(struct replay *r, uint32_t ci, const struct fresh *f, const uint32_t *unmoved)
+{
+	uint32_t last_from = NO_COMMIT, last_unmoved = NO_COMMIT, last = NO_COMMIT;
+	size_t i;
+
+	for (i = 0; i < f->v->nr; i++) {
+		uint32_t o = f->v->origin[i], u = unmoved[i], mover;
+		size_t mover_path;
+
+		if (o == u)
+			continue;
+		if (o == NO_COMMIT)
+			o = owner_of(r, ci, f->path);  /* the commit's own with moves, another's without */
+		if (o != last_from || u != last_unmoved) {
+			if (u == NO_COMMIT) {
+				mover = ci;
+				mover_path = f->path;
+			} else if (r->owners[u].mover != NO_COMMIT) {
+				mover = r->owners[u].mover;
+				mover_path = r->owners[u].mover_path;
+			} else {
+				mover = r->owners[u].commit;
+				mover_path = r->owners[u].path;
+			}
+			last = moved_owner(r, o, mover, mover_path);
+			last_from = o;
+			last_unmoved = u;
+		}
+		f->v->origin[i] = last;
+	}
+}
+
+/*
  * The end of a commit in the token replay: moves (from src, the first
  * parent's versions of the files the commit changed), ignored commits,
  * the rest the commit's own; the tokens each file gained and lost.
@@ -932,6 +1005,7 @@ static struct version *replay_tokens_at(struct replay *r, uint32_t ci, const str
 static void finish_commit_tokens(struct replay *r, uint32_t ci, struct move_source *src, size_t nr_src)
 {
 	struct rcommit *c = &r->commits[ci];
+	uint32_t **unmoved = NULL;
 	size_t k, i;
 
 	if (r->opts.min_move && c->nr_parents == 1 && nr_src) {
@@ -939,15 +1013,33 @@ static void finish_commit_tokens(struct replay *r, uint32_t ci, struct move_sour
 
 		for (k = 0; k < r->nr_fresh; k++)
 			fresh[k] = r->fresh[k].v;
-		find_moves(fresh, r->nr_fresh, src, nr_src, r->opts.min_move);
+		if (wants_moves(fresh, r->nr_fresh, r->opts.min_move)) {
+			/* the origins before the search: what a replay without moves keeps */
+			unmoved = xcalloc(r->nr_fresh + 1, sizeof(*unmoved));
+			for (k = 0; k < r->nr_fresh; k++) {
+				unmoved[k] = xmalloc(st_mult(st_add(fresh[k]->nr, 1), sizeof(**unmoved)));
+				memcpy(unmoved[k], fresh[k]->origin, fresh[k]->nr * sizeof(**unmoved));
+			}
+			find_moves(fresh, r->nr_fresh, src, nr_src, r->opts.min_move);
+		}
 		free(fresh);
 	}
 	for (k = 0; k < r->nr_fresh; k++) {
 		struct fresh *f = &r->fresh[k];
 		size_t same = 0;
 
-		if (c->ignored && f->old)
+		if (c->ignored && f->old) {
 			pass_over_ignored(f->v, f->old, &f->d);
+			if (unmoved) {
+				/* without moves, the pass gives the moved tokens their neighbours' origins */
+				struct version without = *f->v;
+
+				without.origin = unmoved[k];
+				pass_over_ignored(&without, f->old, &f->d);
+			}
+		}
+		if (unmoved)
+			note_movers(r, ci, f, unmoved[k]);
 		for (i = 0; i < f->v->nr; i++)
 			if (f->v->origin[i] == NO_COMMIT)
 				f->v->origin[i] = owner_of(r, ci, f->path);
@@ -957,7 +1049,10 @@ static void finish_commit_tokens(struct replay *r, uint32_t ci, struct move_sour
 		if (c->nr_parents <= 1 && (f->v->nr > same || (f->old && f->old->nr > same)))
 			note_change(r, ci, f->path, f->v->nr - same, f->old ? f->old->nr - same : 0);
 		tokdiff_release(&f->d);
+		if (unmoved)
+			free(unmoved[k]);
 	}
+	free(unmoved);
 	r->nr_fresh = 0;
 }
 
@@ -1312,6 +1407,13 @@ const char *replay_commit(const struct replay *r, uint32_t origin)
 	return r->commits[r->owners[origin].commit].id;
 }
 
+const char *replay_unmoved_commit(const struct replay *r, uint32_t origin)
+{
+	const struct owner *o = &r->owners[origin];
+
+	return r->commits[o->mover != NO_COMMIT ? o->mover : o->commit].id;
+}
+
 const char *replay_origin_path(const struct replay *r, uint32_t origin)
 {
 	return r->paths[r->owners[origin].path];
@@ -1366,6 +1468,8 @@ static void forget_commits(struct replay *r)
 	free(r->owners);
 	r->owners = NULL;
 	r->nr_owners = r->alloc_owners = 0;
+	smap_release(&r->moved_owners);
+	memset(&r->moved_owners, 0, sizeof(r->moved_owners));
 	smap_release(&r->commit_index);
 	memset(&r->commit_index, 0, sizeof(r->commit_index));
 }

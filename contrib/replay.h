@@ -93,6 +93,12 @@ const uint32_t *replay_file(const struct replay *r, const char *path, size_t *nr
 /* The id of the commit that wrote a line (a token) of origin replay_file gave. */
 const char *replay_commit(const struct replay *r, uint32_t origin);
 
+/*
+ * The commit a replay without moves (min_move 0) gives the same token:
+ * the newest commit that moved or copied it there, or replay_commit's.
+ */
+const char *replay_unmoved_commit(const struct replay *r, uint32_t origin);
+
 /* The path where it wrote it (renames and moves followed, as git blame's porcelain names it). */
 const char *replay_origin_path(const struct replay *r, uint32_t origin);
 

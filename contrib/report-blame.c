@@ -143,7 +143,7 @@ static size_t code_lines_of(const struct blame_result *res, size_t lines, size_t
 struct file_commits {
 	struct smap ids;
 	char **id;
-	size_t *lines, *tokens;
+	size_t *lines, *tokens, *unmoved;
 	size_t nr, alloc;
 };
 
@@ -155,8 +155,9 @@ static size_t file_commit(struct file_commits *fc, const char *id)
 	if (isnew) {
 		ALLOC_GROW(fc->lines, fc->nr + 1, fc->alloc);
 		fc->tokens = xrealloc(fc->tokens, st_mult(fc->alloc, sizeof(*fc->tokens)));
+		fc->unmoved = xrealloc(fc->unmoved, st_mult(fc->alloc, sizeof(*fc->unmoved)));
 		fc->id = xrealloc(fc->id, st_mult(fc->alloc, sizeof(*fc->id)));
-		fc->lines[fc->nr] = fc->tokens[fc->nr] = 0;
+		fc->lines[fc->nr] = fc->tokens[fc->nr] = fc->unmoved[fc->nr] = 0;
 		fc->id[fc->nr] = xstrdup(id);
 		fc->nr++;
 	}
@@ -168,6 +169,7 @@ static void file_commits_release(struct file_commits *fc)
 	free_strings(fc->id, fc->nr);
 	free(fc->lines);
 	free(fc->tokens);
+	free(fc->unmoved);
 	smap_release(&fc->ids);
 }
 
@@ -207,7 +209,9 @@ static void entry_functions(struct strbuf *entry, struct blame_result *res, size
  *   path PATH
  *   lang LANGUAGE                      (or: skip REASON)
  *   size LINES CODE-LINES TOKENS COMMENT-TOKENS
- *   c ORIGINAL-ID LINES TOKENS         one per commit, by lines and by tokens
+ *   c ORIGINAL-ID LINES TOKENS UNMOVED one per commit, by lines, by tokens and by tokens
+ *                                      without moves (the mover owns what it moved)
+ *   moved TOKENS                       the tokens whose commit moves change
  *   f LINE TOKENS NAME I:N...          one per function: N of its tokens from the I-th commit
  * (PATH, NAME and REASON %-escaped).
  */
@@ -217,7 +221,7 @@ static void blame_one(struct report *rep, struct rfile *f, struct strbuf *entry)
 	struct file_commits fc;
 	struct commit_info **lc;
 	const char *err;
-	size_t nr_lines = 0, lines, code_lines, comment_tokens, i;
+	size_t nr_lines = 0, lines, code_lines, comment_tokens, moved = 0, i;
 
 	strbuf_reset(entry);
 	strbuf_addstr(entry, CACHE_VERSION "\npath ");
@@ -256,10 +260,20 @@ static void blame_one(struct report *rep, struct rfile *f, struct strbuf *entry)
 		idx = file_commit(&fc, lc[i]->token);  /* before fc.lines is read: it may move */
 		fc.lines[idx]++;
 	}
+	/* a commit that only moved code here has tokens without moves alone: after the others */
+	for (i = 0; i < res.unmoved_commits.nr; i++) {
+		const struct commit_info *c = res.unmoved_commits.v[i];
+		size_t idx = file_commit(&fc, c->orig);
+
+		fc.unmoved[idx] += c->tokens;
+	}
+	for (i = 0; i < res.nr_toks; i++)
+		moved += res.toks[i].unmoved && strcmp(res.toks[i].unmoved->token, res.toks[i].commit->token);
 	strbuf_addf(entry, "lang %s\nsize %zu %zu %zu %zu\n", res.lang->name, lines, code_lines,
 		    res.nr_toks, comment_tokens);
 	for (i = 0; i < fc.nr; i++)
-		strbuf_addf(entry, "c %s %zu %zu\n", fc.id[i], fc.lines[i], fc.tokens[i]);
+		strbuf_addf(entry, "c %s %zu %zu %zu\n", fc.id[i], fc.lines[i], fc.tokens[i], fc.unmoved[i]);
+	strbuf_addf(entry, "moved %zu\n", moved);
 	entry_functions(entry, &res, fc.nr);
 	file_commits_release(&fc);
 	free(lc);

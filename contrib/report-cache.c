@@ -452,12 +452,16 @@ void read_entry(struct report *rep, struct rfile *f)
 			ALLOC_GROW(f->c, f->nr_c + 1, alloc_c);
 			c = &f->c[f->nr_c++];
 			c->commit = commit_of(rep, p + 2);
-			if (sscanf(p + 43, "%zu %zu", &c->lines, &c->tokens) != 2)
+			if (sscanf(p + 43, "%zu %zu %zu", &c->lines, &c->tokens, &c->unmoved) != 3)
 				die("%s: a corrupt entry", path.buf);
 			ALLOC_GROW(local, nr_local + 1, alloc_local);
 			local[nr_local++] = c->commit;
 			rep->commits[c->commit].lines += c->lines;
 			rep->commits[c->commit].tokens += c->tokens;
+			rep->commits[c->commit].unmoved += c->unmoved;
+		} else if (!strncmp(p, "moved ", 6)) {
+			if (sscanf(p + 6, "%zu", &f->moved) != 1)
+				die("%s: a corrupt entry", path.buf);
 		} else if (!strncmp(p, "f ", 2)) {
 			struct ffunc *fn;
 			char *q = p + 2, *end, *name;

@@ -227,6 +227,16 @@ static void merge_authors(struct merge *m)
 				rep->authors[a].tokens += cell_count(&t, r, "tokens");
 			}
 		}
+	/*
+	 * each person's tokens without moves (moves.tsv): a person who only
+	 * moved code is in no other table, and owns tokens only there
+	 */
+	for (i = 0; i < m->nr; i++) {
+		input_table(&m->in[i], "moves", &t);
+		for (r = 0; r < t.nr; r++)
+			rep->authors[merged_author(rep, cell_text(&t, r, "author"))].unmoved +=
+				cell_count(&t, r, "tokens_without_moves");
+	}
 }
 
 /* A commit id of a row, checked. */
@@ -384,6 +394,7 @@ static void read_file_row(const struct merged_file *f, struct file_row *r)
 	r->lines = cell_count(&t, f->row, "lines");
 	r->code_lines = cell_count(&t, f->row, "code_lines");
 	r->tokens = cell_count(&t, f->row, "tokens");
+	r->moved_tokens = cell_count(&t, f->row, "moved_tokens");
 	r->authors_by_lines = cell_count(&t, f->row, "authors_by_lines");
 	r->authors_by_tokens = cell_count(&t, f->row, "authors_by_tokens");
 	r->top_by_lines = cell_text_or_null(&t, f->row, "top_by_lines");
@@ -393,6 +404,7 @@ static void read_file_row(const struct merged_file *f, struct file_row *r)
 	r->top_by_tokens = cell_text(&t, f->row, "top_by_tokens");
 	r->top_token_share = cell_number(&t, f->row, "top_token_share");
 	r->distance = cell_number(&t, f->row, "distance");
+	r->moves_distance = cell_number(&t, f->row, "moves_distance");
 }
 
 /* Each file's people, in the order of its report's consent-files.tsv: the most tokens first. */
@@ -439,6 +451,7 @@ static void merge_disagreement(struct merge *m, struct smap *index)
 				memset(d, 0, sizeof(*d));
 				d->path = f->path;
 				d->distance = cell_number(&t, r, "distance");
+				d->moves_distance = cell_number(&t, r, "moves_distance");
 				d->lines = f->lines;
 				d->tokens = f->tokens;
 			}
@@ -448,7 +461,9 @@ static void merge_disagreement(struct merge *m, struct smap *index)
 			o->author = known_author(&m->rep, &t, r, "author");
 			o->name = m->rep.authors[o->author].name;
 			o->lines = cell_count(&t, r, "lines");
-			o->tokens = cell_count(&t, r, "tokens");
+			/* "tokens" are those compared with the lines: without moves unless -M */
+			o->tokens = cell_count(&t, r, "tokens_with_moves");
+			o->unmoved = cell_count(&t, r, "tokens");
 		}
 	}
 }
@@ -894,6 +909,8 @@ static void write_merged_report(struct merge *m)
 	files_table(rep, m->rows, m->nr_files);
 	fig.dis = m->dis;
 	fig.nr_dis = m->nr_dis;
+	for (size_t i = 0; i < m->nr_files; i++)
+		fig.moved_tokens += m->rows[i].moved_tokens;
 	section_disagreement(rep, &pg, &fig);
 	nr_dirs = tally_directories(m->people, m->nr_files, &dirs);
 	section_consent(rep, &pg, m->people, m->nr_files, dirs, nr_dirs);

@@ -314,7 +314,8 @@ void find_identities(struct report *rep)
 		size_t *v;
 
 		node_of[i] = (size_t)-1;
-		if (is_bot_name(id->name))
+		/* nor a name whose commits only moved code: it owns nothing the figures count */
+		if (is_bot_name(id->name) || (!id->lines && !id->tokens))
 			continue;
 		v = smap_put(&index, id->name, nr_nodes, &isnew);
 		n = &nodes[*v];

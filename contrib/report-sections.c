@@ -323,10 +323,14 @@ void section_heading(const struct report *rep, struct strbuf *pg, const char *id
 }
 
 /*
- * What the two counts compare: the token engine follows moved and copied
- * code unless --no-moves; the line blame does not (the line replay is
- * git blame without -M and -C), or follows moves within a file (-M), so
- * that part of a distance may be moves alone.
+ * What the two counts compare.  The token engine follows moved and
+ * copied code unless --no-moves; the line blame does not (the line
+ * replay is git blame without -M and -C), so by default the lines are
+ * compared with the tokens as a replay without moves gives them (the
+ * mover owns what it moved or copied, as --no-moves would have it): like
+ * with like, and what moves change is a figure of its own (moves.tsv).
+ * With -M the lines follow moves within a file: they are compared with
+ * the tokens as the engine gives them, moves and copies across files too.
  */
 static void what_is_compared(struct report *rep, struct strbuf *pg)
 {
@@ -342,11 +346,21 @@ static void what_is_compared(struct report *rep, struct strbuf *pg)
 			      "follow none (<code>--no-moves</code>): part of the distance is moves alone. ");
 		return;
 	}
+	if (!rep->opt.move) {
+		strbuf_addf(pg, "Like is compared with like: neither count follows moved or copied code "
+			    "here. The lines are <code>git blame</code>'s without <code>-M</code> and "
+			    "<code>-C</code>, the tokens those the engine gives without moves, the commit "
+			    "that moved or copied code owning it; the other figures give tokens their "
+			    "authors through moves and copies (runs of at least %zu tokens), and what that "
+			    "changes is a figure of its own (<a href=\"#moves\">what moves change</a>). ",
+			    min_move);
+		return;
+	}
 	strbuf_addf(pg, "Tokens follow moved and copied code (runs of at least %zu tokens, from the "
-		    "files the same commit changed); lines follow %s, so that part of the distance may be "
-		    "moves and copies alone: <code>--no-moves</code> compares the two without either. ",
-		    min_move, rep->opt.move ? "moves within a file only (<code>git blame -M</code>)"
-					    : "none (<code>git blame</code> without <code>-M</code> and <code>-C</code>)");
+		    "files the same commit changed); lines follow moves within a file only "
+		    "(<code>git blame -M</code>), so that part of the distance may be moves and copies "
+		    "across files alone: <code>--no-moves</code> compares the two without either. ",
+		    min_move);
 }
 
 /* The files, lines and tokens of each language of the selection, in no order. */
@@ -428,8 +442,9 @@ static void section_authors(struct report *rep)
 	struct table *t;
 	size_t i, nr = 0;
 
+	/* an author whose commits only moved code owns nothing here (only without moves: moves.tsv) */
 	for (i = 0; i < rep->nr_authors; i++)
-		if (!left_out_of_people(rep, &rep->authors[i]))
+		if (!left_out_of_people(rep, &rep->authors[i]) && (rep->authors[i].lines || rep->authors[i].tokens))
 			all[nr++] = &rep->authors[i];
 	t = table_begin(rep, "authors.tsv", cols);
 	qsort(all, nr, sizeof(*all), cmp_all);
@@ -587,6 +602,8 @@ static struct year_total *year_totals(struct report *rep, size_t *nr_out)
 	for (i = 0; i < rep->nr_commits; i++) {
 		int y = year_of(rep->commits[i].time);
 
+		if (!rep->commits[i].lines && !rep->commits[i].tokens)
+			continue;  /* it only moved code: no year holds it */
 		for (j = 0; j < nr && years[j].year != y; j++)
 			;
 		if (j == nr) {
@@ -889,7 +906,7 @@ void files_table(struct report *rep, const struct file_row *rows, size_t nr)
 	static const char *const cols[] = { "path", "language", "lines", "code_lines", "tokens",
 					    "authors_by_lines", "authors_by_tokens", "top_by_lines",
 					    "top_line_share", "top_by_tokens", "top_token_share",
-					    "distance", NULL };
+					    "distance", "moved_tokens", "moves_distance", NULL };
 	struct table *t = table_begin(rep, "files.tsv", cols);
 	size_t i, j;
 
@@ -914,6 +931,11 @@ void files_table(struct report *rep, const struct file_row *rows, size_t nr)
 				table_none(t, "");
 			table_none(t, "-");
 		}
+		table_count(t, f->moved_tokens);
+		if (f->top_by_lines)
+			table_fixed(t, f->moves_distance, 2);
+		else
+			table_none(t, "-");
 	}
 	table_end(rep, t);
 }
@@ -959,12 +981,16 @@ static void section_files(struct report *rep, struct figures *fig)
 			r->top_by_tokens = bt->name;
 			r->top_token_share = share_of(bt->tokens, f->tokens);
 			r->distance = f->distance;
+			r->moves_distance = f->moves_distance;
 		}
+		r->moved_tokens = f->moved;
+		fig->moved_tokens += f->moved;
 		if (f->lines && f->tokens && f->tokens >= rep->opt.min_tokens) {
 			struct disagreeing_file *d = &fig->dis[fig->nr_dis++];
 
 			d->path = f->path;
 			d->distance = f->distance;
+			d->moves_distance = f->moves_distance;
 			d->lines = f->lines;
 			d->tokens = f->tokens;
 			d->owners = o;
@@ -981,10 +1007,14 @@ static void section_files(struct report *rep, struct figures *fig)
 void section_disagreement(struct report *rep, struct strbuf *pg, struct figures *fig)
 {
 	static const char *const cols[] = { "rank", "path", "distance", "author", "lines", "line_share",
-					    "tokens", "token_share", NULL };
+					    "tokens", "token_share", "tokens_with_moves",
+					    "token_share_with_moves", "moves_distance", NULL };
 	static const char *const owner_cols[] = { "author", "lines", "line share", "tokens", "token share", NULL };
+	static const char *const moved_owner_cols[] = { "author", "lines", "line share", "tokens without moves",
+							"share", "tokens with moves", "share", NULL };
 	size_t n = fig->nr_dis < fig->top ? fig->nr_dis : fig->top, i, j;
 	struct table *t = table_begin(rep, "disagreement.tsv", cols);
+	int unmoved = compares_unmoved(rep);
 
 	section_heading(rep, pg, "disagree");
 	strbuf_addf(pg, "<p>The files "
@@ -1003,33 +1033,70 @@ void section_disagreement(struct report *rep, struct strbuf *pg, struct figures 
 
 		strbuf_addf(pg, "<h3>%zu. <code>", i + 1);
 		html_text(pg, f->path);
-		strbuf_addf(pg, "</code>: distance %.2f%%</h3><p>%zu lines, %zu tokens</p><table>",
-			    f->distance, f->lines, f->tokens);
-		th_row(pg, owner_cols);
+		strbuf_addf(pg, "</code>: distance %.2f%%</h3><p>%zu lines, %zu tokens", f->distance, f->lines,
+			    f->tokens);
+		if (unmoved)
+			strbuf_addf(pg, "; moves change %.2f%% of the tokens' shares", f->moves_distance);
+		strbuf_addstr(pg, "</p><table>");
+		th_row(pg, unmoved ? moved_owner_cols : owner_cols);
 		for (j = 0; j < no; j++) {
+			size_t c;
+
 			table_count(t, i + 1);
 			table_text(t, f->path);
 			table_fixed(t, f->distance, 2);
 			table_text(t, o[j].name);
 			table_count(t, o[j].lines);
 			table_number(t, pct((double)o[j].lines, (double)f->lines));
+			/* the tokens compared with the lines (the file's are as many either way) */
+			table_count(t, compared_tokens(rep, o[j].tokens, o[j].unmoved));
+			table_number(t, pct((double)compared_tokens(rep, o[j].tokens, o[j].unmoved), (double)f->tokens));
 			table_count(t, o[j].tokens);
 			table_number(t, pct((double)o[j].tokens, (double)f->tokens));
-			/* on the page, each file's own table: the columns from "author" on */
-			table_html_row(pg, t, table_rows(t) - 1, 3, NULL);
+			table_fixed(t, f->moves_distance, 2);
+			/* on the page, each file's own table: the columns from "author" on, moves' too when compared */
+			strbuf_addstr(pg, "<tr>");
+			for (c = 3; c < (unmoved ? 10u : 8u); c++) {
+				const struct cell *cell = &t->cells[(table_rows(t) - 1) * t->nr_cols + c];
+
+				if (cell->type == CELL_TEXT || !*cell->text)
+					td(pg, cell->text);
+				else
+					tdn(pg, cell->text);
+			}
+			strbuf_addstr(pg, "</tr>");
 		}
 		strbuf_addstr(pg, "</table>");
 	}
 	if (!n)
 		strbuf_addstr(pg, "<p>No file is large enough.</p>");
 	table_end(rep, t);
+	section_moves(rep, pg, fig);
+}
+
+/* Which of an author's counts a distance between the authors' shares reads. */
+enum author_count { COUNT_LINES, COUNT_TOKENS, COUNT_UNMOVED, COUNT_COMPARED };
+
+static size_t author_count(const struct report *rep, const struct author *a, enum author_count which)
+{
+	switch (which) {
+	case COUNT_LINES:
+		return a->lines;
+	case COUNT_TOKENS:
+		return a->tokens;
+	case COUNT_UNMOVED:
+		return a->unmoved;
+	case COUNT_COMPARED:
+		break;
+	}
+	return compared_tokens(rep, a->tokens, a->unmoved);
 }
 
 /*
- * The distance between the authors' shares by lines and by tokens, over
+ * The distance between the authors' shares by two of their counts over
  * the whole tree: the shares of what the people own, bots aside.
  */
-static double overall_distance(struct report *rep)
+static double authors_distance(struct report *rep, enum author_count x, enum author_count y)
 {
 	size_t *l = xcalloc(rep->nr_authors + 1, sizeof(*l)), *t = xcalloc(rep->nr_authors + 1, sizeof(*t));
 	size_t i, nr = 0, lines = 0, tokens = 0;
@@ -1038,8 +1105,8 @@ static double overall_distance(struct report *rep)
 	for (i = 0; i < rep->nr_authors; i++) {
 		if (left_out_of_people(rep, &rep->authors[i]))
 			continue;
-		l[nr] = rep->authors[i].lines;
-		t[nr] = rep->authors[i].tokens;
+		l[nr] = author_count(rep, &rep->authors[i], x);
+		t[nr] = author_count(rep, &rep->authors[i], y);
 		lines += l[nr];
 		tokens += t[nr++];
 	}
@@ -1047,6 +1114,87 @@ static double overall_distance(struct report *rep)
 	free(l);
 	free(t);
 	return d;
+}
+
+/* The distance between the authors' shares by lines and by tokens, as compared, over the whole tree. */
+static double overall_distance(struct report *rep)
+{
+	return authors_distance(rep, COUNT_LINES, COUNT_COMPARED);
+}
+
+static int cmp_moved_author(const void *a, const void *b)
+{
+	const struct author *x = *(const struct author *const *)a, *y = *(const struct author *const *)b;
+	size_t dx = x->tokens > x->unmoved ? x->tokens - x->unmoved : x->unmoved - x->tokens;
+	size_t dy = y->tokens > y->unmoved ? y->tokens - y->unmoved : y->unmoved - y->tokens;
+
+	if (dx != dy)
+		return dx < dy ? 1 : -1;
+	return cmp_all(a, b);
+}
+
+/*
+ * 5. What moves change: the tokens whose commit moves and copies change
+ * (from the one that moved them to the one that wrote them), the
+ * distance between the people's shares by tokens with moves and without,
+ * and each person's tokens both ways (moves.tsv), the most changed first.
+ */
+void section_moves(struct report *rep, struct strbuf *pg, struct figures *fig)
+{
+	static const char *const cols[] = { "author", "tokens", "token_share", "tokens_without_moves",
+					    "token_share_without_moves", "difference", NULL };
+	static const char *const page_cols[] = { "author", "tokens with moves", "share", "tokens without moves",
+						 "share", "difference", NULL };
+	struct author **all = xcalloc(rep->nr_authors + 1, sizeof(*all));
+	size_t i, nr = 0, with = 0, without = 0, shown;
+	struct table *t;
+
+	fig->overall_with_moves = authors_distance(rep, COUNT_LINES, COUNT_TOKENS);
+	fig->moves_distance = authors_distance(rep, COUNT_TOKENS, COUNT_UNMOVED);
+	for (i = 0; i < rep->nr_authors; i++)
+		if (!left_out_of_people(rep, &rep->authors[i]) && (rep->authors[i].tokens || rep->authors[i].unmoved)) {
+			all[nr++] = &rep->authors[i];
+			with += rep->authors[i].tokens;
+			without += rep->authors[i].unmoved;
+		}
+	qsort(all, nr, sizeof(*all), cmp_moved_author);
+	t = table_begin(rep, "moves.tsv", cols);
+	for (i = 0; i < nr; i++) {
+		table_text(t, all[i]->name);
+		table_count(t, all[i]->tokens);
+		table_number(t, pct((double)all[i]->tokens, (double)with));
+		table_count(t, all[i]->unmoved);
+		table_number(t, pct((double)all[i]->unmoved, (double)without));
+		table_int(t, (long long)all[i]->tokens - (long long)all[i]->unmoved);
+	}
+	strbuf_addstr(pg, "<h3 id=\"moves\">What moves change</h3>");
+	if (!rep->ctx.engine.min_move) {
+		strbuf_addstr(pg, "<p>Tokens follow no moved or copied code here (<code>--no-moves</code>): "
+			      "the mover owns what it moved, and moves change nothing.</p>");
+		table_end(rep, t);
+		free(all);
+		return;
+	}
+	strbuf_addf(pg, "<p>The engine gives code moved or copied (runs of at least %zu tokens, from the "
+		    "files the same commit changed) to the commit that wrote it; without moves, the commit "
+		    "that moved it owns it. Moves give %zu tokens (%s%% of the selection's) to an older "
+		    "commit than the one that moved them, and change the people's shares by %.2f%% (the "
+		    "total variation distance between their shares by tokens with moves and without). "
+		    "Lines against tokens with moves: %.2f%%; without: %.2f%%.</p>",
+		    rep->ctx.engine.min_move, fig->moved_tokens, pct((double)fig->moved_tokens, (double)fig->tokens),
+		    fig->moves_distance, fig->overall_with_moves, authors_distance(rep, COUNT_LINES, COUNT_UNMOVED));
+	shown = nr < fig->top ? nr : fig->top;
+	if (shown && fig->moves_distance > 0) {
+		size_t r;
+
+		strbuf_addf(pg, "<p>The %zu people whose tokens moves change most:</p><table>", shown);
+		th_row(pg, page_cols);
+		for (r = 0; r < shown; r++)
+			table_html_row(pg, t, r, 0, NULL);
+		strbuf_addstr(pg, "</table>");
+	}
+	table_end(rep, t);
+	free(all);
 }
 
 /* Whether commit a is older than commit b: by author date, then by id. */
@@ -1348,6 +1496,11 @@ void section_story(struct report *rep, struct strbuf *story, struct figures *fig
 	strbuf_addf(story, "Between the two counts, %.2f%% of the code changes hands (the total variation "
 		    "distance between the authors' shares by lines and by tokens). ", fig->overall);
 	what_is_compared(rep, story);
+	if (compares_unmoved(rep))
+		strbuf_addf(story, "With moves, tokens against lines: %.2f%%; moves alone give %s%% of the tokens to "
+			    "an older commit than the one that moved them, and change %.2f%% of the people's shares. ",
+			    fig->overall_with_moves, pct((double)fig->moved_tokens, (double)fig->tokens),
+			    fig->moves_distance);
 	strbuf_addstr(story, "</p><p>");
 	if (rep->nr_sources > 1)
 		strbuf_addf(story, "The oldest era holds %.2f%% of the lines and %.2f%% of the tokens. ",
@@ -1402,6 +1555,14 @@ void section_summary(struct report *rep, struct figures *fig)
 	summary_count(sum, "top_same_rank", fig->same_rank);
 	table_text(sum, "distance");
 	table_fixed(sum, fig->overall, 2);
+	/* what moves change (section_moves()) */
+	table_text(sum, "distance_with_moves");
+	table_fixed(sum, fig->overall_with_moves, 2);
+	summary_count(sum, "moved_tokens", fig->moved_tokens);
+	table_text(sum, "moved_token_share");
+	table_number(sum, pct((double)fig->moved_tokens, (double)fig->tokens));
+	table_text(sum, "moves_distance");
+	table_fixed(sum, fig->moves_distance, 2);
 	if (fig->era_l) {
 		table_text(sum, "oldest_era_line_share");
 		table_fixed(sum, fig->era_l[0], 2);

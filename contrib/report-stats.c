@@ -123,6 +123,7 @@ void index_authors(struct report *rep)
 		c->author_idx = *v;
 		rep->authors[*v].lines += c->lines;
 		rep->authors[*v].tokens += c->tokens;
+		rep->authors[*v].unmoved += c->unmoved;
 	}
 }
 
@@ -280,11 +281,12 @@ size_t file_owners(struct report *rep, struct rfile *f, struct owner **out)
 			ALLOC_GROW(o, nr + 1, alloc);
 			o[nr].author = a;
 			o[nr].name = rep->authors[a].name;
-			o[nr].lines = o[nr].tokens = 0;
+			o[nr].lines = o[nr].tokens = o[nr].unmoved = 0;
 			nr++;
 		}
 		o[j].lines += f->c[i].lines;
 		o[j].tokens += f->c[i].tokens;
+		o[j].unmoved += f->c[i].unmoved;
 	}
 	if (nr)
 		qsort(o, nr, sizeof(*o), cmp_owner);
@@ -292,25 +294,47 @@ size_t file_owners(struct report *rep, struct rfile *f, struct owner **out)
 	return nr;
 }
 
-/* Each file's distance, between its people's shares (of what the people own) by lines and by tokens. */
+int compares_unmoved(const struct report *rep)
+{
+	return rep->ctx.engine.min_move && !rep->opt.move;
+}
+
+size_t compared_tokens(const struct report *rep, size_t tokens, size_t unmoved)
+{
+	return compares_unmoved(rep) ? unmoved : tokens;
+}
+
+/*
+ * Each file's distance, between its people's shares (of what the people
+ * own) by lines and by tokens as compared; and between their shares by
+ * tokens with moves and without, what moves alone change.
+ */
 void file_distances(struct report *rep)
 {
 	size_t i, j;
 
 	for (i = 0; i < rep->nr_files; i++) {
 		struct owner *o;
-		size_t nr = file_owners(rep, &rep->files[i], &o), lines = 0, tokens = 0;
+		size_t nr = file_owners(rep, &rep->files[i], &o), lines = 0, tokens = 0, compared = 0, unmoved = 0;
 		size_t *l = xcalloc(nr + 1, sizeof(*l)), *t = xcalloc(nr + 1, sizeof(*t));
+		size_t *c = xcalloc(nr + 1, sizeof(*c)), *u = xcalloc(nr + 1, sizeof(*u));
 
 		for (j = 0; j < nr; j++) {
 			l[j] = o[j].lines;
 			t[j] = o[j].tokens;
+			u[j] = o[j].unmoved;
+			c[j] = compared_tokens(rep, t[j], u[j]);
 			lines += l[j];
 			tokens += t[j];
+			unmoved += u[j];
+			compared += c[j];
 		}
-		rep->files[i].distance = distance(l, t, nr, lines, tokens);
+		rep->files[i].distance = distance(l, c, nr, lines, compared);
+		rep->files[i].moves_distance = distance(t, u, nr, tokens, unmoved);
 		free(l);
 		free(t);
+		free(c);
+		free(u);
 		free(o);
 	}
 }

@@ -237,6 +237,8 @@ static void open_report(struct report *rep, const char *dest, const char *source
 	/* --replay=never: each file through its own history, not the whole tree's state either */
 	rep->ctx.tried_checkpoint = o->replay == REPLAY_NEVER;
 	rep->ctx.ids_only = 1;
+	/* the lines are compared with the tokens without moves too (report-sections.c) */
+	rep->ctx.unmoved = 1;
 	rep->engine_key = rep->ctx.key.buf;
 	read_config(rep, rep->ctx.gitdir.buf, source);
 	if (!rep->nr_sources) {

@@ -21,14 +21,14 @@ struct json_writer;
 
 #include <time.h>
 
-#define CACHE_VERSION "tokstream-report 2"
+#define CACHE_VERSION "tokstream-report 3"
 
 /*
  * The layout version of report.json: raised when a member goes, is
  * renamed, or changes its type or meaning; new members and new tables
  * leave it as it is.  report --merge reads this version only.
  */
-#define REPORT_JSON_VERSION 1
+#define REPORT_JSON_VERSION 2
 
 enum replay_mode { REPLAY_AUTO, REPLAY_ALWAYS, REPLAY_NEVER };
 
@@ -61,6 +61,7 @@ struct source {
 struct fcount {
 	size_t commit;          /* index in commits[] */
 	size_t lines, tokens;
+	size_t unmoved;         /* its tokens without moves (the mover owns what it moved or copied) */
 };
 
 struct ffunc {
@@ -79,7 +80,9 @@ struct rfile {
 	size_t nr_c;
 	struct ffunc *fn;
 	size_t nr_fn;
-	double distance;
+	double distance;        /* lines against tokens, as compared (compares_unmoved()) */
+	size_t moved;           /* tokens whose commit moves change: an older one than the mover's */
+	double moves_distance;  /* tokens with moves against tokens without */
 };
 
 /*
@@ -140,6 +143,7 @@ struct gcommit {
 	long long time;
 	int era, known;
 	size_t lines, tokens, author_idx, ident;
+	size_t unmoved;  /* its tokens without moves; a commit that only moved code has these alone */
 };
 
 /* A commit as a figure names it: its id in the source, its author date. */
@@ -151,6 +155,7 @@ struct commit_stamp {
 struct author {
 	const char *name;
 	size_t lines, tokens;
+	size_t unmoved;  /* tokens without moves */
 	size_t rank_lines, rank_tokens;  /* 1-based; 0: none, and for a bot left out */
 	int bot;
 	/* from every commit reachable from REV (departures(), report-knowledge.c) */
@@ -209,6 +214,7 @@ struct kind_figures {
 /* A file's owners, by lines and by tokens. */
 struct owner {
 	size_t author, lines, tokens;
+	size_t unmoved;    /* tokens without moves */
 	const char *name;  /* the author's, for the order */
 };
 
@@ -391,6 +397,14 @@ void commit_eras(struct report *rep);
 int cmp_all(const void *a, const void *b);
 void rank_authors(struct report *rep);
 double distance(const size_t *l, const size_t *t, size_t n, size_t lt, size_t tt);
+/*
+ * Whether the lines are compared with the tokens without moves: the
+ * engine follows moves and the lines do not (no -M), so that like is
+ * compared with like; else with the tokens as the engine gives them.
+ */
+int compares_unmoved(const struct report *rep);
+/* Of tokens with and without moves, those compared with the lines. */
+size_t compared_tokens(const struct report *rep, size_t tokens, size_t unmoved);
 size_t file_owners(struct report *rep, struct rfile *f, struct owner **out);
 void file_distances(struct report *rep);
 void commit_subjects(struct report *rep, char (*ids)[41], size_t n, struct detail *d);
@@ -586,12 +600,14 @@ struct file_row {
 	/* the people with the most lines and tokens, and their shares; NULL: no people (and no distance) */
 	const char *top_by_lines, *top_by_tokens;
 	double top_line_share, top_token_share, distance;
+	size_t moved_tokens;    /* whose commit moves change */
+	double moves_distance;  /* tokens with moves against tokens without */
 };
 
 /* A file large enough for the disagreement list, with its people by both counts. */
 struct disagreeing_file {
 	const char *path;
-	double distance;
+	double distance, moves_distance;
 	size_t lines, tokens;
 	struct owner *owners;  /* the people, the most tokens first */
 	size_t nr_owners;
@@ -614,6 +630,9 @@ struct figures {
 	struct disagreeing_file *dis;  /* the files large enough, the most disagreeing first */
 	size_t nr_dis;
 	double overall;             /* the distance between the authors' shares over the whole tree */
+	double overall_with_moves;  /* the same, lines against the tokens with moves */
+	double moves_distance;      /* the tokens with moves against the tokens without */
+	size_t moved_tokens;        /* the tokens whose commit moves change */
 };
 
 /*
@@ -629,6 +648,8 @@ void section_years(struct report *rep, struct strbuf *pg, struct figures *fig, s
 void section_commit_sizes(struct report *rep, struct strbuf *pg, struct figures *fig);
 void files_table(struct report *rep, const struct file_row *rows, size_t nr);
 void section_disagreement(struct report *rep, struct strbuf *pg, struct figures *fig);
+/* What moves change (moves.tsv), which section_disagreement() ends with. */
+void section_moves(struct report *rep, struct strbuf *pg, struct figures *fig);
 void section_story(struct report *rep, struct strbuf *story, struct figures *fig);
 void section_summary(struct report *rep, struct figures *fig);
 

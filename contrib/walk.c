@@ -62,9 +62,19 @@ struct wtree {
 	size_t nr;
 };
 
+/*
+ * Which attribution of a token a target looks for: both while they agree;
+ * where a commit moved or copied it there (or, in an ignored commit,
+ * gave it another origin without moves), one target follows the moved
+ * run back (the attribution) and another the origin a walk without
+ * moves would give (the mover, file_blame).
+ */
+enum target_kind { FOLLOW_BOTH, FOLLOW_MOVES, FOLLOW_UNMOVED };
+
 /* A token of the blamed file known to be at pos in a suspect's version. */
 struct target {
 	uint32_t pos, token;
+	enum target_kind kind;
 };
 
 struct suspect {
@@ -911,12 +921,13 @@ static uint32_t heap_pop(struct walk *w)
 	return top;
 }
 
-static void add_target(struct walk *w, uint32_t si, uint32_t pos, uint32_t token)
+static void add_target(struct walk *w, uint32_t si, uint32_t pos, uint32_t token, enum target_kind kind)
 {
 	struct suspect *s = &w->suspects[si];
 
 	ALLOC_GROW(s->t, s->nr + 1, s->alloc);
 	s->t[s->nr].pos = pos;
+	s->t[s->nr].kind = kind;
 	s->t[s->nr++].token = token;
 	if (!s->queued) {
 		s->queued = 1;
@@ -931,24 +942,42 @@ static uint32_t intern(struct smap *m, const char *key, size_t nr)
 	return (uint32_t)*smap_put(m, key, nr, &isnew);
 }
 
-/* The tokens of targets are the commit's own, at the suspect's path. */
-static void own(struct walk *w, uint32_t si, const struct target *t, size_t nr)
+/* Suspect si's commit and path, as the answer numbers them (*id, *path). */
+static void out_names(struct walk *w, uint32_t si, uint32_t *id, uint32_t *path)
 {
 	struct file_blame *fb = w->out;
 	const struct suspect *s = &w->suspects[si];
-	uint32_t id = intern(&w->out_ids, w->commits[s->commit].id, fb->nr_ids);
-	uint32_t path = intern(&w->out_paths, s->path, fb->nr_paths);
-	size_t k;
 
-	if (id == fb->nr_ids) {
+	*id = intern(&w->out_ids, w->commits[s->commit].id, fb->nr_ids);
+	*path = intern(&w->out_paths, s->path, fb->nr_paths);
+	if (*id == fb->nr_ids) {
 		ALLOC_GROW(fb->ids, fb->nr_ids + 1, fb->alloc_ids);
 		memcpy(fb->ids[fb->nr_ids++], w->commits[s->commit].id, 41);
 	}
-	if (path == fb->nr_paths) {
+	if (*path == fb->nr_paths) {
 		ALLOC_GROW(fb->paths, fb->nr_paths + 1, fb->alloc_paths);
 		fb->paths[fb->nr_paths++] = xstrdup(s->path);
 	}
+}
+
+/*
+ * The tokens of targets are the commit's own, at the suspect's path: as
+ * their attribution, or as their mover, for the targets that follow the
+ * origins without moves only.
+ */
+static void own(struct walk *w, uint32_t si, const struct target *t, size_t nr)
+{
+	struct file_blame *fb = w->out;
+	uint32_t id, path;
+	size_t k;
+
+	out_names(w, si, &id, &path);
 	for (k = 0; k < nr; k++) {
+		if (t[k].kind == FOLLOW_UNMOVED) {
+			fb->mover[t[k].token] = id;
+			fb->mover_path[t[k].token] = path;
+			continue;
+		}
 		fb->commit[t[k].token] = id;
 		fb->path[t[k].token] = path;
 	}
@@ -1084,6 +1113,7 @@ static void blame_suspect(struct walk *w, uint32_t si, struct target *t, size_t 
 	struct tokdiff d0 = { NULL, 0, 0 };
 	struct version *made = suspect_version(w, si), *nv;
 	char *path = xstrdup(w->suspects[si].path);
+	uint32_t *unmoved = NULL;  /* nv's origins without moves, where the search for them ran */
 
 	for (k = 0; k < nr_t; k++)
 		if (t[k].pos >= made->nr)
@@ -1130,56 +1160,84 @@ static void blame_suspect(struct walk *w, uint32_t si, struct target *t, size_t 
 		struct move_cache *mc = move_sources(w, ci);
 		struct move_index *mi = move_index_new(mc->src, mc->nr, w->opts->min_move, &nv, 1);
 
+		/* the origins before the search: what a walk without moves follows (the movers) */
+		unmoved = xmalloc(st_mult(st_add(nv->nr, 1), sizeof(*unmoved)));
+		memcpy(unmoved, nv->origin, nv->nr * sizeof(*unmoved));
 		move_index_find(mi, &nv, 1);
 		move_index_free(mi);
 		moves = mc;
 	}
 
-	if (w->commits[ci].ignored && parent[0].suspect != NO_COMMIT)
+	if (w->commits[ci].ignored && parent[0].suspect != NO_COMMIT) {
 		pass_over_ignored(nv, &parent[0].v, &d0);
+		if (unmoved) {
+			struct version without = *nv;
+
+			without.origin = unmoved;
+			pass_over_ignored(&without, &parent[0].v, &d0);
+		}
+	}
 	tokdiff_release(&d0);
 
 	{
-		struct target *mine = xcalloc(nr_t + 1, sizeof(*mine));
+		struct target *mine = xcalloc(2 * nr_t + 1, sizeof(*mine));
 		size_t nr_mine = 0;
 
 		for (k = 0; k < nr_t; k++) {
-			uint32_t o = nv->origin[t[k].pos];
+			uint32_t with = nv->origin[t[k].pos], without = unmoved ? unmoved[t[k].pos] : with;
+			struct target route[2];
+			size_t nr_route = 0, j;
 
-			if (o == NO_COMMIT) {
-				mine[nr_mine++] = t[k];
-				continue;
+			/* where the two attributions part, a target for each */
+			if (t[k].kind == FOLLOW_BOTH && with != without) {
+				route[nr_route] = t[k];
+				route[nr_route++].kind = FOLLOW_MOVES;
+				route[nr_route] = t[k];
+				route[nr_route++].kind = FOLLOW_UNMOVED;
+			} else {
+				route[nr_route++] = t[k];
 			}
-			for (pi = 0; pi < nr_parents; pi++)
-				if (parent[pi].suspect != NO_COMMIT && o >= parent[pi].base &&
-				    o < parent[pi].base + parent[pi].v.nr)
-					break;
-			if (pi < nr_parents) {
-				add_target(w, parent[pi].suspect, o - parent[pi].base, t[k].token);
-				continue;
-			}
-			{
-				/* a moved source: moved[] is in the order of its labels */
-				const struct labelled *moved = moves ? moves->moved : NULL;
-				size_t lo = 0, hi = moves ? moves->nr : 0;
+			for (j = 0; j < nr_route; j++) {
+				uint32_t o = route[j].kind == FOLLOW_UNMOVED ? without : with;
 
-				while (hi - lo > 1) {
-					size_t mid = (lo + hi) / 2;
-
-					if (moved[mid].base <= o)
-						lo = mid;
-					else
-						hi = mid;
+				if (o == NO_COMMIT) {
+					mine[nr_mine++] = route[j];
+					continue;
 				}
-				if (!moved || o < moved[lo].base || o >= moved[lo].base + moved[lo].v.nr)
-					BUG("a label that names no version");
-				add_target(w, made_by(w, w->commits[ci].parents[0], moved[lo].path, NULL),
-					   o - moved[lo].base, t[k].token);
+				for (pi = 0; pi < nr_parents; pi++)
+					if (parent[pi].suspect != NO_COMMIT && o >= parent[pi].base &&
+					    o < parent[pi].base + parent[pi].v.nr)
+						break;
+				if (pi < nr_parents) {
+					add_target(w, parent[pi].suspect, o - parent[pi].base, route[j].token,
+						   route[j].kind);
+					continue;
+				}
+				{
+					/* a moved source: moved[] is in the order of its labels */
+					const struct labelled *moved = moves ? moves->moved : NULL;
+					size_t lo = 0, hi = moves ? moves->nr : 0;
+
+					while (hi - lo > 1) {
+						size_t mid = (lo + hi) / 2;
+
+						if (moved[mid].base <= o)
+							lo = mid;
+						else
+							hi = mid;
+					}
+					if (!moved || o < moved[lo].base || o >= moved[lo].base + moved[lo].v.nr ||
+					    route[j].kind == FOLLOW_UNMOVED)
+						BUG("a label that names no version");
+					add_target(w, made_by(w, w->commits[ci].parents[0], moved[lo].path, NULL),
+						   o - moved[lo].base, route[j].token, route[j].kind);
+				}
 			}
 		}
 		own(w, si, mine, nr_mine);
 		free(mine);
 	}
+	free(unmoved);
 
 	for (pi = 0; pi < nr_parents; pi++) {
 		struct suspect *ps = parent[pi].suspect != NO_COMMIT ? &w->suspects[parent[pi].suspect] : NULL;
@@ -1348,10 +1406,14 @@ int walk_blame_files(struct walk *w, const char *commit, const char **paths, siz
 	all.nr = total;
 	all.commit = xcalloc(total + 1, sizeof(*all.commit));
 	all.path = xcalloc(total + 1, sizeof(*all.path));
+	all.mover = xmalloc(st_mult(st_add(total, 1), sizeof(*all.mover)));
+	all.mover_path = xcalloc(total + 1, sizeof(*all.mover_path));
+	for (k = 0; k < total; k++)
+		all.mover[k] = NO_COMMIT;
 	w->out = &all;
 	for (k = 0; k < n; k++)
 		for (t = 0; made[k] != NO_COMMIT && t < out[k].nr; t++)
-			add_target(w, made[k], t, (uint32_t)(start[k] + t));
+			add_target(w, made[k], t, (uint32_t)(start[k] + t), FOLLOW_BOTH);
 	walk_suspects(w);
 	/* each file's part of the answer, with the commits and paths they name */
 	for (k = 0; k < n; k++) {
@@ -1364,6 +1426,10 @@ int walk_blame_files(struct walk *w, const char *commit, const char **paths, siz
 		out[k].path = xmalloc(st_mult(st_add(out[k].nr, 1), sizeof(*out[k].path)));
 		memcpy(out[k].commit, all.commit + start[k], out[k].nr * sizeof(*out[k].commit));
 		memcpy(out[k].path, all.path + start[k], out[k].nr * sizeof(*out[k].path));
+		out[k].mover = xmalloc(st_mult(st_add(out[k].nr, 1), sizeof(*out[k].mover)));
+		out[k].mover_path = xmalloc(st_mult(st_add(out[k].nr, 1), sizeof(*out[k].mover_path)));
+		memcpy(out[k].mover, all.mover + start[k], out[k].nr * sizeof(*out[k].mover));
+		memcpy(out[k].mover_path, all.mover_path + start[k], out[k].nr * sizeof(*out[k].mover_path));
 		out[k].ids = xmalloc(st_mult(st_add(all.nr_ids, 1), sizeof(*out[k].ids)));
 		memcpy(out[k].ids, all.ids, all.nr_ids * sizeof(*all.ids));
 		out[k].nr_ids = out[k].alloc_ids = all.nr_ids;
@@ -1408,6 +1474,8 @@ void file_blame_release(struct file_blame *fb)
 {
 	free(fb->commit);
 	free(fb->path);
+	free(fb->mover);
+	free(fb->mover_path);
 	free(fb->ids);
 	free_strings(fb->paths, fb->nr_paths);
 	free(fb->maker_path);

@@ -18,6 +18,12 @@ struct file_blame {
 	size_t nr;              /* tokens */
 	uint32_t *commit;       /* each token's, an index into ids */
 	uint32_t *path;         /* each token's path in that commit, an index into paths */
+	/*
+	 * The commit (an index into ids; UINT32_MAX: commit's) and path that
+	 * a walk without moves gives each token: the newest that moved or
+	 * copied it there (replay.h, replay_unmoved_commit).
+	 */
+	uint32_t *mover, *mover_path;
 	char (*ids)[41];
 	size_t nr_ids, alloc_ids;
 	char **paths;

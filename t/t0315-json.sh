@@ -241,7 +241,7 @@ test_expect_success PYTHON 'report.json says what the report is of' '
 	whole, narrow = (json.load(open(f)) for f in sys.argv[1:3])
 	rev, token, bob = sys.argv[3:6]
 	for doc in whole, narrow:
-	    assert doc["version"] == 1
+	    assert doc["version"] == 2
 	    assert doc["revision"] == rev and doc["revision_name"] == "HEAD", doc["revision"]
 	    assert doc["token_revision"] == token, doc["token_revision"]
 	    assert doc["source"].endswith("/src"), doc["source"]

@@ -149,19 +149,19 @@ test_expect_success 'every commit with its size, newest first' '
 # Erin 1/4 against Alice 9/12, Erin 3/12: 1/4.  All: 69/234.
 test_expect_success 'where lines and tokens disagree: distances and both distributions' '
 	cat >expect <<-\EOF &&
-	path	language	lines	code_lines	tokens	authors_by_lines	authors_by_tokens	top_by_lines	top_line_share	top_by_tokens	top_token_share	distance
-	a.c	c	5	4	14	3	2	Alice	60.00	Alice	92.86	32.86
-	b.py	python	4	3	12	3	2	Alice	50.00	Alice	75.00	25.00
+	path	language	lines	code_lines	tokens	authors_by_lines	authors_by_tokens	top_by_lines	top_line_share	top_by_tokens	top_token_share	distance	moved_tokens	moves_distance
+	a.c	c	5	4	14	3	2	Alice	60.00	Alice	92.86	32.86	0	0.00
+	b.py	python	4	3	12	3	2	Alice	50.00	Alice	75.00	25.00	0	0.00
 	EOF
 	test_cmp expect out/files.tsv &&
 	cat >expect <<-\EOF &&
-	rank	path	distance	author	lines	line_share	tokens	token_share
-	1	a.c	32.86	Alice	3	60.00	13	92.86
-	1	a.c	32.86	Carol	1	20.00	1	7.14
-	1	a.c	32.86	Bob	1	20.00	0	0.00
-	2	b.py	25.00	Alice	2	50.00	9	75.00
-	2	b.py	25.00	Erin	1	25.00	3	25.00
-	2	b.py	25.00	Dave	1	25.00	0	0.00
+	rank	path	distance	author	lines	line_share	tokens	token_share	tokens_with_moves	token_share_with_moves	moves_distance
+	1	a.c	32.86	Alice	3	60.00	13	92.86	13	92.86	0.00
+	1	a.c	32.86	Carol	1	20.00	1	7.14	1	7.14	0.00
+	1	a.c	32.86	Bob	1	20.00	0	0.00	0	0.00	0.00
+	2	b.py	25.00	Alice	2	50.00	9	75.00	9	75.00	0.00
+	2	b.py	25.00	Erin	1	25.00	3	25.00	3	25.00	0.00
+	2	b.py	25.00	Dave	1	25.00	0	0.00	0	0.00	0.00
 	EOF
 	test_cmp expect out/disagreement.tsv &&
 	grep "^distance	29.49$" out/summary.tsv
@@ -231,6 +231,10 @@ test_expect_success 'the summary states the story in numbers' '
 	top_in_both	2
 	top_same_rank	2
 	distance	29.49
+	distance_with_moves	29.49
+	moved_tokens	0
+	moved_token_share	0.00
+	moves_distance	0.00
 	oldest_era_line_share	100.00
 	oldest_era_token_share	100.00
 	oldest_commit	$alice
@@ -511,11 +515,13 @@ test_expect_success '-M needs git blame for lines: only the tokens are replayed'
 	grep "blamed by one replay of the token history, git blame of each file by lines" stats
 '
 
-test_expect_success 'the page says what the two counts compare: moves on one side, both, or neither' '
-	grep "Tokens follow moved and copied code (runs of at least 12 tokens" dflt/index.html >said &&
-	grep -q "lines follow none (<code>git blame</code> without <code>-M</code> and <code>-C</code>)" said &&
+test_expect_success 'the page says what the two counts compare: like with like, moves on one side, or neither' '
+	grep "Like is compared with like: neither count follows moved or copied code" dflt/index.html >said &&
+	grep -q "<code>git blame</code>.s without <code>-M</code> and <code>-C</code>, the tokens those the engine gives without moves" said &&
+	grep -q "(runs of at least 12 tokens)" said &&
 	grep -q "runs of at least 5 tokens" mm/index.html &&
-	grep -q "lines follow moves within a file only" outm/index.html &&
+	grep "Tokens follow moved and copied code (runs of at least 12 tokens" outm/index.html >said &&
+	grep -q "lines follow moves within a file only" said &&
 	grep -q "Neither count follows moved or copied code" nomoves/index.html &&
 	! grep -q "Tokens follow moved" nomoves/index.html
 '

@@ -284,9 +284,9 @@ test_expect_success 'a malformed report.json is fatal, naming the file and where
 test_expect_success 'a report.json of another version, or not a report, is fatal' '
 	test_when_finished "rm -rf bad" &&
 	mkdir -p v2 &&
-	sed "s/^  \"version\": 1,/  \"version\": 2,/" reports/beta/report.json >v2/report.json &&
+	sed "s/^  \"version\": 2,/  \"version\": 1,/" reports/beta/report.json >v2/report.json &&
 	test_expect_code 128 "$TOKSTREAM" report --merge bad reports/alpha v2 2>err &&
-	grep "^tokstream: fatal: v2/report.json: /version: 2, and this tokstream reads version 1 only" err &&
+	grep "^tokstream: fatal: v2/report.json: /version: 1, and this tokstream reads version 2 only" err &&
 	bad_report notreport "[1, 2]" &&
 	test_expect_code 128 "$TOKSTREAM" report --merge bad notreport 2>err &&
 	grep "^tokstream: fatal: notreport/report.json: /: an array, not a report" err &&
