@@ -882,13 +882,28 @@ int blame_file(struct blame_ctx *ctx, const char *path, struct blame_result *res
 	return blame_file_at(ctx, path, NULL, NULL, res, err);
 }
 
+/* The original commit of each token commit of t. */
+static void set_original_ids(struct blame_ctx *ctx, struct commit_table *t)
+{
+	size_t k;
+
+	for (k = 0; k < t->nr; k++) {
+		struct commit_info *c = t->v[k];
+		const char *orig = oid_map_orig(&ctx->map, c->token);
+
+		if (!orig)
+			die("token commit %s is not in the commit map", c->token);
+		memcpy(c->orig, orig, 41);
+	}
+}
+
 int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, const char *view_blob,
 		  struct blame_result *res, const char **err)
 {
 	struct commit_info **line_commit, **unmoved;
 	struct lexer_state ls;
 	struct token tok;
-	size_t nr_lines, k, line = 1, line_start = 0, scanned = 0;
+	size_t nr_lines, line = 1, line_start = 0, scanned = 0;
 
 	memset(res, 0, sizeof(*res));
 	strbuf_init(&res->content, 0);
@@ -907,22 +922,8 @@ int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, con
 		describe_commits(ctx->gitdir.buf, &res->commits, ctx->no_mailmap);
 
 	/* original ids for the token commits */
-	for (k = 0; k < res->commits.nr; k++) {
-		struct commit_info *c = res->commits.v[k];
-		const char *orig = oid_map_orig(&ctx->map, c->token);
-
-		if (!orig)
-			die("token commit %s is not in the commit map", c->token);
-		memcpy(c->orig, orig, 41);
-	}
-	for (k = 0; k < res->unmoved_commits.nr; k++) {
-		struct commit_info *c = res->unmoved_commits.v[k];
-		const char *orig = oid_map_orig(&ctx->map, c->token);
-
-		if (!orig)
-			die("token commit %s is not in the commit map", c->token);
-		memcpy(c->orig, orig, 41);
-	}
+	set_original_ids(ctx, &res->commits);
+	set_original_ids(ctx, &res->unmoved_commits);
 
 	lexer_init(&ls, res->content.buf, res->content.len, res->lang->syntax);
 	while (language_next_token(res->lang, &ls, &tok)) {

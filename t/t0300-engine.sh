@@ -32,27 +32,29 @@ test_expect_success 'a large insertion in several places of a long file: added t
 	test_cmp expect actual
 '
 
+# tokens_changed OLD NEW: "+ADDED -REMOVED" by the engine's diff, anchored on lines
+tokens_changed () {
+	"$TOKENIZE" --positions "$1" >"$1.pos" &&
+	"$TOKENIZE" --positions "$2" >"$2.pos" &&
+	"$TEST_DIRECTORY/helper/test-tokdiff" --positions "$1.pos" "$2.pos" >diff &&
+	head -n 1 diff
+}
+
 # a block rewritten: the statements of the new one share only ") ;" and
 # the like with the old, and those are not kept; a line edited keeps its
 # "=" and ";" between the two tokens replaced on each side
 test_expect_success 'a rewritten block keeps no coincidental "(" or ";"; an edited line keeps its "=" and ";"' '
 	printf "int f(int a)\n{\n\tif (Curl_getdate_capped(v, &k->timeofdoc))\n\t\tk->timeofdoc = 0;\n\tif (data->set.get_filetime)\n\t\tdata->info.filetime = k->timeofdoc;\n\treturn 0;\n}\n" >old.c &&
 	printf "int f(int a)\n{\n\tserverAssert(sptr != NULL);\n\tvstr = lpGetValue(sptr, &vlen, &vlong);\n\treturn 0;\n}\n" >new.c &&
-	"$TOKENIZE" --positions old.c >old.pos &&
-	"$TOKENIZE" --positions new.c >new.pos &&
-	"$TEST_DIRECTORY/helper/test-tokdiff" --positions old.pos new.pos >diff &&
 	# four lines (35 tokens) replaced by two (19): none of the "(", "&",
 	# "=" and ";" they share is kept (without the cleanup: +14 -30)
 	echo "+19 -35" >expect &&
-	head -n 1 diff >actual &&
+	tokens_changed old.c new.c >actual &&
 	test_cmp expect actual &&
 	printf "int v = 1;\n" >old.c &&
 	printf "double d = 1.5;\n" >new.c &&
-	"$TOKENIZE" --positions old.c >old.pos &&
-	"$TOKENIZE" --positions new.c >new.pos &&
-	"$TEST_DIRECTORY/helper/test-tokdiff" --positions old.pos new.pos >diff &&
 	echo "+3 -3" >expect &&
-	head -n 1 diff >actual &&
+	tokens_changed old.c new.c >actual &&
 	test_cmp expect actual
 '
 

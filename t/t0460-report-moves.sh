@@ -69,9 +69,13 @@ test_expect_success 'the default distances are those of --no-moves' '
 	test_cmp expect actual
 '
 
+# moves_figures DIR: the lines-and-tokens distances and what moves change, of DIR's summary
+moves_figures () {
+	grep -E "^(distance|distance_with_moves|moved_tokens|moved_token_share|moves_distance)	" "$1/summary.tsv"
+}
+
 test_expect_success 'what moves change: the moved tokens, their share, the distance they make' '
-	grep -E "^(distance|distance_with_moves|moved_tokens|moved_token_share|moves_distance)	" \
-		dflt/summary.tsv >actual &&
+	moves_figures dflt >actual &&
 	cat >expect <<-\EOF &&
 	distance	0.24
 	distance_with_moves	65.96
@@ -156,8 +160,7 @@ test_expect_success 'report --merge combines what moves change exactly' '
 	cp -R dflt reports/one &&
 	cp -R dflt reports/two &&
 	"$TOKSTREAM" report --merge merged reports/one reports/two &&
-	grep -E "^(distance|distance_with_moves|moved_tokens|moved_token_share|moves_distance)	" \
-		merged/summary.tsv >actual &&
+	moves_figures merged >actual &&
 	cat >expect <<-\EOF &&
 	distance	0.24
 	distance_with_moves	65.96
