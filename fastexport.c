@@ -676,44 +676,20 @@ static const struct hashtable_type oid_table = {
 	sizeof(struct oid_entry), 1024, oid_entry_hash, oid_entry_in_use, NULL, NULL
 };
 
-/*
- * The sets of names (smap, values unused) keep a name up to its first LF:
- * a path written C-quoted may hold one ("a\nb"), and is known by what
- * comes before it.
- */
-static const char *set_key(const char *name, struct strbuf *scratch)
-{
-	const char *lf = strchr(name, '\n');
-
-	if (!lf)
-		return name;
-	strbuf_add(scratch, name, (size_t)(lf - name));
-	return scratch->buf;
-}
-
+/* The sets of names (smap, values unused): a path, whole, LF and all when it was C-quoted. */
 static int set_has(const struct smap *set, const char *name)
 {
-	struct strbuf key = STRBUF_INIT;
-	int has = smap_get(set, set_key(name, &key)) != NULL;
-
-	strbuf_release(&key);
-	return has;
+	return smap_get(set, name) != NULL;
 }
 
 static void set_add(struct smap *set, const char *name)
 {
-	struct strbuf key = STRBUF_INIT;
-
-	smap_put(set, set_key(name, &key), 0, NULL);
-	strbuf_release(&key);
+	smap_put(set, name, 0, NULL);
 }
 
 static void set_remove(struct smap *set, const char *name)
 {
-	struct strbuf key = STRBUF_INIT;
-
-	smap_remove(set, set_key(name, &key));
-	strbuf_release(&key);
+	smap_remove(set, name);
 }
 
 /*

@@ -410,6 +410,31 @@ test_expect_success 'a rename within one language passes through with -M' '
 	test_cmp expect actual
 '
 
+test_expect_success 'paths with a newline: each is known whole, not by its first line' '
+	git init -q nl &&
+	(
+		cd nl &&
+		printf "data\n" >"$(printf "x\ndata.unknownext")" &&
+		printf "int kept;\n" >"$(printf "x\nsrc.c")" &&
+		git add . &&
+		commit_as --mail=Alice@example.com Alice -m "two files under one first line" &&
+		git mv "$(printf "x\ndata.unknownext")" z.unknownext &&
+		git mv "$(printf "x\nsrc.c")" y.c &&
+		commit_as --mail=Bob@example.com Bob -m "both renamed"
+	) &&
+	git -C nl fast-export -M --all >nl.export &&
+	grep "^R \"x\\\\ndata.unknownext\" z.unknownext$" nl.export &&
+	grep "^R \"x\\\\nsrc.c\" y.c$" nl.export &&
+	"$TOKSTREAM" <nl.export >nl.stream &&
+	# the dropped file has no view to rename: its new path is deleted
+	grep "^D z.unknownext$" nl.stream &&
+	git init -q --bare nl-tok &&
+	git -C nl-tok fast-import --quiet <nl.stream &&
+	git -C nl-tok ls-tree --name-only main >actual &&
+	echo y.c >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'gpgsig headers are dropped, signatures at the end of tag messages removed' '
 	"$TOKSTREAM" <"$STREAMS/signed.stream" >signed.out &&
 	! grep -a "gpgsig" signed.out &&
