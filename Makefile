@@ -32,7 +32,7 @@ endif
 
 LIB_OBJS = tokenize/strbuf.o tokenize/strvec.o tokenize/hashtable.o tokenize/smap.o tokenize/spill.o tokenize/wrapper.o tokenize/parse.o tokenize/parse-options.o tokenize/progress.o tokenize/lines.o tokenize/quote.o tokenize/usage.o tokenize/sha1.o tokenize/run-command.o tokenize/catfile.o tokenize/prefetch.o tokenize/language.o tokenize/view.o tokenize/json.o tokenize/json-read.o tokenize/escape.o \
 	$(patsubst %.c,%.o,$(wildcard lexers/*.c))
-TOKSTREAM_OBJS = fastexport.o contrib/tokdiff.o contrib/attribute.o contrib/replay.o contrib/replay-log.o contrib/replay-checkpoint.o contrib/replay-tree.o contrib/walk.o contrib/age.o contrib/convert.o contrib/map.o contrib/state.o contrib/blame.o contrib/cmd-blame.o contrib/html.o contrib/functions.o contrib/dest-options.o contrib/report.o \
+TOKSTREAM_OBJS = fastexport.o contrib/tokdiff.o contrib/attribute.o contrib/replay.o contrib/replay-log.o contrib/replay-checkpoint.o contrib/replay-tree.o contrib/walk.o contrib/walk-ahead.o contrib/age.o contrib/convert.o contrib/map.o contrib/state.o contrib/blame.o contrib/cmd-blame.o contrib/html.o contrib/functions.o contrib/dest-options.o contrib/report.o \
 	contrib/report-files.o contrib/report-cache.o contrib/report-blame.o contrib/report-stats.o \
 	contrib/report-table.o contrib/report-page.o contrib/report-sections.o contrib/report-survival.o \
 	contrib/report-generated.o contrib/report-people.o contrib/report-kinds.o contrib/report-consent.o \
@@ -78,7 +78,7 @@ tokstream: $(TOKSTREAM_MAIN) $(TOKSTREAM_OBJS) $(LIB_OBJS)
 tokenize/tokenize: tokenize/tokenize.o $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 
-t/helper/test-replay: t/helper/test-replay.o contrib/replay.o contrib/replay-log.o contrib/replay-checkpoint.o contrib/replay-tree.o contrib/attribute.o contrib/walk.o contrib/tokdiff.o $(LIB_OBJS)
+t/helper/test-replay: t/helper/test-replay.o contrib/replay.o contrib/replay-log.o contrib/replay-checkpoint.o contrib/replay-tree.o contrib/attribute.o contrib/walk.o contrib/walk-ahead.o contrib/tokdiff.o $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 
 t/helper/test-tokdiff: t/helper/test-tokdiff.o contrib/tokdiff.o $(LIB_OBJS)

@@ -290,6 +290,9 @@ done:
 }
 
 static int original_token_lines(const char *commit, const char *path, size_t nr, uint32_t *line, void *data);
+static void *lines_reader_new(void *data);
+static int lines_reader_lines(void *reader, const char *commit, const char *path, size_t nr, uint32_t *line);
+static void lines_reader_free(void *reader);
 
 static void setup_engine(struct blame_ctx *ctx, const struct attribution_options *o)
 {
@@ -304,6 +307,10 @@ static void setup_engine(struct blame_ctx *ctx, const struct attribution_options
 	ctx->engine.ignore_ws = o->ignore_ws;
 	ctx->engine.ignore = &ctx->ignore;
 	ctx->engine.token_lines = original_token_lines;
+	ctx->engine.read_ahead = o->read_ahead;
+	ctx->engine.lines_reader_new = lines_reader_new;
+	ctx->engine.lines_reader_lines = lines_reader_lines;
+	ctx->engine.lines_reader_free = lines_reader_free;
 	ctx->engine.data = ctx;
 
 	if (!o->no_config_ignore_file) {
@@ -721,16 +728,35 @@ static int cat_blob(const char *dir, const char *rev, const char *path, const ch
  * an older era is only in its own), and tokenized again; -1 when it
  * cannot be found, or does not give nr tokens.
  */
+/* line[] of the nr tokens of content in lang: 0, or -1 when they are not nr. */
+static int lines_of_tokens(const struct strbuf *content, const struct language *lang, size_t nr, uint32_t *line)
+{
+	struct lexer_state ls;
+	struct token tok[256];
+	size_t n = 0, scanned = 0, got, i;
+	uint32_t at = 1;
+
+	lexer_init(&ls, content->buf, content->len, lang->syntax);
+	/* in batches: a call for each token costs a copy of the lexer's state */
+	while ((got = lang->lexer->many(&ls, tok, sizeof(tok) / sizeof(*tok)))) {
+		if (got > nr - n)
+			return -1;
+		for (i = 0; i < got; i++) {
+			at += (uint32_t)count_newlines(content->buf + scanned, tok[i].start - scanned);
+			scanned = tok[i].start;
+			line[n++] = at;
+		}
+	}
+	return n == nr ? 0 : -1;
+}
+
 static int original_token_lines(const char *commit, const char *path, size_t nr, uint32_t *line, void *data)
 {
 	static struct strbuf content = STRBUF_INIT;
 	struct blame_ctx *ctx = data;
 	const char *orig = oid_map_orig(&ctx->map, commit);
 	const struct language *lang;
-	struct lexer_state ls;
-	struct token tok[256];
-	size_t k = ctx->nr_sources, n = 0, scanned = 0, got, i;
-	uint32_t at = 1;
+	size_t k = ctx->nr_sources;
 
 	if (!orig || strchr(path, '\n'))
 		return -1;
@@ -742,18 +768,85 @@ static int original_token_lines(const char *commit, const char *path, size_t nr,
 	lang = language_for_file(path, content.buf, content.len);
 	if (!lang || lang == &language_none)
 		return -1;
-	lexer_init(&ls, content.buf, content.len, lang->syntax);
-	/* in batches: a call for each token costs a copy of the lexer's state */
-	while ((got = lang->lexer->many(&ls, tok, sizeof(tok) / sizeof(*tok)))) {
-		if (got > nr - n)
-			return -1;
-		for (i = 0; i < got; i++) {
-			at += (uint32_t)count_newlines(content.buf + scanned, tok[i].start - scanned);
-			scanned = tok[i].start;
-			line[n++] = at;
-		}
+	return lines_of_tokens(&content, lang, nr, line);
+}
+
+/*
+ * The same from a thread that reads versions ahead (walk-ahead.h): a
+ * `git cat-file --batch` of its own for each source, started when first
+ * asked.  The commit map is sorted before the thread starts, and only
+ * read after.
+ */
+struct lines_reader {
+	const struct blame_ctx *ctx;
+	struct catfile *cf;
+	struct strbuf content;
+};
+
+static void *lines_reader_new(void *data)
+{
+	struct blame_ctx *ctx = data;
+	struct lines_reader *lr = xcalloc(1, sizeof(*lr));
+	size_t k;
+
+	oid_map_orig(&ctx->map, ctx->token);
+	lr->ctx = ctx;
+	lr->cf = xcalloc(ctx->nr_sources + 1, sizeof(*lr->cf));
+	for (k = 0; k < ctx->nr_sources; k++)
+		lr->cf[k].dir = ctx->sources[k];
+	strbuf_init(&lr->content, 0);
+	return lr;
+}
+
+static int lines_reader_lines(void *reader, const char *commit, const char *path, size_t nr, uint32_t *line)
+{
+	struct lines_reader *lr = reader;
+	const struct blame_ctx *ctx = lr->ctx;
+	const char *orig = oid_map_orig((struct oid_map *)&ctx->map, commit);
+	const struct language *lang;
+	struct strbuf name = STRBUF_INIT;
+	size_t k = ctx->nr_sources;
+
+	if (!orig || strchr(path, '\n'))
+		return -1;
+	strbuf_addf(&name, "%s:%s", orig, path);
+	while (k-- > 0) {
+		enum catfile_answer a;
+		char type[16];
+		size_t size;
+
+		a = catfile_get_name(&lr->cf[k], name.buf, type, &size);
+		if (a == CATFILE_FAILED)
+			die("git cat-file --batch failed in '%s'", lr->cf[k].dir);
+		if (a == CATFILE_MISSING)
+			continue;
+		strbuf_reset(&lr->content);
+		strbuf_grow(&lr->content, size);
+		if (catfile_read(&lr->cf[k], lr->content.buf, size) || catfile_end(&lr->cf[k]))
+			die("git cat-file --batch failed in '%s'", lr->cf[k].dir);
+		strbuf_setlen(&lr->content, size);
+		if (!strcmp(type, "blob"))
+			break;
 	}
-	return n == nr ? 0 : -1;
+	strbuf_release(&name);
+	if (k == SIZE_MAX)
+		return -1;
+	lang = language_for_file(path, lr->content.buf, lr->content.len);
+	if (!lang || lang == &language_none)
+		return -1;
+	return lines_of_tokens(&lr->content, lang, nr, line);
+}
+
+static void lines_reader_free(void *reader)
+{
+	struct lines_reader *lr = reader;
+	size_t k;
+
+	for (k = 0; k < lr->ctx->nr_sources; k++)
+		catfile_stop(&lr->cf[k]);
+	free(lr->cf);
+	strbuf_release(&lr->content);
+	free(lr);
 }
 
 /* Whether the blob with id hex holds exactly sb. */

@@ -47,6 +47,7 @@ struct attribution_options {
 	const char **ignore_files;    /* --ignore-revs-file; the source's blame.ignoreRevsFile first */
 	size_t nr_ignore_files, alloc_ignore_files;
 	int no_config_ignore_file;    /* an --ignore-revs-file "" clears the list so far */
+	int read_ahead;               /* a file's history walked: its versions read on a second thread */
 };
 
 /* Where blames come from: the token repository, its source and a revision. */

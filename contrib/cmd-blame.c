@@ -1079,6 +1079,8 @@ int cmd_blame(int argc, char **argv)
 	o.color = COLOR_AUTO;
 	parse_blame_options(&o, argc, argv);
 	check_dest_given(o.d.dest);
+	/* one file's history: its versions read on a second thread while this one diffs */
+	o.ao.read_ahead = 1;
 	blame_open(&ctx, o.d.dest, o.d.source, o.rev, &o.ao);
 	ctx.no_mailmap = o.no_mailmap;
 	ctx.one_file = 1;

@@ -23,6 +23,17 @@ struct replay_options {
 	 * (the diff then goes token by token).
 	 */
 	int (*token_lines)(const char *commit, const char *path, size_t nr_tokens, uint32_t *line, void *data);
+	/*
+	 * The blame of one file (walk_file) with read_ahead: a thread reads
+	 * the versions of its history ahead (walk-ahead.h), the tokens' lines
+	 * from a reader of the originals of its own, made by lines_reader_new
+	 * (NULL: the walk asks token_lines), as token_lines gives them.
+	 */
+	int read_ahead;
+	void *(*lines_reader_new)(void *data);
+	int (*lines_reader_lines)(void *reader, const char *commit, const char *path, size_t nr_tokens,
+				  uint32_t *line);
+	void (*lines_reader_free)(void *reader);
 	/* each non-merge commit's tokens added and removed in a file, by the token diff */
 	void (*on_change)(const char *commit, const char *path, size_t added, size_t removed, void *data);
 	void *data;

@@ -25,6 +25,7 @@
  * diff-tree for renames only where a path is missing in a parent.
  */
 #include "walk.h"
+#include "walk-ahead.h"
 #include "attribute.h"
 #include "../tokenize/catfile.h"
 #include "../tokenize/run-command.h"
@@ -116,6 +117,7 @@ struct walk {
 	const char *dir;
 	const struct replay_options *opts;
 	struct catfile cf;
+	struct read_ahead *ahead;     /* NULL: every version read when wanted */
 	struct strbuf obj, key;
 
 	struct wcommit *commits;
@@ -628,6 +630,8 @@ static uint32_t read_history(struct walk *w, struct path_history *h, uint32_t ci
 		row = &h->rows[h->nr++];
 		memset(row, 0, sizeof(*row));
 		row->commit = commit_of(w, id);
+		if (w->ahead)
+			read_ahead_want(w->ahead, id, path);
 		for (p = line.buf + 40; *p == ' '; p += 41) {
 			memcpy(id, p + 1, 40);
 			ALLOC_GROW(row->parents, row->nr_parents + 1, alloc);
@@ -834,6 +838,7 @@ static struct version *suspect_version(struct walk *w, uint32_t si)
 	unsigned char oid[20];
 	char hex[41];
 	uint64_t *hash;
+	uint32_t *line;
 	size_t nr;
 
 	if (s->v)
@@ -841,6 +846,21 @@ static struct version *suspect_version(struct walk *w, uint32_t si)
 	if (!lookup(w, s->commit, s->path, &mode, oid))
 		die("'%s' is no file at %s in '%s'", s->path, w->commits[s->commit].id, w->dir);
 	oid_to_hex(oid, hex);
+	if (w->ahead && read_ahead_take(w->ahead, w->commits[s->commit].id, s->path, oid, &hash, &line, &nr)) {
+		s->v = new_version(hex, hash, nr, NO_COMMIT);
+		s->v->refs = 1;
+		s->v->line = line;
+		w->version_bytes += nr * (sizeof(*hash) + sizeof(*s->v->line));
+		if (line || !nr || !w->opts->token_lines)
+			return s->v;
+		/* read ahead without the lines: asked here, as for a version read now */
+		s->v->line = xmalloc(st_mult(nr, sizeof(*s->v->line)));
+		if (w->opts->token_lines(w->commits[s->commit].id, s->path, nr, s->v->line, w->opts->data)) {
+			free(s->v->line);
+			s->v->line = NULL;
+		}
+		return s->v;
+	}
 	hash = read_hashes(w, oid, &nr);
 	s = &w->suspects[si];
 	s->v = new_version(hex, hash, nr, NO_COMMIT);
@@ -1259,6 +1279,7 @@ static void walk_release(struct walk *w)
 {
 	size_t i, k;
 
+	read_ahead_stop(w->ahead);
 	move_cache_release(&w->moves);
 	catfile_stop(&w->cf);
 	for (i = 0; i < w->nr_commits; i++)
@@ -1463,6 +1484,8 @@ int walk_file(const char *dir, const char *tip, const char *path, const struct r
 		die("'%s' is not a commit in '%s'", tip, dir);
 	strbuf_setlen(&id, 40);
 	w = walk_new(dir, opts);
+	if (opts->read_ahead)
+		w->ahead = read_ahead_start(dir, opts);
 	ret = walk_blame(w, id.buf, path, out);
 	walk_free(w);
 	strvec_clear(&argv);
