@@ -817,7 +817,13 @@ static void remember(struct lexer_state *ls, size_t p, size_t e, enum token_clas
 	const unsigned char *s = ls->src;
 	size_t n = ls->len;
 
-	rs->prev_name = cls == TOKEN_WORD && expecting(ls) == EXPECT_NAME;
+	/* as expecting() says EXPECT_NAME, without its look at keywords, on every token */
+	rs->prev_name = cls == TOKEN_WORD &&
+		(rs->def_name || (rs->prev == TOKEN_PUNCT &&
+				  ((rs->prev_len == 1 && s[rs->prev_start] == '.') ||
+				   (rs->prev_len == 2 && (s[rs->prev_start] == ':' ||
+							  (s[rs->prev_start] == '&' &&
+							   s[rs->prev_start + 1] == '.'))))));
 	if (rs->def_name == 1 && cls == TOKEN_WORD && e + 1 < n && s[e] == '.' && s[e + 1] != '.')
 		rs->def_name = 2;
 	else
