@@ -197,18 +197,199 @@ static size_t brace_function_end(const struct blame_result *res, size_t name)
 	return end < n ? end + 1 : end;
 }
 
+/* Is token t the word w? */
+static int token_is(const char *src, const struct token_pos *t, const char *w)
+{
+	size_t n = strlen(w);
+
+	return t->cls == TOKEN_WORD && t->len == n && !memcmp(src + t->start, w, n);
+}
+
+/* Is token t one of the words of list? */
+static int token_in(const char *src, const struct token_pos *t, const char *const *list)
+{
+	for (; *list; list++)
+		if (token_is(src, t, *list))
+			return 1;
+	return 0;
+}
+
+/* Does token k follow a '.', "&." or "::", so that it is a method's name (x.class, range.end)? */
+static int ruby_method_name(const char *src, const struct token_pos *t, size_t k)
+{
+	const struct token_pos *b = &t[k - 1];
+
+	return k > 0 && b->cls == TOKEN_PUNCT &&
+		((b->len == 1 && src[b->start] == '.') ||
+		 (b->len == 2 && (!memcmp(src + b->start, "&.", 2) || !memcmp(src + b->start, "::", 2))));
+}
+
+/*
+ * Does the Ruby keyword token k (if, unless, while, until) follow an
+ * expression on its line, so that it is a modifier (x = 1 if y) and opens
+ * nothing?  A value ends just before it: a name (not a keyword after
+ * which an expression starts), a literal, or a closing bracket.
+ */
+static int ruby_modifier(const char *src, const struct token_pos *t, size_t k)
+{
+	static const char *const expression_starts[] = {
+		"and", "or", "not", "then", "else", "elsif", "do", "begin", "ensure",
+		"rescue", "when", "in", "case", "if", "unless", "while", "until", NULL
+	};
+	const struct token_pos *b;
+	char c;
+
+	if (k == 0 || end_line(src, &t[k - 1]) != t[k].line)
+		return 0;
+	b = &t[k - 1];
+	switch (b->cls) {
+	case TOKEN_WORD:
+		return !token_in(src, b, expression_starts) && src[b->start + b->len - 1] != ':';
+	case TOKEN_NUMBER:
+	case TOKEN_STRING:
+		return 1;
+	case TOKEN_PUNCT:
+		c = punct_of(src, b);
+		return c == ')' || c == ']' || c == '}';
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The name of the Ruby method whose "def" is token def: the token after
+ * it, or after "self." and "obj." written together (def self.name); n
+ * when there is none.
+ */
+static size_t ruby_def_name(const char *src, const struct token_pos *t, size_t n, size_t def)
+{
+	size_t k = def + 1;
+
+	if (k + 2 < n && t[k + 1].start == t[k].start + t[k].len &&
+	    t[k + 2].start == t[k + 1].start + t[k + 1].len && t[k + 1].cls == TOKEN_PUNCT &&
+	    ((t[k + 1].len == 1 && src[t[k + 1].start] == '.') ||
+	     (t[k + 1].len == 2 && !memcmp(src + t[k + 1].start, "::", 2))))
+		k += 2;
+	return k < n && (t[k].cls == TOKEN_WORD || t[k].cls == TOKEN_PUNCT) ? k : n;
+}
+
+/*
+ * Is the Ruby method whose name is token name endless (def x = expr,
+ * def x(a) = expr)?  Then the index of its '=', else 0.
+ */
+static size_t ruby_endless(const char *src, const struct token_pos *t, size_t n, size_t name)
+{
+	size_t k = name + 1;
+	int depth = 0;
+
+	if (k < n && punct_of(src, &t[k]) == '(') {
+		for (; k < n; k++) {
+			char c = punct_of(src, &t[k]);
+
+			if (c == '(')
+				depth++;
+			else if (c == ')' && --depth == 0)
+				break;
+		}
+		k++;
+	}
+	return k < n && punct_of(src, &t[k]) == '=' ? k : 0;
+}
+
+/*
+ * The end of the Ruby method whose "def" is token def and whose name is
+ * token name: one past the "end" that closes it, counting the keywords
+ * that open a block closed by "end" (class module def if unless while
+ * until case begin for do), but a modifier if, unless, while or until
+ * after an expression, the "do" of "while x do", and an endless def;
+ * an endless method runs to the end of its expression's line (later lines
+ * while brackets are open).  Braces are no blocks here: { } is a block
+ * of a call, never a function's body.
+ */
+static size_t ruby_function_end(const char *src, const struct token_pos *t, size_t n, size_t name)
+{
+	static const char *const openers[] = {
+		"class", "module", "case", "begin", "for", "do", NULL
+	};
+	static const char *const conditionals[] = { "if", "unless", "while", "until", NULL };
+	size_t k = ruby_endless(src, t, n, name), depth = 1, loop_line = 0, brackets = 0;
+
+	if (k) {
+		for (k++; k < n; k++) {
+			char c = punct_of(src, &t[k]);
+
+			if (!brackets && t[k].line > end_line(src, &t[k - 1]))
+				break;
+			if (is_open(c))
+				brackets++;
+			else if (is_close(c) && brackets)
+				brackets--;
+		}
+		return k;
+	}
+	for (k = name + 1; k < n; k++) {
+		const struct token_pos *w = &t[k];
+
+		if (w->cls != TOKEN_WORD || ruby_method_name(src, t, k))
+			continue;
+		if (token_is(src, w, "end")) {
+			if (!--depth)
+				return k + 1;
+		} else if (token_is(src, w, "do")) {
+			if (loop_line == w->line)
+				loop_line = 0;  /* while x do: the loop's, not a block's */
+			else
+				depth++;
+		} else if (token_is(src, w, "def")) {
+			size_t inner = ruby_def_name(src, t, n, k);
+
+			if (inner >= n)
+				continue;
+			if (!ruby_endless(src, t, n, inner))
+				depth++;
+			k = inner;
+		} else if (token_in(src, w, conditionals)) {
+			if (ruby_modifier(src, t, k))
+				continue;
+			depth++;
+			if (!token_is(src, w, "if") && !token_is(src, w, "unless"))
+				loop_line = w->line;
+		} else if (token_in(src, w, openers)) {
+			depth++;
+			if (token_is(src, w, "for"))
+				loop_line = w->line;
+		}
+	}
+	return n;
+}
+
+/* The line __END__, which ends Ruby's code: a token, or n. */
+static int ruby_code_ends(const char *src, const struct token_pos *t, size_t n, size_t k)
+{
+	return t[k].col == 1 && token_is(src, &t[k], "__END__") &&
+		(k + 1 >= n || t[k + 1].line > t[k].line);
+}
+
 size_t find_functions(const struct blame_result *res, struct function_span **out)
 {
 	const char *src = res->content.buf;
 	const struct token_pos *t = res->toks;
 	size_t n = res->nr_toks, i, nr = 0, alloc = 0;
 	int python = res->lang && !strcmp(res->lang->name, "python");
+	int ruby = res->lang && !strcmp(res->lang->name, "ruby");
 
 	*out = NULL;
 	for (i = 0; i + 1 < n; i++) {
 		size_t name = i, end;
 
-		if (python) {
+		if (ruby) {
+			if (ruby_code_ends(src, t, n, i))
+				break;
+			if (!token_is(src, &t[i], "def") || ruby_method_name(src, t, i) ||
+			    (name = ruby_def_name(src, t, n, i)) >= n)
+				continue;
+			end = ruby_function_end(src, t, n, name);
+		} else if (python) {
 			if (!(t[i].len == 3 && !memcmp(src + t[i].start, "def", 3) && t[i + 1].cls == TOKEN_WORD))
 				continue;
 			name = i + 1;

@@ -21,8 +21,10 @@ struct function_span {
  * `}` (C's old-style parameter declarations and C++'s member initializers
  * may come between); for Python, `def NAME` runs past its signature, which
  * may wrap, to the first logical line, not a comment, indented at or left
- * of the `def`'s line.  Returns their number; *out is allocated (free()
- * it), NULL when there are none.
+ * of the `def`'s line; for Ruby, `def NAME` runs to the `end` that
+ * closes it (keywords that open a block closed by `end` counted, but
+ * modifiers), and braces are blocks, no functions.  Returns their
+ * number; *out is allocated (free() it), NULL when there are none.
  */
 size_t find_functions(const struct blame_result *res, struct function_span **out);
 

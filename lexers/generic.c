@@ -332,28 +332,6 @@ const struct generic_syntax syntax_tcl = {
 };
 
 /*
- * Ruby.  "=begin" at the start of a line up to the line of "=end" is one
- * comment.  "@ivar", "$global" and "empty?"/"save!" are words.  Strings end
- * at the end of their line when unterminated (heredocs and %w() are not
- * known, and a quote in them must not swallow the file); "#{...}" nested
- * in a string is part of it.  "/re/" where an operand may start is a
- * regular expression.
- */
-#define RUBY_BYTES(c) GENERIC_BYTES(c, LEX_IN(c, '@', '$'), LEX_IN(c, '?', '!'), 0, 0)
-const struct generic_syntax syntax_ruby = {
-	.name = "ruby",
-	.comments = { { "=begin", "\n=end", GC_COLUMN0 | GC_CLOSE_LINE }, { "#", NULL, 0 } },
-	.strings = { { "\"", NULL, GS_BACKSLASH }, { "'", NULL, GS_BACKSLASH },
-		     { "`", NULL, GS_BACKSLASH } },
-	.operators = { ['*'] = "**= ** *=", ['='] = "=== == =~ =>", ['!'] = "!= !~",
-			['<'] = "<=> <<= <= <<", ['>'] = ">>= >= >>", ['&'] = "&&= && &= &.",
-			['|'] = "||= || |=", ['.'] = "... ..", [':'] = "::", ['-'] = "-> -=",
-			['+'] = "+=", ['/'] = "/=", ['%'] = "%=", ['^'] = "^=" },
-	.bytes = { LEX_TABLE(RUBY_BYTES) },
-	.flags = GEN_SLASH_REGEX,
-};
-
-/*
  * Lua: "--" comments, "--[[ ]]"/"--[==[ ]==]" long comments, "[[ ]]" long
  * strings, and a first line starting with '#' ("#!") as a comment.
  */

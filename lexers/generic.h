@@ -77,7 +77,7 @@ enum {
 	 */
 	GEN_MARKUP = 1 << 2,
 	/*
-	 * awk and Ruby: a '/' where an operand may start (not after a word,
+	 * awk: a '/' where an operand may start (not after a word,
 	 * number, string, ')' or ']') opens a regular expression, one string
 	 * token up to the next '/' on its line that is neither escaped nor in
 	 * a [...] class; with no such '/' on the line, the '/' is division.

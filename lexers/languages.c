@@ -30,7 +30,14 @@ const struct language language_table[] = {
 	  "Makefile makefile GNUmakefile Kbuild Makefile.* Kbuild.*", NULL, "make" },
 	{ "kconfig", &lexer_generic, &syntax_kconfig, NULL, "Kconfig Kconfig.*", NULL, NULL },
 	{ "tcl", &lexer_generic, &syntax_tcl, ".tcl .tk", NULL, NULL, "tclsh wish" },
-	{ "ruby", &lexer_generic, &syntax_ruby, ".rb .rake .gemspec", "Rakefile Gemfile", NULL, "ruby" },
+	/* what GitHub's Linguist takes for Ruby, but .spec and .fcgi, which other languages share */
+	{ "ruby", &lexer_ruby, NULL,
+	  ".rb .rake .gemspec .ru .builder .rabl .jbuilder .podspec .thor .rbi .rbw .rbx .ruby "
+	  ".prawn .god .eye .watchr .mspec .pluginspec",
+	  "Rakefile Gemfile Guardfile Vagrantfile Podfile Capfile Berksfile Brewfile Thorfile "
+	  "Dangerfile Fastfile Deliverfile Snapfile Puppetfile Jarfile Mavenfile Buildfile "
+	  "Steepfile buildfile Appraisals .irbrc .pryrc .simplecov",
+	  NULL, "ruby jruby macruby rbx" },
 	{ "lua", &lexer_generic, &syntax_lua, ".lua", NULL, NULL, "lua" },
 	{ "sql", &lexer_generic, &syntax_sql, ".sql", NULL, NULL, NULL },
 	{ "yaml", &lexer_generic, &syntax_yaml, ".yml .yaml", NULL, NULL, NULL },

@@ -18,12 +18,13 @@ extern const struct lexer lexer_shell;
 extern const struct lexer lexer_text, lexer_tex;
 extern const struct lexer lexer_generic; /* configured by a struct generic_syntax: */
 extern const struct generic_syntax syntax_makefile, syntax_kconfig, syntax_tcl,
-	syntax_ruby, syntax_lua, syntax_sql, syntax_yaml, syntax_toml, syntax_ini,
+	syntax_lua, syntax_sql, syntax_yaml, syntax_toml, syntax_ini,
 	syntax_json, syntax_css, syntax_html, syntax_asm, syntax_awk, syntax_m4,
 	syntax_cmake;
 extern const struct lexer lexer_perl;
 extern const struct lexer lexer_go;
 extern const struct lexer lexer_rust;
+extern const struct lexer lexer_ruby;
 /* new lexers above this line */
 
 #endif

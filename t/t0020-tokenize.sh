@@ -162,6 +162,20 @@ test_expect_success 'no language claims a file without extension or "#!" line' '
 	grep "no language claims .script." err
 '
 
+test_expect_success 'Ruby claims the names and extensions Linguist gives it' '
+	printf "x = %%w[a b]\n" >in.rb &&
+	"$TOKENIZE" in.rb >expect &&
+	test_line_count = 3 expect &&
+	for f in config.ru app.builder v.rabl v.jbuilder x.podspec t.thor \
+		Gemfile Rakefile Guardfile Vagrantfile Podfile .irbrc
+	do
+		cp in.rb "$f" &&
+		"$TOKENIZE" "$f" >actual 2>err &&
+		test_must_be_empty err &&
+		test_cmp expect actual || return 1
+	done
+'
+
 test_expect_success 'an extension wins over a "#!" line' '
 	printf "#!/usr/bin/env python3\nx = 1\n" >shebang.c &&
 	"$TOKENIZE" shebang.c >actual &&

@@ -57,6 +57,7 @@ my @pieces = ('/*', '*/', '//', '"', "'", '`', '\\', "\n", "\r\n", "\r",
 	'@"', '$"', '"""\n', '{{', '}}', 'dnl ', '`x`', '#!', '#!/bin/sh',
 	'/**/', '-->', '<![CDATA[', ']]>', '<script>', '</script>', '<style>',
 	"\x0b", '0b', '0o', '1_000', "1'000", '.5', '5.', '1.5e-3f', 'ull',
+	'#{', '%w[', '%r{', '%q(', '?"', ':"', ':sym', 'key:', '<<~EOS', "\nEOS\n", 'def', '__END__',
 	"\xc2\xa0", "\xc2\x85", "\xc2\xaa", "\xe2\x80\xa8", "\xe2\x80\xa9", "\xe2\x80\x8e",
 	"\xe2\x80\x80", "\xe2\x82\xac", "\xe3\x80\x80", "\xef\xbb\xbf", "\xef\xbc\xa1");
 for my $i (1 .. $count) {
@@ -317,6 +318,9 @@ my %patterns = (
 	'lt' => '<', 'brace' => '{', 'hash' => '#', 'slash' => '/',
 	'line-comment' => "//\n", 'dollar-brace' => '${',
 	'nbsp' => "a\xc2\xa0", 'lead-bytes' => "\xe2\x80", 'nbsp-comment' => "//\xc2\xa0",
+	# a guess that fails (Ruby's "puts /re/" and "foo %w(x)" that do
+	# not close) and interpolations that nest without end
+	'guess-slash' => 'a /b ', 'guess-percent' => 'x %w(', 'interpolation' => '"#{"#{',
 );
 for my $name (sort keys %patterns) {
 	for my $size ([small => 512 * 1024], [big => 2048 * 1024]) {

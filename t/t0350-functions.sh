@@ -136,6 +136,63 @@ test_expect_success 'JavaScript and Go: "function" and "func" name no function' 
 	test_cmp expect actual
 '
 
+test_expect_success 'ruby: a def runs to its own end; blocks, modifiers and loops counted as Ruby does' '
+	cat >app.rb <<-\EOF &&
+	class App
+	  def self.run!(options = {}, &block)
+	    return if running?
+	    unless defined?(Handler)
+	      warn <<~MSG
+	        def not_a_function
+	        end
+	      MSG
+	    end
+	    %w[a b].each { |x| puts x }
+	    items.map do |i|
+	      i.end if i.begin
+	    end
+	    while x do x -= 1 end
+	    begin; retry; end until done
+	    y = if a then 1 else 2 end
+	    set :bind, proc { development? ? 1 : 2 }
+	  end
+	  def ==(other) = other.class == self.class
+	  def [](k)
+	    @h[k]
+	  end
+	  def name=(v); @name = v; end
+	  def valid?
+	    css = { class: "x", if: 1 }
+	  end
+	  after_run { call }
+	end
+	__END__
+	def data_not_code
+	EOF
+	"$FUNCTIONS" app.rb >actual &&
+	cat >expect <<-\EOF &&
+	run! 2 18 82
+	== 19 19 12
+	[] 20 22 9
+	name= 23 23 10
+	valid? 24 26 11
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success 'ruby: -L :run! blames the def of run! to its end' '
+	git init -q rb &&
+	cp app.rb rb/ &&
+	git -C rb add app.rb &&
+	git -C rb commit -q -m "app" &&
+	"$TOKSTREAM" convert -q rb rb.git &&
+	"$TOKSTREAM" blame -C rb.git --no-pager --color=never -L :run! app.rb >rbout &&
+	sed -n "/^\$/q;p" rbout | sed "s/^.* \([0-9][0-9]*\)  .*/\1/" >numbers &&
+	seq 2 18 >expect &&
+	test_cmp expect numbers &&
+	test_expect_code 128 "$TOKSTREAM" blame -C rb.git -L :not_a_function app.rb
+'
+
 test_expect_success 'html counts the tokens of a function whose signature wraps' '
 	git init -q src &&
 	cp wrapped.py src/ &&

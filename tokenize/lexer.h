@@ -13,7 +13,7 @@
  *
  * State that a language needs across tokens (the previous token for
  * JavaScript's regular expressions, PHP's HTML mode, pending shell
- * here-documents) lives in struct lexer_state, which the caller owns.
+ * and Ruby here-documents) lives in struct lexer_state, which the caller owns.
  */
 #ifndef LEXER_H
 #define LEXER_H
@@ -74,6 +74,18 @@ struct lex_perl_state {
 	unsigned char after_sub;      /* the token before it was "sub" */
 };
 
+/* Ruby: the previous significant token (not a comment or a here-document body). */
+struct lex_ruby_state {
+	struct lex_heredocs heredocs;
+	size_t prev_start, prev_len;
+	size_t guess_horizon;         /* no ambiguous literal is guessed before it */
+	enum token_class prev;        /* 0 at the start */
+	unsigned char prev_name;      /* prev was a method's name (after "." or "def"), no keyword */
+	unsigned char newline;        /* a line break came since prev */
+	unsigned char def_name;       /* the name of a "def" comes next */
+	unsigned char data;           /* past __END__: prose */
+};
+
 struct lexer_state {
 	const unsigned char *src;
 	size_t len;
@@ -85,6 +97,7 @@ struct lexer_state {
 		struct lex_js_state js;
 		struct lex_perl_state perl;
 		struct lex_heredocs shell;
+		struct lex_ruby_state ruby;
 		unsigned char php_in_code;        /* between an open and a close tag */
 		unsigned char python_fields_one_line; /* see string_token in lexers/python.c */
 		unsigned char generic_in_tag;     /* GEN_MARKUP: inside a <tag> */
