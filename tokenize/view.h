@@ -20,7 +20,7 @@ struct language;
  * alters a view, so that `convert` refuses to update a token repository
  * made by a tokstream that lexed differently (its views would not match).
  */
-#define VIEW_FORMAT_VERSION 1
+#define VIEW_FORMAT_VERSION 2
 
 enum view_flags {
 	VIEW_EXACT_COMMENTS = 1 << 0,
