@@ -1084,9 +1084,7 @@ int cmd_blame(int argc, char **argv)
 	blame_open(&ctx, o.d.dest, o.d.source, o.rev, &o.ao);
 	ctx.no_mailmap = o.no_mailmap;
 	ctx.one_file = 1;
-	path = o.path;
-	if (ctx.prefix.len)
-		path = prefix_path(ctx.prefix.buf, path);
+	path = work_tree_path(ctx.prefix.buf, o.path);
 	check_blame_path(&ctx, path, o.rev);
 	if (blame_file(&ctx, path, &res, &err))
 		die("'%s': %s", path, err);

@@ -364,6 +364,15 @@ char *prefix_path(const char *prefix, const char *path)
 	return strbuf_detach(&out, NULL);
 }
 
+char *work_tree_path(const char *prefix, const char *path)
+{
+	if (!strncmp(path, ":/", 2))
+		return prefix_path("", path + 2);
+	if (!strncmp(path, ":(top)", 6))
+		return prefix_path("", path + 6);
+	return *prefix ? prefix_path(prefix, path) : xstrdup(path);
+}
+
 void prefix_pathspecs(const char *prefix, const char **pathspec, int nr)
 {
 	int i;

@@ -190,6 +190,13 @@ int record_dest(const char *src, const char *dest);
 char *prefix_path(const char *prefix, const char *path);
 
 /*
+ * A single file's path as the user gave it in the work tree: relative to
+ * prefix, or, after ":/" or ":(top)" (the pathspec magic "top"), to the
+ * top of the tree, as prefix_path() makes it.  A new string.
+ */
+char *work_tree_path(const char *prefix, const char *path);
+
+/*
  * The same for pathspecs: each is taken relative to prefix as git takes
  * it in that directory (":/" and ":(top)" are relative to the top).
  */

@@ -153,6 +153,21 @@ test_expect_success 'blame in a source subdirectory finds DEST, paths relative t
 	grep "is outside the repository" err
 '
 
+test_expect_success 'blame :/PATH and :(top)PATH are from the top, in a subdirectory or not' '
+	"$TOKSTREAM" blame -C tok.git --porcelain top.c >expect &&
+	(cd src/lib && "$TOKSTREAM" blame --porcelain :/top.c) >actual &&
+	test_cmp expect actual &&
+	(cd src/lib/sub && "$TOKSTREAM" blame --porcelain ":(top)top.c") >actual &&
+	test_cmp expect actual &&
+	(cd src && "$TOKSTREAM" blame --porcelain :/top.c) >actual &&
+	test_cmp expect actual &&
+	"$TOKSTREAM" blame -C tok.git --porcelain :/lib/x.c >actual &&
+	"$TOKSTREAM" blame -C tok.git --porcelain lib/x.c >expect &&
+	test_cmp expect actual &&
+	(cd src/lib && test_expect_code 128 "$TOKSTREAM" blame :/nothing.c 2>../../err) &&
+	grep "'"'nothing.c' does not exist at HEAD"'" err
+'
+
 test_expect_success 'report in a subdirectory selects what git diff-tree there selects' '
 	empty=$(git hash-object -t tree /dev/null) &&
 	n=0 &&
