@@ -1083,6 +1083,76 @@ void blame_result_release(struct blame_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
+static void line_tally_add(struct line_tally *t, struct commit_info *c)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		if (t->v[i].commit == c) {
+			t->v[i].n++;
+			return;
+		}
+	ALLOC_GROW(t->v, t->nr + 1, t->alloc);
+	t->v[t->nr].commit = c;
+	t->v[t->nr].n = 1;
+	t->nr++;
+}
+
+void line_tally_of(struct line_tally *t, const struct token_pos *toks, size_t nr, size_t first,
+		   size_t pos, size_t end)
+{
+	size_t k;
+
+	t->nr = 0;
+	for (k = first; k < nr && (toks[k].start < end || (pos == end && toks[k].start < pos)); k++)
+		if (toks[k].start + toks[k].len > pos)
+			line_tally_add(t, toks[k].commit);
+}
+
+static const char *author_or_empty(const struct commit_info *c)
+{
+	return c->author ? c->author : "";
+}
+
+/* The tokens of the line that share i's author owns; *first: whether share i is the author's first. */
+static size_t author_tokens(const struct line_tally *t, size_t i, int *first)
+{
+	const char *a = author_or_empty(t->v[i].commit);
+	size_t j, n = 0;
+
+	*first = 1;
+	for (j = 0; j < t->nr; j++)
+		if (!strcmp(author_or_empty(t->v[j].commit), a)) {
+			n += t->v[j].n;
+			if (j < i)
+				*first = 0;
+		}
+	return n;
+}
+
+struct commit_info *line_owner(const struct line_tally *t, size_t *others)
+{
+	struct commit_info *best = NULL;
+	size_t best_an = 0, best_n = 0, authors = 0, i;
+
+	for (i = 0; i < t->nr; i++) {
+		struct commit_info *c = t->v[i].commit;
+		int first;
+		size_t an = author_tokens(t, i, &first), n = t->v[i].n;
+
+		authors += first;
+		if (!best || an > best_an || (an == best_an && (n > best_n || (n == best_n &&
+		    (c->author_time > best->author_time ||
+		     (c->author_time == best->author_time && strcmp(c->orig, best->orig) < 0)))))) {
+			best = c;
+			best_an = an;
+			best_n = n;
+		}
+	}
+	*others = authors ? authors - 1 : 0;
+	return best;
+}
+
 void day_of(long long t, char *buf, size_t size)
 {
 	time_t tt = (time_t)t;

@@ -149,6 +149,35 @@ int blame_file_at(struct blame_ctx *ctx, const char *path, const char *blob, con
 /* Frees all a blame returned in res: the content, the tokens and the commits. */
 void blame_result_release(struct blame_result *res);
 
+/* How many tokens of each commit one line holds: the gutter's tally. */
+struct line_share {
+	struct commit_info *commit;
+	size_t n;
+};
+
+struct line_tally {
+	struct line_share *v;
+	size_t nr, alloc;
+};
+
+/*
+ * The tally of the line [pos, end) of a file whose tokens are toks:
+ * toks[first] is the first that does not end at or before pos.  A token
+ * counts on every line it covers a byte of, the newline of an empty line
+ * inside it (a docstring's, a comment's) included.
+ */
+void line_tally_of(struct line_tally *t, const struct token_pos *toks, size_t nr, size_t first,
+		   size_t pos, size_t end);
+
+/*
+ * The commit a line's gutter names, in blame's terminal and html's pages
+ * alike: of the author who owns most of the line's tokens, the commit
+ * with most of them; a tie goes to the newer commit (the later change is
+ * the one a reader asks about), then to the smaller id.  NULL for a line
+ * with no token.  *others: how many other authors own tokens there.
+ */
+struct commit_info *line_owner(const struct line_tally *t, size_t *others);
+
 /* A commit's day, as blame, html and report print it: YYYY-MM-DD in UTC. */
 void day_of(long long t, char *buf, size_t size);
 

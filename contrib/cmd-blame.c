@@ -497,37 +497,20 @@ struct gutter_dates {
 };
 
 /*
- * The gutter of the line whose tokens are toks[first] up to the first
- * that starts at or after end, appended to sb: the line's largest
- * contributor, and how many others; GUTTER_WIDTH columns.
+ * The gutter of the line [pos, end) whose tokens are toks[first] up to
+ * the first that starts at or after end, appended to sb: the commit
+ * line_owner() names (html's gutter's), and how many other authors;
+ * GUTTER_WIDTH columns.
  */
-static void line_gutter(const struct token_pos *toks, size_t nr, size_t first, size_t end,
-			const struct gutter_dates *dates, struct strbuf *sb)
+static void line_gutter(const struct token_pos *toks, size_t nr, size_t first, size_t pos, size_t end,
+			struct line_tally *tally, const struct gutter_dates *dates, struct strbuf *sb)
 {
-	struct commit_info *best = NULL;
-	size_t best_n = 0, others = 0, k;
+	struct commit_info *best;
+	size_t others;
 	struct strbuf field = STRBUF_INIT;
 
-	for (k = first; k < nr && toks[k].start < end; k++) {
-		size_t n = 0, m;
-		int seen = 0;
-
-		for (m = first; m < k; m++)
-			if (toks[m].commit == toks[k].commit)
-				seen = 1;
-		if (seen)
-			continue;
-		for (m = k; m < nr && toks[m].start < end; m++)
-			n += toks[m].commit == toks[k].commit;
-		if (n > best_n) {
-			if (best)
-				others++;
-			best = toks[k].commit;
-			best_n = n;
-		} else {
-			others++;
-		}
-	}
+	line_tally_of(tally, toks, nr, first, pos, end);
+	best = line_owner(tally, &others);
 	if (best) {
 		strbuf_addf(&field, "%.8s ", best->orig);
 		add_columns(&field, best->author, 12, 1);
@@ -562,6 +545,7 @@ static void print_lines(struct blame_result *res, int color, const char *in_rang
 	const struct token_pos *toks = res->toks;
 	size_t t = 0, line = 1, pos = 0;
 	struct strbuf gutter = STRBUF_INIT, out = STRBUF_INIT;
+	struct line_tally tally = { NULL, 0, 0 };
 
 	while (pos < len) {
 		const char *eol = memchr(src + pos, '\n', len - pos);
@@ -572,7 +556,7 @@ static void print_lines(struct blame_result *res, int color, const char *in_rang
 			t++;
 		strbuf_reset(&gutter);
 		strbuf_reset(&out);
-		line_gutter(toks, nr, t, end, dates, &gutter);
+		line_gutter(toks, nr, t, pos, end, &tally, dates, &gutter);
 		if (line_blame)
 			strbuf_addf(&out, "%-8.8s ",
 				    line - 1 < nr_line_blame && line_blame[line - 1] ? line_blame[line - 1] : "");
@@ -606,6 +590,7 @@ static void print_lines(struct blame_result *res, int color, const char *in_rang
 	}
 	strbuf_release(&gutter);
 	strbuf_release(&out);
+	free(tally.v);
 }
 
 /* "1 token", "2 tokens": the singular padded, so that the shares stay in line */

@@ -355,77 +355,6 @@ static const char *author_of(const struct commit_info *c)
 	return c->author ? c->author : "";
 }
 
-/* How many tokens of each commit one line holds. */
-struct line_share {
-	struct commit_info *commit;
-	size_t n;
-};
-
-struct line_tally {
-	struct line_share *v;
-	size_t nr, alloc;
-};
-
-static void tally_add(struct line_tally *t, struct commit_info *c)
-{
-	size_t i;
-
-	for (i = 0; i < t->nr; i++)
-		if (t->v[i].commit == c) {
-			t->v[i].n++;
-			return;
-		}
-	ALLOC_GROW(t->v, t->nr + 1, t->alloc);
-	t->v[t->nr].commit = c;
-	t->v[t->nr].n = 1;
-	t->nr++;
-}
-
-/* The tokens of the line that the author owns; *first: whether share i is the author's first. */
-static size_t author_tokens(const struct line_tally *t, size_t i, int *first)
-{
-	const char *a = author_of(t->v[i].commit);
-	size_t j, n = 0;
-
-	*first = 1;
-	for (j = 0; j < t->nr; j++)
-		if (!strcmp(author_of(t->v[j].commit), a)) {
-			n += t->v[j].n;
-			if (j < i)
-				*first = 0;
-		}
-	return n;
-}
-
-/*
- * The commit a line's gutter names: of the author who owns most of the
- * line's tokens, the commit with most of them; a tie goes to the newer
- * (the later change is the one a reader asks about).  NULL for a line
- * with no token.  *others: how many other authors own tokens there.
- */
-static struct commit_info *line_owner(const struct line_tally *t, size_t *others)
-{
-	struct commit_info *best = NULL;
-	size_t best_an = 0, best_n = 0, authors = 0, i;
-
-	for (i = 0; i < t->nr; i++) {
-		struct commit_info *c = t->v[i].commit;
-		int first;
-		size_t an = author_tokens(t, i, &first), n = t->v[i].n;
-
-		authors += first;
-		if (!best || an > best_an || (an == best_an && (n > best_n || (n == best_n &&
-		    (c->author_time > best->author_time ||
-		     (c->author_time == best->author_time && c->group < best->group)))))) {
-			best = c;
-			best_an = an;
-			best_n = n;
-		}
-	}
-	*others = authors ? authors - 1 : 0;
-	return best;
-}
-
 /* Like a code host's blame: the main author, the short id of its commit, "+N" others. */
 static void add_gutter(struct strbuf *pg, const struct line_tally *t, const struct commit_info *prev,
 		       size_t line, const struct commit_info **owner)
@@ -464,7 +393,10 @@ static void add_code(struct strbuf *pg, struct blame_result *res)
 		size_t end = eol ? (size_t)(eol - s) : len, p = pos;
 
 		strbuf_reset(&cell);
-		tally.nr = 0;
+		/* the tokens that ended with the newline before this line */
+		while (t < res->nr_toks && res->toks[t].start + res->toks[t].len <= pos)
+			t++;
+		line_tally_of(&tally, res->toks, res->nr_toks, t, pos, end);
 		while (p < end) {
 			struct token_pos *tp = t < res->nr_toks ? &res->toks[t] : NULL;
 
@@ -477,7 +409,6 @@ static void add_code(struct strbuf *pg, struct blame_result *res)
 				open_commit_elem(&cell, tp->commit, "t");
 				html_escape(&cell, s + p, stop - p, HTML_KEEP_LAYOUT);
 				close_commit_elem(&cell);
-				tally_add(&tally, tp->commit);
 				p = stop;
 				if (tend <= end)
 					t++;

@@ -235,6 +235,41 @@ test_expect_success '--by=author groups the legend by author' '
 	grep "^Alice .* 21 tokens" out
 '
 
+# The gutter's owner: line 1 is Alice's 5 tokens in one commit and
+# Bob's 8 in two of 4 (Bob is the main author, though Alice's commit is
+# the largest); line 2 is a tie of 2 tokens each, Alice's then Bob's
+# (the newer wins).
+test_expect_success 'the gutter names the main author and the newer of a tie, as html does' '
+	git init -q own &&
+	echo "int v = x;" >own/own.c && echo "a;" >>own/own.c &&
+	commit_as -C own -a Alice -m one &&
+	printf "int v = x + y1 + y2;\na + b;\n" >own/own.c &&
+	commit_as -C own -a Bob -m two &&
+	printf "int v = x + y1 + y2 + z1 + z2;\na + b;\n" >own/own.c &&
+	commit_as -C own -a Bob -m three &&
+	"$TOKSTREAM" convert -q own own.git &&
+	two=$(git -C own rev-parse HEAD~1 | cut -c1-8) &&
+	three=$(git -C own rev-parse HEAD | cut -c1-8) &&
+	cat >expect <<-EOF &&
+	$three Bob          +1      1  int v = x + y1 + y2 + z1 + z2;
+	$two Bob          +1      2  a + b;
+	EOF
+	for by in commit author
+	do
+		"$TOKSTREAM" blame -C own.git --no-pager --color=never --by=$by own.c >out &&
+		sed -n "/^\$/q;p" out >actual &&
+		test_cmp expect actual || return 1
+	done &&
+	"$TOKSTREAM" html -C own.git site &&
+	sed -n "s/.*<tr id=\"L\([0-9]*\)\"[^>]*><td class=\"g\"><span class=\"ga c[0-9]*\">\([^<]*\)<\/span> <span class=\"gc c[0-9]*\">\([0-9a-f]*\)<.*/\1 \2 \3/p" \
+		site/own.c.html >html &&
+	cat >expect <<-EOF &&
+	1 Bob $(echo $three | cut -c1-7)
+	2 Bob $(echo $two | cut -c1-7)
+	EOF
+	test_cmp expect html
+'
+
 test_expect_success 'the legend says "1 token", its share in line with the others' '
 	for by in commit author
 	do
@@ -362,7 +397,11 @@ test_expect_success 'after a token that holds an empty line, the gutter names ea
 	grep "^$erin Erin  *3  \$" lines &&
 	grep "^$erin Erin  *4      Returns twice x.\$" lines &&
 	grep "^$erin Erin  *+1  *6      y = x \* 2\$" lines &&
-	grep "^$frank Frank  *7      return y\$" lines
+	grep "^$frank Frank  *7      return y\$" lines &&
+	# and html'"'"'s gutter the same
+	"$TOKSTREAM" html -C tokens.git site-twice HEAD twice.py &&
+	grep "<tr id=\"L3\"[^>]*><td class=\"g\"><span class=\"ga c[0-9]*\">Erin</span> <span class=\"gc c[0-9]*\">$(echo $erin | cut -c1-7)<" \
+		site-twice/twice.py.html
 '
 
 test_expect_success 'a history whose authors'\'' names are not ASCII' '
