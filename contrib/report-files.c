@@ -254,6 +254,8 @@ void list_files(struct report *rep)
 	struct blame_ctx *ctx = &rep->ctx;
 	const char *ls[] = { "git", "ls-tree", "-r", "-z", ctx->orig, NULL };
 	struct strbuf out = STRBUF_INIT;
+	/* the files to leave out, once it is known that they have a view */
+	struct smap leaving = SMAP_INIT;
 	size_t *why;
 	char *p;
 
@@ -271,10 +273,8 @@ void list_files(struct report *rep)
 		lang = language_for_path(tab + 1);
 		if (lang == &language_none || is_git_control_file(tab + 1))
 			continue;
-		if ((why = smap_get(&rep->left_out, tab + 1))) {
-			leave_out(rep, tab + 1, *why, NULL);
-			continue;
-		}
+		if ((why = smap_get(&rep->left_out, tab + 1)))
+			smap_put(&leaving, tab + 1, *why, NULL);
 		ALLOC_GROW(rep->files, rep->nr_files + 1, rep->alloc_files);
 		memset(&rep->files[rep->nr_files], 0, sizeof(*rep->files));
 		rep->files[rep->nr_files].path = xstrdup(tab + 1);
@@ -282,7 +282,11 @@ void list_files(struct report *rep)
 		rep->files[rep->nr_files].blob[40] = '\0';
 		rep->nr_files++;
 	}
-	/* a file without a view in the token tree has no token blame: no need to ask */
+	/*
+	 * a file without a view in the token tree has no token blame: no
+	 * need to ask; nor to say that it is left out, since no figure
+	 * would have counted it (the Size table counts files with a view)
+	 */
 	{
 		const char *lt[] = { "git", "ls-tree", "-r", "-z", ctx->token, NULL };
 		struct smap views = SMAP_INIT;
@@ -301,18 +305,23 @@ void list_files(struct report *rep)
 		for (k = 0; k < rep->nr_files; k++) {
 			size_t *at = smap_get(&views, rep->files[k].path);
 
-			if (at) {
+			if (at && (why = smap_get(&leaving, rep->files[k].path))) {
+				leave_out(rep, rep->files[k].path, *why, NULL);
+				free(rep->files[k].path);
+			} else if (at) {
 				memcpy(rep->files[k].view_blob, out.buf + *at, 40);
 				rep->files[k].view_blob[40] = '\0';
 				rep->files[kept++] = rep->files[k];
 			} else {
+				if (!smap_get(&leaving, rep->files[k].path))
+					rep->nr_no_view++;
 				free(rep->files[k].path);
-				rep->nr_no_view++;
 			}
 		}
 		rep->nr_files = kept;
 		smap_release(&views);
 	}
+	smap_release(&leaving);
 	leave_out_generated(rep);
 	/* the tokens of the files left out: the lines of their views */
 	if (smap_count(&rep->left_out_files))

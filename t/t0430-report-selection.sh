@@ -81,6 +81,29 @@ test_expect_success '--exclude leaves out what the pathspec selects, counted apa
 	! grep "^Bob" r3/authors.tsv
 '
 
+test_expect_success 'files with no view are in no count of what is left out' '
+	git clone -q src nsrc &&
+	mkdir -p nsrc/tools &&
+	echo "no lexer claims this" >nsrc/vendor/zlib/notes.xyz &&
+	echo "nor this" >nsrc/tools/data.xyz &&
+	printf "int tool(void) { return 7; }\n" >nsrc/tools/tool.c &&
+	git -C nsrc add . &&
+	commit_as -C nsrc --mail=bob@example.org Bob -m "tools, notes" &&
+	"$TOKSTREAM" convert -q nsrc ntok.git &&
+	"$TOKSTREAM" report -C ntok.git --exclude=tools n1 HEAD &&
+	{
+		printf "reason\tfiles\ttokens\n" &&
+		printf "excluded\t1\t%s\n" $(git -C ntok.git cat-file -p HEAD:tools/tool.c | wc -l) &&
+		printf "vendored\t1\t%s\n" $(view_tokens vendor/zlib/deflate.c) &&
+		printf "generated\t1\t%s\n" $(view_tokens gen/parse.c)
+	} >expect &&
+	test_cmp expect n1/left-out.tsv &&
+	sed 1d n1/left-out-files.tsv | cut -f1 | sort >actual &&
+	printf "gen/parse.c\ntools/tool.c\nvendor/zlib/deflate.c\n" >expect &&
+	test_cmp expect actual &&
+	grep "Left out of every figure: 3 files" n1/index.html
+'
+
 # age_total DIR: the tokens of the last point of the code age
 age_total () {
 	awk -F"\t" "NR > 1 { if (\$1 != last) n = 0; last = \$1; n += \$7 } END { print n }" "$1/age.tsv"
