@@ -408,7 +408,10 @@ void blame_open(struct blame_ctx *ctx, const char *dest, const char *source, con
 	strbuf_release(&out);
 }
 
-/* The files of ctx's revision that the pathspec selects, into selected (each with val): as many. */
+/*
+ * The files of ctx's revision that the pathspec (made relative to the top
+ * with prefix_pathspecs()) selects, into selected (each with val): as many.
+ */
 static size_t diff_tree_paths(struct blame_ctx *ctx, const char **pathspec, int nr_pathspec,
 			      struct smap *selected, size_t val)
 {
@@ -419,7 +422,6 @@ static size_t diff_tree_paths(struct blame_ctx *ctx, const char **pathspec, int 
 	size_t nr = 0;
 	int i, isnew;
 
-	prefix_pathspecs(ctx->prefix.buf, pathspec, nr_pathspec);
 	if (run_capture(empty_argv, ctx->src.buf, &empty) || empty.len < 40)
 		die("git hash-object failed in '%s'", ctx->src.buf);
 	strbuf_setlen(&empty, strcspn(empty.buf, "\n"));
@@ -448,6 +450,7 @@ void blame_select_paths(struct blame_ctx *ctx, const char *rev, const char **pat
 	struct strbuf what = STRBUF_INIT;
 	int i;
 
+	prefix_pathspecs(ctx->prefix.buf, pathspec, nr_pathspec);
 	if (diff_tree_paths(ctx, pathspec, nr_pathspec, selected, 0))
 		return;
 	for (i = 0; i < nr_pathspec; i++)
@@ -508,11 +511,66 @@ static void attribute_left_out(struct blame_ctx *ctx, struct smap *left_out)
 	strbuf_release(&out);
 }
 
-void blame_left_out(struct blame_ctx *ctx, const char **exclude, int nr_exclude, int attributes,
-		    struct smap *left_out)
+/* Whether the pathspec is a negative one (":!x", ":^x", ":(exclude)x"), which selects no file alone. */
+static int is_negative_pathspec(const char *ps)
 {
-	if (nr_exclude)
-		diff_tree_paths(ctx, exclude, nr_exclude, left_out, LEFT_OUT_EXCLUDED);
+	const char *close;
+
+	if (ps[0] != ':')
+		return 0;
+	if (ps[1] == '(' && (close = strchr(ps, ')'))) {
+		const char *ex = strstr(ps, "exclude");
+
+		return ex && ex < close;
+	}
+	/* short magic: a run of "!", "^" and "/" */
+	return strcspn(ps + 1, "!^") < strspn(ps + 1, "!^/");
+}
+
+/* Whether a commit of the token history up to ctx's revision changes a file pathspec selects. */
+static int selects_in_history(struct blame_ctx *ctx, const char *pathspec)
+{
+	const char *argv[] = { "git", "rev-list", "-1", ctx->token, "--", pathspec, NULL };
+	struct strbuf out = STRBUF_INIT;
+	int found;
+
+	if (run_capture(argv, ctx->gitdir.buf, &out))
+		die("git rev-list failed in '%s' (a bad pathspec?)", ctx->gitdir.buf);
+	found = out.len > 0;
+	strbuf_release(&out);
+	return found;
+}
+
+void blame_left_out(struct blame_ctx *ctx, const char *rev, const char **exclude, int nr_exclude,
+		    int attributes, struct smap *left_out)
+{
+	if (nr_exclude) {
+		const char **given = xcalloc((size_t)nr_exclude, sizeof(*given));
+		size_t nr;
+		int i;
+
+		memcpy(given, exclude, (size_t)nr_exclude * sizeof(*given));
+		prefix_pathspecs(ctx->prefix.buf, exclude, nr_exclude);
+		nr = diff_tree_paths(ctx, exclude, nr_exclude, left_out, LEFT_OUT_EXCLUDED);
+		/*
+		 * One that selects nothing, at REV or before it, is most likely
+		 * a typing error: said, as git add says it (but no error, as
+		 * git log takes it)
+		 */
+		for (i = 0; i < nr_exclude; i++) {
+			struct smap one = SMAP_INIT;
+			int none;
+
+			if (is_negative_pathspec(exclude[i]))
+				continue;
+			none = nr_exclude == 1 ? !nr : !diff_tree_paths(ctx, exclude + i, 1, &one, 0);
+			if (none && !selects_in_history(ctx, exclude[i]))
+				warning("--exclude: pathspec '%s' matched no file at %s or before it",
+					given[i], rev);
+			smap_release(&one);
+		}
+		free(given);
+	}
 	if (attributes)
 		attribute_left_out(ctx, left_out);
 }

@@ -136,10 +136,12 @@ extern const char *const left_out_reason[NR_LEFT_OUT];
  * with the reason as value: those the pathspecs exclude selects
  * (--exclude), then, with attributes, those whose .gitattributes at the
  * revision set linguist-vendored or linguist-generated (as code hosts
- * read them; "-linguist-vendored" or "=false" keeps a file in).
+ * read them; "-linguist-vendored" or "=false" keeps a file in).  An
+ * exclude that selects no file at the revision (named rev) nor before it
+ * is a warning.
  */
-void blame_left_out(struct blame_ctx *ctx, const char **exclude, int nr_exclude, int attributes,
-		    struct smap *left_out);
+void blame_left_out(struct blame_ctx *ctx, const char *rev, const char **exclude, int nr_exclude,
+		    int attributes, struct smap *left_out);
 
 /* Returns 0, or -1 with *err set when the file has no view (no lexer claims it). */
 int blame_file(struct blame_ctx *ctx, const char *path, struct blame_result *res, const char **err);

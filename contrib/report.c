@@ -58,6 +58,28 @@ void step_done(struct report *rep, const char *name)
  * rev-parse reads the dates as git log does), so that "2 years ago"
  * names the same window in the cache key and in git log.
  */
+/*
+ * git log takes any text for a date, "garbage" as now (no commit is
+ * since then), silently; git's careful reading of the same dates, that
+ * of an expiry date in its config, says when it found no date at all.
+ */
+static void check_date(const char *option, const char *date, const char *dir)
+{
+	struct strvec argv = STRVEC_INIT;
+	struct strbuf out = STRBUF_INIT;
+
+	if (!date)
+		return;
+	strvec_push(&argv, "git");
+	strvec_push(&argv, "-c");
+	strvec_pushf(&argv, "tokstream.date=%s", date);
+	strvec_pushl(&argv, "config", "--type=expiry-date", "tokstream.date", NULL);
+	if (run_capture_quiet(argv.v, dir, &out))
+		die("--%s: '%s' is no date (git log would read it as now)", option, date);
+	strvec_clear(&argv);
+	strbuf_release(&out);
+}
+
 static void resolve_window(struct report *rep, const char *dir)
 {
 	struct strvec argv = STRVEC_INIT;
@@ -66,6 +88,8 @@ static void resolve_window(struct report *rep, const char *dir)
 
 	if (!rep->opt.since && !rep->opt.until)
 		return;
+	check_date("since", rep->opt.since, dir);
+	check_date("until", rep->opt.until, dir);
 	strvec_pushl(&argv, "git", "rev-parse", NULL);
 	if (rep->opt.since)
 		strvec_pushf(&argv, "--since=%s", rep->opt.since);
@@ -232,7 +256,7 @@ static void open_report(struct report *rep, const char *dest, const char *source
 		blame_select_paths(&rep->ctx, o->rev, o->pathspec, o->nr_pathspec, &rep->selected_paths);
 		rep->paths_selected = 1;
 	}
-	blame_left_out(&rep->ctx, o->exclude, o->nr_exclude, !o->include_vendored, &rep->left_out);
+	blame_left_out(&rep->ctx, o->rev, o->exclude, o->nr_exclude, !o->include_vendored, &rep->left_out);
 	resolve_window(rep, rep->ctx.gitdir.buf);
 	/* --replay=never: each file through its own history, not the whole tree's state either */
 	rep->ctx.tried_checkpoint = o->replay == REPLAY_NEVER;

@@ -193,6 +193,29 @@ test_expect_success '--since and --until keep the commits git log keeps, by its 
 	test_line_count = 6 r5/commits.tsv
 '
 
+test_expect_success 'an --exclude that selects no file at REV nor before it is a warning' '
+	"$TOKSTREAM" report -C tok.git --exclude=nosuchdir --exclude=main.c --exclude=":!run.c" w1 HEAD 2>err &&
+	echo "tokstream: warning: --exclude: pathspec '"'nosuchdir'"' matched no file at HEAD or before it" >expect &&
+	test_cmp expect err &&
+	grep "^excluded	1	" w1/left-out.tsv &&
+	# one that selects files of the history only leaves their changes out: no warning
+	git -C nsrc rm -q -r tools &&
+	commit_as -C nsrc --mail=bob@example.org Bob -m "no tools" &&
+	"$TOKSTREAM" convert -q nsrc ntok.git &&
+	"$TOKSTREAM" report -C ntok.git --exclude=tools w2 HEAD 2>err &&
+	test_must_be_empty err
+'
+
+test_expect_success '--since or --until that is no date is an error, not an empty window' '
+	test_expect_code 128 "$TOKSTREAM" report -C tok.git --since=garbage w3 HEAD 2>err &&
+	echo "tokstream: fatal: --since: '"'garbage'"' is no date (git log would read it as now)" >expect &&
+	test_cmp expect err &&
+	test_expect_code 128 "$TOKSTREAM" report -C tok.git --until=foo.bar w3 HEAD 2>err &&
+	grep "fatal: --until: '"'foo.bar'"' is no date" err &&
+	"$TOKSTREAM" report -C tok.git --since="3 years ago" --until=yesterday w4 HEAD 2>err &&
+	test_must_be_empty err
+'
+
 test_expect_success 'report.json holds left-out.tsv and the options, and follows its schema' '
 	python3 "$TEST_DIRECTORY/helper/json-schema.py" "$REPO_ROOT/contrib/schema/report.schema.json" \
 		r1/report.json r3/report.json r4/report.json &&
