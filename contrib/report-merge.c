@@ -119,13 +119,32 @@ static int merge_opt_departed_after(const struct option *opt, const char *arg, i
 
 /* The options whose values must be the same in every report merged: what the figures mean. */
 static const struct {
-	const char *object, *key;
+	const char *object, *key, *option;
 } same_options[] = {
-	{ "engine", "revision" }, { "engine", "min_move" }, { "engine", "ignore_whitespace" },
-	{ "options", "line_moves" }, { "options", "line_ignore_whitespace" }, { "options", "mailmap" },
-	{ "options", "include_vendored" }, { "options", "include_bots" }, { "options", "merge_identities" },
-	{ "options", "min_tokens" }, { "options", "since" }, { "options", "until" },
+	{ "engine", "revision", "tokstream's attribution engine" },
+	{ "engine", "min_move", "--min-move; --no-moves is 0" },
+	{ "engine", "ignore_whitespace", "-w" },
+	{ "options", "line_moves", "-M" }, { "options", "line_ignore_whitespace", "-w" },
+	{ "options", "mailmap", "--no-mailmap" }, { "options", "include_vendored", "--include-vendored" },
+	{ "options", "include_bots", "--include-bots" }, { "options", "merge_identities", "--merge-identities" },
+	{ "options", "min_tokens", "--min-tokens" }, { "options", "since", "--since" },
+	{ "options", "until", "--until" },
 };
+
+/* v as report.json has it, on one line, into out; "none" when it is missing. */
+static void option_value(const struct json_value *v, struct strbuf *out)
+{
+	struct json_writer j;
+
+	if (!v) {
+		strbuf_addstr(out, "none");
+		return;
+	}
+	json_init(&j, out, 0);
+	json_write_value(&j, v);
+	json_finish(&j);
+	strbuf_trim_newline(out);
+}
 
 static void check_same_options(const struct merge *m, const struct report_input *in)
 {
@@ -136,15 +155,51 @@ static void check_same_options(const struct merge *m, const struct report_input 
 		int engine = !strcmp(same_options[k].object, "engine");
 		const struct json_value *a = json_get(engine ? first->engine : first->options, same_options[k].key);
 		const struct json_value *b = json_get(engine ? in->engine : in->options, same_options[k].key);
+		struct strbuf va = STRBUF_INIT, vb = STRBUF_INIT;
 
-		if (!a || !b || !json_equal(a, b))
-			die("%s: /%s/%s is not %s's: the reports merged must agree on the engine, -M, -w, the "
-			    "mailmap, what is left out, bots, --merge-identities, --min-tokens, --since and --until",
-			    in->path.buf, same_options[k].object, same_options[k].key, first->path.buf);
+		if (a && b && json_equal(a, b))
+			continue;
+		option_value(a, &va);
+		option_value(b, &vb);
+		die("%s: /%s/%s is %s, %s's is %s (%s): the reports merged must agree on the engine, -M, -w, "
+		    "the mailmap, what is left out, bots, --merge-identities, --min-tokens, --since and --until",
+		    in->path.buf, same_options[k].object, same_options[k].key, vb.buf, first->path.buf, va.buf,
+		    same_options[k].option);
 	}
 	if (!m->departed_after && strcmp(in->departed_after, first->departed_after))
 		die("%s: --departed-after=%s, %s's is %s: give report --merge a --departed-after of its own",
 		    in->path.buf, in->departed_after, first->path.buf, first->departed_after);
+}
+
+/*
+ * Two reports of the same commit (the same repository, or a clone) that
+ * count the same files would count them twice: refused.  Reports of
+ * parts of one tree (report REV lib, report REV doc) count none twice.
+ */
+static void check_not_same_files(const struct report_input *a, const struct report_input *b)
+{
+	struct input_table ta, tb;
+	struct smap paths = SMAP_INIT;
+	const char *shared = NULL;
+	size_t r, nr_shared = 0;
+
+	if (strcmp(a->revision, b->revision))
+		return;
+	input_table(a, "files", &ta);
+	input_table(b, "files", &tb);
+	for (r = 0; r < ta.nr; r++)
+		smap_put(&paths, cell_text(&ta, r, "path"), r, NULL);
+	for (r = 0; r < tb.nr; r++)
+		if (smap_get(&paths, cell_text(&tb, r, "path"))) {
+			if (!nr_shared++)
+				shared = cell_text(&tb, r, "path");
+		}
+	smap_release(&paths);
+	if (nr_shared)
+		die("'%s' and '%s' are reports of the same commit %.12s (of %s) that both count %zu file%s "
+		    "('%s'%s): merged, they would count twice",
+		    a->dir, b->dir, a->revision, b->source, nr_shared, nr_shared == 1 ? "" : "s", shared,
+		    nr_shared == 1 ? "" : "...");
 }
 
 /* Whether a and b are the same directory (b need not exist). */
@@ -176,6 +231,9 @@ static void read_reports(struct merge *m, const char *out_dir, int nr, char **di
 		if (i)
 			check_same_options(m, &m->in[i]);
 	}
+	for (i = 0; i < m->nr; i++)
+		for (k = 0; k < i; k++)
+			check_not_same_files(&m->in[k], &m->in[i]);
 }
 
 /* ---- people ---- */

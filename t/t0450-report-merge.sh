@@ -314,7 +314,7 @@ test_expect_success 'reports of other options, two of one name, or OUTDIR among 
 	mkdir nomoves two &&
 	"$TOKSTREAM" report -C beta.git --no-moves --min-tokens=1 -j 1 nomoves/beta &&
 	test_expect_code 128 "$TOKSTREAM" report --merge bad reports/alpha nomoves/beta 2>err &&
-	grep "^tokstream: fatal: nomoves/beta/report.json: /engine/min_move is not reports/alpha/report.json.s" err &&
+	grep "^tokstream: fatal: nomoves/beta/report.json: /engine/min_move is 0, reports/alpha/report.json.s is 12 (--min-move; --no-moves is 0): " err &&
 	"$TOKSTREAM" report -C beta.git --departed-after=2y --min-tokens=1 -j 1 two/beta &&
 	test_expect_code 128 "$TOKSTREAM" report --merge bad reports/alpha two/beta 2>err &&
 	grep "departed-after=2y, reports/alpha/report.json.s is 1y" err &&
@@ -324,6 +324,21 @@ test_expect_success 'reports of other options, two of one name, or OUTDIR among 
 	test_expect_code 128 "$TOKSTREAM" report --merge reports/alpha reports/alpha reports/beta 2>err &&
 	grep "^tokstream: fatal: .reports/alpha. is OUTDIR too" err &&
 	test_path_is_missing bad
+'
+
+test_expect_success 'one report under two names is fatal; parts of one tree are not' '
+	test_when_finished "rm -rf bad copy parts" &&
+	mkdir copy parts &&
+	cp -R reports/alpha copy/alpha2 &&
+	test_expect_code 128 "$TOKSTREAM" report --merge bad reports/alpha copy/alpha2 reports/beta 2>err &&
+	id=$(git -C alpha rev-parse HEAD | cut -c1-12) &&
+	grep "^tokstream: fatal: .reports/alpha. and .copy/alpha2. are reports of the same commit $id (of .*alpha) that both count 6 files (.deps.c.\.\.\.): merged, they would count twice\$" err &&
+	test_line_count = 1 err &&
+	test_path_is_missing bad &&
+	"$TOKSTREAM" report -C both.git --min-tokens=1 -j 1 parts/a HEAD -- alpha &&
+	"$TOKSTREAM" report -C both.git --min-tokens=1 -j 1 parts/b HEAD -- beta &&
+	"$TOKSTREAM" report --merge parts/ab parts/a parts/b &&
+	test_cmp reports/both/size.tsv parts/ab/size.tsv
 '
 
 test_expect_success '--merge takes reports, not DEST, and at least one' '
