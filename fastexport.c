@@ -2766,8 +2766,8 @@ static void show_stats(struct filter *f)
 	fprintf(stderr, "tokstream: blobs in %ju, token blobs out %ju, unchanged blobs out %ju, files dropped %ju\n",
 		f->stats.blobs_in, f->stats.views_out, f->stats.raw_out, f->stats.dropped);
 	fprintf(stderr, "tokstream: bytes in %ju, bytes out %ju\n", f->in.bytes, f->out.bytes);
-	fprintf(stderr, "tokstream: max held %ju, spilled blobs %ju, spilled bytes %ju\n",
-		f->held.max_held, f->held.nr_spilled, f->held.bytes_spilled);
+	fprintf(stderr, "tokstream: held at most %ju bytes (--max-held %ju), spilled blobs %ju, spilled bytes %ju\n",
+		f->held.peak, f->held.max_held, f->held.nr_spilled, f->held.bytes_spilled);
 	fprintf(stderr, "tokstream: blobs read from the source %ju (%ju bytes), %ju of them asked ahead, "
 		"answers asked ahead and not used %ju\n",
 		f->stats.fetched, f->stats.fetched_bytes, f->stats.fetched_ahead, f->source_ahead.unused);

@@ -27,7 +27,7 @@ peak_of () {
 
 # spilled_of STATS: the number of blobs a --stats run spilled
 spilled_of () {
-	sed -n "s/^tokstream: max held [0-9]*, spilled blobs \([0-9]*\), .*/\1/p" "$1"
+	sed -n "s/^tokstream: held at most [0-9]* bytes (--max-held [0-9]*), spilled blobs \([0-9]*\), .*/\1/p" "$1"
 }
 
 # import STREAM REPO: a fresh bare REPO made by git fast-import from STREAM;
@@ -161,6 +161,19 @@ test_expect_success 'a tiny --max-held changes no byte of the output, nor any co
 	git -C held-plain.git rev-list --all >ids &&
 	test_line_count = 300 ids &&
 	no_files spill
+'
+
+# held_of STATS: the most bytes held at once and the --max-held limit a --stats run printed
+held_of () {
+	sed -n "s/^tokstream: held at most \([0-9]*\) bytes (--max-held \([0-9]*\)), .*/\1 \2/p" "$1"
+}
+
+test_expect_success '--stats says how much was held at most, and the limit apart' '
+	set -- $(held_of held.3k.stats) &&
+	test $# = 2 && test "$1" -gt 0 && test "$1" -le 3072 && test "$2" = 3072 &&
+	# every blob held until the end: all of their bytes, far below the default limit
+	set -- $(held_of held.plain.stats) &&
+	test $# = 2 && test "$1" -gt 3072 && test "$1" -lt "$2"
 '
 
 test_expect_success 'with the source at hand (blobs released, read again): the same output' '

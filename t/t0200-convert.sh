@@ -461,7 +461,7 @@ test_expect_success '--max-held reaches the filter (every blob spills), changes 
 	export TMPDIR &&
 	"$TOKSTREAM" convert --stats --max-held=0 "./$SRC" held0.git 2>stats &&
 	unset TMPDIR &&
-	grep "^tokstream: max held 0, spilled blobs [1-9][0-9]*, " stats &&
+	grep "^tokstream: held at most 0 bytes (--max-held 0), spilled blobs [1-9][0-9]*, " stats &&
 	refs plain-held.git >expect &&
 	refs held0.git >actual &&
 	test_cmp expect actual &&

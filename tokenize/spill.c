@@ -98,6 +98,8 @@ static void held_append(struct spill *s, struct held *h)
 		s->first = h;
 	s->last = h;
 	s->bytes += h->len;
+	if (s->bytes > s->peak)
+		s->peak = s->bytes;
 }
 
 static void held_unlink(struct spill *s, struct held *h)

@@ -35,6 +35,7 @@ struct spill {
 	size_t max_whole;           /* a larger content is never whole in memory */
 	struct held *first, *last;  /* in memory, oldest first */
 	uintmax_t bytes;            /* their total size */
+	uintmax_t peak;             /* the most it has been, for --stats */
 
 	int fd;                     /* the spill file; -1: not made yet */
 	const char *dir;
