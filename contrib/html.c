@@ -52,7 +52,11 @@ static const char *const by_names[] = { "author", "commit", "age", NULL };
 static struct {
 	const char *by, *commit_url;
 	int jobs;
-} opt = { "author", NULL, 1 };
+	/* what the site is of, for the top index: the source's name and path, REV and its id */
+	const char *name, *source, *rev, *rev_id;
+	const char **pathspec;
+	int nr_pathspec;
+} opt = { "author", NULL, 1, NULL, NULL, NULL, NULL, NULL, 0 };
 
 /* ---- escaping ----------------------------------------------------------- */
 
@@ -208,6 +212,26 @@ static void add_header(struct strbuf *pg, const char *title, const char *up)
 	strbuf_addstr(pg, "</style><style id=\"dyn\"></style></head><body><header><a href=\"");
 	strbuf_addstr(pg, up);
 	strbuf_addstr(pg, "index.html\">top</a>");
+}
+
+/* A repository's name, as its directory's: "/src/foo", "/src/foo/.git" and "/src/foo.git" are "foo". */
+static const char *repository_name(const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *slash;
+	char *name;
+
+	strbuf_addstr(&sb, dir);
+	while (sb.len > 1 && sb.buf[sb.len - 1] == '/')
+		strbuf_setlen(&sb, sb.len - 1);
+	if (sb.len > 5 && !strcmp(sb.buf + sb.len - 5, "/.git"))
+		strbuf_setlen(&sb, sb.len - 5);
+	else if (sb.len > 4 && !strcmp(sb.buf + sb.len - 4, ".git"))
+		strbuf_setlen(&sb, sb.len - 4);
+	slash = strrchr(sb.buf, '/');
+	name = xstrdup(slash && slash[1] ? slash + 1 : sb.buf);
+	strbuf_release(&sb);
+	return name;
 }
 
 /* Breadcrumbs: each directory of path links to its index. */
@@ -835,10 +859,28 @@ static void build_index(const char *d, char **dirv, size_t nd)
 
 	strbuf_addf(&rel, "%s%sindex.html", d, dl ? "/" : "");
 	up_path(rel.buf, &up);
-	add_header(&pg, dl ? d : "tokens", up.buf);
+	if (!dl)
+		strbuf_addf(&name, "%s at %s", opt.name, opt.rev);
+	add_header(&pg, dl ? d : name.buf, up.buf);
 	if (dl)
 		add_crumbs(&pg, d, 1);
 	strbuf_addstr(&pg, "</header><main>");
+	if (!dl) {
+		int i;
+
+		/* the top index says what the site is of */
+		strbuf_addstr(&pg, "<p>The token blame of <b>");
+		html_escape_str(&pg, opt.source);
+		strbuf_addstr(&pg, "</b> at <b>");
+		html_escape_str(&pg, opt.rev);
+		strbuf_addf(&pg, "</b> (%.12s)", opt.rev_id);
+		for (i = 0; i < opt.nr_pathspec; i++) {
+			strbuf_addstr(&pg, i ? ", <code>" : ", of <code>");
+			html_escape_str(&pg, opt.pathspec[i]);
+			strbuf_addstr(&pg, "</code>");
+		}
+		strbuf_addstr(&pg, ".</p>");
+	}
 	dir_owners(d, &total);
 	add_dir_authors(&pg, &total, &rank);
 	strbuf_addstr(&pg, "<table class=\"idx\"><tr><th>name</th><th>tokens</th>"
@@ -1177,6 +1219,12 @@ int cmd_html(int argc, char **argv)
 	blame_open(&ctx, d.dest, d.source, rev, &ao);
 	if (nr_pathspec)
 		blame_select_paths(&ctx, rev, pathspec, nr_pathspec, &selected);
+	opt.source = ctx.src.buf;
+	opt.name = repository_name(ctx.src.buf);
+	opt.rev = rev;
+	opt.rev_id = ctx.orig;
+	opt.pathspec = pathspec;
+	opt.nr_pathspec = nr_pathspec;
 
 	if (lstat(outdir, &st)) {
 		if (mkdir(outdir, 0755))

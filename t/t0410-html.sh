@@ -184,6 +184,18 @@ test_expect_success 'indexes list files and directories with their tokens, contr
 	grep " / <a href=\"index.html\">sub</a> / <b>x.py</b>" out/sub/x.py.html
 '
 
+test_expect_success 'the top index names the repository, REV and its commit; the others do not' '
+	id=$(git -C src rev-parse HEAD | cut -c1-12) &&
+	grep "<title>src at HEAD - tokstream</title>" out/index.html &&
+	grep "<main><p>The token blame of <b>$(cd src && pwd -P)</b> at <b>HEAD</b> ($id).</p>" out/index.html &&
+	grep "<title>sub - tokstream</title>" out/sub/index.html &&
+	! grep "The token blame of" out/sub/index.html &&
+	"$TOKSTREAM" html -C tokens.git top-ps HEAD~1 -- "*.py" &&
+	id=$(git -C src rev-parse HEAD~1 | cut -c1-12) &&
+	grep "<title>src at HEAD~1 - tokstream</title>" top-ps/index.html &&
+	grep "at <b>HEAD~1</b> ($id), of <code>\*.py</code>.</p>" top-ps/index.html
+'
+
 test_expect_success 'indexes show each entry'"'"'s author shares as a stacked bar' '
 	index_row out/index.html add.c >row &&
 	grep "<td><div class=\"bar\"><span style=\"width:94.118%;background:#[0-9a-f]\{6\}\" title=\"A: 16 tokens, 94.1%\"></span><span style=\"width:5.882%;background:#[0-9a-f]\{6\}\" title=\"C: 1 token, 5.9%\"></span></div></td></tr>" row &&
