@@ -802,8 +802,18 @@ static int blame_opt_date(const struct option *opt, const char *arg, int unset)
 			*(const char **)opt->value = arg;
 			return 0;
 		}
-	return parse_opt_error(opt, "takes relative, iso, iso-strict, rfc, short, raw, human, unix, "
-			       "default or format:STRFTIME (each but format: also with -local), not '%s'", arg);
+	{
+		/* the names from the table, so that the message lists every one it takes */
+		struct strbuf names = STRBUF_INIT;
+		int ret;
+
+		for (i = 0; date_formats[i]; i++)
+			strbuf_addf(&names, "%s, ", date_formats[i]);
+		ret = parse_opt_error(opt, "takes %sor format:STRFTIME (each but format: also with -local), "
+				      "not '%s'", names.buf, arg);
+		strbuf_release(&names);
+		return ret;
+	}
 }
 
 /* The line where the function whose name is toks[name] starts: its type and qualifiers too. */

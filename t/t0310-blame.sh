@@ -619,7 +619,12 @@ test_expect_success '--date=FORMAT puts the date of each line'"'"'s commit in th
 
 test_expect_success '--date takes Git'"'"'s formats only' '
 	test_expect_code 129 "$TOKSTREAM" blame -C tokens.git --date=yesterday two.c 2>err &&
-	grep "^tokstream: error: --date takes relative, iso, .*, not .yesterday.$" err &&
+	grep "^tokstream: error: --date takes relative, local, iso, .*, not .yesterday.$" err &&
+	# every format the README names, in the message
+	for f in relative local iso iso-strict rfc short raw human unix default format:STRFTIME
+	do
+		grep "[ ,]$f[ ,]" err || return 1
+	done &&
 	"$TOKSTREAM" blame -C tokens.git --no-pager --date=iso-local --date=short-local two.c >/dev/null
 '
 
