@@ -3,7 +3,8 @@
 #   make                 build ./tokstream and ./tokenize
 #   make test            run the test suite (t/)
 #   make demo            convert this project's own history and show a token blame
-#   make install prefix=DIR   DIR/bin, and the manual pages in DIR/share/man/man1
+#   make install prefix=DIR   DIR/bin (tokenize as tokstream-tokenize), and the
+#                        manual pages in DIR/share/man/man1
 #   make SANITIZE=1      build with -fsanitize=address,undefined
 
 CC ?= cc
@@ -107,10 +108,12 @@ test: all $(TEST_PROGRAMS)
 	cd t && $(TEST_ENV) $(PROVE) $(PROVE_OPTS) ./t[0-9]*.sh
 
 # git-tokstream: so that `git tokstream blame FILE` runs it as a Git
-# command, and git-tokstream(1) what `git tokstream --help` shows
+# command, and git-tokstream(1) what `git tokstream --help` shows;
+# tokenize under a name of tokstream's, not one as generic as "tokenize"
 install: all
 	mkdir -p $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1
-	cp $(PROGRAMS) $(DESTDIR)$(bindir)/
+	cp tokstream $(DESTDIR)$(bindir)/
+	cp tokenize/tokenize $(DESTDIR)$(bindir)/tokstream-tokenize
 	ln -sf tokstream $(DESTDIR)$(bindir)/git-tokstream
 	cp $(MAN_PAGES) $(DESTDIR)$(mandir)/man1/
 

@@ -374,6 +374,11 @@ test_expect_success 'make install installs git-tokstream: git tokstream runs it'
 	make -s -C "$REPO_ROOT" install prefix="$(pwd -P)/inst" >/dev/null &&
 	test -x inst/bin/tokstream &&
 	test -x inst/bin/git-tokstream &&
+	# tokenize under a name of its own, not the generic one
+	test_path_is_missing inst/bin/tokenize &&
+	printf "int x;\n" | inst/bin/tokstream-tokenize -l c >actual &&
+	printf "int x;\n" | "$TOKENIZE" -l c >expect &&
+	test_cmp expect actual &&
 	PATH="$(pwd -P)/inst/bin:$PATH" &&
 	export PATH &&
 	(cd src/lib && git tokstream blame --porcelain x.c) >actual &&
