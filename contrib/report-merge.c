@@ -173,7 +173,8 @@ static void check_same_options(const struct merge *m, const struct report_input 
 
 /*
  * Two reports of the same commit (the same repository, or a clone) that
- * count the same files would count them twice: refused.  Reports of
+ * count the same files count them twice: said, so that it is not done
+ * unawares (a test may mean it: sizes double, shares stay).  Reports of
  * parts of one tree (report REV lib, report REV doc) count none twice.
  */
 static void check_not_same_files(const struct report_input *a, const struct report_input *b)
@@ -196,10 +197,10 @@ static void check_not_same_files(const struct report_input *a, const struct repo
 		}
 	smap_release(&paths);
 	if (nr_shared)
-		die("'%s' and '%s' are reports of the same commit %.12s (of %s) that both count %zu file%s "
-		    "('%s'%s): merged, they would count twice",
-		    a->dir, b->dir, a->revision, b->source, nr_shared, nr_shared == 1 ? "" : "s", shared,
-		    nr_shared == 1 ? "" : "...");
+		warning("'%s' and '%s' are reports of the same commit %.12s (of %s) that both count %zu file%s "
+			"('%s'%s): merged, they count twice",
+			a->dir, b->dir, a->revision, b->source, nr_shared, nr_shared == 1 ? "" : "s", shared,
+			nr_shared == 1 ? "" : "...");
 }
 
 /* Whether a and b are the same directory (b need not exist). */
