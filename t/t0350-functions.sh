@@ -180,12 +180,17 @@ test_expect_success 'ruby: a def runs to its own end; blocks, modifiers and loop
 	test_cmp expect actual
 '
 
+# converted_with REPO FILE: a repository REPO of one commit holding FILE, converted into REPO.git
+converted_with () {
+	git init -q "$1" &&
+	cp "$2" "$1/" &&
+	git -C "$1" add "$2" &&
+	git -C "$1" commit -q -m "$2" &&
+	"$TOKSTREAM" convert -q "$1" "$1.git"
+}
+
 test_expect_success 'ruby: -L :run! blames the def of run! to its end' '
-	git init -q rb &&
-	cp app.rb rb/ &&
-	git -C rb add app.rb &&
-	git -C rb commit -q -m "app" &&
-	"$TOKSTREAM" convert -q rb rb.git &&
+	converted_with rb app.rb &&
 	"$TOKSTREAM" blame -C rb.git --no-pager --color=never -L :run! app.rb >rbout &&
 	sed -n "/^\$/q;p" rbout | sed "s/^.* \([0-9][0-9]*\)  .*/\1/" >numbers &&
 	seq 2 18 >expect &&
@@ -194,12 +199,8 @@ test_expect_success 'ruby: -L :run! blames the def of run! to its end' '
 '
 
 test_expect_success 'html counts the tokens of a function whose signature wraps' '
-	git init -q src &&
-	cp wrapped.py src/ &&
-	git -C src add wrapped.py &&
-	git -C src commit -q -m "wrapped" &&
-	"$TOKSTREAM" convert -q src tokens.git &&
-	"$TOKSTREAM" html -C tokens.git out &&
+	converted_with src wrapped.py &&
+	"$TOKSTREAM" html -C src.git out &&
 	grep -o "<tr><td>parametrize</td><td class=\"num\"><a href=\"#L1\">1</a></td><td class=\"num\">19</td>" out/wrapped.py.html
 '
 
