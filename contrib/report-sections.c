@@ -791,8 +791,11 @@ static void section_largest_commits(struct report *rep, struct strbuf *pg, struc
 	struct detail *d = xcalloc(nl + 1, sizeof(*d));
 	struct table *t;
 
-	memcpy(largest, rep->csizes, n * sizeof(*largest));
-	qsort(largest, n, sizeof(*largest), cmp_largest);
+	/* no commit in the window: csizes is NULL, which memcpy and qsort must not see */
+	if (n) {
+		memcpy(largest, rep->csizes, n * sizeof(*largest));
+		qsort(largest, n, sizeof(*largest), cmp_largest);
+	}
 	for (i = 0; i < nl; i++)
 		memcpy(ids[i], largest[i].orig, 41);
 	rep->commit_subjects(rep, ids, nl, d);
