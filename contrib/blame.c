@@ -716,9 +716,8 @@ static int cat_blob_batch(const char *dir, const char *rev, const char *path, co
 {
 	struct batch *b = NULL;
 	struct strbuf name = STRBUF_INIT;
-	enum catfile_answer a;
-	char type[16];
-	size_t size = 0, i;
+	size_t i;
+	int ret;
 
 	for (i = 0; i < NR_BATCHES && !b; i++)
 		if (batches[i].dir && batches[i].owner == getpid() && !strcmp(batches[i].dir, dir))
@@ -743,18 +742,9 @@ static int cat_blob_batch(const char *dir, const char *rev, const char *path, co
 		strbuf_addstr(&name, id);
 	else
 		strbuf_addf(&name, "%s:%s", rev, path);
-	a = catfile_get_name(&b->cf, name.buf, type, &size);
+	ret = catfile_blob_by_name(&b->cf, name.buf, out);
 	strbuf_release(&name);
-	if (a == CATFILE_FAILED)
-		die("git cat-file --batch failed in '%s'", dir);
-	if (a == CATFILE_MISSING)
-		return -1;
-	strbuf_reset(out);
-	strbuf_grow(out, size);
-	if (catfile_read(&b->cf, out->buf, size) || catfile_end(&b->cf))
-		die("git cat-file --batch failed in '%s'", dir);
-	strbuf_setlen(out, size);
-	return strcmp(type, "blob") ? -1 : 0;
+	return ret;
 }
 
 static int cat_blob(const char *dir, const char *rev, const char *path, const char *id,
@@ -868,24 +858,9 @@ static int lines_reader_lines(void *reader, const char *commit, const char *path
 	if (!orig || strchr(path, '\n'))
 		return -1;
 	strbuf_addf(&name, "%s:%s", orig, path);
-	while (k-- > 0) {
-		enum catfile_answer a;
-		char type[16];
-		size_t size;
-
-		a = catfile_get_name(&lr->cf[k], name.buf, type, &size);
-		if (a == CATFILE_FAILED)
-			die("git cat-file --batch failed in '%s'", lr->cf[k].dir);
-		if (a == CATFILE_MISSING)
-			continue;
-		strbuf_reset(&lr->content);
-		strbuf_grow(&lr->content, size);
-		if (catfile_read(&lr->cf[k], lr->content.buf, size) || catfile_end(&lr->cf[k]))
-			die("git cat-file --batch failed in '%s'", lr->cf[k].dir);
-		strbuf_setlen(&lr->content, size);
-		if (!strcmp(type, "blob"))
+	while (k-- > 0)
+		if (!catfile_blob_by_name(&lr->cf[k], name.buf, &lr->content))
 			break;
-	}
 	strbuf_release(&name);
 	if (k == SIZE_MAX)
 		return -1;

@@ -70,23 +70,9 @@ static size_t bytes_of(const struct ahead *a)
 /* Reads version a (a copy: the list may move meanwhile) into a, outside the lock. */
 static void read_version(struct read_ahead *ra, struct ahead *a, struct strbuf *name, struct strbuf *view)
 {
-	enum catfile_answer ans;
-	char type[16];
-	size_t size;
-
 	strbuf_reset(name);
 	strbuf_addf(name, "%s:%s", a->id, a->path);
-	ans = catfile_get_name(&ra->cf, name->buf, type, &size);
-	if (ans == CATFILE_FAILED)
-		die("git cat-file --batch failed in '%s'", ra->cf.dir);
-	if (ans == CATFILE_MISSING)
-		return;
-	strbuf_reset(view);
-	strbuf_grow(view, size);
-	if (catfile_read(&ra->cf, view->buf, size) || catfile_end(&ra->cf))
-		die("git cat-file --batch failed in '%s'", ra->cf.dir);
-	strbuf_setlen(view, size);
-	if (strcmp(type, "blob"))
+	if (catfile_blob_by_name(&ra->cf, name->buf, view))
 		return;
 	a->found = 1;
 	git_blob_oid(view->buf, view->len, a->oid);

@@ -166,6 +166,25 @@ enum catfile_answer catfile_get_name(struct catfile *cf, const char *name,
 	return read_header(cf, type, size);
 }
 
+int catfile_blob_by_name(struct catfile *cf, const char *name, struct strbuf *out)
+{
+	enum catfile_answer a;
+	char type[16];
+	size_t size;
+
+	a = catfile_get_name(cf, name, type, &size);
+	if (a == CATFILE_FAILED)
+		die("git cat-file --batch failed in '%s'", cf->dir ? cf->dir : ".");
+	if (a == CATFILE_MISSING)
+		return -1;
+	strbuf_reset(out);
+	strbuf_grow(out, size);
+	if (catfile_read(cf, out->buf, size) || catfile_end(cf))
+		die("git cat-file --batch failed in '%s'", cf->dir ? cf->dir : ".");
+	strbuf_setlen(out, size);
+	return strcmp(type, "blob") ? -1 : 0;
+}
+
 int catfile_read(struct catfile *cf, void *buf, size_t n)
 {
 	return fread(buf, 1, n, cf->from) == n ? 0 : -1;

@@ -11,6 +11,7 @@
 #define CATFILE_H
 
 #include "run-command.h"
+#include "strbuf.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -58,6 +59,12 @@ enum catfile_answer catfile_get(struct catfile *cf, const unsigned char *oid,
  */
 enum catfile_answer catfile_get_name(struct catfile *cf, const char *name,
 				     char type[16], size_t *size);
+/*
+ * The blob cat-file takes name for (as catfile_get_name()), whole, in out
+ * (emptied first): 0; -1 when there is none, or the object is no blob.
+ * Dies when cat-file fails.
+ */
+int catfile_blob_by_name(struct catfile *cf, const char *name, struct strbuf *out);
 /* n bytes of the content into buf: 0, or -1 if cat-file stopped first. */
 int catfile_read(struct catfile *cf, void *buf, size_t n);
 /* The end of an answer (the LF after the content): 0, or -1. */
