@@ -846,27 +846,17 @@ static struct version *suspect_version(struct walk *w, uint32_t si)
 	if (!lookup(w, s->commit, s->path, &mode, oid))
 		die("'%s' is no file at %s in '%s'", s->path, w->commits[s->commit].id, w->dir);
 	oid_to_hex(oid, hex);
-	if (w->ahead && read_ahead_take(w->ahead, w->commits[s->commit].id, s->path, oid, &hash, &line, &nr)) {
-		s->v = new_version(hex, hash, nr, NO_COMMIT);
-		s->v->refs = 1;
-		s->v->line = line;
-		w->version_bytes += nr * (sizeof(*hash) + sizeof(*s->v->line));
-		if (line || !nr || !w->opts->token_lines)
-			return s->v;
-		/* read ahead without the lines: asked here, as for a version read now */
-		s->v->line = xmalloc(st_mult(nr, sizeof(*s->v->line)));
-		if (w->opts->token_lines(w->commits[s->commit].id, s->path, nr, s->v->line, w->opts->data)) {
-			free(s->v->line);
-			s->v->line = NULL;
-		}
-		return s->v;
+	/* read ahead, with its lines when the thread could know them, or read now */
+	if (!w->ahead || !read_ahead_take(w->ahead, w->commits[s->commit].id, s->path, oid, &hash, &line, &nr)) {
+		hash = read_hashes(w, oid, &nr);
+		line = NULL;
 	}
-	hash = read_hashes(w, oid, &nr);
 	s = &w->suspects[si];
 	s->v = new_version(hex, hash, nr, NO_COMMIT);
 	s->v->refs = 1;  /* the suspect's: drop_version() frees it */
+	s->v->line = line;
 	w->version_bytes += nr * (sizeof(*hash) + sizeof(*s->v->line));
-	if (w->opts->token_lines && nr) {
+	if (!line && w->opts->token_lines && nr) {
 		s->v->line = xmalloc(st_mult(nr, sizeof(*s->v->line)));
 		if (w->opts->token_lines(w->commits[s->commit].id, s->path, nr, s->v->line, w->opts->data)) {
 			free(s->v->line);
